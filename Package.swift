@@ -1,0 +1,70 @@
+// swift-tools-version:6.0
+//
+// inkling-archive: every saved version of every Inkling draft in one SQLite file.
+//
+// The modules are layered, each depending only on those above it:
+//
+//   InklingFormats    bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
+//   InklingRendering  drawings -> pixels -> PNG
+//   InklingStore      the SQLite archive: schema, typed statements, content-addressed blobs
+//   InklingArchive    operations: import, query, restore, thumbnails, check, backup, gc
+//   inkling-archive   the command line: parses arguments, calls one operation, prints
+//
+// C libraries come from Debian through system-library targets (see scripts/setup).
+import PackageDescription
+
+let package = Package(
+  name: "inkling-archive",
+  products: [
+    .executable(name: "inkling-archive", targets: ["inkling-archive"]),
+    .library(name: "InklingArchive", targets: ["InklingArchive"]),
+  ],
+  targets: [
+    // MARK: - C libraries (Debian packages, installed by scripts/setup)
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/C/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CZstd", path: "Sources/C/CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/C/CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
+      providers: [.apt(["libpng-dev"])]),
+    // libpng reports errors with longjmp, which Swift cannot survive; this C shim catches them.
+    .target(name: "PNGBridge", dependencies: ["CPNG"], path: "Sources/C/PNGBridge"),
+
+    // MARK: - The library, layer by layer
+    // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
+    .target(name: "InklingFormats", dependencies: ["CZlib"]),
+    // Drawings to RGBA pixels over a background, and PNG encoding.
+    .target(name: "InklingRendering", dependencies: ["InklingFormats", "PNGBridge"]),
+    // The SQLite archive: connection, statements, migrations, hashing, compression, blobs.
+    .target(
+      name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto"],
+      resources: [.embedInCode("migrations")]),
+    // What a user does: import, list, history, restore, show, thumbnails, check, backup, gc.
+    .target(name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore"]),
+    // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
+    .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
+
+    // MARK: - Executables
+    .executableTarget(name: "inkling-archive", dependencies: ["InklingArchive"]),
+    .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
+
+    // MARK: - Tests
+    .testTarget(name: "InklingFormatsTests", dependencies: ["InklingFormats"]),
+    .testTarget(name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats"]),
+    .testTarget(name: "InklingStoreTests", dependencies: ["InklingStore"]),
+    .testTarget(
+      name: "InklingArchiveTests",
+      dependencies: ["InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingFormats"]),
+  ]
+)

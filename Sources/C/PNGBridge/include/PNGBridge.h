@@ -1,0 +1,2 @@
+#include <stddef.h>
+int inkling_png_placeholder(void);

@@ -1,0 +1,284 @@
+// The PencilKit drawing model: what `PKDrawing.dataRepresentation()` holds, with the names
+// of PencilKit's public API (`PKDrawing`, `PKStroke`, `PKInk`, `PKStrokePath`,
+// `PKStrokePoint`) so that an iOS developer recognises it. Field numbers refer to
+// ../shared/docs/pkdrawing-format.md.
+
+/// A 2-D point or vector in drawing coordinates (points).
+public struct Point: Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  public init(x: Double, y: Double) { self.x = x; self.y = y }
+}
+
+/// An axis-aligned rectangle in drawing coordinates.
+public struct Rect: Hashable, Sendable {
+  public var x: Double
+  public var y: Double
+  public var width: Double
+  public var height: Double
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x; self.y = y; self.width = width; self.height = height
+  }
+  public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+  public var minX: Double { x }
+  public var minY: Double { y }
+  public var maxX: Double { x + width }
+  public var maxY: Double { y + height }
+}
+
+/// An sRGB colour as stored by PencilKit (`Color`, floats) or Inkling (doubles); components
+/// may lie outside 0…1 (extended sRGB) and are kept as they are.
+public struct RGBA: Hashable, Sendable {
+  public var red: Double
+  public var green: Double
+  public var blue: Double
+  public var alpha: Double
+  public init(red: Double, green: Double, blue: Double, alpha: Double) {
+    self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+  }
+}
+
+/// An affine transform `[a b; c d] + (tx, ty)`, as CGAffineTransform: x' = a·x + c·y + tx.
+public struct AffineTransform: Hashable, Sendable {
+  public var a, b, c, d, tx, ty: Double
+  public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+    self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+  }
+  public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+  public var isIdentity: Bool { self == .identity }
+  public func apply(_ p: Point) -> Point {
+    Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
+  }
+}
+
+/// `StrokeID`: PencilKit's logical clock for ordering and merging strokes.
+public struct StrokeID: Hashable, Sendable {
+  public var clock: UInt64
+  public var replicaIndex: UInt64
+  public var subclock: UInt64
+  public init(clock: UInt64, replicaIndex: UInt64, subclock: UInt64) {
+    self.clock = clock; self.replicaIndex = replicaIndex; self.subclock = subclock
+  }
+  /// The replica index PencilKit writes for "no replica" (2^63 − 1).
+  public static let noReplica: UInt64 = (1 << 63) - 1
+}
+
+/// A 16-byte UUID as raw bytes (PencilKit stores UUIDs as 16-byte fields).
+public struct UUIDBytes: Hashable, Sendable {
+  public var bytes: [UInt8]
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+  public static let zero = UUIDBytes([UInt8](repeating: 0, count: 16))
+}
+
+/// `PKInk`: the tool a stroke was drawn with.
+public struct Ink: Hashable, Sendable {
+  /// The kinds of ink PencilKit names (`PKInk.InkType`); `other` keeps an unknown identifier.
+  public enum InkType: Hashable, Sendable {
+    case pen, pencil, marker, monoline, fountainPen, watercolor, crayon, eraser
+    case other(String)
+
+    public init(identifier: String) {
+      switch identifier {
+      case "com.apple.ink.pen": self = .pen
+      case "com.apple.ink.pencil": self = .pencil
+      case "com.apple.ink.marker": self = .marker
+      case "com.apple.ink.monoline": self = .monoline
+      case "com.apple.ink.fountainpen": self = .fountainPen
+      case "com.apple.ink.watercolor": self = .watercolor
+      case "com.apple.ink.crayon": self = .crayon
+      case "com.apple.ink.eraser": self = .eraser
+      default: self = .other(identifier)
+      }
+    }
+
+    public var identifier: String {
+      switch self {
+      case .pen: "com.apple.ink.pen"
+      case .pencil: "com.apple.ink.pencil"
+      case .marker: "com.apple.ink.marker"
+      case .monoline: "com.apple.ink.monoline"
+      case .fountainPen: "com.apple.ink.fountainpen"
+      case .watercolor: "com.apple.ink.watercolor"
+      case .crayon: "com.apple.ink.crayon"
+      case .eraser: "com.apple.ink.eraser"
+      case .other(let identifier): identifier
+      }
+    }
+
+    /// A short name for people and queries: `pen`, `marker`, `fountainpen`, …
+    public var name: String {
+      let id = identifier
+      return id.hasPrefix("com.apple.ink.") ? String(id.dropFirst("com.apple.ink.".count)) : id
+    }
+  }
+
+  public var inkType: InkType
+  public var color: RGBA
+  /// `Ink.3`: the ink's version (3 or 4 seen).
+  public var version: UInt64?
+  /// `Ink.4`: a variant such as `"linear"` on a marker.
+  public var variant: String?
+  /// `Ink.7`: the required content version.
+  public var requiredContentVersion: UInt64?
+  /// `Ink.8`: the ink weight (iOS 26).
+  public var weight: Double?
+
+  public init(
+    inkType: InkType, color: RGBA, version: UInt64? = nil, variant: String? = nil,
+    requiredContentVersion: UInt64? = nil, weight: Double? = nil
+  ) {
+    self.inkType = inkType; self.color = color; self.version = version; self.variant = variant
+    self.requiredContentVersion = requiredContentVersion; self.weight = weight
+  }
+}
+
+/// `PKStrokePoint`: one control point of a stroke's B-spline with its properties.
+/// Properties a path does not store take PencilKit's defaults.
+public struct StrokePoint: Hashable, Sendable {
+  public var location: Point
+  public var timeOffset: Double
+  /// `size.width`: in PencilKit's own code a *radius* (see the format doc's Geometry).
+  public var width: Double
+  /// `size.height / size.width`.
+  public var aspectRatio: Double
+  public var edgeWidth: Double
+  public var force: Double
+  /// Radians.
+  public var azimuth: Double
+  /// Radians.
+  public var altitude: Double
+  /// 0…2 as stored; clamp to 1 when drawing.
+  public var opacity: Double
+  public var secondaryRadius: Double
+  public var threshold: Double
+
+  public init(
+    location: Point, timeOffset: Double = 0, width: Double = 1, aspectRatio: Double = 1,
+    edgeWidth: Double = 0, force: Double = 1, azimuth: Double = 0, altitude: Double = .pi / 2,
+    opacity: Double = 1, secondaryRadius: Double = 0, threshold: Double = 0
+  ) {
+    self.location = location; self.timeOffset = timeOffset; self.width = width
+    self.aspectRatio = aspectRatio; self.edgeWidth = edgeWidth; self.force = force
+    self.azimuth = azimuth; self.altitude = altitude; self.opacity = opacity
+    self.secondaryRadius = secondaryRadius; self.threshold = threshold
+  }
+
+  /// `size` as PencilKit reports it: width and width × aspect ratio.
+  public var size: (width: Double, height: Double) { (width, width * aspectRatio) }
+}
+
+/// The per-point properties a path stores (the bits of `StrokeData.4` and `StrokeData.5`).
+public struct PointProperties: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt64
+  public init(rawValue: UInt64) { self.rawValue = rawValue }
+  public static let location = PointProperties(rawValue: 0x001)
+  public static let timeOffset = PointProperties(rawValue: 0x002)
+  public static let width = PointProperties(rawValue: 0x004)
+  public static let aspectRatio = PointProperties(rawValue: 0x008)
+  public static let edgeWidth = PointProperties(rawValue: 0x010)
+  public static let force = PointProperties(rawValue: 0x020)
+  public static let azimuth = PointProperties(rawValue: 0x040)
+  public static let altitude = PointProperties(rawValue: 0x080)
+  public static let opacity = PointProperties(rawValue: 0x100)
+  public static let secondaryRadius = PointProperties(rawValue: 0x200)
+  public static let threshold = PointProperties(rawValue: 0x400)
+  /// Every bit this reader knows, in storage order.
+  public static let known = PointProperties(rawValue: 0x7FF)
+}
+
+/// `PKStrokePath`: the control points of a uniform cubic B-spline and their properties.
+public struct StrokePath: Hashable, Sendable {
+  public var uuid: UUIDBytes?
+  /// `StrokeData.2`: seconds since 2001-01-01T00:00:00Z (Apple's reference date).
+  public var creationDate: Double
+  public var points: [StrokePoint]
+  /// Which properties vary per point (`StrokeData.4`) and which are stored once (`.5`).
+  public var varyingProperties: PointProperties
+  public var constantProperties: PointProperties
+  public var createdWithFinger: Bool
+
+  public init(
+    uuid: UUIDBytes? = nil, creationDate: Double, points: [StrokePoint],
+    varyingProperties: PointProperties = [.location, .timeOffset],
+    constantProperties: PointProperties = PointProperties(rawValue: 0x3FC),
+    createdWithFinger: Bool = false
+  ) {
+    self.uuid = uuid; self.creationDate = creationDate; self.points = points
+    self.varyingProperties = varyingProperties; self.constantProperties = constantProperties
+    self.createdWithFinger = createdWithFinger
+  }
+}
+
+/// `PKStroke`: one stroke, or an erased stroke kept hidden, or a stroke split by the pixel
+/// eraser into substrokes.
+public struct Stroke: Hashable, Sendable {
+  public var uuid: UUIDBytes?
+  /// `Stroke.2`: sort order.
+  public var sortID: StrokeID?
+  /// `Stroke.3`: version; PencilKit drops a stroke that lacks it.
+  public var versionID: StrokeID?
+  /// Index into `Drawing.inks`.
+  public var inkIndex: Int
+  /// `Stroke.5`; absent on hidden strokes and inherited by substrokes.
+  public var path: StrokePath?
+  /// `Stroke.6`: the render bounds PencilKit computed, when stored.
+  public var storedBounds: Rect?
+  public var transform: AffineTransform
+  /// `Stroke.8` bit 0.
+  public var isHidden: Bool
+  /// `Stroke.8` bits 5 and up.
+  public var randomSeed: UInt64
+  public var substrokesVersion: StrokeID?
+  /// `Stroke.10`: the visible region after the pixel eraser, polygons in stroke space.
+  public var maskPolygons: [[Point]]
+  /// `Stroke.11`.
+  public var substrokes: [Stroke]
+  /// `Stroke.12`: pairs (start, end) of the parent path's parameter that stay visible.
+  public var slices: [Float]
+  public var renderGroupID: UUIDBytes?
+
+  public init(
+    uuid: UUIDBytes? = nil, sortID: StrokeID? = nil, versionID: StrokeID? = nil,
+    inkIndex: Int, path: StrokePath?, storedBounds: Rect? = nil,
+    transform: AffineTransform = .identity, isHidden: Bool = false, randomSeed: UInt64 = 0,
+    substrokesVersion: StrokeID? = nil, maskPolygons: [[Point]] = [], substrokes: [Stroke] = [],
+    slices: [Float] = [], renderGroupID: UUIDBytes? = nil
+  ) {
+    self.uuid = uuid; self.sortID = sortID; self.versionID = versionID; self.inkIndex = inkIndex
+    self.path = path; self.storedBounds = storedBounds; self.transform = transform
+    self.isHidden = isHidden; self.randomSeed = randomSeed
+    self.substrokesVersion = substrokesVersion; self.maskPolygons = maskPolygons
+    self.substrokes = substrokes; self.slices = slices; self.renderGroupID = renderGroupID
+  }
+}
+
+/// `PKDrawing`: a container header and a `Drawing` message.
+public struct Drawing: Hashable, Sendable {
+  /// The container's format version byte (1 in every sample).
+  public var formatVersion: UInt8
+  /// `Drawing.2`: replica UUIDs; the first is all zeros.
+  public var replicas: [UUIDBytes]
+  /// `Drawing.3`: the version vector.
+  public var versionVector: [StrokeID]
+  public var inks: [Ink]
+  public var strokes: [Stroke]
+  /// `Drawing.6`: canvas bounds (zeros in samples).
+  public var canvasBounds: Rect?
+  public var boundsVersion: StrokeID?
+  public var uuid: UUIDBytes?
+
+  public init(
+    formatVersion: UInt8 = 1, replicas: [UUIDBytes] = [.zero], versionVector: [StrokeID] = [],
+    inks: [Ink] = [], strokes: [Stroke] = [], canvasBounds: Rect? = nil,
+    boundsVersion: StrokeID? = nil, uuid: UUIDBytes? = nil
+  ) {
+    self.formatVersion = formatVersion; self.replicas = replicas
+    self.versionVector = versionVector; self.inks = inks; self.strokes = strokes
+    self.canvasBounds = canvasBounds; self.boundsVersion = boundsVersion; self.uuid = uuid
+  }
+
+  /// The ink of a stroke, or nil when its index is out of range.
+  public func ink(of stroke: Stroke) -> Ink? {
+    inks.indices.contains(stroke.inkIndex) ? inks[stroke.inkIndex] : nil
+  }
+}

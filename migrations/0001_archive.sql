@@ -1,0 +1,2 @@
+-- test
+CREATE TABLE t(x);
