@@ -1,1 +1,19 @@
-let x = PackageResources.self
+// The schema's migrations, embedded at build time from ../../migrations (the single
+// source of truth) so that the tool works from any directory. Add a new file there and
+// one line here; MigrationTests checks that the two lists agree.
+
+/// One numbered SQL file of `migrations/`.
+package struct Migration: Sendable {
+  package let version: Int32
+  package let name: String
+  package let sql: String
+}
+
+extension Migration {
+  /// Every migration, in the order they are applied.
+  package static let all: [Migration] = [
+    Migration(version: 1, name: "0001_archive.sql", sql: text(PackageResources._001_archive_sql)),
+  ]
+
+  private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+}
