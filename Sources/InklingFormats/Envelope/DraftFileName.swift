@@ -1,0 +1,127 @@
+// The `<name>-<stamp>.inkling` file name convention (../shared/docs/inkling-files.md):
+// the draft's name, then `-`, then `ISO8601DateFormatter().string(from: Date())`.
+// The name may itself hold `-`, so the split is on the last `-` that a valid stamp follows.
+// Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`.
+
+import Foundation
+
+/// What a file name says about the draft it belongs to.
+public struct DraftFileName: Hashable, Sendable {
+  /// A rule the name did not follow, and what was done instead.
+  public enum Fallback: Hashable, Sendable, CustomStringConvertible {
+    /// No date in the name: the caller uses the file's modification time.
+    case noStamp
+    /// A copy suffix such as ` 2`, ` (1)` or ` copy` after the stamp was dropped.
+    case copySuffix(String)
+    /// The stamp carried an offset other than `Z` and was converted to UTC.
+    case offset(String)
+    /// The stamp carried fractional seconds.
+    case fractionalSeconds
+    /// The name before the stamp was empty; the app calls such a draft `Untitled`.
+    case emptyName
+
+    public var description: String {
+      switch self {
+      case .noStamp: "no date in the file name; the file's modification time is used"
+      case .copySuffix(let suffix): "copy suffix \"\(suffix)\" ignored"
+      case .offset(let offset): "time offset \(offset) converted to UTC"
+      case .fractionalSeconds: "fractional seconds in the date kept"
+      case .emptyName: "no name before the date; the draft is called Untitled"
+      }
+    }
+  }
+
+  /// The draft's name in Unicode NFC, so that names that travelled as NFD are the same draft.
+  public var draftName: String
+  /// The save time in milliseconds since 1970 (UTC), when the name has a stamp.
+  public var savedMilliseconds: Int64?
+  public var fallbacks: [Fallback]
+
+  /// Reads a file name such as `Plan-B-2025-10-05T14:03:12Z.inkling`.
+  /// Returns nil when the name does not end in `.inkling`.
+  public init?(_ fileName: String) {
+    guard let base = Self.stripExtension(fileName) else { return nil }
+    fallbacks = []
+    let scalars = Array(base.unicodeScalars)
+    var found: (name: String, stamp: ISO8601Stamp, suffix: String)?
+    // Try each `-` from the last backwards: the stamp itself holds two of them.
+    for index in scalars.indices.reversed() where scalars[index] == "-" {
+      let rest = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+      guard let (stamp, length) = ISO8601Stamp.parsePrefix(rest) else { continue }
+      let suffix = String(rest.unicodeScalars.dropFirst(length))
+      guard suffix.isEmpty || Self.isCopySuffix(suffix) else { continue }
+      found = (String(String.UnicodeScalarView(scalars[..<index])), stamp, suffix)
+      break
+    }
+    var name: String
+    if let found {
+      name = found.name
+      savedMilliseconds = found.stamp.millisecondsSince1970
+      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(found.suffix.trimmingCharacters(in: .whitespaces))) }
+      if let offset = found.stamp.offset { fallbacks.append(.offset(offset)) }
+      if found.stamp.hasFraction { fallbacks.append(.fractionalSeconds) }
+    } else {
+      name = base
+      savedMilliseconds = nil
+      fallbacks.append(.noStamp)
+      // `Cat (1).inkling`: a copy of a stampless file is the same draft. A bare number
+      // (`Room 101`) is more likely part of the name here, so only the unmistakable forms.
+      if let range = Self.copySuffixRange(in: name, allowBareNumbers: false) {
+        fallbacks.append(.copySuffix(String(name[range]).trimmingCharacters(in: .whitespaces)))
+        name.removeSubrange(range)
+      }
+    }
+    if name.isEmpty {
+      name = "Untitled"
+      fallbacks.append(.emptyName)
+    }
+    draftName = name.precomposedStringWithCanonicalMapping
+  }
+
+  /// The file name without `.inkling` (any letter case), or nil when it has another ending.
+  static func stripExtension(_ fileName: String) -> String? {
+    let suffix = ".inkling"
+    guard fileName.utf8.count > suffix.utf8.count,
+      fileName.lowercased().hasSuffix(suffix)
+    else { return nil }
+    return String(fileName.dropLast(suffix.count))
+  }
+
+  /// ` 2`, ` (1)`, ` copy`, ` copy 2`, `_1` — what Finder, Files, Windows and sync tools add.
+  static func isCopySuffix(_ suffix: String) -> Bool {
+    copySuffixRange(in: suffix, allowBareNumbers: true) == suffix.startIndex..<suffix.endIndex
+  }
+
+  static func copySuffixRange(in text: String, allowBareNumbers: Bool) -> Range<String.Index>? {
+    // Matched by hand from the end: this runs for every file of an import.
+    var end = text.endIndex
+    func trailingDigits() -> Int {
+      var count = 0
+      while end > text.startIndex, count < 5, let digit = text[text.index(before: end)].asciiValue,
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit)
+      {
+        end = text.index(before: end)
+        count += 1
+      }
+      return count
+    }
+    func drop(_ literal: String) -> Bool {
+      guard text[..<end].lowercased().hasSuffix(literal) else { return false }
+      end = text.index(end, offsetBy: -literal.count)
+      return true
+    }
+    if drop(")") {  // ` (1)`
+      let digits = trailingDigits()
+      return (1...4).contains(digits) && drop(" (") ? end..<text.endIndex : nil
+    }
+    let digits = trailingDigits()
+    if digits == 0 {  // ` copy`
+      return drop(" copy") ? end..<text.endIndex : nil
+    }
+    guard digits <= 4 else { return nil }
+    let afterDigits = end
+    if drop(" copy ") { return end..<text.endIndex }  // ` copy 2`
+    end = afterDigits
+    return allowBareNumbers && (drop(" ") || drop("_")) ? end..<text.endIndex : nil  // ` 2`, `_1`
+  }
+}

@@ -1,0 +1,68 @@
+// What of an `.inkling` file is not the drawing: the file's bytes with the content of the
+// drawingData string cut out, and how to spell the base64 text when it goes back in.
+// Many versions share a template (same colour, same layout), so the archive stores each once.
+
+/// The bytes of an `.inkling` file minus its drawing, able to rebuild the file exactly.
+public struct EnvelopeTemplate: Hashable, Sendable {
+  /// How the drawing's base64 text was spelled in the file.
+  public enum Base64Spelling: Int, Sendable {
+    /// Standard base64 with `/` written `\/`: JSONEncoder's default.
+    case escapedSlashes = 0
+    /// Standard base64 with plain `/` (`.withoutEscapingSlashes`, or no slash at all).
+    case plainSlashes = 1
+    /// Any other spelling (other escapes, non-canonical padding bits): kept verbatim.
+    case verbatim = 2
+  }
+
+  /// The file without the drawingData string's content (the quotes stay).
+  public var text: [UInt8]
+  /// Where in `text` the base64 content goes back.
+  public var drawingOffset: Int
+  public var spelling: Base64Spelling
+  /// The original string content, when `spelling` is `.verbatim`.
+  public var verbatimBase64: [UInt8]?
+
+  public init(text: [UInt8], drawingOffset: Int, spelling: Base64Spelling, verbatimBase64: [UInt8]?) {
+    self.text = text; self.drawingOffset = drawingOffset
+    self.spelling = spelling; self.verbatimBase64 = verbatimBase64
+  }
+
+  /// Splits `file` around the drawingData content, choosing the spelling that rebuilds it.
+  init(file: UnsafeRawBufferPointer, drawingContent: Range<Int>, drawing: [UInt8]) {
+    var text = [UInt8](UnsafeRawBufferPointer(rebasing: file[..<drawingContent.lowerBound]))
+    text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[drawingContent.upperBound...]))
+    let original = UnsafeRawBufferPointer(rebasing: file[drawingContent])
+    let spelling: Base64Spelling =
+      if Self.base64(drawing, escapeSlashes: true).elementsEqual(original) {
+        .escapedSlashes
+      } else if Self.base64(drawing, escapeSlashes: false).elementsEqual(original) {
+        .plainSlashes
+      } else {
+        .verbatim
+      }
+    self.init(
+      text: text, drawingOffset: drawingContent.lowerBound, spelling: spelling,
+      verbatimBase64: spelling == .verbatim ? Array(original) : nil)
+  }
+
+  /// The file these bytes came from, given its drawing.
+  public func rebuild(drawing: [UInt8]) -> [UInt8] {
+    var file: [UInt8] = []
+    file.reserveCapacity(text.count + Base64.encodedLength(drawing.count) * 9 / 8)
+    file.append(contentsOf: text[..<drawingOffset])
+    switch spelling {
+    case .escapedSlashes, .plainSlashes:
+      drawing.withUnsafeBytes { Base64.encode($0, escapeSlashes: spelling == .escapedSlashes, into: &file) }
+    case .verbatim:
+      file.append(contentsOf: verbatimBase64 ?? [])
+    }
+    file.append(contentsOf: text[drawingOffset...])
+    return file
+  }
+
+  private static func base64(_ bytes: [UInt8], escapeSlashes: Bool) -> [UInt8] {
+    var text: [UInt8] = []
+    bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &text) }
+    return text
+  }
+}
