@@ -25,9 +25,11 @@ package struct ArgumentParser: Sendable {
     self.root = root
   }
 
-  /// Parses `arguments` (program name excluded).
+  /// Parses `arguments` (program name excluded). No arguments at all asks for the root's help,
+  /// as a person typing the bare program name wants to see what it does.
   /// - Throws: `UsageError` naming the first mistake, with the command path it concerns.
   package func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+    if arguments.isEmpty && !root.subcommands.isEmpty { return .help(commandPath: []) }
     var matcher = CommandMatcher(root: root, tokens: SplitArguments.split(arguments))
     do {
       try matcher.match()

@@ -58,7 +58,7 @@ package enum HelpGenerator {
     blocks.append(
       TextWrapping.fill(
         names + UsageLine.elements(of: command), width: screenWidth,
-        firstLinePrefix: "USAGE:", indent: 9))
+        firstLinePrefix: "USAGE:", indent: 7))
 
     let labelWidth = min(
       maxLabelWidth,

@@ -2,17 +2,22 @@
 //
 // Distance is optimal string alignment (Levenshtein plus adjacent transpositions), so the
 // common typo "verison" is one edit from "version". A suggestion is only made when it is close
-// enough to be plausibly what was meant: short words tolerate one edit, longer ones more.
+// enough to be plausibly what was meant: short words tolerate one edit, longer ones more,
+// and a name that begins with what was typed always qualifies.
 
 package enum Suggestion {
   /// The candidate nearest to `typed`, or nil when none is close; ties go to the earlier one.
   package static func nearest(to typed: String, among candidates: [String]) -> String? {
     let limit = typed.count <= 3 ? 1 : (typed.count <= 6 ? 2 : 3)
-    var best: (name: String, distance: Int)?
+    // Rank in half edits: a name that starts with what was typed ("hist" → "history") ranks
+    // as half an edit away, ahead of one-edit neighbours ("list").
+    var best: (name: String, rank: Int)?
     for candidate in candidates where candidate != typed {
-      var d = distance(typed, candidate)
-      if d > limit && typed.count >= 3 && candidate.hasPrefix(typed) { d = limit }
-      if d <= limit && d < (best?.distance ?? Int.max) { best = (candidate, d) }
+      let d = distance(typed, candidate)
+      let isPrefix = typed.count >= 3 && candidate.hasPrefix(typed)
+      guard d <= limit || isPrefix else { continue }
+      let rank = isPrefix ? 1 : 2 * d
+      if rank < (best?.rank ?? Int.max) { best = (candidate, rank) }
     }
     return best?.name
   }
