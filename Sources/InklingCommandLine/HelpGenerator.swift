@@ -10,11 +10,11 @@
 //       DRAFT                   The draft's name.
 //
 //     OPTIONS:
-//       --version N             Restore version N.
+//           --version N         Restore version N.
 //       -h, --help              Show help information.
 //
 //     GLOBAL OPTIONS:           (a subcommand's view of its ancestors' options)
-//       --archive FILE          ...
+//           --archive FILE      ...
 //
 //     COMMANDS:                 (commands with subcommands)
 //       import                  ...
@@ -58,7 +58,7 @@ package enum HelpGenerator {
     blocks.append(
       TextWrapping.fill(
         names + UsageLine.elements(of: command), width: screenWidth,
-        firstLinePrefix: "USAGE:", indent: 7))
+        firstLinePrefix: "USAGE: ", indent: 7))
 
     let labelWidth = min(
       maxLabelWidth,
@@ -75,14 +75,17 @@ package enum HelpGenerator {
   /// `-o, --output FILE` and its help with default and repetition noted.
   private static func row(_ option: OptionSpec) -> (label: String, help: String) {
     var help = option.help
-    if let value = option.defaultValue { help += " (default: \(value))" }
-    if option.kind == .repeatable { help += " (can be repeated)" }
+    // No-break spaces keep each note on one line when wrapping; rowLines turns them back.
+    if let value = option.defaultValue { help += " (default:\u{A0}\(value))" }
+    if option.kind == .repeatable { help += " (can\u{A0}be\u{A0}repeated)" }
     return (option.helpLabel, help)
   }
 
   private static func rowLines(_ row: (label: String, help: String), labelWidth: Int) -> [String] {
     let helpColumn = 2 + labelWidth + 2
-    let helpLines = TextWrapping.wrap(row.help, width: screenWidth - helpColumn)
+    let helpLines = TextWrapping.wrap(row.help, width: screenWidth - helpColumn).map {
+      $0.replacingOccurrences(of: "\u{A0}", with: " ")
+    }
     let label = "  " + row.label
     let pad = String(repeating: " ", count: helpColumn)
     if DisplayWidth.of(row.label) > labelWidth {

@@ -78,9 +78,9 @@ package struct OptionSpec: Sendable, Equatable {
     kind == .flag ? dashedLong : "\(dashedLong) \(valueName)"
   }
 
-  /// `-o, --output FILE` or `    --archive FILE`… without alignment: the help label.
+  /// The help label: `-o, --output FILE`, or `    --archive FILE` so long names line up.
   package var helpLabel: String {
-    let names = short.map { "-\($0), \(dashedLong)" } ?? dashedLong
+    let names = (short.map { "-\($0), " } ?? "    ") + dashedLong
     return kind == .flag ? names : "\(names) \(valueName)"
   }
 
