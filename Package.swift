@@ -53,7 +53,7 @@ let package = Package(
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
     // A small declarative argument parser: command tree, options, generated help and usage errors.
-    .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine"),
+    .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
 
     // MARK: - Executables
     .executableTarget(name: "inkling-archive", dependencies: ["InklingArchive", "InklingCommandLine"]),
