@@ -50,7 +50,9 @@ package struct ArgumentParser: Sendable {
   }
 
   /// `help restore` → ["restore"]; `help resotre` → unknown command with a suggestion.
-  private func resolveHelpTopic(_ topic: [String], from start: [String]) throws(UsageError) -> [String] {
+  private func resolveHelpTopic(_ topic: [String], from start: [String]) throws(UsageError)
+    -> [String]
+  {
     var path = start
     for name in topic {
       // chain(to:) cannot fail here: `path` only ever holds names resolved one by one.

@@ -56,7 +56,9 @@ extension CommandSpec {
     }
     let visible = Set((options + ancestors).map(\.long))
     for group in exclusiveGroups {
-      if group.count < 2 { found.append("\(whereAt): exclusive group \(group) has fewer than two options") }
+      if group.count < 2 {
+        found.append("\(whereAt): exclusive group \(group) has fewer than two options")
+      }
       for name in group where !visible.contains(name) {
         found.append("\(whereAt): exclusive group names unknown option '--\(name)'")
       }

@@ -64,7 +64,8 @@ package enum HelpGenerator {
       maxLabelWidth,
       sections.flatMap(\.rows).map { DisplayWidth.of($0.label) }.max() ?? 0)
     for section in sections {
-      blocks.append(["\(section.title):"] + section.rows.flatMap { rowLines($0, labelWidth: labelWidth) })
+      blocks.append(
+        ["\(section.title):"] + section.rows.flatMap { rowLines($0, labelWidth: labelWidth) })
     }
     if !command.subcommands.isEmpty {
       blocks.append(["  See '\(names[0]) help <command>' for detailed help."])

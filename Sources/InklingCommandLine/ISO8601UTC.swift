@@ -41,7 +41,8 @@ package enum ISO8601UTC {
 
   private static func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(abs(value))
-    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count))
+      + digits
   }
 }
 

@@ -20,7 +20,9 @@ package struct JSONWriter: Sendable {
   /// Writes dates with milliseconds: `2025-10-05T14:03:22.250Z`.
   package var fractionalSeconds: Bool
 
-  package init(prettyPrinted: Bool = false, escapesNonASCII: Bool = false, fractionalSeconds: Bool = false) {
+  package init(
+    prettyPrinted: Bool = false, escapesNonASCII: Bool = false, fractionalSeconds: Bool = false
+  ) {
     self.prettyPrinted = prettyPrinted
     self.escapesNonASCII = escapesNonASCII
     self.fractionalSeconds = fractionalSeconds
@@ -49,7 +51,8 @@ package struct JSONWriter: Sendable {
     case .int(let number): out += String(number)
     case .double(let number): out += Self.number(number)
     case .string(let text): writeString(text, into: &out)
-    case .date(let date): writeString(ISO8601UTC.string(date, fractionalSeconds: fractionalSeconds), into: &out)
+    case .date(let date):
+      writeString(ISO8601UTC.string(date, fractionalSeconds: fractionalSeconds), into: &out)
     case .array(let elements):
       writeContainer("[", "]", elements, into: &out, indent: indent) { element, out in
         write(element, into: &out, indent: indent + 1)

@@ -28,17 +28,6 @@ package struct ParsedArguments: Sendable {
   let arguments: [String: [String]]
   let argumentSpecs: [ArgumentSpec]
 
-  init(
-    commandPath: [String], scopes: [Scope], positionals: [String], arguments: [String: [String]],
-    argumentSpecs: [ArgumentSpec]
-  ) {
-    self.commandPath = commandPath
-    self.scopes = scopes
-    self.positionals = positionals
-    self.arguments = arguments
-    self.argumentSpecs = argumentSpecs
-  }
-
   // MARK: - Options
 
   /// Whether the flag (or any option) `name` was given: `parsed.flag("--json")`.

@@ -44,7 +44,8 @@ package enum SplitArguments {
       } else if word.hasPrefix("--") {
         let body = word.dropFirst(2)
         if let equals = body.firstIndex(of: "=") {
-          kind = .long(name: String(body[..<equals]), value: String(body[body.index(after: equals)...]))
+          kind = .long(
+            name: String(body[..<equals]), value: String(body[body.index(after: equals)...]))
         } else {
           kind = .long(name: String(body), value: nil)
         }

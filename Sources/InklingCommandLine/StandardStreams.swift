@@ -40,7 +40,9 @@ package enum StandardStreams {
     }
   }
 
-  private static func systemWrite(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  private static func systemWrite(_ fd: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int)
+    -> Int
+  {
     #if canImport(Glibc)
       Glibc.write(fd, pointer, count)
     #elseif canImport(Musl)

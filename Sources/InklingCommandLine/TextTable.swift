@@ -39,7 +39,8 @@ package struct TextTable: Sendable {
 
   /// Adds a row; missing cells are empty, extra cells are a bug in the caller.
   package mutating func append(_ row: [String]) {
-    precondition(row.count <= columns.count, "row has \(row.count) cells for \(columns.count) columns")
+    precondition(
+      row.count <= columns.count, "row has \(row.count) cells for \(columns.count) columns")
     rows.append(row + Array(repeating: "", count: columns.count - row.count))
   }
 

@@ -24,7 +24,8 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     UsageError("Unknown option '\(typed)'.\(didYouMean(suggestion))", commandPath: path)
   }
 
-  static func unknownCommand(_ typed: String, suggestion: String?, at path: [String]) -> UsageError {
+  static func unknownCommand(_ typed: String, suggestion: String?, at path: [String]) -> UsageError
+  {
     UsageError("Unknown command '\(typed)'.\(didYouMean(suggestion))", commandPath: path)
   }
 
@@ -59,7 +60,8 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
   static func invalidValue(
     _ value: String, for option: OptionSpec, expected: String, at path: [String]
   ) -> UsageError {
-    UsageError("Invalid value '\(value)' for '\(option.synopsis)': expected \(expected).", commandPath: path)
+    UsageError(
+      "Invalid value '\(value)' for '\(option.synopsis)': expected \(expected).", commandPath: path)
   }
 
   private static func didYouMean(_ suggestion: String?) -> String {

@@ -39,9 +39,13 @@ enum UsageLine {
   }
 
   /// The group to show as `[a | b]` when `option` is its first member and the group is simple.
-  private static func mergeableGroup(startingWith option: OptionSpec, in command: CommandSpec) -> [String]? {
+  private static func mergeableGroup(startingWith option: OptionSpec, in command: CommandSpec)
+    -> [String]?
+  {
     let groups = command.exclusiveGroups.filter { $0.contains(option.long) }
-    guard groups.count == 1, let group = groups.first, group.first == option.long else { return nil }
+    guard groups.count == 1, let group = groups.first, group.first == option.long else {
+      return nil
+    }
     for name in group {
       guard let member = command.options.first(where: { $0.long == name }),
         !member.isRequired, member.kind != .repeatable,

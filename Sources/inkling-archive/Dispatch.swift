@@ -41,7 +41,8 @@ enum Dispatch {
 
   /// Placeholder until the command is wired: says so on stderr and exits 1.
   private static func notImplemented(_ path: [String]) -> Int32 {
-    StandardStreams.writeError("inkling-archive \(path.joined(separator: " ")): not implemented yet\n")
+    StandardStreams.writeError(
+      "inkling-archive \(path.joined(separator: " ")): not implemented yet\n")
     return ExitStatus.someInputsRejected
   }
 }

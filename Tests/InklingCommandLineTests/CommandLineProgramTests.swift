@@ -19,12 +19,14 @@ final class Captured: @unchecked Sendable {
   }
 
   func run(
-    _ arguments: [String], dispatch: @escaping ([String], ParsedArguments) throws -> Int32 = { _, _ in 0 }
+    _ arguments: [String],
+    dispatch: @escaping ([String], ParsedArguments) throws -> Int32 = { _, _ in 0 }
   ) -> Run {
     let output = Captured()
     let errors = Captured()
     var dispatched: [String]?
-    let program = CommandLineProgram(root: Sample.root, output: output.append, errorOutput: errors.append)
+    let program = CommandLineProgram(
+      root: Sample.root, output: output.append, errorOutput: errors.append)
     let status = program.run(arguments) { path, parsed in
       dispatched = path
       return try dispatch(path, parsed)
@@ -40,7 +42,10 @@ final class Captured: @unchecked Sendable {
     let bad = CommandSpec(
       "bad", abstract: "",
       arguments: [.zeroOrMore("A", help: ""), .required("B", help: "")],
-      options: [.flag("help", help: ""), .flag("x", short: "1", help: ""), OptionSpec(long: "y", help: "x", kind: .value)],
+      options: [
+        .flag("help", help: ""), .flag("x", short: "1", help: ""),
+        OptionSpec(long: "y", help: "x", kind: .value),
+      ],
       exclusive: [["--x", "--nope"]])
     #expect(
       bad.problems() == [
@@ -54,7 +59,9 @@ final class Captured: @unchecked Sendable {
   }
 
   @Test func helpGoesToStandardOutputWithStatusZero() {
-    for arguments in [["restore", "--help"], ["help", "restore"], ["restore", "-h", "Cat", "--bogus"]] {
+    for arguments in [
+      ["restore", "--help"], ["help", "restore"], ["restore", "-h", "Cat", "--bogus"],
+    ] {
       let result = run(arguments)
       #expect(result.status == 0)
       #expect(result.output == HelpGenerator.help(for: ["restore"], root: Sample.root))

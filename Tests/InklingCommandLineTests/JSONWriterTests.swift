@@ -35,15 +35,20 @@ import Testing
     ]
     #expect(
       compact.string(.array(values))
-        == "[42,-7,9223372036854775807,0.1,3.0,-0.5,1e-05,1e+300,null,null,null,0.6666666666666666]")
+        == "[42,-7,9223372036854775807,0.1,3.0,-0.5,1e-05,1e+300,null,null,null,0.6666666666666666]"
+    )
   }
 
   @Test func doublesRoundTrip() throws {
-    for value in [0.1, 2.0 / 3.0, 1e-5, 123456.789, .pi, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
+    for value in [
+      0.1, 2.0 / 3.0, 1e-5, 123456.789, .pi, Double.leastNonzeroMagnitude,
+      Double.greatestFiniteMagnitude,
+    ] {
       let text = compact.string(.double(value))
       #expect(Double(text) == value, "\(text)")
       // …and is a JSON number Foundation's parser accepts.
-      let parsed = try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8), options: []) as? [Double]
+      let parsed =
+        try JSONSerialization.jsonObject(with: Data("[\(text)]".utf8), options: []) as? [Double]
       #expect(parsed == [value])
     }
   }
@@ -61,13 +66,20 @@ import Testing
       #expect(compact.string(.date(Date(timeIntervalSince1970: interval))) == "\"\(expected)\"")
     }
     let precise = JSONWriter(fractionalSeconds: true)
-    #expect(precise.string(.date(Date(timeIntervalSince1970: 1_759_673_002.25))) == #""2025-10-05T14:03:22.250Z""#)
-    #expect(precise.string(.date(Date(timeIntervalSince1970: -0.5))) == #""1969-12-31T23:59:59.500Z""#)
+    #expect(
+      precise.string(.date(Date(timeIntervalSince1970: 1_759_673_002.25)))
+        == #""2025-10-05T14:03:22.250Z""#)
+    #expect(
+      precise.string(.date(Date(timeIntervalSince1970: -0.5))) == #""1969-12-31T23:59:59.500Z""#)
   }
 
   @Test func objectsKeepKeyOrder() {
-    let value: JSONValue = ["zebra": 1, "apple": "a", "mid": [true, false, nil], "empty": [:], "none": []]
-    #expect(compact.string(value) == #"{"zebra":1,"apple":"a","mid":[true,false,null],"empty":{},"none":[]}"#)
+    let value: JSONValue = [
+      "zebra": 1, "apple": "a", "mid": [true, false, nil], "empty": [:], "none": [],
+    ]
+    #expect(
+      compact.string(value)
+        == #"{"zebra":1,"apple":"a","mid":[true,false,null],"empty":{},"none":[]}"#)
   }
 
   @Test func prettyPrinting() {
@@ -93,7 +105,9 @@ import Testing
 
   @Test func ndjsonLinesAreCompactEvenWhenPretty() {
     let writer = JSONWriter(prettyPrinted: true)
-    let lines = [JSONValue](arrayLiteral: ["n": 1, "s": "a\nb"], ["n": 2, "s": .null]).map(writer.line).joined()
+    let lines = [JSONValue](arrayLiteral: ["n": 1, "s": "a\nb"], ["n": 2, "s": .null]).map(
+      writer.line
+    ).joined()
     #expect(lines == "{\"n\":1,\"s\":\"a\\nb\"}\n{\"n\":2,\"s\":null}\n")
   }
 

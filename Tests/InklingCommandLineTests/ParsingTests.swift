@@ -44,7 +44,9 @@ import Testing
   }
 
   @Test func repeatedOptionsAreCollectedInOrder() throws {
-    let parsed = try Sample.parse(["list", "--name", "cat", "-n", "dog", "--name=owl", "--limit", "5", "--limit", "7"])
+    let parsed = try Sample.parse([
+      "list", "--name", "cat", "-n", "dog", "--name=owl", "--limit", "5", "--limit", "7",
+    ])
     #expect(parsed.strings("--name") == ["cat", "dog", "owl"])
     // A single-valued option given twice: the last one wins.
     #expect(try parsed.int("--limit") == 7)
@@ -118,15 +120,24 @@ import Testing
 
   @Test func conversionErrorsNameTheOption() throws {
     let parsed = try Sample.parse(["list", "--limit", "ten"])
-    #expect(throws: UsageError("Invalid value 'ten' for '--limit N': expected an integer.", commandPath: ["list"])) {
+    #expect(
+      throws: UsageError(
+        "Invalid value 'ten' for '--limit N': expected an integer.", commandPath: ["list"])
+    ) {
       try parsed.int("--limit")
     }
     let scaled = try Sample.parse(["thumbnail", "Cat", "--scale", "nan", "-o", "x.png"])
-    #expect(throws: UsageError("Invalid value 'nan' for '--scale S': expected a number.", commandPath: ["thumbnail"])) {
+    #expect(
+      throws: UsageError(
+        "Invalid value 'nan' for '--scale S': expected a number.", commandPath: ["thumbnail"])
+    ) {
       try scaled.double("--scale")
     }
     let named = try Sample.parse(["list", "-n", "1", "-n", "x"])
-    #expect(throws: UsageError("Invalid value 'x' for '--name TEXT': expected an integer.", commandPath: ["list"])) {
+    #expect(
+      throws: UsageError(
+        "Invalid value 'x' for '--name TEXT': expected an integer.", commandPath: ["list"])
+    ) {
       try named.values("--name", expected: "an integer") { Int($0) }
     }
   }

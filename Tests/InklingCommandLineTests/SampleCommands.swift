@@ -11,7 +11,8 @@ enum Sample {
   static let list = CommandSpec(
     "list", abstract: "List drafts, newest first.",
     options: [
-      .repeatable("name", short: "n", valueName: "TEXT", help: "Only drafts whose name contains TEXT."),
+      .repeatable(
+        "name", short: "n", valueName: "TEXT", help: "Only drafts whose name contains TEXT."),
       .value("limit", valueName: "N", help: "Show at most N drafts.", default: "50"),
       .value("offset", valueName: "N", help: "Skip the first N drafts."),
       .flag("all", short: "a", help: "Include drafts in the trash."),
@@ -32,14 +33,18 @@ enum Sample {
     options: [
       .value("version", valueName: "N", help: "Restore version N (1 is the first saved)."),
       .value("at", valueName: "DATE", help: "Restore the version that was current at DATE."),
-      .value("to", valueName: "DIR", help: "Write into DIR under the draft's own file name.", default: "."),
+      .value(
+        "to", valueName: "DIR", help: "Write into DIR under the draft's own file name.",
+        default: "."),
       .value("output", short: "o", valueName: "FILE", help: "Write to FILE."),
     ],
     exclusive: [["--version", "--at"], ["--to", "--output"]])
 
   static let rename = CommandSpec(
     "rename", abstract: "Rename a draft.",
-    arguments: [.required("OLD", help: "The current name."), .required("NEW", help: "The new name.")])
+    arguments: [
+      .required("OLD", help: "The current name."), .required("NEW", help: "The new name."),
+    ])
 
   static let thumbnail = CommandSpec(
     "thumbnail", abstract: "Write a PNG thumbnail of a draft.",
@@ -47,13 +52,15 @@ enum Sample {
     options: [
       .value("size", valueName: "PX", help: "The longer side in pixels.", default: "256"),
       .value("scale", valueName: "S", help: "Scale factor."),
-      .value("output", short: "o", valueName: "FILE", help: "The PNG file to write.", required: true),
+      .value(
+        "output", short: "o", valueName: "FILE", help: "The PNG file to write.", required: true),
     ])
 
   static let root = CommandSpec(
     "inkling-archive", abstract: "Every saved version of every Inkling draft in one SQLite file.",
     options: [
-      .value("archive", valueName: "FILE", help: "The archive to use.", default: "$INKLING_ARCHIVE"),
+      .value(
+        "archive", valueName: "FILE", help: "The archive to use.", default: "$INKLING_ARCHIVE"),
       .flag("json", help: "Print JSON instead of text."),
       .flag("quiet", short: "q", help: "Print only errors."),
     ],

@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct SplitArgumentsTests {
   @Test func classifiesEveryKindOfWord() {
-    let tokens = SplitArguments.split(["--json", "--archive=a.sqlite", "-qf", "-", "-5", "-0.5", "x", "--", "--json", "-q"])
+    let tokens = SplitArguments.split([
+      "--json", "--archive=a.sqlite", "-qf", "-", "-5", "-0.5", "x", "--", "--json", "-q",
+    ])
     #expect(
       tokens.map(\.kind) == [
         .long(name: "json", value: nil),

@@ -47,7 +47,8 @@ import Testing
   }
 
   @Test func truncatesLongCells() {
-    var table = TextTable(columns: [.init("NAME", maxWidth: 8), .init("N", alignment: .right)], showsHeader: false)
+    var table = TextTable(
+      columns: [.init("NAME", maxWidth: 8), .init("N", alignment: .right)], showsHeader: false)
     table.append(["A very long draft name", "1"])
     table.append(["猫猫猫猫猫", "22"])
     table.append(["short", "333"])

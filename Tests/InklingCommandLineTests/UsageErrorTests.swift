@@ -5,7 +5,10 @@ import Testing
   @Test(arguments: [
     (["--verison"], "Unknown option '--verison'. Did you mean '--version'?", [String]()),
     (["--jsno", "list"], "Unknown option '--jsno'. Did you mean '--json'?", []),
-    (["restore", "Cat", "--ouptut", "x"], "Unknown option '--ouptut'. Did you mean '--output'?", ["restore"]),
+    (
+      ["restore", "Cat", "--ouptut", "x"], "Unknown option '--ouptut'. Did you mean '--output'?",
+      ["restore"]
+    ),
     (["list", "--arch", "x"], "Unknown option '--arch'. Did you mean '--archive'?", ["list"]),
     (["list", "--frobnicate"], "Unknown option '--frobnicate'.", ["list"]),
     (["list", "-x"], "Unknown option '-x'.", ["list"]),
@@ -30,7 +33,10 @@ import Testing
       ["restore", "Cat", "--at", "2025-10", "--version", "2"],
       "Options '--version' and '--at' cannot be used together.", ["restore"]
     ),
-    (["restore", "Cat", "--to", "d", "-o", "f"], "Options '--to' and '--output' cannot be used together.", ["restore"]),
+    (
+      ["restore", "Cat", "--to", "d", "-o", "f"],
+      "Options '--to' and '--output' cannot be used together.", ["restore"]
+    ),
   ])
   func message(arguments: [String], message: String, path: [String]) {
     #expect(Sample.error(arguments) == UsageError(message, commandPath: path))
@@ -76,7 +82,9 @@ import Testing
 
         """)
     let importError = try #require(Sample.error(["import"]))
-    #expect(importError.rendered(root: Sample.root).contains("Usage: inkling-archive import PATH... [--dry-run]\n"))
+    #expect(
+      importError.rendered(root: Sample.root).contains(
+        "Usage: inkling-archive import PATH... [--dry-run]\n"))
   }
 
   @Test func errorWithoutPathUsesTheFallback() {

@@ -11,7 +11,9 @@ enum DraftFilters {
     .value("on", valueName: "DATE", help: "Only drafts saved on the day DATE."),
   ]
 
-  static let exclusive: [[String]] = [["--name", "--exact"], ["--on", "--since"], ["--on", "--until"]]
+  static let exclusive: [[String]] = [
+    ["--name", "--exact"], ["--on", "--since"], ["--on", "--until"],
+  ]
 
   static let dateHelp = """
     DATE is 2025-10-05, 2025-10, a full ISO 8601 date and time, today, yesterday, or an age \

@@ -7,6 +7,7 @@ enum RenderCommand {
     options: [
       .value("version", valueName: "N", help: "Render version N instead of the newest."),
       .value("scale", valueName: "S", help: "Scale factor; 2 doubles the width and height."),
-      .value("output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
+      .value(
+        "output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
     ])
 }

@@ -7,6 +7,7 @@ enum ThumbnailCommand {
     options: [
       .value("version", valueName: "N", help: "Picture version N instead of the newest."),
       .value("size", valueName: "PX", help: "The length of the longer side, in pixels."),
-      .value("output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
+      .value(
+        "output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
     ])
 }
