@@ -142,3 +142,50 @@ import Testing
     }
   }
 }
+
+@Suite struct ParsedValueTests {
+  @Test func customConversionsReportWhatWasExpected() throws {
+    let parsed = try Sample.parse(["restore", "Cat", "--at", "someday"])
+    let weekdays = ["monday": 1, "tuesday": 2]
+    #expect(
+      throws: UsageError(
+        "Invalid value 'someday' for '--at DATE': expected a day of the week.",
+        commandPath: ["restore"])
+    ) {
+      try parsed.value("--at", expected: "a day of the week") { weekdays[$0] }
+    }
+    #expect(try parsed.value("--version", expected: "an integer") { Int($0) } == nil)
+  }
+
+  @Test func shortHelpInsideCombinedFlags() throws {
+    let outcome = try ArgumentParser(root: Sample.root).parse(["list", "-qh"])
+    guard case .help(let path) = outcome else {
+      Issue.record("expected help, got \(outcome)")
+      return
+    }
+    #expect(path == ["list"])
+  }
+
+  @Test func commandUsageErrorsCarryThePath() throws {
+    let parsed = try Sample.parse(["rename", "a", "a"])
+    #expect(
+      parsed.usageError("The new name is the old name.")
+        == UsageError("The new name is the old name.", commandPath: ["rename"]))
+  }
+
+  @Test func optionalArgumentsTakeValuesOnlyWhenThereAreEnough() throws {
+    let root = CommandSpec(
+      "tool", abstract: "",
+      arguments: [.required("A", help: ""), .optional("B", help: ""), .zeroOrMore("C", help: "")])
+    let parser = ArgumentParser(root: root)
+    func arguments(_ words: [String]) throws -> [String?] {
+      guard case .run(let parsed) = try parser.parse(words) else { return [] }
+      return [
+        parsed.argument("A"), parsed.argument("B"), parsed.arguments("C").joined(separator: ","),
+      ]
+    }
+    #expect(try arguments(["1"]) == ["1", nil, ""])
+    #expect(try arguments(["1", "2"]) == ["1", "2", ""])
+    #expect(try arguments(["1", "2", "3", "4"]) == ["1", "2", "3,4"])
+  }
+}
