@@ -30,11 +30,19 @@ package struct ArgumentParser: Sendable {
   /// - Throws: `UsageError` naming the first mistake, with the command path it concerns.
   package func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
     if arguments.isEmpty && !root.subcommands.isEmpty { return .help(commandPath: []) }
-    var matcher = CommandMatcher(root: root, tokens: SplitArguments.split(arguments))
+    let tokens = SplitArguments.split(arguments)
+    // `-h`/`--help` anywhere (before `--`) wins even over a mistake made earlier on the line.
+    let asksForHelp = tokens.contains {
+      $0.kind == .long(name: "help", value: nil) || $0.kind == .short(letters: ["h"])
+    }
+    var matcher = CommandMatcher(root: root, tokens: tokens)
     do {
       try matcher.match()
     } catch {
-      if matcher.helpRequested { return .help(commandPath: matcher.path) }
+      if matcher.helpRequested || asksForHelp { return .help(commandPath: matcher.path) }
+      if let topic = matcher.helpTopic {
+        return .help(commandPath: try resolveHelpTopic(topic, from: matcher.path))
+      }
       throw error
     }
     if matcher.helpRequested { return .help(commandPath: matcher.path) }
@@ -55,7 +63,7 @@ package struct ArgumentParser: Sendable {
   {
     var path = start
     for name in topic {
-      // chain(to:) cannot fail here: `path` only ever holds names resolved one by one.
+      // `?? root` is never taken: `path` only ever holds names resolved one by one.
       let command = root.descendant(at: path) ?? root
       guard command.subcommand(named: name) != nil else {
         throw .unknownCommand(

@@ -107,6 +107,9 @@ import Testing
       (["help"], []),
       (["help", "restore"], ["restore"]),
       (["--json", "help", "list"], ["list"]),
+      (["help", "list", "--bogus"], ["list"]),
+      (["restore", "--bogus", "--help"], ["restore"]),
+      (["restore", "Cat", "--version", "--help"], ["restore"]),
     ]
     for (arguments, expected) in cases {
       let outcome = try ArgumentParser(root: Sample.root).parse(arguments)
