@@ -29,8 +29,8 @@ enum Dispatch {
     case ["delete"]: return notImplemented(path)
     case ["undelete"]: return notImplemented(path)
     case ["purge"]: return notImplemented(path)
-    case ["check"]: return notImplemented(path)
-    case ["backup"]: return notImplemented(path)
+    case ["check"]: return try CheckCommand.run(parsed)
+    case ["backup"]: return try BackupCommand.run(parsed)
     case ["stats"]: return notImplemented(path)
     case ["gc"]: return notImplemented(path)
     default:
