@@ -142,7 +142,7 @@ public func generateCorpus(_ spec: CorpusSpec, _ body: (CorpusFile) throws -> Vo
         fileName = "\(name.fileNamePart)-\(Stamp.utc(save.savedAt)).inkling"
       }
       let contents = EnvelopeWriter.write(
-        drawing: drawingBytes, background: save.background, style: style, title: name.typed)
+        drawing: drawingBytes, background: save.background, style: style, title: name.typed, random: &layout)
       try body(
         CorpusFile(
           draftIndex: draftIndex, versionIndex: versionIndex, name: name, fileName: fileName,
