@@ -59,6 +59,8 @@ enum DraftNames {
     names.reserveCapacity(count)
     while names.count < count {
       var typed = typedName(&random)
+      // Most people have one "Untitled" draft: make sure a corpus of some size has it.
+      if count >= 10 && names.count == count / 2 && !usedUntitled { typed = "" }
       if typed.isEmpty {
         // Every unnamed save lands in the one draft "Untitled"; keep one such draft.
         if usedUntitled { continue }
