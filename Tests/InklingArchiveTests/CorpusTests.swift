@@ -200,6 +200,21 @@ private struct Envelope: Codable {
     }
   }
 
+  // MARK: - Drawings
+
+  /// The drawing bytes read back, with the archive's reader, to exactly the generated model.
+  @Test(arguments: [plain, varied])
+  func drawingsReadBackToTheModel(spec: CorpusSpec) throws {
+    var strokes = 0
+    try generateCorpus(spec) { file in
+      let decoded = try DrawingReader.read(file.drawingBytes)
+      let drawing = try #require(decoded.drawing, "\(file.fileName): unreadable")
+      #expect(drawing == file.save.drawing, "\(file.fileName)")
+      strokes += drawing.strokes.count
+    }
+    #expect(strokes > 1_000)
+  }
+
   // MARK: - Histories
 
   @Test func historiesAreCumulative() throws {
