@@ -52,15 +52,18 @@ let package = Package(
     .target(name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore"]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
+    // A small declarative argument parser: command tree, options, generated help and usage errors.
+    .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
 
     // MARK: - Executables
-    .executableTarget(name: "inkling-archive", dependencies: ["InklingArchive"]),
+    .executableTarget(name: "inkling-archive", dependencies: ["InklingArchive", "InklingCommandLine"]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests
     .testTarget(name: "InklingFormatsTests", dependencies: ["InklingFormats"]),
     .testTarget(name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats"]),
     .testTarget(name: "InklingStoreTests", dependencies: ["InklingStore"]),
+    .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine"]),
     .testTarget(
       name: "InklingArchiveTests",
       dependencies: ["InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats"]),

@@ -13,6 +13,7 @@ extension Migration {
   /// Every migration, in the order they are applied.
   package static let all: [Migration] = [
     Migration(version: 1, name: "0001_archive.sql", sql: text(PackageResources._001_archive_sql)),
+    Migration(version: 2, name: "0002_drawing_index.sql", sql: text(PackageResources._002_drawing_index_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -1,0 +1,37 @@
+// The archive as the app and the command line see it: one SQLite file holding every
+// version of every draft. Each operation lives in its own file as an extension
+// (Archive+Import.swift, Archive+Restore.swift, …).
+
+import InklingStore
+
+/// An open archive.
+///
+/// ```swift
+/// let archive = try Archive(path: ArchiveLocation.defaultPath())
+/// let summary = try archive.importFiles(at: ["/Users/me/Drafts"])
+/// for draft in try archive.drafts() { print(draft.name, draft.versionCount) }
+/// ```
+/// An `Archive` holds one SQLite connection and is not shared between threads; open one
+/// per thread (SQLite's WAL mode lets readers run beside one writer).
+public final class Archive {
+  /// How the archive is opened. Read-only commands never write and never create a file.
+  public enum Mode: Sendable { case readWrite, readOnly }
+
+  public let path: String
+  public let mode: Mode
+  let database: Database
+
+  /// Opens (and, read-write, creates or migrates) the archive at `path`.
+  ///
+  /// - Throws: `ArchiveError` of kind `.unusableArchive` when the file is not an inkling
+  ///   archive, was written by a newer build, is corrupt, or is locked for too long.
+  public init(path: String, mode: Mode = .readWrite) throws(ArchiveError) {
+    self.path = path
+    self.mode = mode
+    database = try storeCall {
+      try ArchiveDatabase.open(path: path, mode: mode == .readOnly ? .readOnly : .readWrite)
+    }
+  }
+
+  deinit { database.close() }
+}

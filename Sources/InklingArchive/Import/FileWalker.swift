@@ -1,0 +1,204 @@
+// Finds the draft files under the paths given to `import`.
+//
+// Folders are walked depth first with an explicit stack (no recursion that a deep tree can
+// drive), following symbolic links but never entering a folder twice: (device, inode)
+// pairs of the folders entered are remembered, which also breaks symlink loops. Only
+// `*.inkling` regular files are candidates; everything else is counted as ignored or
+// reported as a problem, and nothing here opens a file, so a FIFO cannot block the walk.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import InklingFormats
+
+/// A candidate draft file.
+struct DraftFileEntry: Sendable {
+  let path: String
+  let fileName: String
+  let name: DraftFileName
+  let size: Int64
+  let modificationNanoseconds: Int64
+}
+
+/// What the walk found besides candidates.
+enum WalkEvent: Sendable {
+  /// Versions of one draft found in one folder, sorted by file name.
+  case drafts([DraftFileEntry])
+  /// A path that is not a draft file and was left alone (not a `.inkling` file).
+  case ignored(path: String)
+  /// A path that looked like a draft file but cannot be one.
+  case problem(path: String, reason: String)
+}
+
+struct FileWalker {
+  let maximumFileSize: Int64
+
+  /// Walks `paths` in order, handing each folder's findings to `emit` as they are found.
+  func walk(_ paths: [String], emit: (WalkEvent) throws -> Void) rethrows {
+    var entered = Set<FileIdentity>()
+    for path in paths {
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        try emit(.problem(path: path, reason: Self.statFailure(path, errno)))
+        continue
+      }
+      if Self.isDirectory(info) {
+        try walkFolder(path, &entered, emit)
+      } else {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        if let entry = try candidate(path: path, fileName: fileName, info: info, emit) {
+          try emit(.drafts([entry]))
+        }
+      }
+    }
+  }
+
+  private func walkFolder(_ root: String, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void) rethrows {
+    var pending = [root]
+    while let folder = pending.popLast() {
+      var info = stat()
+      guard stat(folder, &info) == 0 else {
+        try emit(.problem(path: folder, reason: Self.statFailure(folder, errno)))
+        continue
+      }
+      guard entered.insert(FileIdentity(info)).inserted else {
+        try emit(.problem(path: folder, reason: "a symbolic link loop: this folder was already searched"))
+        continue
+      }
+      guard let names = Self.list(folder) else {
+        try emit(.problem(path: folder, reason: "cannot read this folder: \(Self.errorText(errno))"))
+        continue
+      }
+      var found: [String: [DraftFileEntry]] = [:]
+      var order: [String] = []
+      var subfolders: [String] = []
+      for raw in names {
+        let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
+        guard let name = raw.text else {
+          try emit(.problem(path: path, reason: "the file name is not valid UTF-8; rename it to import it"))
+          continue
+        }
+        var entryInfo = stat()
+        if stat(path, &entryInfo) != 0 {
+          let error = errno
+          if DraftFileName.isDraftFileName(name) || error == ELOOP {
+            try emit(.problem(path: path, reason: Self.statFailure(path, error)))
+          } else {
+            try emit(.ignored(path: path))
+          }
+          continue
+        }
+        if Self.isDirectory(entryInfo) {
+          if DraftFileName.isDraftFileName(name) {
+            try emit(.problem(path: path, reason: "a folder, not a draft file (its contents are searched all the same)"))
+          }
+          subfolders.append(path)
+          continue
+        }
+        guard let entry = try candidate(path: path, fileName: name, info: entryInfo, emit) else { continue }
+        if found[entry.name.draftName] == nil { order.append(entry.name.draftName) }
+        found[entry.name.draftName, default: []].append(entry)
+      }
+      for draft in order { try emit(.drafts(found[draft]!)) }
+      // Reversed so that the stack pops subfolders in name order.
+      pending.append(contentsOf: subfolders.reversed())
+    }
+  }
+
+  /// The entry for a draft file, or nil after reporting why it is not one.
+  private func candidate(path: String, fileName: String, info: stat, _ emit: (WalkEvent) throws -> Void) rethrows -> DraftFileEntry? {
+    // AppleDouble files (`._Cat.inkling`) are macOS metadata left on foreign disks.
+    guard !fileName.hasPrefix("._"), let name = DraftFileName(fileName) else {
+      try emit(.ignored(path: path))
+      return nil
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      try emit(.problem(path: path, reason: "not a regular file (a device, FIFO or socket)"))
+      return nil
+    }
+    guard Int64(info.st_size) <= maximumFileSize else {
+      try emit(.problem(path: path, reason: "\(info.st_size) bytes is over the \(maximumFileSize)-byte limit for a draft file (see --max-file-size)"))
+      return nil
+    }
+    let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    return DraftFileEntry(path: path, fileName: fileName, name: name, size: Int64(info.st_size), modificationNanoseconds: nanoseconds)
+  }
+
+  // MARK: - POSIX helpers
+
+  struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
+    init(_ info: stat) {
+      device = UInt64(info.st_dev)
+      inode = UInt64(info.st_ino)
+    }
+  }
+
+  /// A directory entry's name: its text when valid UTF-8, and a printable form in any case.
+  struct RawName {
+    let text: String?
+    let display: String
+  }
+
+  /// The entries of a folder, sorted by their bytes, or nil when it cannot be read.
+  static func list(_ folder: String) -> [RawName]? {
+    guard let directory = opendir(folder) else { return nil }
+    defer { closedir(directory) }
+    var names: [[UInt8]] = []
+    while let entry = readdir(directory) {
+      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        Array(raw.prefix(while: { $0 != 0 }))
+      }
+      if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+      names.append(bytes)
+    }
+    names.sort { $0.lexicographicallyPrecedes($1) }
+    return names.map { bytes in
+      let text = String(validating: bytes, as: UTF8.self)
+      return RawName(text: text, display: text ?? escaped(bytes))
+    }
+  }
+
+  /// A name that is not UTF-8, with its invalid bytes written `\xFF`.
+  static func escaped(_ bytes: [UInt8]) -> String {
+    var result = ""
+    var index = 0
+    while index < bytes.count {
+      var end = index + 1
+      while end <= bytes.count, end - index <= 4 {
+        if let text = String(validating: bytes[index..<end], as: UTF8.self) {
+          result += text
+          index = end
+          break
+        }
+        end += 1
+      }
+      if end > bytes.count || end - index > 4 {
+        result += "\\x" + String(bytes[index], radix: 16, uppercase: true)
+        index += 1
+      }
+    }
+    return result
+  }
+
+  static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+
+  static func statFailure(_ path: String, _ error: Int32) -> String {
+    var link = stat()
+    if error == ENOENT, lstat(path, &link) == 0 { return "a broken symbolic link" }
+    if error == ELOOP { return "a symbolic link loop" }
+    return errorText(error)
+  }
+
+  static func errorText(_ error: Int32) -> String { String(cString: strerror(error)) }
+}
+
+extension DraftFileName {
+  /// Whether a file name ends in `.inkling`, without parsing the rest.
+  static func isDraftFileName(_ fileName: String) -> Bool {
+    fileName.utf8.count > 8 && fileName.lowercased().hasSuffix(".inkling")
+  }
+}

@@ -1,0 +1,65 @@
+// What an import did, and what it tells the caller while it runs.
+
+/// The outcome of `Archive.importFiles(at:options:)`.
+public struct ImportSummary: Sendable, Equatable {
+  /// New versions stored.
+  public var versionsImported = 0
+  /// Drafts that did not exist before this import.
+  public var draftsCreated = 0
+  /// Files whose draft, save time and content were already in the archive.
+  public var alreadyArchived = 0
+  /// Files that are not draft files (other endings, macOS `._` files).
+  public var ignored = 0
+  /// Draft files that could not be imported; each was reported with its reason.
+  public var rejected = 0
+  /// Bytes of draft files read.
+  public var bytesRead: Int64 = 0
+  /// Wall-clock seconds.
+  public var seconds = 0.0
+
+  public init() {}
+}
+
+/// Something an import reports while it runs, in the order it happens.
+public enum ImportEvent: Sendable {
+  /// A file was not imported, and why (one line: `path: reason`).
+  case rejected(path: String, reason: String)
+  /// A file was imported with a fallback (no stamp in its name, a copy suffix, …).
+  case note(path: String, message: String)
+  /// Counts so far, for a progress line.
+  case progress(ImportProgress)
+}
+
+/// How far an import has got.
+public struct ImportProgress: Sendable {
+  public var filesDone: Int
+  public var bytesDone: Int64
+  /// Files and bytes found so far; final once `walkFinished` is true.
+  public var filesFound: Int
+  public var bytesFound: Int64
+  public var walkFinished: Bool
+  public var seconds: Double
+
+  /// Bytes per second so far.
+  public var bytesPerSecond: Double { seconds > 0 ? Double(bytesDone) / seconds : 0 }
+
+  /// Seconds left at the current rate, once the walk knows the total.
+  public var secondsLeft: Double? {
+    guard walkFinished, bytesPerSecond > 0 else { return nil }
+    return Double(bytesFound - bytesDone) / bytesPerSecond
+  }
+}
+
+/// How to import.
+public struct ImportOptions: Sendable {
+  /// Files larger than this are refused (256 MiB by default).
+  public var maximumFileSize: Int64 = 256 << 20
+  /// Threads that read, parse, hash and compress; one more thread writes.
+  public var workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+  /// Called on the importing thread for each event; keep it quick.
+  public var onEvent: (@Sendable (ImportEvent) -> Void)?
+
+  public init() {}
+}
+
+import Foundation

@@ -1,0 +1,180 @@
+// The CPU-heavy half of an import, run on worker threads: read a file, parse its envelope,
+// hash it, encode its drawing blob (as a delta against the draft's previous version when
+// that is smaller), and prove that what will be stored rebuilds the file exactly.
+//
+// A preparer reads the archive through its own read-only connection (WAL lets it run
+// beside the writer) to skip files already archived and to find delta bases. What it
+// hands to the writer is final: the writer inserts these exact bytes.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import InklingFormats
+import InklingStore
+
+/// One file, ready for the writer.
+struct PreparedVersion: Sendable {
+  let entry: DraftFileEntry
+  let savedMilliseconds: Int64
+  /// "stamp" or "mtime": where `savedMilliseconds` came from.
+  let savedSource: String
+  let fileSHA256: [UInt8]
+  /// The drawing's hash; `blob` is nil when a blob with this hash was already stored.
+  let blobSHA256: [UInt8]
+  let blob: EncodedBlob?
+  let template: EnvelopeTemplate
+  let background: RGBA
+}
+
+/// The outcome for one file.
+enum PreparedFile: Sendable {
+  case version(PreparedVersion)
+  case alreadyArchived(path: String, bytes: Int64)
+  case rejected(path: String, reason: String, bytes: Int64)
+}
+
+final class VersionPreparer {
+  private let reader: Database
+  private let encoder = BlobEncoder()
+  /// The previous version of the draft being prepared, the natural base for a delta.
+  private var previous: (draftName: String, base: BlobBase)?
+
+  private let maximumFileSize: Int64
+
+  init(archivePath: String, maximumFileSize: Int64) throws {
+    reader = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
+    self.maximumFileSize = maximumFileSize
+  }
+
+  deinit { reader.close() }
+
+  /// Prepares the versions of one draft found in one folder, oldest first.
+  func prepare(_ entries: [DraftFileEntry]) -> [PreparedFile] {
+    previous = nil
+    let ordered = entries.map { ($0, Self.savedTime($0)) }.sorted { $0.1.milliseconds < $1.1.milliseconds }
+    return ordered.map { entry, saved in
+      do {
+        return try prepare(entry, saved: saved)
+      } catch let error as ImportFileError {
+        return .rejected(path: entry.path, reason: error.reason, bytes: entry.size)
+      } catch {
+        return .rejected(path: entry.path, reason: "\(error)", bytes: entry.size)
+      }
+    }
+  }
+
+  private func prepare(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: String)) throws -> PreparedFile {
+    let file = try Self.readFile(entry, maximumSize: maximumFileSize)
+    let fileSHA256 = SHA256.hash(file)
+    if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256) {
+      return .alreadyArchived(path: entry.path, bytes: entry.size)
+    }
+    let envelope: DraftEnvelope
+    do {
+      envelope = try DraftEnvelope.parse(file)
+    } catch {
+      throw ImportFileError(reason: error.reason)
+    }
+    let drawing = envelope.drawing
+    let blobSHA256 = SHA256.hash(drawing)
+    var blob: EncodedBlob?
+    let depth: Int
+    if let stored = try storedDepth(ofBlob: blobSHA256) {
+      depth = stored
+    } else {
+      let base = try base(for: entry.name.draftName, before: saved.milliseconds)
+      let encoded = try encoder.encode(drawing, sha256: blobSHA256, base: base)
+      blob = encoded
+      depth = encoded.depth
+    }
+    // Verify before commit: the template and the drawing bytes that will be stored must
+    // give back the file exactly. (The blob encoder has already checked that its stored
+    // form decodes to bytes with `blobSHA256`.)
+    guard SHA256.hash(envelope.template.rebuild(drawing: drawing)) == fileSHA256 else {
+      throw ImportFileError(reason: "internal check failed: the archived form does not rebuild this file exactly; it was not imported (please report this)")
+    }
+    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth))
+    return .version(
+      PreparedVersion(
+        entry: entry, savedMilliseconds: saved.milliseconds, savedSource: saved.source,
+        fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, template: envelope.template,
+        background: envelope.background))
+  }
+
+  /// The save time from the file name, else the file's modification time.
+  static func savedTime(_ entry: DraftFileEntry) -> (milliseconds: Int64, source: String) {
+    if let stamp = entry.name.savedMilliseconds { return (stamp, "stamp") }
+    return (entry.modificationNanoseconds / 1_000_000, "mtime")
+  }
+
+  // MARK: - Archive look-ups
+
+  private func isArchived(_ draft: String, _ saved: Int64, _ fileSHA256: [UInt8]) throws -> Bool {
+    try reader.fetchOne(
+      """
+      SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
+      """, [draft, saved, fileSHA256]
+    ) { _ in true } ?? false
+  }
+
+  private func storedDepth(ofBlob sha256: [UInt8]) throws -> Int? {
+    try reader.fetchOne("SELECT depth FROM blob WHERE sha256 = ?", [sha256]) { $0.int(0) }
+  }
+
+  /// The drawing of the draft's version saved just before `saved`: the one in this folder
+  /// prepared last, else the archive's.
+  private func base(for draft: String, before saved: Int64) throws -> BlobBase? {
+    if let previous, previous.draftName == draft { return previous.base }
+    let blobID = try reader.fetchOne(
+      """
+      SELECT version.blob_id FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE draft.name = ? ORDER BY version.saved_ms <= ? DESC, abs(version.saved_ms - ?) LIMIT 1
+      """, [draft, saved, saved]
+    ) { $0.int64(0) }
+    guard let blobID else { return nil }
+    return try BlobStore(reader).base(ofBlob: blobID)
+  }
+
+  // MARK: - Reading
+
+  /// Reads a whole file. O_NONBLOCK so that a FIFO swapped in after the walk cannot hang
+  /// the import; the size is checked again on the open descriptor.
+  static func readFile(_ entry: DraftFileEntry, maximumSize: Int64) throws -> [UInt8] {
+    let descriptor = open(entry.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw ImportFileError(reason: "cannot open: \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      throw ImportFileError(reason: "not a regular file")
+    }
+    let size = Int(info.st_size)
+    guard Int64(size) <= maximumSize else {
+      throw ImportFileError(reason: "\(size) bytes is over the \(maximumSize)-byte limit for a draft file (see --max-file-size)")
+    }
+    var bytes = [UInt8](repeating: 0, count: size)
+    var done = 0
+    while done < size {
+      let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ImportFileError(reason: "cannot read: \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      done += count
+    }
+    guard done == size else {
+      throw ImportFileError(reason: "the file shrank from \(size) to \(done) bytes while being imported")
+    }
+    return bytes
+  }
+}
+
+/// Why one file was not imported.
+struct ImportFileError: Error {
+  let reason: String
+}

@@ -1,0 +1,162 @@
+// The writing half of an import: one thread, one connection, many files per transaction.
+//
+// Each file goes in under its own savepoint, so a file that fails rolls back alone and the
+// rest of the batch commits: nothing is ever half-imported. A batch commits after enough
+// files, bytes or time; a kill between commits loses only the uncommitted batch, which
+// the next import redoes (importing is idempotent).
+
+import Foundation
+import InklingFormats
+import InklingStore
+
+final class VersionWriter {
+  /// Commit after this many files, this many stored bytes, or this many seconds, whichever
+  /// comes first: large enough to amortise the WAL commit, small enough that readers and
+  /// other writers never wait long.
+  static let batchFiles = 500
+  static let batchBytes = 16 << 20
+  static let batchSeconds = 0.5
+
+  private let database: Database
+  private let runID: Int64
+  private var inTransaction = false
+  private var pendingFiles = 0
+  private var pendingBytes = 0
+  private var batchStarted = Date()
+  private(set) var summary = ImportSummary()
+  private var problemsRecorded = 0
+  /// Problems beyond this many per run are reported but not kept in the import log.
+  static let problemsKept = 10_000
+
+  init(database: Database) throws {
+    self.database = database
+    try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()])
+    runID = database.lastInsertRowID
+  }
+
+  static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+  /// Stores one prepared file; returns the problem to report, if any.
+  func write(_ file: PreparedFile) throws -> (path: String, reason: String)? {
+    try beginIfNeeded()
+    switch file {
+    case .alreadyArchived(_, let bytes):
+      summary.alreadyArchived += 1
+      summary.bytesRead += bytes
+    case .rejected(let path, let reason, let bytes):
+      summary.bytesRead += bytes
+      try reject(path, reason)
+      return (path, reason)
+    case .version(let version):
+      summary.bytesRead += version.entry.size
+      do {
+        let outcome = try database.savepoint { try insert(version) }
+        switch outcome {
+        case .inserted(let createdDraft):
+          summary.versionsImported += 1
+          if createdDraft { summary.draftsCreated += 1 }
+        case .alreadyArchived:
+          summary.alreadyArchived += 1
+        }
+        pendingBytes += version.blob?.data.count ?? 0
+      } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
+        let reason = "could not be stored: \(error)"
+        try reject(version.entry.path, reason)
+        return (version.entry.path, reason)
+      }
+    }
+    pendingFiles += 1
+    try commitIfDue()
+    return nil
+  }
+
+  /// Counts a path that is not a draft file.
+  func ignore() { summary.ignored += 1 }
+
+  /// Counts and logs a file that could not be imported.
+  func reject(_ path: String, _ reason: String) throws {
+    summary.rejected += 1
+    guard problemsRecorded < Self.problemsKept else { return }
+    problemsRecorded += 1
+    try beginIfNeeded()
+    try database.execute("INSERT INTO import_problem(run_id, path, reason) VALUES (?, ?, ?)", [runID, path, reason])
+  }
+
+  /// Commits what is pending and closes the run's log entry.
+  func finish(seconds: Double) throws -> ImportSummary {
+    summary.seconds = seconds
+    try beginIfNeeded()
+    try database.execute(
+      """
+      UPDATE import_run SET finished_ms = ?, versions_imported = ?, drafts_created = ?, already_archived = ?,
+        ignored = ?, rejected = ?, bytes_read = ? WHERE id = ?
+      """,
+      [
+        Self.now(), summary.versionsImported, summary.draftsCreated, summary.alreadyArchived, summary.ignored,
+        summary.rejected, summary.bytesRead, runID,
+      ])
+    try commit()
+    return summary
+  }
+
+  // MARK: - One version
+
+  private enum Outcome { case inserted(createdDraft: Bool), alreadyArchived }
+
+  private func insert(_ version: PreparedVersion) throws -> Outcome {
+    let now = Self.now()
+    let draft = try VersionRecords.draftID(named: version.entry.name.draftName, createdMilliseconds: now, in: database)
+    let blobs = BlobStore(database)
+    let blobID: Int64
+    if let blob = version.blob {
+      blobID = try blobs.insert(blob).id
+    } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
+      blobID = id
+    } else {
+      throw StoreError(kind: .verification, message: "its drawing was removed from the archive while it was being imported; import it again")
+    }
+    let envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
+    let inserted = try VersionRecords.insert(
+      NewVersion(
+        draftID: draft.id, savedMilliseconds: version.savedMilliseconds, savedSource: version.savedSource,
+        importedMilliseconds: now, fileName: version.entry.fileName, fileSHA256: version.fileSHA256,
+        fileSize: version.entry.size, fileModificationNanoseconds: version.entry.modificationNanoseconds,
+        blobID: blobID, envelopeID: envelopeID, background: version.background),
+      in: database)
+    return inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created)
+  }
+
+  // MARK: - Batches
+
+  private func beginIfNeeded() throws {
+    guard !inTransaction else { return }
+    // BEGIN IMMEDIATE takes the write lock now, so a busy archive fails here, before any
+    // work of the batch is done, rather than at the first write.
+    try database.execute("BEGIN IMMEDIATE")
+    inTransaction = true
+    batchStarted = Date()
+  }
+
+  private func commitIfDue() throws {
+    if pendingFiles >= Self.batchFiles || pendingBytes >= Self.batchBytes
+      || Date().timeIntervalSince(batchStarted) >= Self.batchSeconds
+    {
+      try commit()
+    }
+  }
+
+  private func commit() throws {
+    guard inTransaction else { return }
+    try database.execute("COMMIT")
+    inTransaction = false
+    pendingFiles = 0
+    pendingBytes = 0
+  }
+
+  /// Abandons the open batch (after an error that ends the import).
+  func rollback() {
+    guard inTransaction else { return }
+    try? database.execute("ROLLBACK")
+    inTransaction = false
+  }
+}

@@ -1,0 +1,82 @@
+// `list` and `history`: the drafts, newest first as in the app, and one draft's versions.
+
+import Foundation
+import InklingFormats
+import InklingStore
+
+/// A draft as `list` shows it.
+public struct DraftSummary: Sendable, Equatable {
+  public var name: String
+  public var versionCount: Int
+  /// The save time of the newest version.
+  public var lastSaved: Date
+}
+
+/// One version of a draft as `history` shows it.
+public struct VersionInfo: Sendable, Equatable {
+  public var draftName: String
+  /// 1 for the oldest version of the draft, counting by save time.
+  public var number: Int
+  public var saved: Date
+  /// Whether `saved` came from the file name (else from the file's modification time).
+  public var savedFromFileName: Bool
+  public var imported: Date
+  /// The original file name, restored as is.
+  public var fileName: String
+  public var fileSize: Int64
+  /// Hex SHA-256 of the original file.
+  public var fileSHA256: String
+  public var background: RGBA
+  /// Hex SHA-256 of the drawing bytes: versions with equal values have identical drawings.
+  public var drawingSHA256: String
+  public var drawingSize: Int64
+}
+
+extension Archive {
+  /// Every draft, newest first.
+  public func drafts() throws(ArchiveError) -> [DraftSummary] {
+    try storeCall {
+      try database.fetchAll(
+        "SELECT name, version_count, latest_saved_ms FROM draft WHERE version_count > 0 ORDER BY latest_saved_ms DESC, name"
+      ) { row in
+        DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2)))
+      }
+    }
+  }
+
+  /// Every version of the draft called `name`, oldest first.
+  ///
+  /// - Throws: `ArchiveError` when there is no such draft.
+  public func history(of name: String) throws(ArchiveError) -> [VersionInfo] {
+    let draftID = try draftID(named: name)
+    return try storeCall {
+      let blobs = try database.fetchAll(
+        """
+        SELECT blob.id, blob.sha256, blob.size FROM blob WHERE blob.id IN
+          (SELECT blob_id FROM version WHERE draft_id = ?)
+        """, [draftID]
+      ) { ($0.int64(0), (sha: hexString($0.bytes(1)), size: $0.int64(2))) }
+      let blobInfo = Dictionary(uniqueKeysWithValues: blobs)
+      return try VersionRecords.versions(ofDraft: draftID, in: database).enumerated().map { index, row in
+        VersionInfo(
+          draftName: row.draftName, number: index + 1, saved: Self.date(row.savedMilliseconds),
+          savedFromFileName: row.savedSource == "stamp", imported: Self.date(row.importedMilliseconds),
+          fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
+          background: row.background, drawingSHA256: blobInfo[row.blobID]?.sha ?? "",
+          drawingSize: blobInfo[row.blobID]?.size ?? 0)
+      }
+    }
+  }
+
+  /// The id of the draft called `name` (compared in NFC, as names are stored).
+  func draftID(named name: String) throws(ArchiveError) -> Int64 {
+    let normalized = name.precomposedStringWithCanonicalMapping
+    let id = try storeCall {
+      try database.fetchOne("SELECT id FROM draft WHERE name = ?", [normalized]) { $0.int64(0) }
+    }
+    guard let id else { throw ArchiveError.noDraft(name) }
+    return id
+  }
+
+  static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}

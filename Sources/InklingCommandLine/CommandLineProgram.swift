@@ -1,0 +1,74 @@
+// CommandLineProgram: the executable's entry point, minus the commands themselves.
+//
+// Parses, then does exactly one of:
+//   help requested     → help on stdout, exit 0
+//   --version          → "<name> <version>" on stdout, exit 0
+//   usage error        → Error/Usage/See lines on stderr, exit 2
+//   a command to run   → dispatch(path, parsed); its status, or for a thrown error:
+//                        UsageError → rendered as above, exit 2;
+//                        ExitStatusError → "Error: …" on stderr, its status;
+//                        anything else → "Error: …" on stderr, exit 1.
+
+/// Runs a command line against a command tree.
+///
+///     @main struct Main {
+///       static func main() {
+///         let program = CommandLineProgram(root: RootCommand.spec)
+///         exit(program.run(Array(CommandLine.arguments.dropFirst())) { path, parsed in
+///           try Dispatch.run(path, parsed)
+///         })
+///       }
+///     }
+package struct CommandLineProgram: Sendable {
+  package let root: CommandSpec
+  private let output: @Sendable (String) -> Void
+  private let errorOutput: @Sendable (String) -> Void
+
+  /// - Parameters:
+  ///   - output, errorOutput: where stdout and stderr text go (tests capture them).
+  package init(
+    root: CommandSpec,
+    output: @escaping @Sendable (String) -> Void = StandardStreams.writeOutput,
+    errorOutput: @escaping @Sendable (String) -> Void = StandardStreams.writeError
+  ) {
+    // A malformed tree is our bug; catch it in every debug run and test.
+    assert(root.problems().isEmpty, "command tree: \(root.problems().joined(separator: "; "))")
+    self.root = root
+    self.output = output
+    self.errorOutput = errorOutput
+  }
+
+  /// Parses `arguments` (program name excluded), runs the command, returns the exit status.
+  package func run(
+    _ arguments: [String], dispatch: ([String], ParsedArguments) throws -> Int32
+  ) -> Int32 {
+    let outcome: ParseOutcome
+    do {
+      outcome = try ArgumentParser(root: root).parse(arguments)
+    } catch {
+      errorOutput(error.rendered(root: root))
+      return ExitStatus.usage
+    }
+    switch outcome {
+    case .help(let path):
+      output(HelpGenerator.help(for: path, root: root))
+      return ExitStatus.success
+    case .version(let version):
+      output("\(root.name) \(version)\n")
+      return ExitStatus.success
+    case .run(let parsed):
+      do {
+        return try dispatch(parsed.commandPath, parsed)
+      } catch let error as UsageError {
+        errorOutput(error.rendered(root: root, path: parsed.commandPath))
+        return ExitStatus.usage
+      } catch let error as any ExitStatusError {
+        errorOutput("Error: \(error.description)\n")
+        return error.exitStatus
+      } catch {
+        errorOutput("Error: \(String(describing: error))\n")
+        return ExitStatus.someInputsRejected
+      }
+    }
+  }
+}

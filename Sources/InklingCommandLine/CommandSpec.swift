@@ -1,0 +1,80 @@
+// CommandSpec: the declarative description of a command and its subcommands.
+//
+// Everything the user sees — parsing, usage lines, help, error messages — is derived from this
+// value alone, as in swift-argument-parser. A spec is plain data: build it as a `static let`.
+//
+// Invariants (checked by `problems()`, asserted by CommandLineProgram in debug builds):
+//   1. Option long and short names are unique within a command, and none is `help`/`h`
+//      (built in), nor `version` on a root that declares a version.
+//   2. Short names are letters, never digits, so `-5` is always a negative number.
+//   3. A command has either subcommands or positional arguments, not both.
+//   4. Only the last positional argument may repeat; no optional argument precedes a required one.
+//   5. Exclusive groups name options the command (or an ancestor) declares.
+
+/// A command: name, one-line abstract, arguments, options and subcommands.
+package struct CommandSpec: Sendable {
+  package var name: String
+  /// One line, shown in the parent's command list and as the help OVERVIEW.
+  package var abstract: String
+  /// Paragraphs and examples shown in help after the overview. Lines that start with a space
+  /// are printed as written (examples); other lines are wrapped to 80 columns.
+  package var discussion: String?
+  package var arguments: [ArgumentSpec]
+  package var options: [OptionSpec]
+  /// Groups of option names of which at most one may be given: `[["--version", "--at"]]`.
+  package var exclusiveGroups: [[String]]
+  package var subcommands: [CommandSpec]
+  /// The root's version string; when set, the root gets a built-in `--version` flag.
+  package var version: String?
+
+  package init(
+    _ name: String, abstract: String, discussion: String? = nil,
+    arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+    exclusive exclusiveGroups: [[String]] = [], subcommands: [CommandSpec] = [],
+    version: String? = nil
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.options = options
+    self.exclusiveGroups = exclusiveGroups.map { $0.map(OptionSpec.bareName) }
+    self.subcommands = subcommands
+    self.version = version
+  }
+
+  /// The subcommand called `name`, if any.
+  package func subcommand(named name: String) -> CommandSpec? {
+    subcommands.first { $0.name == name }
+  }
+
+  /// The command reached by following `path` (names below this one); nil if a name is unknown.
+  package func descendant(at path: [String]) -> CommandSpec? {
+    var command = self
+    for name in path {
+      guard let next = command.subcommand(named: name) else { return nil }
+      command = next
+    }
+    return command
+  }
+
+  /// The specs from this root down to the command at `path`; nil if a name is unknown.
+  func chain(to path: [String]) -> [CommandSpec]? {
+    var chain = [self]
+    for name in path {
+      guard let next = chain[chain.count - 1].subcommand(named: name) else { return nil }
+      chain.append(next)
+    }
+    return chain
+  }
+
+  /// Declared options plus the built-ins: `--version` on a root with a version, `--help` everywhere.
+  func effectiveOptions(isRoot: Bool) -> [OptionSpec] {
+    var all = options
+    if isRoot, version != nil, !options.contains(where: { $0.long == "version" }) {
+      all.append(.version)
+    }
+    all.append(.help)
+    return all
+  }
+}

@@ -1,0 +1,18 @@
+// The exit statuses of product.md, in one place.
+
+package enum ExitStatus {
+  /// All good.
+  package static let success: Int32 = 0
+  /// Some inputs were rejected; the rest were done.
+  package static let someInputsRejected: Int32 = 1
+  /// The command line was wrong.
+  package static let usage: Int32 = 2
+  /// The archive cannot be used: locked too long, corrupt, newer schema than this build.
+  package static let archiveUnusable: Int32 = 3
+}
+
+/// An error that knows the exit status it stands for; `CommandLineProgram` prints its
+/// description as `Error: …` and exits with `exitStatus`. Other errors exit 1.
+package protocol ExitStatusError: Error, CustomStringConvertible {
+  var exitStatus: Int32 { get }
+}

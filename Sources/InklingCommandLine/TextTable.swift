@@ -1,0 +1,70 @@
+// TextTable: columns of text for people, aligned by display width.
+//
+//     var table = TextTable(columns: [
+//       .init("NAME", maxWidth: 30), .init("VERSIONS", alignment: .right), .init("SAVED"),
+//     ])
+//     table.append(["Cat 🐱", "12", "2025-10-05 14:03"])
+//     print(table.rendered(), terminator: "")
+//
+// Columns are separated by two spaces and sized to their widest cell (header included), cut to
+// `maxWidth` with "…". Widths count terminal columns (DisplayWidth), so accents take one and
+// emoji and CJK take two. Lines carry no trailing spaces.
+
+package struct TextTable: Sendable {
+  package enum Alignment: Sendable { case left, right }
+
+  package struct Column: Sendable {
+    package var header: String
+    package var alignment: Alignment
+    /// Cells wider than this are truncated with "…"; nil means never.
+    package var maxWidth: Int?
+
+    package init(_ header: String, alignment: Alignment = .left, maxWidth: Int? = nil) {
+      self.header = header
+      self.alignment = alignment
+      self.maxWidth = maxWidth
+    }
+  }
+
+  package var columns: [Column]
+  package private(set) var rows: [[String]] = []
+  /// Whether the first line shows the headers.
+  package var showsHeader: Bool
+  package var separator = "  "
+
+  package init(columns: [Column], showsHeader: Bool = true) {
+    self.columns = columns
+    self.showsHeader = showsHeader
+  }
+
+  /// Adds a row; missing cells are empty, extra cells are a bug in the caller.
+  package mutating func append(_ row: [String]) {
+    precondition(
+      row.count <= columns.count, "row has \(row.count) cells for \(columns.count) columns")
+    rows.append(row + Array(repeating: "", count: columns.count - row.count))
+  }
+
+  /// The table as lines, each ending in "\n"; empty when there are no rows and no header.
+  package func rendered() -> String {
+    var lines = rows
+    if showsHeader { lines.insert(columns.map(\.header), at: 0) }
+    let cells = lines.map { line in
+      line.enumerated().map { index, cell in
+        columns[index].maxWidth.map { DisplayWidth.truncate(cell, to: $0) } ?? cell
+      }
+    }
+    let widths = columns.indices.map { index in
+      cells.map { DisplayWidth.of($0[index]) }.max() ?? 0
+    }
+    return cells.map { line in
+      var text = ""
+      for (index, cell) in line.enumerated() {
+        let pad = String(repeating: " ", count: widths[index] - DisplayWidth.of(cell))
+        if index > 0 { text += separator }
+        text += columns[index].alignment == .left ? cell + pad : pad + cell
+      }
+      while text.last == " " { text.removeLast() }
+      return text + "\n"
+    }.joined()
+  }
+}

@@ -1,0 +1,246 @@
+// Opening an archive: the checks that tell our files from everyone else's, the pragmas
+// every connection gets, and the migrations that bring an older archive up to date.
+//
+// An archive is a SQLite file whose header holds `PRAGMA application_id` = "INKA" and
+// `PRAGMA user_version` = the number of the last migration applied
+// (https://www.sqlite.org/fileformat.html#application_id).
+//
+// Invariants:
+//   1. Nothing is ever written to a file before it is known to be ours or empty: the
+//      header checks run first, and `journal_mode = WAL` is set only after them.
+//   2. Each migration runs in its own `BEGIN IMMEDIATE` transaction that also sets
+//      `user_version` (and, for the first, stamps `application_id`), so an archive is
+//      always at exactly one schema version. Versions are re-read inside the write lock,
+//      so two processes creating or upgrading the same archive apply each migration once.
+//   3. Read-only opens never create a file and never write to one, except the one case
+//      documented on `open`: upgrading an older schema before reading it.
+
+import CSQLite
+import Foundation
+
+/// Opens inkling archives.
+package enum ArchiveDatabase {
+  /// `PRAGMA application_id` of every archive: ASCII "INKA".
+  package static let applicationID: Int32 = 0x494E_4B41
+
+  /// How long a connection waits for another process's lock before failing with `.busy`.
+  package static let busyTimeout: Int32 = 5000
+
+  /// The schema version this build writes: the number of the last migration.
+  package static var schemaVersion: Int32 { Migration.all.last?.version ?? 0 }
+
+  /// Opens the archive at `path`, creating or upgrading it in `readWrite` mode.
+  ///
+  /// `readWrite` creates the parent folder and the file if missing, applies the missing
+  /// migrations, and sets WAL journaling. `readOnly` needs an existing archive. An archive
+  /// of an older schema opened `readOnly` is first upgraded through a short read-write
+  /// connection (the same thing any write command would do), because this build reads
+  /// only the current schema; if the file cannot be written, that fails with `.readOnly`.
+  ///
+  /// - Throws: `StoreError` with kind
+  ///   - `.notFound`: `readOnly` and there is no archive at `path` (or it is empty);
+  ///   - `.notAnArchive`: not a SQLite database, or a SQLite database of someone else;
+  ///   - `.newerSchema`: written by a newer build;
+  ///   - `.corrupt`, `.busy`, `.readOnly`, `.sqlite`: as SQLite reports.
+  package static func open(path: String, mode: Database.Mode) throws -> Database {
+    try checkFile(path, mode: mode)
+    let db = try Database(path: path, mode: mode)
+    do {
+      try configure(db)
+      let facts = try inspect(db)
+      try check(facts, path: path, mode: mode)
+      if mode == .readWrite {
+        try configureWriter(db)
+        if facts.userVersion < schemaVersion { try migrate(db) }
+        return db
+      }
+      guard facts.userVersion < schemaVersion else { return db }
+      db.close()
+      try upgrade(path: path, from: facts.userVersion)
+      return try open(path: path, mode: .readOnly)
+    } catch {
+      db.close()
+      throw error
+    }
+  }
+
+  // MARK: - Before SQLite
+
+  /// The checks SQLite cannot phrase well: a missing file, a folder, a file that is not
+  /// a SQLite database at all (https://www.sqlite.org/fileformat.html#the_database_header).
+  private static func checkFile(_ path: String, mode: Database.Mode) throws {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+      switch mode {
+      case .readOnly:
+        throw StoreError(
+          kind: .notFound, message: "no archive at \(path); import drafts first.", path: path)
+      case .readWrite:
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+          try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+          throw StoreError(
+            kind: .readOnly, message: "cannot create the folder \(folder) for the archive \(path): \(error.localizedDescription)",
+            path: path)
+        }
+        return
+      }
+    }
+    guard !isFolder.boolValue else {
+      throw StoreError(
+        kind: .notAnArchive,
+        message: "\(path) is a folder, not an inkling archive. Choose a file with --archive.", path: path)
+    }
+    guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite will say why
+    defer { try? file.close() }
+    let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
+    // An empty file is an empty database: SQLite writes the header on the first write.
+    guard !header.isEmpty else { return }
+    let magic = Array("SQLite format 3\0".utf8)
+    guard header.count == 100, header.starts(with: magic) else {
+      let looksLikeSQLite = header.starts(with: magic.prefix(header.count))
+      let what = looksLikeSQLite
+        ? "it is a truncated SQLite header of \(header.count) bytes" : "it is not a SQLite database"
+      throw notAnArchive(path, because: what)
+    }
+  }
+
+  private static func notAnArchive(_ path: String, because reason: String) -> StoreError {
+    StoreError(
+      kind: .notAnArchive,
+      message: "\(path) is not an inkling archive (\(reason)). Choose another file with --archive.",
+      path: path)
+  }
+
+  // MARK: - Connection settings
+
+  /// Settings every connection gets, before it reads anything.
+  private static func configure(_ db: Database) throws {
+    try db.setBusyTimeout(milliseconds: busyTimeout)
+    // Schema-defined code (views, triggers) may not call functions with side effects, and
+    // `writable_schema` and friends are off: an archive file from elsewhere cannot make
+    // this process do more than read and write its tables (https://www.sqlite.org/security.html).
+    try db.configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
+    try db.configure(SQLITE_DBCONFIG_DEFENSIVE, true)
+    // Double-quoted strings are identifiers, never silently string literals (quirks.html#dblquote).
+    try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
+    try db.configure(SQLITE_DBCONFIG_DQS_DDL, false)
+    try db.execute("PRAGMA foreign_keys = ON")
+    // 16 MB of page cache instead of 2 MB: imports touch many index pages.
+    try db.execute("PRAGMA cache_size = -16384")
+  }
+
+  /// Settings of a writing connection, once the file is known to be ours or empty.
+  private static func configureWriter(_ db: Database) throws {
+    if db.isReadOnlyFile {
+      throw StoreError(
+        kind: .readOnly, code: SQLITE_READONLY,
+        message: "the archive \(db.path) cannot be written (the file or its folder is read-only). "
+          + "Check the permissions of the file and its folder.",
+        path: db.path)
+    }
+    // WAL: readers never block the writer or each other, and a commit is one append.
+    let journal = try db.fetchOne("PRAGMA journal_mode = WAL") { $0.string(0) }
+    // NORMAL in WAL mode syncs only at checkpoints: a commit survives a crash or kill of
+    // this process (the WAL is in the OS cache), and a power loss can only lose the last
+    // commits, never corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    // Without WAL (a file system without shared memory), keep FULL for the same guarantee.
+    let synchronous = journal?.lowercased() == "wal" ? "NORMAL" : "FULL"
+    try db.execute("PRAGMA synchronous = \(synchronous)")
+  }
+
+  // MARK: - What the file is
+
+  /// What the header and schema say about a file.
+  struct Facts {
+    var applicationID: Int32
+    var userVersion: Int32
+    /// Tables not created by SQLite itself.
+    var tables: Int
+
+    var isEmpty: Bool { applicationID == 0 && userVersion == 0 && tables == 0 }
+  }
+
+  static func inspect(_ db: Database) throws -> Facts {
+    do {
+      let facts = try db.fetchOne(
+        """
+        SELECT (SELECT application_id FROM pragma_application_id),
+               (SELECT user_version FROM pragma_user_version),
+               (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\')
+        """
+      ) { row in
+        Facts(applicationID: Int32(truncatingIfNeeded: row.int64(0)), userVersion: Int32(truncatingIfNeeded: row.int64(1)), tables: row.int(2))
+      }
+      return facts ?? Facts(applicationID: 0, userVersion: 0, tables: 0)
+    } catch let error as StoreError where error.code & 0xFF == SQLITE_NOTADB {
+      throw notAnArchive(db.path, because: "it is not a SQLite database")
+    }
+  }
+
+  private static func check(_ facts: Facts, path: String, mode: Database.Mode) throws {
+    if facts.isEmpty {
+      guard mode == .readWrite else {
+        throw StoreError(
+          kind: .notFound, message: "no archive at \(path) (the file is an empty database); import drafts first.",
+          path: path)
+      }
+      return
+    }
+    guard facts.applicationID == applicationID else {
+      let tables = facts.tables == 1 ? "1 table" : "\(facts.tables) tables"
+      throw notAnArchive(
+        path, because: "it is a SQLite file with application_id \(facts.applicationID) and \(tables) of its own")
+    }
+    guard facts.userVersion <= schemaVersion else {
+      throw StoreError(
+        kind: .newerSchema,
+        message: "\(path) was written by a newer inkling-archive (schema \(facts.userVersion); "
+          + "this build knows up to \(schemaVersion)). Upgrade inkling-archive to use it.",
+        path: path)
+    }
+  }
+
+  // MARK: - Migrations
+
+  /// Applies the missing migrations in order, each in its own transaction (invariant 2).
+  private static func migrate(_ db: Database) throws {
+    for migration in Migration.all {
+      try db.transaction {
+        let facts = try inspect(db)
+        try check(facts, path: db.path, mode: .readWrite)
+        guard facts.userVersion < migration.version else { return }
+        if facts.applicationID == 0 {
+          try db.execute("PRAGMA application_id = \(applicationID)")
+        }
+        try db.execute(migration.sql)
+        try db.execute("PRAGMA user_version = \(migration.version)")
+      }
+    }
+  }
+
+  /// Brings an older archive up to date for a read-only open (see `open`).
+  private static func upgrade(path: String, from version: Int32) throws {
+    do {
+      try open(path: path, mode: .readWrite).close()
+    } catch let error as StoreError where error.kind == .readOnly {
+      throw StoreError(
+        kind: .readOnly, code: error.code,
+        message: "\(path) was written by an older inkling-archive (schema \(version)) and must be upgraded "
+          + "to schema \(schemaVersion) before this build can read it, but it cannot be written. "
+          + "Check the permissions of the file and its folder.",
+        path: path)
+    }
+  }
+}
+
+extension Database {
+  /// Whether SQLite opened the main database read-only (a write-protected file opened
+  /// read-write silently becomes read-only, https://www.sqlite.org/c3ref/open.html).
+  var isReadOnlyFile: Bool {
+    guard let handle = try? handle else { return true }
+    return sqlite3_db_readonly(handle, "main") == 1
+  }
+}

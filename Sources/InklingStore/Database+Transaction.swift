@@ -1,0 +1,71 @@
+// Transactions and savepoints as closures: the body's effects commit together, or a
+// throw rolls them back and the first error is rethrown (GRDB's `inTransaction`).
+//
+// Why `BEGIN IMMEDIATE` for writers: a deferred transaction that reads first and writes
+// later must upgrade its lock, and in WAL mode that upgrade fails at once with
+// SQLITE_BUSY_SNAPSHOT if another writer committed meanwhile; the busy timeout cannot help
+// (https://www.sqlite.org/lang_transaction.html). IMMEDIATE takes the write lock up front,
+// where the busy timeout applies.
+//
+// Whether SQLite already rolled back (it does on some errors: SQLITE_FULL, SQLITE_IOERR,
+// SQLITE_BUSY, SQLITE_NOMEM, https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction)
+// is read from sqlite3_get_autocommit, never guessed.
+
+import CSQLite
+
+extension Database {
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE` … `COMMIT`).
+  ///
+  /// If `body` or the commit throws, the transaction is rolled back (unless SQLite already
+  /// did) and that first error is rethrown. Not nestable: use `savepoint` inside.
+  /// - Throws: `StoreError` (`.busy` if another process holds the write lock beyond the
+  ///   busy timeout), or what `body` throws.
+  package func transaction<T>(_ body: () throws -> T) throws -> T {
+    try run(begin: "BEGIN IMMEDIATE", body)
+  }
+
+  /// Runs `body` in a read transaction (`BEGIN DEFERRED` … `COMMIT`): every read inside
+  /// sees the same snapshot of the archive, whatever other connections commit meanwhile.
+  ///
+  /// - Throws: `StoreError`, or what `body` throws (after rolling back).
+  package func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    try run(begin: "BEGIN DEFERRED", body)
+  }
+
+  private func run<T>(begin: String, _ body: () throws -> T) throws -> T {
+    try statement(begin).execute()
+    do {
+      let result = try body()
+      try statement("COMMIT").execute()
+      return result
+    } catch {
+      if !isAutocommit {
+        // The first error is the one that matters; a failed rollback leaves nothing to do.
+        try? statement("ROLLBACK").execute()
+      }
+      throw error
+    }
+  }
+
+  /// Runs `body` inside a savepoint: nested in a transaction (or another savepoint), its
+  /// effects are undone alone if it throws; outside any transaction it acts as one.
+  ///
+  /// - Throws: `StoreError`, or what `body` throws (after rolling back to the savepoint).
+  package func savepoint<T>(_ body: () throws -> T) throws -> T {
+    let name = nextSavepointName
+    defer { savepointEnded() }
+    try execute("SAVEPOINT \(name)")
+    do {
+      let result = try body()
+      try execute("RELEASE \(name)")
+      return result
+    } catch {
+      // If SQLite rolled back the whole transaction on the error, the savepoint is gone.
+      if !isAutocommit {
+        try? execute("ROLLBACK TO \(name)")
+        try? execute("RELEASE \(name)")
+      }
+      throw error
+    }
+  }
+}

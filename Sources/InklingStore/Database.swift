@@ -1,0 +1,217 @@
+// One SQLite connection with a cache of prepared statements (GRDB's `Database`, reduced).
+//
+// A `Database` is not Sendable: SQLite connections and their statements must be used by
+// one thread at a time, and the cache is unsynchronised. Open one connection per thread
+// (the importer's single writer, each reader) on the thread that uses it.
+//
+// Invariants:
+//   1. Every statement handed out by `statement(_:)` is ready (reset, bindings cleared).
+//   2. `close()` finalizes the cached statements before closing the connection; statements
+//      still held elsewhere keep a "zombie" connection alive until they are released
+//      (sqlite3_close_v2, https://www.sqlite.org/c3ref/close.html), so nothing dangles.
+//   3. After `close()` every call throws; none touches a closed handle.
+
+import CSQLite
+
+/// A connection to a SQLite database file.
+package final class Database {
+  /// How a file is opened.
+  package enum Mode: Sendable, Hashable {
+    /// Read and write; the file is created if missing.
+    case readWrite
+    /// Read only; the file must exist.
+    case readOnly
+  }
+
+  /// The path given to `init`.
+  package let path: String
+  package let mode: Mode
+  private var connection: Connection?
+  private var cache: [String: Statement] = [:]
+  private var savepointDepth = 0
+
+  /// Opens (and in `readWrite` mode creates) the database file at `path`.
+  ///
+  /// This is the plain connection; `ArchiveDatabase.open` adds the archive's checks,
+  /// pragmas and migrations on top.
+  /// - Throws: `StoreError` if SQLite cannot open the file.
+  package init(path: String, mode: Mode) throws {
+    self.path = path
+    self.mode = mode
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    flags |= mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+    var handle: OpaquePointer?
+    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    guard code == SQLITE_OK, let handle else {
+      let error = StoreError(sqliteCode: code, connection: handle, sql: nil, path: path)
+      sqlite3_close_v2(handle)
+      throw error
+    }
+    sqlite3_extended_result_codes(handle, 1)
+    connection = Connection(handle: handle, path: path)
+  }
+
+  deinit {
+    close()
+  }
+
+  /// The live connection.
+  ///
+  /// - Throws: `StoreError` (SQLITE_MISUSE) after `close()`.
+  func live() throws -> Connection {
+    guard let connection else {
+      throw StoreError(kind: .sqlite, code: SQLITE_MISUSE, message: "the connection is closed", path: path)
+    }
+    return connection
+  }
+
+  /// The `sqlite3*` handle, for the few C calls the store makes directly.
+  var handle: OpaquePointer {
+    get throws { try live().handle }
+  }
+
+  // MARK: - Executing
+
+  /// Executes one or more SQL statements separated by semicolons, without arguments.
+  ///
+  /// - Throws: `StoreError` naming the statement that failed.
+  package func execute(_ sql: String) throws {
+    let connection = try live()
+    try sql.withCString { start in
+      var next: UnsafePointer<CChar>? = start
+      while let current = next, current.pointee != 0 {
+        var statement: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v2(connection.handle, current, -1, &statement, &tail)
+        let text = Self.text(from: current, to: tail)
+        guard code == SQLITE_OK else { throw connection.error(code, sql: text) }
+        next = tail
+        guard let statement else { continue }  // only spaces or a comment
+        defer { sqlite3_finalize(statement) }
+        var step = sqlite3_step(statement)
+        while step == SQLITE_ROW { step = sqlite3_step(statement) }
+        guard step == SQLITE_DONE else { throw connection.error(step, sql: text) }
+      }
+    }
+  }
+
+  private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+    guard let end else { return String(cString: start) }
+    let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
+    return String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+  }
+
+  /// Executes one SQL statement with `arguments` bound to its parameters (`?`).
+  ///
+  /// - Throws: `StoreError`.
+  package func execute(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?]) throws {
+    try statement(sql).execute(arguments)
+  }
+
+  /// The cached prepared statement for `sql`, ready to bind.
+  ///
+  /// If the cached statement is still running (a caller iterates it while running the
+  /// same SQL again), a fresh uncached statement is returned instead, so that neither
+  /// disturbs the other.
+  /// - Throws: `StoreError` if the SQL does not compile.
+  package func statement(_ sql: String) throws -> Statement {
+    let connection = try live()
+    if let cached = cache[sql] {
+      if cached.isRunning { return try Statement(connection: connection, sql: sql, persistent: false) }
+      cached.finish()
+      return cached
+    }
+    let statement = try Statement(connection: connection, sql: sql, persistent: true)
+    cache[sql] = statement
+    return statement
+  }
+
+  /// A new statement that is not cached, for SQL that runs once.
+  package func makeStatement(_ sql: String) throws -> Statement {
+    try Statement(connection: live(), sql: sql, persistent: false)
+  }
+
+  /// Every row of `sql` with `arguments`, each turned into a value by `row`.
+  ///
+  /// - Throws: `StoreError`, or what `row` throws.
+  package func fetchAll<T>(
+    _ sql: String, _ arguments: [(any DatabaseValueConvertible)?] = [], _ row: (Row) throws -> T
+  ) throws -> [T] {
+    var values: [T] = []
+    try statement(sql).forEach(arguments) { values.append(try row($0)) }
+    return values
+  }
+
+  /// The first row of `sql` with `arguments` turned into a value by `row`, or nil if none.
+  ///
+  /// - Throws: `StoreError`, or what `row` throws.
+  package func fetchOne<T>(
+    _ sql: String, _ arguments: [(any DatabaseValueConvertible)?] = [], _ row: (Row) throws -> T
+  ) throws -> T? {
+    let statement = try statement(sql)
+    defer { statement.finish() }
+    try statement.bind(arguments)
+    return try statement.step().map(row)
+  }
+
+  /// The rowid of the last successful INSERT on this connection.
+  package var lastInsertRowID: Int64 {
+    connection.map { sqlite3_last_insert_rowid($0.handle) } ?? 0
+  }
+
+  /// The number of rows changed by the last INSERT, UPDATE or DELETE.
+  package var changes: Int {
+    connection.map { Int(sqlite3_changes64($0.handle)) } ?? 0
+  }
+
+  /// Whether no transaction is open (sqlite3_get_autocommit).
+  package var isAutocommit: Bool {
+    connection.map { sqlite3_get_autocommit($0.handle) != 0 } ?? true
+  }
+
+  /// Waits up to `milliseconds` for other connections' locks before failing with busy.
+  package func setBusyTimeout(milliseconds: Int32) throws {
+    let connection = try live()
+    let code = sqlite3_busy_timeout(connection.handle, milliseconds)
+    guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
+    connection.busyTimeout = milliseconds
+  }
+
+  /// Sets a `sqlite3_db_config` boolean option (`SQLITE_DBCONFIG_DEFENSIVE`, …).
+  package func configure(_ option: Int32, _ enabled: Bool) throws {
+    let connection = try live()
+    var result: Int32 = 0
+    let code = inkling_sqlite_db_config_int(connection.handle, option, enabled ? 1 : 0, &result)
+    guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
+  }
+
+  // MARK: - Closing
+
+  /// Finalizes the cached statements and closes the connection. Safe to call twice.
+  package func close() {
+    guard let connection else { return }
+    cache.removeAll()
+    self.connection = nil
+    // close_v2 defers the close while a statement held by a caller is alive (invariant 2).
+    sqlite3_close_v2(connection.handle)
+  }
+
+  /// Nesting depth of `savepoint` calls, used to name them.
+  var nextSavepointName: String {
+    savepointDepth += 1
+    return "inkling_\(savepointDepth)"
+  }
+
+  func savepointEnded() { savepointDepth -= 1 }
+}
+
+extension String {
+  /// The string without leading and trailing whitespace.
+  func trimmingSpaces() -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+}

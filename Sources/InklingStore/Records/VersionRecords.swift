@@ -1,0 +1,111 @@
+// Draft and version rows: writing a new version (and keeping the draft's denormalised
+// counters right in the same transaction), and reading versions back.
+
+import InklingFormats
+
+/// A version as the archive holds it.
+package struct VersionRow: Sendable {
+  package let id: Int64
+  package let draftID: Int64
+  package let draftName: String
+  package let savedMilliseconds: Int64
+  package let savedSource: String
+  package let importedMilliseconds: Int64
+  package let fileName: String
+  package let fileSHA256: [UInt8]
+  package let fileSize: Int64
+  package let fileModificationNanoseconds: Int64
+  package let blobID: Int64
+  package let envelopeID: Int64
+  package let background: RGBA
+}
+
+/// A new version to insert.
+package struct NewVersion {
+  package var draftID: Int64
+  package var savedMilliseconds: Int64
+  package var savedSource: String
+  package var importedMilliseconds: Int64
+  package var fileName: String
+  package var fileSHA256: [UInt8]
+  package var fileSize: Int64
+  package var fileModificationNanoseconds: Int64
+  package var blobID: Int64
+  package var envelopeID: Int64
+  package var background: RGBA
+
+  package init(
+    draftID: Int64, savedMilliseconds: Int64, savedSource: String, importedMilliseconds: Int64,
+    fileName: String, fileSHA256: [UInt8], fileSize: Int64, fileModificationNanoseconds: Int64,
+    blobID: Int64, envelopeID: Int64, background: RGBA
+  ) {
+    self.draftID = draftID; self.savedMilliseconds = savedMilliseconds; self.savedSource = savedSource
+    self.importedMilliseconds = importedMilliseconds; self.fileName = fileName; self.fileSHA256 = fileSHA256
+    self.fileSize = fileSize; self.fileModificationNanoseconds = fileModificationNanoseconds
+    self.blobID = blobID; self.envelopeID = envelopeID; self.background = background
+  }
+}
+
+package enum VersionRecords {
+  /// The id of the draft called `name`, creating it when new.
+  package static func draftID(named name: String, createdMilliseconds: Int64, in db: Database) throws -> (id: Int64, created: Bool) {
+    if let id = try db.fetchOne("SELECT id FROM draft WHERE name = ?", [name], { $0.int64(0) }) {
+      return (id, false)
+    }
+    try db.execute("INSERT INTO draft(name, created_ms) VALUES (?, ?)", [name, createdMilliseconds])
+    return (db.lastInsertRowID, true)
+  }
+
+  /// Inserts a version; returns its id, or nil when the draft already has a version with
+  /// this save time and file content (invariant 4: importing a file again is a no-op).
+  package static func insert(_ version: NewVersion, in db: Database) throws -> Int64? {
+    try db.execute(
+      """
+      INSERT INTO version(draft_id, saved_ms, saved_source, imported_ms, file_name, file_sha256,
+        file_size, file_mtime_ns, blob_id, envelope_id, background_r, background_g, background_b, background_a)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(draft_id, saved_ms, file_sha256) DO NOTHING
+      """,
+      [
+        version.draftID, version.savedMilliseconds, version.savedSource, version.importedMilliseconds,
+        version.fileName, version.fileSHA256, version.fileSize, version.fileModificationNanoseconds,
+        version.blobID, version.envelopeID, version.background.red, version.background.green,
+        version.background.blue, version.background.alpha,
+      ])
+    guard db.changes > 0 else { return nil }
+    let id = db.lastInsertRowID
+    // Ties on the save time go to the later insert, as the newest file wins in the app.
+    try db.execute(
+      """
+      UPDATE draft SET version_count = version_count + 1,
+        latest_version_id = CASE WHEN latest_saved_ms IS NULL OR ? >= latest_saved_ms THEN ? ELSE latest_version_id END,
+        latest_saved_ms = max(coalesce(latest_saved_ms, ?), ?)
+      WHERE id = ?
+      """, [version.savedMilliseconds, id, version.savedMilliseconds, version.savedMilliseconds, version.draftID])
+    return id
+  }
+
+  static let columns = """
+    version.id, version.draft_id, draft.name, version.saved_ms, version.saved_source, version.imported_ms,
+    version.file_name, version.file_sha256, version.file_size, version.file_mtime_ns, version.blob_id,
+    version.envelope_id, version.background_r, version.background_g, version.background_b, version.background_a
+    """
+
+  static func row(_ row: Row) -> VersionRow {
+    VersionRow(
+      id: row.int64(0), draftID: row.int64(1), draftName: row.string(2), savedMilliseconds: row.int64(3),
+      savedSource: row.string(4), importedMilliseconds: row.int64(5), fileName: row.string(6),
+      fileSHA256: row.bytes(7), fileSize: row.int64(8), fileModificationNanoseconds: row.int64(9),
+      blobID: row.int64(10), envelopeID: row.int64(11),
+      background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)))
+  }
+
+  /// Every version of a draft, oldest first; version numbers are positions in this list.
+  package static func versions(ofDraft draftID: Int64, in db: Database) throws -> [VersionRow] {
+    try db.fetchAll(
+      """
+      SELECT \(columns) FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE version.draft_id = ? ORDER BY version.saved_ms, version.id
+      """, [draftID], row)
+  }
+}

@@ -1,0 +1,255 @@
+// A prepared SQLite statement and the rows it yields (GRDB's `Statement`, reduced to what
+// the archive needs).
+//
+// States of a statement (https://www.sqlite.org/c3ref/stmt.html):
+//   ready   — freshly prepared or reset; parameters may be bound.
+//   running — `step()` returned a row; the `Row` is valid until the next step or reset.
+//   done    — `step()` returned nil, or threw; `bind`/`execute` reset it to ready.
+// Invariants:
+//   1. The statement finalizes itself in `deinit`, and only there.
+//   2. `bind` resets first, so a statement is never bound while running (SQLITE_MISUSE).
+//   3. After `execute` (success or failure) the statement is reset and its bindings are
+//      cleared, so SQLite keeps no copy of a large blob alive and holds no read lock.
+
+import CSQLite
+
+/// The SQLite connection shared by a `Database` and its statements: the handle, plus what
+/// error messages need. Statements hold this rather than the `Database`, so a database's
+/// statement cache does not form a reference cycle.
+final class Connection {
+  let handle: OpaquePointer
+  let path: String
+  var busyTimeout: Int32 = 0
+
+  init(handle: OpaquePointer, path: String) {
+    self.handle = handle
+    self.path = path
+  }
+
+  /// The error for a failed call on this connection.
+  func error(_ code: Int32, sql: String?) -> StoreError {
+    StoreError(sqliteCode: code, connection: handle, sql: sql, path: path, busyTimeout: busyTimeout)
+  }
+}
+
+/// A prepared statement. Finalizes itself in `deinit`.
+///
+/// Obtain one with `Database.statement(_:)` (cached) or `Database.makeStatement(_:)`.
+package final class Statement {
+  /// The SQL text, as given.
+  package let sql: String
+  let handle: OpaquePointer
+  let connection: Connection
+
+  /// Prepares one SQL statement.
+  ///
+  /// - Parameter persistent: a hint that the statement will be reused many times
+  ///   (`SQLITE_PREPARE_PERSISTENT`), for cached statements.
+  /// - Throws: `StoreError` if the SQL does not compile or holds more than one statement.
+  init(connection: Connection, sql: String, persistent: Bool) throws {
+    self.sql = sql
+    self.connection = connection
+    var statement: OpaquePointer?
+    var remainder = ""
+    let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+    let code = sql.withCString { start -> Int32 in
+      var tail: UnsafePointer<CChar>?
+      let code = sqlite3_prepare_v3(connection.handle, start, -1, flags, &statement, &tail)
+      if code == SQLITE_OK, let tail { remainder = String(cString: tail) }
+      return code
+    }
+    guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    guard let statement else {
+      throw StoreError(kind: .sqlite, code: SQLITE_MISUSE, message: "no SQL statement", sql: sql, path: connection.path)
+    }
+    self.handle = statement
+    if try Self.holdsStatement(remainder, connection: connection) {
+      throw StoreError(
+        kind: .sqlite, code: SQLITE_MISUSE,
+        message: "more than one SQL statement; use Database.execute(_:) for a script", sql: sql,
+        path: connection.path)
+    }
+  }
+
+  deinit {
+    sqlite3_finalize(handle)
+  }
+
+  /// Whether `text` (the rest after a prepared statement) holds another statement rather
+  /// than only spaces, semicolons and comments.
+  private static func holdsStatement(_ text: String, connection: Connection) throws -> Bool {
+    guard text.contains(where: { !$0.isWhitespace && $0 != ";" }) else { return false }
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v2(connection.handle, text, -1, &statement, nil)
+    sqlite3_finalize(statement)
+    return code != SQLITE_OK || statement != nil
+  }
+
+  // MARK: - Binding
+
+  /// Resets the statement and binds `arguments` to its parameters, in order.
+  ///
+  /// - Throws: `StoreError` if the number of arguments differs from the number of parameters.
+  package func bind(_ arguments: [(any DatabaseValueConvertible)?]) throws {
+    sqlite3_reset(handle)
+    let expected = Int(sqlite3_bind_parameter_count(handle))
+    guard arguments.count == expected else {
+      throw StoreError(
+        kind: .sqlite, code: SQLITE_RANGE,
+        message: "\(arguments.count) arguments for \(expected) parameters", sql: sql, path: connection.path)
+    }
+    for (offset, argument) in arguments.enumerated() {
+      let code = bind(argument?.databaseValue ?? .null, at: Int32(offset + 1))
+      guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+    }
+  }
+
+  private func bind(_ value: DatabaseValue, at index: Int32) -> Int32 {
+    switch value {
+    case .null:
+      return sqlite3_bind_null(handle, index)
+    case .integer(let v):
+      return sqlite3_bind_int64(handle, index, v)
+    case .real(let v):
+      return sqlite3_bind_double(handle, index, v)
+    case .text(var v):
+      // A nil pointer would bind NULL, not "": bind a static empty string instead.
+      if v.isEmpty { return sqlite3_bind_text64(handle, index, "", 0, nil, UInt8(SQLITE_UTF8)) }
+      return v.withUTF8 { utf8 in
+        utf8.withMemoryRebound(to: CChar.self) {
+          sqlite3_bind_text64(
+            handle, index, $0.baseAddress, sqlite3_uint64($0.count), inkling_sqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+      }
+    case .blob(let v):
+      // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
+      if v.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
+      return v.withUnsafeBytes {
+        sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), inkling_sqlite_transient())
+      }
+    }
+  }
+
+  // MARK: - Running
+
+  /// Runs the statement to its next row.
+  ///
+  /// - Returns: the row, valid until the next `step()` or reset; nil when done.
+  /// - Throws: `StoreError`; the statement is reset.
+  package func step() throws -> Row? {
+    let code = sqlite3_step(handle)
+    switch code {
+    case SQLITE_ROW:
+      return Row(handle: handle)
+    case SQLITE_DONE:
+      return nil
+    default:
+      let error = connection.error(code, sql: sql)
+      sqlite3_reset(handle)
+      throw error
+    }
+  }
+
+  /// Binds `arguments`, runs the statement to completion, resets it and clears its bindings.
+  ///
+  /// - Throws: `StoreError`.
+  package func execute(_ arguments: [(any DatabaseValueConvertible)?] = []) throws {
+    defer { finish() }
+    try bind(arguments)
+    while try step() != nil {}
+  }
+
+  /// Binds `arguments` and calls `body` for each row.
+  package func forEach(_ arguments: [(any DatabaseValueConvertible)?] = [], _ body: (Row) throws -> Void) throws {
+    defer { finish() }
+    try bind(arguments)
+    while let row = try step() { try body(row) }
+  }
+
+  /// Back to ready: resets the statement (releasing its read lock) and clears its bindings.
+  func finish() {
+    sqlite3_reset(handle)
+    sqlite3_clear_bindings(handle)
+  }
+
+  /// Whether the statement has stepped and not been reset (sqlite3_stmt_busy).
+  var isRunning: Bool { sqlite3_stmt_busy(handle) != 0 }
+}
+
+// MARK: - Row
+
+/// The current row of a statement: a light view, valid until the next step or reset.
+///
+/// Columns are numbered from 0. The throwing `get` is the primary read; the typed
+/// accessors below follow SQLite's own conversions (NULL reads as 0, "" or []).
+package struct Row {
+  let handle: OpaquePointer
+
+  /// The number of columns.
+  package var count: Int32 { sqlite3_column_count(handle) }
+
+  /// The name of column `i`.
+  package func columnName(_ i: Int32) -> String {
+    sqlite3_column_name(handle, i).map { String(cString: $0) } ?? ""
+  }
+
+  /// The value of column `i` converted to `T`.
+  ///
+  /// - Throws: `StoreError` (SQLITE_MISMATCH) when the stored value does not convert,
+  ///   e.g. NULL read as a non-optional type.
+  package func get<T: DatabaseValueConvertible>(_ i: Int32, as type: T.Type = T.self) throws -> T {
+    let stored = value(i)
+    guard let converted = T.fromDatabaseValue(stored) else {
+      let sql = sqlite3_sql(handle).map { String(cString: $0) }
+      throw StoreError(
+        kind: .sqlite, code: SQLITE_MISMATCH,
+        message: "column \(i) (\(columnName(i))) holds \(Self.describe(stored)), not \(T.self)", sql: sql)
+    }
+    return converted
+  }
+
+  /// The stored value of column `i`, in its storage class.
+  package func value(_ i: Int32) -> DatabaseValue {
+    switch sqlite3_column_type(handle, i) {
+    case SQLITE_NULL: return .null
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, i))
+    case SQLITE_TEXT: return .text(string(i))
+    default: return .blob(bytes(i))
+    }
+  }
+
+  package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
+  package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
+  package func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(handle, i)) }
+  package func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+
+  package func string(_ i: Int32) -> String {
+    // Text first, then its length (https://www.sqlite.org/c3ref/column_blob.html).
+    guard let text = sqlite3_column_text(handle, i) else { return "" }
+    let count = Int(sqlite3_column_bytes(handle, i))
+    return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+  }
+
+  package func bytes(_ i: Int32) -> [UInt8] {
+    withUnsafeBytes(i) { [UInt8]($0) }
+  }
+
+  /// Calls `body` with the bytes of column `i` in place, without copying them.
+  /// The buffer is valid only inside `body`.
+  package func withUnsafeBytes<R>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    let start = sqlite3_column_blob(handle, i)
+    let count = Int(sqlite3_column_bytes(handle, i))
+    return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
+  }
+
+  private static func describe(_ value: DatabaseValue) -> String {
+    switch value {
+    case .null: return "NULL"
+    case .integer: return "an integer"
+    case .real: return "a real"
+    case .text: return "text"
+    case .blob: return "a blob"
+    }
+  }
+}

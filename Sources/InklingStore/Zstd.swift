@@ -1,0 +1,149 @@
+// zstd compression of blobs, whole or as a delta against a base (the base is a raw
+// "prefix": https://facebook.github.io/zstd/zstd_manual.html#Chapter14, ZSTD_CCtx_refPrefix).
+//
+// Invariants:
+//   1. A delta frame's window covers prefix + content (`windowLog(covering:)`), so every
+//      byte of the base is reachable; the decompressor allows exactly the window it needs
+//      (or zstd's default 2^27, whichever is larger) and no more.
+//   2. Decompression writes into a buffer of exactly the expected size and checks that the
+//      frame declares that size, fills it, and is followed by nothing: malformed input
+//      throws, never traps, and never allocates more than `maxOutputSize`.
+//   3. Each context is used by one thread at a time: these classes are not Sendable.
+
+import CZstd
+
+/// A zstd failure: a malformed frame, a size mismatch, or a library error.
+package struct ZstdError: Error, CustomStringConvertible, Sendable {
+  package let message: String
+  package var description: String { "zstd: \(message)" }
+
+  /// Throws for a zstd result that is an error code.
+  static func check(_ result: Int) throws {
+    if ZSTD_isError(result) != 0 {
+      throw ZstdError(message: String(cString: ZSTD_getErrorName(result)))
+    }
+  }
+}
+
+/// The smallest window (as log2, at least 2^10) that covers `count` bytes.
+func zstdWindowLog(covering count: Int) -> Int32 {
+  var log: Int32 = 10
+  while log < 31 && (1 << log) < count { log += 1 }
+  return log
+}
+
+/// Compresses with one zstd context. One per thread.
+package final class ZstdCompressor {
+  package let level: Int32
+  /// Long-distance matching for deltas; a knob for measuring, on by default.
+  var longDistanceMatching = true
+  private let context: OpaquePointer
+  private var scratch: UnsafeMutableRawBufferPointer
+
+  /// A compressor at `level` (1…19; higher is smaller and slower).
+  package init(level: Int32) {
+    // ZSTD_createCCtx fails only when memory is exhausted; Swift itself traps then.
+    guard let context = ZSTD_createCCtx() else { fatalError("ZSTD_createCCtx: out of memory") }
+    self.context = context
+    self.level = level
+    scratch = .allocate(byteCount: 64 << 10, alignment: 16)
+    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+    // The blob's SHA-256 checks the content, so the frame carries no checksum of its own.
+    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 0)
+  }
+
+  deinit {
+    ZSTD_freeCCtx(context)
+    scratch.deallocate()
+  }
+
+  /// One zstd frame holding `input`; with a `prefix`, a delta that refers to it.
+  ///
+  /// The frame records the content size, as `ZstdDecompressor` requires. With a prefix,
+  /// long-distance matching is on and the window covers prefix and input, so a new version
+  /// that repeats most of its base costs little more than what changed.
+  /// - Throws: `ZstdError` on a library failure.
+  package func compress(_ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
+    ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
+    if let prefix, !prefix.isEmpty {
+      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstdWindowLog(covering: prefix.count + input.count)))
+      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, longDistanceMatching ? 1 : 0))
+      // Referenced, not copied, and used for the next frame only.
+      try ZstdError.check(ZSTD_CCtx_refPrefix(context, prefix.baseAddress, prefix.count))
+    } else {
+      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, 0))  // level's default
+      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, 0))
+      try ZstdError.check(ZSTD_CCtx_refPrefix(context, nil, 0))  // no prefix left from a failed call
+    }
+    let bound = ZSTD_compressBound(input.count)
+    try ZstdError.check(bound)
+    if scratch.count < bound {
+      scratch.deallocate()
+      scratch = .allocate(byteCount: max(bound, scratch.count * 2), alignment: 16)
+    }
+    var empty: UInt8 = 0
+    let size = withUnsafeMutableBytes(of: &empty) { placeholder in
+      ZSTD_compress2(context, scratch.baseAddress, scratch.count, input.baseAddress ?? UnsafeRawPointer(placeholder.baseAddress), input.count)
+    }
+    try ZstdError.check(size)
+    return [UInt8](UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
+  }
+}
+
+/// Decompresses with one zstd context. One per thread.
+package final class ZstdDecompressor {
+  /// The largest content this decompressor will produce (1 GiB): a damaged size field
+  /// must not make it allocate without bound.
+  package static let maxOutputSize = 1 << 30
+
+  private let context: OpaquePointer
+
+  package init() {
+    // ZSTD_createDCtx fails only when memory is exhausted; Swift itself traps then.
+    guard let context = ZSTD_createDCtx() else { fatalError("ZSTD_createDCtx: out of memory") }
+    self.context = context
+  }
+
+  deinit {
+    ZSTD_freeDCtx(context)
+  }
+
+  /// The content of the one zstd frame in `input`, which must be exactly `expectedSize`
+  /// bytes; `prefix` is the base a delta was made against.
+  ///
+  /// - Throws: `ZstdError` if `input` is not exactly one well-formed frame of that size
+  ///   (garbage, truncation, trailing bytes, wrong or missing prefix that breaks decoding).
+  package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
+    guard (0...Self.maxOutputSize).contains(expectedSize) else {
+      throw ZstdError(message: "expected size \(expectedSize) is out of range")
+    }
+    guard let start = input.baseAddress, !input.isEmpty else { throw ZstdError(message: "no data") }
+    let declared = ZSTD_getFrameContentSize(start, input.count)
+    switch declared {
+    case UInt64.max: throw ZstdError(message: "the frame does not declare its size")  // ZSTD_CONTENTSIZE_UNKNOWN
+    case UInt64.max - 1: throw ZstdError(message: "not a zstd frame")  // ZSTD_CONTENTSIZE_ERROR
+    case UInt64(expectedSize): break
+    default: throw ZstdError(message: "the frame holds \(declared) bytes, expected \(expectedSize)")
+    }
+    let frameSize = ZSTD_findFrameCompressedSize(start, input.count)
+    try ZstdError.check(frameSize)
+    guard frameSize == input.count else {
+      throw ZstdError(message: "\(input.count - frameSize) bytes after the frame")
+    }
+
+    ZSTD_DCtx_reset(context, ZSTD_reset_session_and_parameters)  // also drops any prefix
+    let window = max(27, zstdWindowLog(covering: (prefix?.count ?? 0) + expectedSize))
+    try ZstdError.check(ZSTD_DCtx_setParameter(context, ZSTD_d_windowLogMax, window))
+    if let prefix, !prefix.isEmpty {
+      try ZstdError.check(ZSTD_DCtx_refPrefix(context, prefix.baseAddress, prefix.count))
+    }
+    return try [UInt8](unsafeUninitializedCapacity: max(expectedSize, 1)) { output, count in
+      let size = ZSTD_decompressDCtx(context, output.baseAddress, expectedSize, start, input.count)
+      try ZstdError.check(size)
+      guard size == expectedSize else {
+        throw ZstdError(message: "the frame decoded to \(size) bytes, expected \(expectedSize)")
+      }
+      count = size
+    }
+  }
+}

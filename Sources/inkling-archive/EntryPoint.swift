@@ -1,0 +1,13 @@
+// inkling-archive: parse the command line, run one command, exit with its status.
+
+import Foundation
+import InklingCommandLine
+
+@main
+enum EntryPoint {
+  static func main() {
+    let program = CommandLineProgram(root: RootCommand.spec)
+    let status = program.run(Array(CommandLine.arguments.dropFirst()), dispatch: Dispatch.run)
+    exit(status)
+  }
+}
