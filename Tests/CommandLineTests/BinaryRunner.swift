@@ -38,7 +38,7 @@ struct BinaryRunner {
     // stderr goes to a file, so that a full pipe can never block the process while
     // stdout is being read.
     let errPath = workingDirectory + "/.stderr-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: errPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
     defer { try? FileManager.default.removeItem(atPath: errPath) }
     let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardOutput = out

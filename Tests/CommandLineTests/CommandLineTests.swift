@@ -40,7 +40,7 @@ import Testing
     let history = try runner.run(["history", "Plan-B"])
     #expect(history.status == 0)
     #expect(history.stdout.contains("Plan-B-2025-10-05T14:03:12Z.inkling"))
-    #expect(history.stdout.contains("#7f"))
+    #expect(history.stdout.contains("#80ffff"))
 
     let restored = try runner.run(["restore", "Plan-B", "--version", "1", "-o", folder + "/v1.inkling"])
     #expect(restored.status == 0)

@@ -85,7 +85,7 @@ import Testing
       "fifo-2025-10-01T00:00:00Z.inkling: not a regular file (a device, FIFO or socket)",
       "folder-2025-10-01T00:00:00Z.inkling: a folder, not a draft file (its contents are searched all the same)",
       "loop: a symbolic link loop: this folder was already searched",
-      "truncated-2025-10-01T00:00:00Z.inkling: not an Inkling draft: invalid JSON: the text ends inside the object",
+      "truncated-2025-10-01T00:00:00Z.inkling: not an Inkling draft: invalid JSON: a string that never ends",
     ])
   }
 
@@ -117,8 +117,10 @@ import Testing
 
   @Test func picksTheVersionCurrentAtADate() throws {
     let folder = try TemporaryFolder("at")
+    var files: [Int: [UInt8]] = [:]
     for day in [1, 5, 9] {
-      try folder.write("Plan-2025-10-0\(day)T12:00:00Z.inkling", inklingFile(drawing: [UInt8(day)]))
+      files[day] = inklingFile(drawing: [UInt8(day)])
+      try folder.write("Plan-2025-10-0\(day)T12:00:00Z.inkling", files[day]!)
     }
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("")])
@@ -126,7 +128,7 @@ import Testing
     let restored = try archive.restore(
       draft: "Plan", version: .at(try DateExpression.parse("2025-10-06", timeZone: utc)), to: .file(folder.path("x.inkling")))
     #expect(restored.version.number == 2)
-    #expect(try folder.read("x.inkling") == inklingFile(drawing: [5]))
+    #expect(try folder.read("x.inkling") == files[5])
   }
 }
 

@@ -18,6 +18,7 @@ final class VersionWriter {
   static let batchSeconds = 0.5
 
   private let database: Database
+  private let drawingIndex: DrawingIndexWriter
   private let runID: Int64
   private var inTransaction = false
   private var pendingFiles = 0
@@ -30,6 +31,7 @@ final class VersionWriter {
 
   init(database: Database) throws {
     self.database = database
+    drawingIndex = DrawingIndexWriter(database)
     // One autocommit statement: retrying it after SQLITE_BUSY cannot insert it twice.
     try BusyRetry.run { try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()]) }
     runID = database.lastInsertRowID
@@ -61,6 +63,8 @@ final class VersionWriter {
         }
         pendingBytes += version.blob?.data.count ?? 0
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
+        // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
+        drawingIndex.forgetCache()
         let reason = "could not be stored: \(error)"
         try reject(version.entry.path, reason)
         return (version.entry.path, reason)
@@ -110,7 +114,11 @@ final class VersionWriter {
     let blobs = BlobStore(database)
     let blobID: Int64
     if let blob = version.blob {
-      blobID = try blobs.insert(blob).id
+      let stored = try blobs.insert(blob)
+      blobID = stored.id
+      if let facts = version.drawingFacts, try stored.inserted || !drawingIndex.isIndexed(blobID) {
+        try drawingIndex.write(facts, blobID: blobID)
+      }
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
@@ -161,5 +169,6 @@ final class VersionWriter {
     guard inTransaction else { return }
     try? database.execute("ROLLBACK")
     inTransaction = false
+    drawingIndex.forgetCache()
   }
 }

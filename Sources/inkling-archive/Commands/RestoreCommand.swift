@@ -27,14 +27,14 @@ enum RestoreCommand {
     try CommandContext.run(parsed) { context in
       let draft = parsed.argument("DRAFT")!
       let force = parsed.flag("--force")
+      var selector = VersionSelector.latest
+      if let number = try parsed.int("--version") { selector = .number(number) }
+      if let at = parsed.string("--at") { selector = .at(try DateExpression.parse(at)) }
       let archive = try context.open(.readOnly)
       let restored: [RestoredFile]
       if parsed.flag("--all-versions") {
         restored = try archive.restoreAllVersions(draft: draft, to: parsed.string("--to") ?? ".", overwrite: force)
       } else {
-        var selector = VersionSelector.latest
-        if let number = try parsed.int("--version") { selector = .number(number) }
-        if let at = parsed.string("--at") { selector = .at(try DateExpression.parse(at)) }
         let destination: RestoreDestination =
           if let file = parsed.string("--output") { .file(file) } else { .folder(parsed.string("--to") ?? ".") }
         restored = [try archive.restore(draft: draft, version: selector, to: destination, overwrite: force)]
