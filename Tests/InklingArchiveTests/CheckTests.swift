@@ -67,7 +67,9 @@ import Testing
     #expect(full.counts.blobsVerified == 4)
     #expect(full.counts.filesVerified == 4)
     #expect(full.counts.interruptedImports == 0)
-    #expect(full.notChecked.count == 2)
+    #expect(full.counts.drawingsOpaque == 4)  // random bytes: not PencilKit
+    #expect(full.counts.drawingsNotIndexed == 0)
+    #expect(full.notChecked.count == 1)
   }
 
   @Test func aDamagedDeltaBaseIsReportedForEveryVersionThatNeedsIt() throws {
@@ -170,6 +172,17 @@ import Testing
         "draft 'Cat' version 1: its file name \"../../etc/passwd\" is not a plain file name (restore writes a safe name instead)",
         "draft 'Dog' version 1: its file name \"a\\u{a}b\" is not a plain file name (restore writes a safe name instead)",
       ])
+  }
+
+  @Test func aDrawingIndexThatDisagreesWithItsDrawing() throws {
+    try tamper("UPDATE drawing SET status = 0, problem = NULL WHERE blob_id = 4")
+    let report = try check()
+    #expect(report.problemCount == 1)
+    let dog = try blobHash(version: 1, of: "Dog")
+    #expect(
+      report.problems.first?.description.hasPrefix(
+        "draft 'Dog' version 1: blob \(dog): the drawing index says decoded, but it is not a format this build reads (") == true,
+      "\(report.problems)")
   }
 
   @Test func theLimitKeepsTheFirstProblemsAndCountsTheRest() throws {

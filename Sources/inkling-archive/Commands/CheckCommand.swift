@@ -9,9 +9,9 @@ enum CheckCommand {
     discussion: """
       Without --full: SQLite's integrity and foreign-key checks, the schema against the one \
       this build creates, and the archive's own rules (counters, delta chains, one row per \
-      file, file names). With --full, also decodes every stored drawing and rebuilds every \
-      version's file, comparing it with the SHA-256 it had when imported: this reads the \
-      whole archive. Problems are printed one per line on standard output, each starting \
+      file, file names). With --full, also decodes every stored drawing (checking it against \
+      the drawing index) and rebuilds every version's file, comparing it with the SHA-256 it \
+      had when imported: this reads the whole archive. Problems are printed one per line on standard output, each starting \
       with where it is. The exit status is 0 only when no problem was found, 3 otherwise.
 
       Examples:
@@ -59,11 +59,13 @@ enum CheckCommand {
     if report.full {
       lines.append(
         "Decoded and re-hashed \(Format.count(counts.blobsVerified)) drawings; rebuilt \(Format.count(counts.filesVerified)) "
-          + "files (\(Format.bytes(counts.fileBytesVerified))) byte for byte.")
+          + "files (\(Format.bytes(counts.fileBytesVerified))) byte for byte; \(Format.count(counts.drawingsDecoded)) "
+          + "drawings read as PencilKit, \(Format.count(counts.drawingsOpaque)) kept as opaque bytes.")
     } else {
       lines.append("Files were not rebuilt; `check --full` does that.")
     }
     var notes: [String] = []
+    if counts.drawingsNotIndexed > 0 { notes.append("\(Format.count(counts.drawingsNotIndexed)) drawings not in the drawing index") }
     if counts.unusedBlobs > 0 { notes.append("\(Format.count(counts.unusedBlobs)) unused drawings") }
     if counts.unusedEnvelopes > 0 { notes.append("\(Format.count(counts.unusedEnvelopes)) unused envelopes") }
     if counts.interruptedImports > 0 {
@@ -89,6 +91,8 @@ enum CheckCommand {
         "drafts": .int(counts.drafts), "versions": .int(counts.versions), "blobs": .int(counts.blobs),
         "envelopes": .int(counts.envelopes), "blobsVerified": .int(counts.blobsVerified),
         "filesVerified": .int(counts.filesVerified), "fileBytesVerified": .int(Int(counts.fileBytesVerified)),
+        "drawingsDecoded": .int(counts.drawingsDecoded), "drawingsOpaque": .int(counts.drawingsOpaque),
+        "drawingsNotIndexed": .int(counts.drawingsNotIndexed),
         "unusedBlobs": .int(counts.unusedBlobs), "unusedEnvelopes": .int(counts.unusedEnvelopes),
         "interruptedImports": .int(counts.interruptedImports),
       ],
