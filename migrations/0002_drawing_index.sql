@@ -36,6 +36,7 @@ CREATE TABLE stroke (
   -- SHA-256 (first 16 bytes) of the stroke's encoded message: the same stroke in two
   -- saves is the same row; hiding or erasing it makes a new one.
   fingerprint BLOB NOT NULL UNIQUE,
+  uuid BLOB,                             -- the stroke's UUID: `diff` tells a hidden stroke by it
   hidden INTEGER NOT NULL,
   ink TEXT NOT NULL,                     -- short ink name: pen, pencil, marker, …
   color_r REAL NOT NULL, color_g REAL NOT NULL, color_b REAL NOT NULL, color_a REAL NOT NULL,

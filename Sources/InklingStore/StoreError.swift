@@ -52,7 +52,11 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
   package var description: String {
     guard kind == .sqlite else { return message }
     var text = "SQLite error \(code) (\(message))"
-    if let sql { text += " while executing `\(sql)`" }
+    if let sql {
+      text += " while executing `\(sql)`"
+    } else if let path {
+      text += " on \(path)"  // e.g. opening it: without SQL, the file is the context
+    }
     return text
   }
 }

@@ -16,9 +16,9 @@ enum Dispatch {
     case ["import"]: return try ImportCommand.run(parsed)
     case ["list"]: return try ListCommand.run(parsed)
     case ["search"]: return notImplemented(path)
-    case ["show"]: return notImplemented(path)
+    case ["show"]: return try ShowCommand.run(parsed)
     case ["history"]: return try HistoryCommand.run(parsed)
-    case ["diff"]: return notImplemented(path)
+    case ["diff"]: return try DiffCommand.run(parsed)
     case ["restore"]: return try RestoreCommand.run(parsed)
     case ["revert"]: return notImplemented(path)
     case ["export"]: return notImplemented(path)
@@ -33,6 +33,7 @@ enum Dispatch {
     case ["backup"]: return notImplemented(path)
     case ["stats"]: return notImplemented(path)
     case ["gc"]: return notImplemented(path)
+    case ["reindex"]: return try ReindexCommand.run(parsed)
     default:
       // The parser only produces paths of commands in RootCommand.spec, all listed above.
       preconditionFailure("no dispatch for command '\(path.joined(separator: " "))'")

@@ -24,6 +24,8 @@ struct PreparedVersion: Sendable {
   /// The drawing's hash; `blob` is nil when a blob with this hash was already stored.
   let blobSHA256: [UInt8]
   let blob: EncodedBlob?
+  /// What the drawing index keeps of a new blob (nil when the blob was already stored).
+  let drawingFacts: DrawingFacts?
   let template: EnvelopeTemplate
   let background: RGBA
 }
@@ -38,6 +40,7 @@ enum PreparedFile: Sendable {
 final class VersionPreparer {
   private let reader: Database
   private let encoder = BlobEncoder()
+  private let indexer = DrawingIndexer()
   /// The previous version of the draft being prepared, the natural base for a delta.
   private var previous: (draftName: String, base: BlobBase)?
 
@@ -80,6 +83,7 @@ final class VersionPreparer {
     let drawing = envelope.drawing
     let blobSHA256 = SHA256.hash(drawing)
     var blob: EncodedBlob?
+    var facts: DrawingFacts?
     let depth: Int
     if let stored = try storedDepth(ofBlob: blobSHA256) {
       depth = stored
@@ -88,6 +92,7 @@ final class VersionPreparer {
       let encoded = try encoder.encode(drawing, sha256: blobSHA256, base: base)
       blob = encoded
       depth = encoded.depth
+      facts = indexer.facts(of: drawing)
     }
     // Verify before commit: the template and the drawing bytes that will be stored must
     // give back the file exactly. (The blob encoder has already checked that its stored
@@ -99,7 +104,7 @@ final class VersionPreparer {
     return .version(
       PreparedVersion(
         entry: entry, savedMilliseconds: saved.milliseconds, savedSource: saved.source,
-        fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, template: envelope.template,
+        fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts, template: envelope.template,
         background: envelope.background))
   }
 

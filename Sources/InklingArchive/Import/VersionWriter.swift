@@ -18,6 +18,9 @@ final class VersionWriter {
   static let batchSeconds = 0.5
 
   private let database: Database
+  private let drawingIndex: DrawingIndexWriter
+  /// For the rare delta that must be stored in full after all (see `settle`).
+  private lazy var fullEncoder = BlobEncoder()
   private let runID: Int64
   private var inTransaction = false
   private var pendingFiles = 0
@@ -30,6 +33,7 @@ final class VersionWriter {
 
   init(database: Database) throws {
     self.database = database
+    drawingIndex = DrawingIndexWriter(database)
     try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()])
     runID = database.lastInsertRowID
   }
@@ -60,6 +64,8 @@ final class VersionWriter {
         }
         pendingBytes += version.blob?.data.count ?? 0
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
+        // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
+        drawingIndex.forgetCache()
         let reason = "could not be stored: \(error)"
         try reject(version.entry.path, reason)
         return (version.entry.path, reason)
@@ -109,7 +115,11 @@ final class VersionWriter {
     let blobs = BlobStore(database)
     let blobID: Int64
     if let blob = version.blob {
-      blobID = try blobs.insert(blob).id
+      let stored = try blobs.insert(try settle(blob))
+      blobID = stored.id
+      if let facts = version.drawingFacts, try stored.inserted || !drawingIndex.isIndexed(blobID) {
+        try drawingIndex.write(facts, blobID: blobID)
+      }
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
@@ -124,6 +134,28 @@ final class VersionWriter {
         blobID: blobID, envelopeID: envelopeID, background: version.background),
       in: database)
     return inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created)
+  }
+
+  /// A delta was encoded against its base as the worker saw it. When another worker stored
+  /// the same base first with another encoding, the base's depth differs: correct the
+  /// delta's depth, or past the chain bound, store the drawing in full.
+  private func settle(_ blob: EncodedBlob) throws -> EncodedBlob {
+    guard let baseSHA256 = blob.baseSHA256,
+      let base = try database.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) }),
+      base.1 + 1 != blob.depth
+    else { return blob }
+    if base.1 + 1 <= BlobStore.maxChainDepth {
+      return EncodedBlob(
+        sha256: blob.sha256, size: blob.size, encoding: blob.encoding, baseSHA256: baseSHA256, depth: base.1 + 1,
+        data: blob.data)
+    }
+    let baseBytes = try BlobStore(database).bytes(ofBlob: base.0)
+    let bytes = try blob.data.withUnsafeBytes { data in
+      try baseBytes.withUnsafeBytes { prefix in
+        try ZstdDecompressor().decompress(data, expectedSize: blob.size, prefix: prefix)
+      }
+    }
+    return try fullEncoder.encode(bytes, sha256: blob.sha256, base: nil)
   }
 
   // MARK: - Batches
@@ -158,5 +190,6 @@ final class VersionWriter {
     guard inTransaction else { return }
     try? database.execute("ROLLBACK")
     inTransaction = false
+    drawingIndex.forgetCache()
   }
 }

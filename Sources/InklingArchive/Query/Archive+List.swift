@@ -30,6 +30,11 @@ public struct VersionInfo: Sendable, Equatable {
   /// Hex SHA-256 of the drawing bytes: versions with equal values have identical drawings.
   public var drawingSHA256: String
   public var drawingSize: Int64
+  /// Visible strokes, when the drawing is indexed and decodes.
+  public var strokeCount: Int?
+  /// The earliest earlier version whose drawing has the same visible content (the same
+  /// drawing saved again, even when its bytes differ), if any.
+  public var sameDrawingAs: Int?
 }
 
 extension Archive {
@@ -52,18 +57,36 @@ extension Archive {
     return try storeCall {
       let blobs = try database.fetchAll(
         """
-        SELECT blob.id, blob.sha256, blob.size FROM blob WHERE blob.id IN
-          (SELECT blob_id FROM version WHERE draft_id = ?)
+        SELECT blob.id, blob.sha256, blob.size, drawing.status, drawing.stroke_count - drawing.hidden_count,
+          drawing.content_hash
+        FROM blob LEFT JOIN drawing ON drawing.blob_id = blob.id
+        WHERE blob.id IN (SELECT blob_id FROM version WHERE draft_id = ?)
         """, [draftID]
-      ) { ($0.int64(0), (sha: hexString($0.bytes(1)), size: $0.int64(2))) }
+      ) { row in
+        (
+          row.int64(0),
+          (
+            sha: hexString(row.bytes(1)), size: row.int64(2),
+            strokes: !row.isNull(3) && row.int(3) == 0 ? row.int(4) : nil,
+            content: row.isNull(5) ? nil : row.bytes(5)
+          )
+        )
+      }
       let blobInfo = Dictionary(uniqueKeysWithValues: blobs)
+      var firstWithContent: [[UInt8]: Int] = [:]
       return try VersionRecords.versions(ofDraft: draftID, in: database).enumerated().map { index, row in
-        VersionInfo(
+        let blob = blobInfo[row.blobID]
+        var same: Int?
+        if let content = blob?.content {
+          same = firstWithContent[content]
+          if same == nil { firstWithContent[content] = index + 1 }
+        }
+        return VersionInfo(
           draftName: row.draftName, number: index + 1, saved: Self.date(row.savedMilliseconds),
           savedFromFileName: row.savedSource == "stamp", imported: Self.date(row.importedMilliseconds),
           fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
-          background: row.background, drawingSHA256: blobInfo[row.blobID]?.sha ?? "",
-          drawingSize: blobInfo[row.blobID]?.size ?? 0)
+          background: row.background, drawingSHA256: blob?.sha ?? "", drawingSize: blob?.size ?? 0,
+          strokeCount: blob?.strokes, sameDrawingAs: same)
       }
     }
   }

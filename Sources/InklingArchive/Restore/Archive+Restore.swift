@@ -39,24 +39,8 @@ extension Archive {
     draft name: String, version selector: VersionSelector = .latest, to destination: RestoreDestination,
     overwrite: Bool = false
   ) throws(ArchiveError) -> RestoredFile {
-    let history = try history(of: name)
-    let rows = try storeCall { try VersionRecords.versions(ofDraft: try draftID(named: name), in: database) }
-    let index: Int
-    switch selector {
-    case .latest:
-      index = history.count - 1
-    case .number(let number):
-      guard (1...history.count).contains(number) else {
-        throw ArchiveError(.failed, "\"\(name)\" has \(history.count) version\(history.count == 1 ? "" : "s"); there is no version \(number)")
-      }
-      index = number - 1
-    case .at(let range):
-      guard let last = rows.lastIndex(where: { $0.savedMilliseconds < range.end }) else {
-        throw ArchiveError(.failed, "\"\(name)\" has no version saved by then; its first was saved \(history[0].saved)")
-      }
-      index = last
-    }
-    return try write(rows[index], info: history[index], to: destination, overwrite: overwrite)
+    let (row, info) = try versionRow(draft: name, selector)
+    return try write(row, info: info, to: destination, overwrite: overwrite)
   }
 
   /// Restores every version of a draft into `folder`.

@@ -7,6 +7,7 @@ import InklingFormats
 package struct StrokeFacts: Sendable, Equatable {
   /// The first 16 bytes of the SHA-256 of the stroke's encoded message.
   package var fingerprint: [UInt8]
+  package var uuid: [UInt8]?
   package var hidden: Bool
   package var ink: String
   package var color: RGBA
@@ -16,9 +17,10 @@ package struct StrokeFacts: Sendable, Equatable {
   package var created: Double?
 
   package init(
-    fingerprint: [UInt8], hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?
+    fingerprint: [UInt8], uuid: [UInt8]?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int,
+    created: Double?
   ) {
-    self.fingerprint = fingerprint; self.hidden = hidden; self.ink = ink; self.color = color
+    self.fingerprint = fingerprint; self.uuid = uuid; self.hidden = hidden; self.ink = ink; self.color = color
     self.bounds = bounds; self.pointCount = pointCount; self.created = created
   }
 }
@@ -119,12 +121,12 @@ package final class DrawingIndexWriter {
       let bounds = stroke.bounds
       try db.execute(
         """
-        INSERT INTO stroke(fingerprint, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y,
+        INSERT INTO stroke(fingerprint, uuid, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y,
           bounds_width, bounds_height, point_count, created_s)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-          stroke.fingerprint, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green, stroke.color.blue,
+          stroke.fingerprint, stroke.uuid, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green, stroke.color.blue,
           stroke.color.alpha, bounds?.x, bounds?.y, bounds?.width, bounds?.height, stroke.pointCount, stroke.created,
         ])
       id = db.lastInsertRowID
@@ -178,11 +180,12 @@ package enum DrawingIndexRecords {
         let stroke = try db.fetchOne(
           """
           SELECT fingerprint, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y, bounds_width,
-            bounds_height, point_count, created_s FROM stroke WHERE id = ?
+            bounds_height, point_count, created_s, uuid FROM stroke WHERE id = ?
           """, [id],
           { row in
             StrokeFacts(
-              fingerprint: row.bytes(0), hidden: row.int(1) != 0, ink: row.string(2),
+              fingerprint: row.bytes(0), uuid: row.isNull(13) ? nil : row.bytes(13), hidden: row.int(1) != 0,
+              ink: row.string(2),
               color: RGBA(red: row.double(3), green: row.double(4), blue: row.double(5), alpha: row.double(6)),
               bounds: row.isNull(7)
                 ? nil : Rect(x: row.double(7), y: row.double(8), width: row.double(9), height: row.double(10)),
@@ -207,10 +210,10 @@ package enum StrokeRuns {
     var previousEnd: Int64 = 0
     while index < ids.count {
       var length = 1
-      while index + length < ids.count, ids[index + length] == ids[index] + Int64(length) { length += 1 }
-      appendVarint(zigzag(ids[index] - previousEnd), to: &bytes)
+      while index + length < ids.count, ids[index + length] == ids[index] &+ Int64(length) { length += 1 }
+      appendVarint(zigzag(ids[index] &- previousEnd), to: &bytes)
       appendVarint(UInt64(length), to: &bytes)
-      previousEnd = ids[index] + Int64(length)
+      previousEnd = ids[index] &+ Int64(length)
       index += length
     }
     return bytes

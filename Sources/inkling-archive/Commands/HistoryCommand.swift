@@ -19,15 +19,17 @@ enum HistoryCommand {
         return ExitStatus.success
       }
       var table = TextTable(columns: [
-        .init("#", alignment: .right), .init("SAVED"), .init("COLOUR"), .init("SIZE", alignment: .right),
-        .init("FILE", maxWidth: 60),
+        .init("#", alignment: .right), .init("SAVED"), .init("STROKES", alignment: .right), .init("COLOUR"),
+        .init("SIZE", alignment: .right), .init("FILE", maxWidth: 60), .init(""),
       ])
       for version in versions {
         let background = version.background
         table.append([
           "\(version.number)", Format.date(version.saved) + (version.savedFromFileName ? "" : "*"),
+          version.strokeCount.map(String.init) ?? "-",
           Format.color(background.red, background.green, background.blue, background.alpha),
           Format.bytes(version.fileSize), version.fileName,
+          version.sameDrawingAs.map { "same drawing as #\($0)" } ?? "",
         ])
       }
       StandardStreams.writeOutput(table.rendered())
@@ -49,6 +51,8 @@ enum HistoryCommand {
         "b": .double(version.background.blue), "a": .double(version.background.alpha),
       ],
       "drawingSHA256": .string(version.drawingSHA256), "drawingSize": .int(Int(version.drawingSize)),
+      "strokes": .optional(version.strokeCount.map { .int($0) }),
+      "sameDrawingAs": .optional(version.sameDrawingAs.map { .int($0) }),
     ]
   }
 }

@@ -27,7 +27,7 @@ enum RootCommand {
       HistoryCommand.spec, DiffCommand.spec, RestoreCommand.spec, RevertCommand.spec,
       ExportCommand.spec, ThumbnailCommand.spec, RenderCommand.spec, ContactSheetCommand.spec,
       RenameCommand.spec, DeleteCommand.spec, UndeleteCommand.spec, PurgeCommand.spec,
-      CheckCommand.spec, BackupCommand.spec, StatsCommand.spec, GCCommand.spec,
+      CheckCommand.spec, BackupCommand.spec, StatsCommand.spec, GCCommand.spec, ReindexCommand.spec,
     ],
     version: version)
 }

@@ -1,0 +1,99 @@
+// `show`, `diff` and `reindex`: reading and filling the drawing index.
+
+import Foundation
+import InklingFormats
+import InklingStore
+
+extension Archive {
+  /// One version of a draft with what its drawing holds.
+  public func show(draft name: String, version selector: VersionSelector = .latest) throws(ArchiveError) -> (
+    version: VersionInfo, drawing: DrawingSummary
+  ) {
+    let (row, info) = try versionRow(draft: name, selector)
+    let facts = try storeCall { try DrawingIndexRecords.read(blobID: row.blobID, in: database) }
+    return (info, facts.map { DrawingSummary($0.facts) } ?? .notIndexed)
+  }
+
+  /// The strokes added, removed, hidden and unhidden between two versions (numbers as in
+  /// `history`), and the background change.
+  public func diff(draft name: String, from a: Int, to b: Int) throws(ArchiveError) -> DrawingDiff {
+    let (rowA, infoA) = try versionRow(draft: name, .number(a))
+    let (rowB, infoB) = try versionRow(draft: name, .number(b))
+    let (factsA, factsB) = try storeCall {
+      (try DrawingIndexRecords.read(blobID: rowA.blobID, in: database), try DrawingIndexRecords.read(blobID: rowB.blobID, in: database))
+    }
+    guard let factsA, let factsB else {
+      throw ArchiveError(.failed, "the drawings of \"\(name)\" are not indexed yet; run `inkling-archive reindex` first")
+    }
+    let before = DrawingSummary(factsA.facts).strokes
+    let after = DrawingSummary(factsB.facts).strokes
+    // A stroke is the same stroke in both when its UUID is (hiding a stroke re-encodes it).
+    func key(_ facts: DrawingFacts, _ index: Int) -> [UInt8] { facts.strokes[index].uuid ?? facts.strokes[index].fingerprint }
+    var beforeByKey: [[UInt8]: StrokeSummary] = [:]
+    for (index, stroke) in before.enumerated() { beforeByKey[key(factsA.facts, index)] = stroke }
+    var afterKeys = Set<[UInt8]>()
+    var diff = DrawingDiff(from: infoA, to: infoB, added: [], removed: [], hidden: [], unhidden: [])
+    for (index, stroke) in after.enumerated() {
+      let k = key(factsB.facts, index)
+      afterKeys.insert(k)
+      switch (beforeByKey[k], stroke.hidden) {
+      case (nil, false): diff.added.append(stroke)
+      case (let old?, true) where !old.hidden: diff.hidden.append(stroke)
+      case (let old?, false) where old.hidden: diff.unhidden.append(stroke)
+      default: break
+      }
+    }
+    for (index, stroke) in before.enumerated() where !stroke.hidden && !afterKeys.contains(key(factsA.facts, index)) {
+      diff.removed.append(stroke)
+    }
+    return diff
+  }
+
+  /// Decodes and indexes every drawing that has no index row yet (or every drawing, with
+  /// `all`), in batches. Returns how many drawings were indexed.
+  @discardableResult
+  public func reindex(all: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(ArchiveError) -> Int {
+    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    return try storeCall {
+      let ids = try database.fetchAll(
+        all ? "SELECT id FROM blob ORDER BY id" : "SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id"
+      ) { $0.int64(0) }
+      let indexer = DrawingIndexer()
+      let writer = DrawingIndexWriter(database)
+      var done = 0
+      for batch in stride(from: 0, to: ids.count, by: 200).map({ Array(ids[$0..<min($0 + 200, ids.count)]) }) {
+        try database.transaction {
+          for id in batch {
+            let bytes = try BlobStore(database).bytes(ofBlob: id)
+            try writer.write(indexer.facts(of: bytes), blobID: id)
+          }
+        }
+        done += batch.count
+        progress?(done, ids.count)
+      }
+      return done
+    }
+  }
+
+  /// A version's row and its history entry.
+  func versionRow(draft name: String, _ selector: VersionSelector) throws(ArchiveError) -> (VersionRow, VersionInfo) {
+    let history = try history(of: name)
+    let rows = try storeCall { try VersionRecords.versions(ofDraft: try draftID(named: name), in: database) }
+    let index: Int
+    switch selector {
+    case .latest:
+      index = history.count - 1
+    case .number(let number):
+      guard (1...history.count).contains(number) else {
+        throw ArchiveError(.failed, "\"\(name)\" has \(history.count) version\(history.count == 1 ? "" : "s"); there is no version \(number)")
+      }
+      index = number - 1
+    case .at(let range):
+      guard let last = rows.lastIndex(where: { $0.savedMilliseconds < range.end }) else {
+        throw ArchiveError(.failed, "\"\(name)\" has no version saved by then; its first was saved \(history[0].saved)")
+      }
+      index = last
+    }
+    return (rows[index], history[index])
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import InklingArchive
+@testable import InklingStore
+
+/// The shared real drawings (`../shared/samples/pkdrawing` beside the repository).
+func sharedSample(_ name: String) throws -> [UInt8] {
+  let shared =
+    ProcessInfo.processInfo.environment["INKLING_SHARED"]
+    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
+  return Array(try Data(contentsOf: URL(fileURLWithPath: shared + "/samples/pkdrawing/\(name).pkdrawing")))
+}
+
+@Suite struct DrawingIndexTests {
+  @Test func indexesTheRealSamplesAtImport() throws {
+    let folder = try TemporaryFolder("index")
+    for sample in ["empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"] {
+      try folder.write("\(sample)-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try sharedSample(sample)))
+    }
+    try folder.write("opaque-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: Array("not a drawing".utf8)))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let summary = try archive.importFiles(at: [folder.path("")])
+    #expect(summary.versionsImported == 5)
+    #expect(summary.rejected == 0)
+
+    let empty = try archive.show(draft: "empty").drawing
+    #expect(empty.status == .decoded)
+    #expect(empty.strokeCount == 0)
+    #expect(empty.bounds == nil)
+
+    let hidden = try archive.show(draft: "pen-marker-hidden").drawing
+    #expect(hidden.strokeCount == 3)
+    #expect(hidden.hiddenCount == 2)
+    #expect(hidden.pointCount == 40)
+    #expect(hidden.inks.map(\.ink) == ["pen"])
+    #expect(hidden.bounds != nil)
+
+    let three = try archive.show(draft: "three-pen-strokes").drawing
+    #expect(three.visibleCount == 3)
+    #expect(three.strokes.allSatisfy { $0.ink == "pen" && $0.bounds != nil && $0.created != nil })
+
+    let notes = try archive.show(draft: "handwritten-half-notes").drawing
+    #expect(notes.status == .decoded)
+    #expect(notes.visibleCount > 0)
+
+    let opaque = try archive.show(draft: "opaque").drawing
+    #expect(opaque.status == .unreadable)
+    #expect(opaque.problem != nil)
+  }
+
+  @Test func sharesStrokeRowsAndSpotsTheSameDrawingSavedAgain() throws {
+    let folder = try TemporaryFolder("share")
+    let drawing = try sharedSample("three-pen-strokes")
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing))
+    try folder.write("A-2025-10-02T00:00:00Z.inkling", inklingFile(drawing: drawing, color: (0, 0, 0, 1)))
+    try folder.write("B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM stroke") { $0.int(0) } == 3)
+    let history = try archive.history(of: "A")
+    #expect(history.map(\.strokeCount) == [3, 3])
+    #expect(history.map(\.sameDrawingAs) == [nil, 1])
+
+    let diff = try archive.diff(draft: "A", from: 1, to: 2)
+    #expect(diff.added.isEmpty && diff.removed.isEmpty && diff.hidden.isEmpty)
+    #expect(diff.backgroundChange != nil)
+  }
+
+  @Test func reindexFillsArchivesMadeBeforeTheIndex() throws {
+    let folder = try TemporaryFolder("reindex")
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try sharedSample("pen-marker-hidden")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke")
+    #expect(try archive.show(draft: "A").drawing.status == .notIndexed)
+    #expect(try archive.reindex() == 1)
+    #expect(try archive.show(draft: "A").drawing.hiddenCount == 2)
+    #expect(try archive.reindex() == 0)
+  }
+
+  @Test func strokeRunsRoundTrip() {
+    for ids: [Int64] in [[], [1], [1, 2, 3, 4], [5, 6, 7, 1, 2, 100, 101, 99], [Int64.max - 1, Int64.max, 1]] {
+      #expect(StrokeRuns.decode(StrokeRuns.encode(ids)) == ids)
+    }
+    #expect(StrokeRuns.encode(Array(1...300)).count <= 4)
+    #expect(StrokeRuns.decode([0x80]) == nil)
+  }
+}
