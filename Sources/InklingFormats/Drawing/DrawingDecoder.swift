@@ -1,0 +1,293 @@
+// Decodes the `Drawing`, `Ink` and `Stroke` messages (../shared/docs/pkdrawing-format.md,
+// "Messages"); `DrawingDecoder+StrokeData.swift` decodes paths.
+//
+// Invariants:
+//  1. Every count is checked against `DrawingLimits` before anything is allocated for it.
+//  2. Recursion happens only for substrokes, and only while `depth <= maxDepth`, where
+//     `maxDepth <= DrawingLimits.hardMaxNestingDepth`: input cannot drive unbounded recursion.
+//  3. `strokePath`, `inkContext` and `inPath` describe where the decoder is; on a throw they
+//     are left as they were at the failure, so `location` names the failing stroke.
+//  4. Errors thrown are only `Failure`, `Unrecognized` and `ProtobufError`; `DrawingReader`
+//     turns them into a `DrawingReadError` or an `.unreadable` result.
+
+struct DrawingDecoder {
+  /// Damage or a limit: becomes a `DrawingReadError`.
+  struct Failure: Error {
+    var kind: DrawingReadError.Kind
+    var offset: Int?
+  }
+
+  /// Not damage, but a newer format this reader cannot decode: becomes `.unreadable`.
+  struct Unrecognized: Error {
+    var reason: String
+  }
+
+  let buffer: UnsafeRawBufferPointer
+  let limits: DrawingLimits
+  let maxDepth: Int
+  var strokeCount = 0
+  var pointCount = 0
+  var replicaCount = 0
+  var versionCount = 0
+  var strokePath: [Int] = []
+  var inkContext: Int?
+  var inPath = false
+
+  init(buffer: UnsafeRawBufferPointer, limits: DrawingLimits) {
+    self.buffer = buffer; self.limits = limits; self.maxDepth = limits.effectiveNestingDepth
+    strokePath.reserveCapacity(8)
+  }
+
+  /// Where the decoder is, for error messages: "drawing", "ink 2", "stroke 3 › substroke 1 › path".
+  var location: String {
+    if let ink = inkContext { return "ink \(ink)" }
+    guard let first = strokePath.first else { return "drawing" }
+    var text = "stroke \(first)"
+    for index in strokePath.dropFirst() { text += " › substroke \(index)" }
+    if inPath { text += " › path" }
+    return text
+  }
+
+  // MARK: - Drawing
+
+  mutating func readDrawing(range: Range<Int>) throws -> Drawing {
+    var reader = ProtobufReader(buffer, range: range)
+    var drawing = Drawing(replicas: [])
+    while let tag = try reader.readTag() {
+      switch tag.number {
+      case 2:
+        replicaCount += 1
+        guard replicaCount <= limits.maxReplicas else { throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset) }
+        drawing.replicas.append(try readUUID(&reader, tag, field: "replica UUID"))
+      case 3:
+        versionCount += 1
+        guard versionCount <= limits.maxReplicas else { throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset) }
+        drawing.versionVector.append(try readStrokeID(&reader, tag))
+      case 4:
+        guard drawing.inks.count < limits.maxInks else { throw Failure(kind: .tooManyInks(limit: limits.maxInks), offset: tag.offset) }
+        inkContext = drawing.inks.count
+        drawing.inks.append(try readInk(&reader, tag))
+        inkContext = nil
+      case 5:
+        strokePath.append(drawing.strokes.count)
+        drawing.strokes.append(try readStroke(&reader, tag, depth: 0, parentInkIndex: nil))
+        strokePath.removeLast()
+      case 6: drawing.canvasBounds = try readRect(&reader, tag)
+      case 7: drawing.boundsVersion = try readStrokeID(&reader, tag)
+      case 8: drawing.uuid = try readUUID(&reader, tag, field: "drawing UUID")
+      default: try reader.skip(tag)
+      }
+    }
+    for index in drawing.strokes.indices {
+      strokePath.append(index)
+      try checkInkIndices(drawing.strokes[index], inkCount: drawing.inks.count)
+      strokePath.removeLast()
+    }
+    return drawing
+  }
+
+  /// Ink indices are checked after the whole message: protobuf allows inks after strokes.
+  mutating func checkInkIndices(_ stroke: Stroke, inkCount: Int) throws {
+    guard stroke.inkIndex >= 0 && stroke.inkIndex < inkCount else {
+      throw Failure(kind: .inkIndexOutOfRange(index: UInt64(stroke.inkIndex), inkCount: inkCount), offset: nil)
+    }
+    for index in stroke.substrokes.indices {
+      strokePath.append(index)
+      try checkInkIndices(stroke.substrokes[index], inkCount: inkCount)
+      strokePath.removeLast()
+    }
+  }
+
+  // MARK: - Ink
+
+  func readInk(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> Ink {
+    var reader = try message(&outer, outerTag)
+    var ink = Ink(inkType: .other(""), color: RGBA(red: 0, green: 0, blue: 0, alpha: 0))
+    var identifier = ""
+    while let tag = try reader.readTag() {
+      switch tag.number {
+      case 1: ink.color = try readColor(&reader, tag)
+      case 2: try expect(tag, .lengthDelimited); identifier = try reader.readString()
+      case 3: try expect(tag, .varint); ink.version = try reader.readVarint()
+      case 4: try expect(tag, .lengthDelimited); ink.variant = try reader.readString()
+      case 7: try expect(tag, .varint); ink.requiredContentVersion = try reader.readVarint()
+      case 8: try expect(tag, .fixed64); ink.weight = try reader.readDouble()
+      default: try reader.skip(tag)
+      }
+    }
+    ink.inkType = Ink.InkType(identifier: identifier)
+    return ink
+  }
+
+  // MARK: - Stroke
+
+  /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke).
+  mutating func readStroke(_ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, parentInkIndex: Int?)
+    throws -> Stroke
+  {
+    strokeCount += 1
+    guard strokeCount <= limits.maxStrokes else {
+      throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: outerTag.offset)
+    }
+    var reader = try message(&outer, outerTag)
+    var stroke = Stroke(inkIndex: parentInkIndex ?? 0, path: nil)
+    while let tag = try reader.readTag() {
+      switch tag.number {
+      case 1: stroke.uuid = try readUUID(&reader, tag, field: "stroke UUID")
+      case 2: stroke.sortID = try readStrokeID(&reader, tag)
+      case 3: stroke.versionID = try readStrokeID(&reader, tag)
+      case 4:
+        try expect(tag, .varint)
+        let index = try reader.readVarint()
+        // Out of range for Int: keep it out of range of any ink table; checked after the message.
+        stroke.inkIndex = index > UInt64(Int.max) ? Int.max : Int(index)
+      case 5:
+        inPath = true
+        stroke.path = try readStrokeData(&reader, tag)
+        inPath = false
+      case 6: stroke.storedBounds = try readRect(&reader, tag)
+      case 7: stroke.transform = try readTransform(&reader, tag)
+      case 8:
+        try expect(tag, .varint)
+        let flags = try reader.readVarint()
+        stroke.isHidden = flags & 1 != 0
+        stroke.randomSeed = flags >> 5
+      case 9: stroke.substrokesVersion = try readStrokeID(&reader, tag)
+      case 10: stroke.maskPolygons.append(try readMaskPolygon(&reader, tag))
+      case 11:
+        guard depth < maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: tag.offset) }
+        strokePath.append(stroke.substrokes.count)
+        let substroke = try readStroke(&reader, tag, depth: depth + 1, parentInkIndex: stroke.inkIndex)
+        stroke.substrokes.append(substroke)
+        strokePath.removeLast()
+      case 12: try readSlices(&reader, tag, into: &stroke.slices)
+      case 16: stroke.renderGroupID = try readUUID(&reader, tag, field: "render group UUID")
+      default: try reader.skip(tag)
+      }
+    }
+    return stroke
+  }
+
+  mutating func readMaskPolygon(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> [Point] {
+    try expect(tag, .lengthDelimited)
+    let range = try reader.readLengthDelimitedRange()
+    guard range.count % 8 == 0 else { throw Failure(kind: .maskPolygonSize(bytes: range.count), offset: tag.offset) }
+    let vertices = range.count / 8
+    try countPoints(vertices + 1, at: tag.offset)  // + 1: the polygon itself costs memory too
+    var polygon: [Point] = []
+    polygon.reserveCapacity(vertices)
+    var offset = range.lowerBound
+    for _ in 0..<vertices {
+      polygon.append(Point(x: Double(loadFloat(offset)), y: Double(loadFloat(offset + 4))))
+      offset += 8
+    }
+    return polygon
+  }
+
+  /// `Stroke.12`, repeated float: packed (one length-delimited run) or one 32-bit field each.
+  func readSlices(_ reader: inout ProtobufReader, _ tag: FieldTag, into slices: inout [Float]) throws {
+    switch tag.wireType {
+    case .fixed32:
+      slices.append(try reader.readFloat())
+    case .lengthDelimited:
+      let range = try reader.readLengthDelimitedRange()
+      guard range.count % 4 == 0 else { throw Failure(kind: .slicesSize(bytes: range.count), offset: tag.offset) }
+      slices.reserveCapacity(slices.count + range.count / 4)
+      for offset in stride(from: range.lowerBound, to: range.upperBound, by: 4) {
+        slices.append(loadFloat(offset))
+      }
+    default:
+      throw Failure(kind: .wrongWireType(field: tag.number, wireType: tag.wireType.rawValue), offset: tag.offset)
+    }
+  }
+
+  // MARK: - Small messages
+
+  func readStrokeID(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> StrokeID {
+    var reader = try message(&outer, outerTag)
+    var id = StrokeID(clock: 0, replicaIndex: 0, subclock: 0)
+    while let tag = try reader.readTag() {
+      switch tag.number {
+      case 1: try expect(tag, .varint); id.clock = try reader.readVarint()
+      case 2: try expect(tag, .varint); id.replicaIndex = try reader.readVarint()
+      case 3: try expect(tag, .varint); id.subclock = try reader.readVarint()
+      default: try reader.skip(tag)
+      }
+    }
+    return id
+  }
+
+  /// Reads a message of up to six float fields, absent fields 0 (protobuf's default).
+  func readFloats(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> (Double, Double, Double, Double, Double, Double) {
+    var reader = try message(&outer, outerTag)
+    var values: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
+    while let tag = try reader.readTag() {
+      guard (1...6).contains(tag.number) else { try reader.skip(tag); continue }
+      try expect(tag, .fixed32)
+      let value = Double(try reader.readFloat())
+      switch tag.number {
+      case 1: values.0 = value
+      case 2: values.1 = value
+      case 3: values.2 = value
+      case 4: values.3 = value
+      case 5: values.4 = value
+      default: values.5 = value
+      }
+    }
+    return values
+  }
+
+  func readRect(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> Rect {
+    let v = try readFloats(&reader, tag)  // fields 5 and 6 are not Rect fields: ignored
+    return Rect(x: v.0, y: v.1, width: v.2, height: v.3)
+  }
+
+  func readColor(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> RGBA {
+    let v = try readFloats(&reader, tag)
+    return RGBA(red: v.0, green: v.1, blue: v.2, alpha: v.3)
+  }
+
+  func readTransform(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> AffineTransform {
+    let v = try readFloats(&reader, tag)
+    return AffineTransform(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
+  }
+
+  func readUUID(_ reader: inout ProtobufReader, _ tag: FieldTag, field: String) throws -> UUIDBytes {
+    try expect(tag, .lengthDelimited)
+    let range = try reader.readLengthDelimitedRange()
+    guard range.count == 16 else { throw Failure(kind: .badUUIDLength(field: field, bytes: range.count), offset: tag.offset) }
+    return UUIDBytes(Array(UnsafeRawBufferPointer(rebasing: buffer[range])))
+  }
+
+  // MARK: - Helpers
+
+  /// A reader over the embedded message of a length-delimited field.
+  func message(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> ProtobufReader {
+    try expect(tag, .lengthDelimited)
+    return try reader.readMessage()
+  }
+
+  func expect(_ tag: FieldTag, _ wireType: WireType) throws {
+    guard tag.wireType == wireType else {
+      throw Failure(kind: .wrongWireType(field: tag.number, wireType: tag.wireType.rawValue), offset: tag.offset)
+    }
+  }
+
+  /// Adds `count` to the drawing's point budget.
+  /// - Throws: `.tooManyPoints` past `limits.maxPoints`.
+  mutating func countPoints(_ count: UInt64, at offset: Int) throws {
+    guard count <= UInt64(max(0, limits.maxPoints - pointCount)) else {
+      throw Failure(kind: .tooManyPoints(limit: limits.maxPoints), offset: offset)
+    }
+    pointCount += Int(count)
+  }
+
+  mutating func countPoints(_ count: Int, at offset: Int) throws {
+    try countPoints(UInt64(count), at: offset)
+  }
+
+  @inline(__always)
+  func loadFloat(_ offset: Int) -> Float {
+    Float(bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+  }
+}

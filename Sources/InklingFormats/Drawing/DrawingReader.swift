@@ -1,0 +1,167 @@
+// Reads `PKDrawing.dataRepresentation()` bytes into a `Drawing`
+// (../shared/docs/pkdrawing-format.md, "Container" and "Messages").
+//
+// Three outcomes, kept apart because the archive treats them differently:
+//  - `.drawing`: decoded; every stroke's ink index is valid.
+//  - `.unreadable`: not a drawing this reader knows (no `wrd` header: a bare message or an older
+//    "versioned document"; a format version other than 1…5; point property bits beyond 0x400).
+//    Not an error: the archive keeps the bytes as they are.
+//  - `throw DrawingReadError`: the data claims to be a drawing this reader knows but is damaged
+//    or exceeds `DrawingLimits`.
+//
+// Decisions (documented here because the format doc leaves them open):
+//  - NaN and infinite floats are data, not damage: they are kept as read. The renderer must
+//    cope (skip non-finite points).
+//  - An ink index out of range is an error (`.inkIndexOutOfRange`): PencilKit's writer never
+//    produces one, and consumers may index `inks` with any stroke's `inkIndex`.
+//  - A substroke without `Stroke.4` inherits its parent's ink index; substroke paths are not
+//    copied (`path == nil` means "the parent's path").
+//  - Unknown fields are skipped everywhere; a known field with the wrong wire type is damage.
+//  - Stroke flag bits 1–4 and the header's reserved byte are not kept.
+
+/// What `DrawingReader.read` found in a blob of drawing data.
+public enum DrawingDecodeResult: Hashable, Sendable {
+  /// A drawing this reader understands.
+  case drawing(Drawing)
+  /// Bytes that are not a drawing this reader knows ("legacy/unknown drawing format"); archive
+  /// them as opaque. `bytes` is the data as given (still gzipped if it was).
+  case unreadable(reason: String, bytes: [UInt8])
+
+  /// The drawing, or nil when unreadable.
+  public var drawing: Drawing? {
+    if case .drawing(let drawing) = self { return drawing }
+    return nil
+  }
+}
+
+/// Decodes PencilKit drawing data, gzipped or not, checking every length against `DrawingLimits`.
+///
+/// ```swift
+/// switch try DrawingReader.read(bytes) {
+/// case .drawing(let drawing): render(drawing)
+/// case .unreadable(let reason, let bytes): archiveOpaque(bytes, note: reason)
+/// }
+/// ```
+public enum DrawingReader {
+  /// The container magic, "wrd" + 0xF0.
+  public static let magic: [UInt8] = [0x77, 0x72, 0x64, 0xF0]
+  /// The container format versions this reader decodes.
+  public static let knownFormatVersions: ClosedRange<UInt8> = 1...5
+
+  /// Decodes drawing data.
+  /// - Throws: `DrawingReadError` when the data is a damaged drawing or exceeds `limits`.
+  public static func read(_ bytes: [UInt8], limits: DrawingLimits = .default) throws(DrawingReadError)
+    -> DrawingDecodeResult
+  {
+    let outcome = bytes.withUnsafeBytes { raw in
+      Result { () throws(DrawingReadError) in try decode(raw, limits: limits) }
+    }
+    switch try outcome.get() {
+    case .drawing(let drawing): return .drawing(drawing)
+    case .unreadable(let reason): return .unreadable(reason: reason, bytes: bytes)
+    }
+  }
+
+  /// Decodes drawing data from borrowed memory; `.unreadable` copies the bytes.
+  /// - Throws: `DrawingReadError` when the data is a damaged drawing or exceeds `limits`.
+  public static func read(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits = .default)
+    throws(DrawingReadError) -> DrawingDecodeResult
+  {
+    switch try decode(bytes, limits: limits) {
+    case .drawing(let drawing): return .drawing(drawing)
+    case .unreadable(let reason): return .unreadable(reason: reason, bytes: Array(bytes))
+    }
+  }
+
+  // MARK: - Container
+
+  enum Outcome {
+    case drawing(Drawing)
+    case unreadable(String)
+  }
+
+  static func decode(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits) throws(DrawingReadError) -> Outcome {
+    guard bytes.count <= limits.maxBytes else {
+      throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
+    }
+    guard Gzip.isGzip(bytes) else { return try decodeContainer(bytes, limits: limits, gzipped: false) }
+    let unpacked: [UInt8]
+    switch Result(catching: { () throws(Gzip.Failure) in try Gzip.decompress(bytes, limit: limits.maxBytes) }) {
+    case .success(let data): unpacked = data
+    case .failure(.tooLarge(let limit)): throw DrawingReadError(.gzipTooLarge(limit: limit))
+    case .failure(.corrupt(let message)): throw DrawingReadError(.gzipCorrupt(message))
+    }
+    let outcome = unpacked.withUnsafeBytes { raw in
+      Result { () throws(DrawingReadError) in try decodeContainer(raw, limits: limits, gzipped: true) }
+    }
+    return try outcome.get()
+  }
+
+  /// Reads the 8-byte header, then the `Drawing` message at the offset it gives.
+  static func decodeContainer(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool)
+    throws(DrawingReadError) -> Outcome
+  {
+    let what = gzipped ? "gzipped data" : "data"
+    let hasMagic = bytes.count >= 4 && bytes.prefix(4).elementsEqual(magic)
+    guard hasMagic else {
+      if !bytes.isEmpty && bytes.count < 4 && magic.starts(with: bytes) {
+        throw DrawingReadError(.truncatedHeader(bytes: bytes.count))
+      }
+      if gzipped && Gzip.isGzip(bytes) {
+        return .unreadable("legacy/unknown drawing format: gzip inside gzip")
+      }
+      return .unreadable(
+        "legacy/unknown drawing format: the \(what) does not start with the drawing header 77 72 64 F0")
+    }
+    guard bytes.count >= 8 else { throw DrawingReadError(.truncatedHeader(bytes: bytes.count)) }
+    let version = bytes[4]
+    guard knownFormatVersions.contains(version) else {
+      return .unreadable("unknown drawing format version \(version) (this reader knows 1–5)")
+    }
+    let headerLength = Int(bytes[6]) | Int(bytes[7]) << 8
+    guard headerLength >= 8 && headerLength <= bytes.count else {
+      throw DrawingReadError(
+        .badHeaderLength(headerLength: headerLength, totalBytes: bytes.count), location: "header", offset: 6)
+    }
+    var decoder = DrawingDecoder(buffer: bytes, limits: limits)
+    do {
+      var drawing = try decoder.readDrawing(range: headerLength..<bytes.count)
+      drawing.formatVersion = version
+      return .drawing(drawing)
+    } catch let failure as DrawingDecoder.Unrecognized {
+      return .unreadable("\(decoder.location): \(failure.reason)")
+    } catch let failure as DrawingDecoder.Failure {
+      throw DrawingReadError(failure.kind, location: decoder.location, offset: failure.offset)
+    } catch let error as ProtobufError {
+      throw DrawingReadError(DrawingReadError.Kind(error.kind), location: decoder.location, offset: error.offset)
+    } catch {
+      fatalError("DrawingDecoder throws only Failure, Unrecognized and ProtobufError, not \(error)")
+    }
+  }
+}
+
+extension DrawingReadError.Kind {
+  init(_ kind: ProtobufError.Kind) {
+    switch kind {
+    case .truncated: self = .truncated
+    case .varintTooLong: self = .varintTooLong
+    case .lengthPastEnd(let length, let remaining): self = .lengthPastEnd(length: length, remaining: remaining)
+    case .groupNotSupported(let field): self = .groupNotSupported(field: field)
+    case .invalidWireType(let type): self = .invalidWireType(type)
+    case .invalidFieldNumber(let number): self = .invalidFieldNumber(number)
+    }
+  }
+}
+
+extension Drawing {
+  /// Decodes drawing data, treating an unknown format as an error.
+  ///
+  /// Prefer `DrawingReader.read` where "not a drawing we know" must be told apart from damage.
+  /// - Throws: `DrawingReadError`; `.unrecognizedFormat` for data `DrawingReader` calls unreadable.
+  public init(bytes: [UInt8], limits: DrawingLimits = .default) throws(DrawingReadError) {
+    switch try DrawingReader.read(bytes, limits: limits) {
+    case .drawing(let drawing): self = drawing
+    case .unreadable(let reason, _): throw DrawingReadError(.unrecognizedFormat(reason))
+    }
+  }
+}
