@@ -8,6 +8,33 @@ import InklingRendering
 #endif
 
 enum Fixtures {
+  /// The shared samples folder: `$INKLING_SHARED/samples/pkdrawing`, else `<package>/../shared`.
+  static var samplesFolder: String {
+    if let shared = getenv("INKLING_SHARED").map({ String(cString: $0) }), !shared.isEmpty {
+      return shared + "/samples/pkdrawing"
+    }
+    return packageFolder + "/../shared/samples/pkdrawing"
+  }
+
+  /// The package root, from this file's path (`<package>/Tests/InklingRenderingTests/…`).
+  static var packageFolder: String {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+  }
+
+  static let sampleNames = ["empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"]
+
+  /// A real device drawing from the shared samples.
+  static func sample(_ name: String) throws -> Drawing {
+    guard let bytes = readFile("\(samplesFolder)/\(name).pkdrawing") else {
+      throw FixtureError.missing("\(samplesFolder)/\(name).pkdrawing")
+    }
+    return try Drawing(bytes: bytes)
+  }
+
+  enum FixtureError: Error { case missing(String) }
+
   static let black = RGBA(red: 0, green: 0, blue: 0, alpha: 1)
   static let white = RGBA(red: 1, green: 1, blue: 1, alpha: 1)
   static let red = RGBA(red: 1, green: 0, blue: 0, alpha: 1)

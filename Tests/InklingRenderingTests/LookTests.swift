@@ -21,7 +21,13 @@ import Testing
       ("page-thumb", Renderer.thumbnail(of: Fixtures.page(strokes: 100, points: 120), background: white, pixelSize: 256)),
       ("page-export", Renderer.export(of: Fixtures.page(strokes: 100, points: 120), background: white, scale: 1)),
     ]
-    for (name, image) in images {
+    var all = images
+    for name in Fixtures.sampleNames {
+      let drawing = try Fixtures.sample(name)
+      all.append(("sample-\(name)-thumb", Renderer.thumbnail(of: drawing, background: paper, pixelSize: 256)))
+      all.append(("sample-\(name)-export", Renderer.export(of: drawing, background: white, scale: 2)))
+    }
+    for (name, image) in all {
       try writeFile("\(folder)/\(name).png", PNG.encode(image, text: [("Software", "inkling-archive tests")]))
     }
   }
