@@ -21,7 +21,21 @@ import Testing
       ("page-thumb", Renderer.thumbnail(of: Fixtures.page(strokes: 100, points: 120), background: white, pixelSize: 256)),
       ("page-export", Renderer.export(of: Fixtures.page(strokes: 100, points: 120), background: white, scale: 1)),
     ]
+    // A thick pen line split by the pixel eraser, the right part also clipped by a mask.
+    let line = Fixtures.path((0...8).map { (Double($0) * 20, Double($0 % 2) * 6) }, width: 8)
+    let mask = [Point(x: 90, y: -20), Point(x: 140, y: -20), Point(x: 120, y: 30), Point(x: 90, y: 30)]
+    let erased = Drawing(
+      inks: [Fixtures.ink(.pen)],
+      strokes: [
+        Stroke(
+          inkIndex: 0, path: line,
+          substrokes: [
+            Stroke(inkIndex: 0, path: nil, slices: [0, 3.4]),
+            Stroke(inkIndex: 0, path: nil, maskPolygons: [mask], slices: [5, 8]),
+          ])
+      ])
     var all = images
+    all.append(("erased-export", Renderer.export(of: erased, background: white, scale: 3)))
     for name in Fixtures.sampleNames {
       let drawing = try Fixtures.sample(name)
       all.append(("sample-\(name)-thumb", Renderer.thumbnail(of: drawing, background: paper, pixelSize: 256)))
