@@ -100,6 +100,9 @@ enum Grain {
     _ texture: InkStyle.Texture, x: Int, y: Int, scale: Float, seed: UInt32
   ) -> Float {
     let px = Float(x), py = Float(y)
+    // Below one pixel per point the grain is finer than a pixel: fade it towards its mean so a
+    // thumbnail shows a lighter line rather than salt and pepper.
+    let strength = Swift.min(Swift.max((scale - 0.25) / 1.25, 0.1), 1)
     switch texture {
     case .none:
       return 1
@@ -107,10 +110,16 @@ enum Grain {
       // Paper tooth about a point across, plus per-pixel speckle.
       let tooth = value(px, py, cell: Swift.max(1, 0.9 * scale), seed)
       let speckle = hash(Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), seed ^ 0x9E37_79B9)
-      return 0.35 + 0.65 * (0.65 * tooth + 0.35 * speckle)
+      let raw = 0.65 * tooth + 0.35 * speckle
+      return 0.35 + 0.65 * (0.5 + (raw - 0.5) * strength)
     case .crayon:
-      let tooth = value(px, py, cell: Swift.max(1, 1.6 * scale), seed)
-      return tooth < 0.28 ? 0.25 : 0.7 + 0.3 * tooth
+      // Wax skips over the paper's tooth: two octaves, with the low spots mostly left open.
+      let coarse = value(px, py, cell: Swift.max(1, 1.4 * scale), seed)
+      let fine = value(px, py, cell: Swift.max(1, 0.6 * scale), seed ^ 0x5851_F42D)
+      let raw = 0.6 * coarse + 0.4 * fine
+      let t = Swift.min(Swift.max((raw - 0.3) / 0.3, 0), 1)
+      let bite = 0.3 + 0.7 * t * t * (3 - 2 * t)
+      return 0.75 + (bite - 0.75) * strength
     case .watercolor:
       let blotch = value(px, py, cell: Swift.max(2, 9 * scale), seed)
       return 0.7 + 0.3 * blotch
