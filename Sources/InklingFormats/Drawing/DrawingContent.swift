@@ -62,7 +62,7 @@ extension Drawing {
   /// The canonical serialisation of the visible content, as little-endian 64-bit words.
   func canonicalContent() -> [UInt64] {
     var out = ContentSerializer(drawing: self)
-    out.text("inkling-drawing-content-v1")
+    out.text("inkling-drawing-content-v2")
     let visible = strokes.filter { !$0.isHidden }
     out.count(visible.count)
     for stroke in visible { out.stroke(stroke) }
