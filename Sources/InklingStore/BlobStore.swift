@@ -24,11 +24,13 @@ package struct BlobStore {
   package static let maxChainDepth = 16
 
   let db: Database
-  private let reader: Reader
+  let reader: Reader
 
+  /// The blobs of `db`. Cheap: every `BlobStore` over one connection shares its zstd
+  /// context and its cache of recently decoded blobs.
   package init(_ db: Database) {
     self.db = db
-    reader = Reader()
+    reader = db.companion(Reader.self) { Reader() }
   }
 
   // MARK: - Writing
@@ -276,8 +278,9 @@ package struct BlobStore {
 // MARK: - Reader state
 
 extension BlobStore {
-  /// The decompressor and a few recently decoded blobs, by hash. Reading the versions of
-  /// a draft in order then decodes one delta each instead of a whole chain. Keyed by
+  /// The decompressor and a few recently decoded blobs, by hash, one per connection.
+  /// Reading the versions of a draft in order then decodes one delta each instead of a
+  /// whole chain. Keyed by
   /// SHA-256, an entry can never be stale: those bytes are what that hash names, and they
   /// were verified before they were remembered.
   final class Reader {
