@@ -233,7 +233,7 @@ package struct BlobStore {
     StoreError(
       kind: .corrupt,
       message: "the archive \(db.path) is damaged: blob \(shortHash(link.sha256)) (id \(link.id)): \(problem). "
-        + "Run `inkling-archive check` to see what is affected, or restore it from a backup.",
+        + StoreError.damageAdvice,
       path: db.path)
   }
 
