@@ -19,8 +19,6 @@ final class VersionWriter {
 
   private let database: Database
   private let drawingIndex: DrawingIndexWriter
-  /// For the rare delta that must be stored in full after all (see `settle`).
-  private lazy var fullEncoder = BlobEncoder()
   private let runID: Int64
   private var inTransaction = false
   private var pendingFiles = 0
@@ -115,7 +113,7 @@ final class VersionWriter {
     let blobs = BlobStore(database)
     let blobID: Int64
     if let blob = version.blob {
-      let stored = try blobs.insert(try settle(blob))
+      let stored = try blobs.insert(blob)
       blobID = stored.id
       if let facts = version.drawingFacts, try stored.inserted || !drawingIndex.isIndexed(blobID) {
         try drawingIndex.write(facts, blobID: blobID)
@@ -134,28 +132,6 @@ final class VersionWriter {
         blobID: blobID, envelopeID: envelopeID, background: version.background),
       in: database)
     return inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created)
-  }
-
-  /// A delta was encoded against its base as the worker saw it. When another worker stored
-  /// the same base first with another encoding, the base's depth differs: correct the
-  /// delta's depth, or past the chain bound, store the drawing in full.
-  private func settle(_ blob: EncodedBlob) throws -> EncodedBlob {
-    guard let baseSHA256 = blob.baseSHA256,
-      let base = try database.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) }),
-      base.1 + 1 != blob.depth
-    else { return blob }
-    if base.1 + 1 <= BlobStore.maxChainDepth {
-      return EncodedBlob(
-        sha256: blob.sha256, size: blob.size, encoding: blob.encoding, baseSHA256: baseSHA256, depth: base.1 + 1,
-        data: blob.data)
-    }
-    let baseBytes = try BlobStore(database).bytes(ofBlob: base.0)
-    let bytes = try blob.data.withUnsafeBytes { data in
-      try baseBytes.withUnsafeBytes { prefix in
-        try ZstdDecompressor().decompress(data, expectedSize: blob.size, prefix: prefix)
-      }
-    }
-    return try fullEncoder.encode(bytes, sha256: blob.sha256, base: nil)
   }
 
   // MARK: - Batches
