@@ -68,9 +68,11 @@ enum DraftNames {
       }
       let nfd = random.chance(0.35)
       var name = makeName(typed: typed, decomposed: nfd)
+      let base = typed.isEmpty ? "Untitled" : typed
       var attempt = 2
       while seen.contains(name.draftName) {
-        typed = "\(typedBase(typed)) \(attempt)"
+        // A second "Cat sketch" becomes "Cat sketch 2", as people number their drafts.
+        typed = "\(base) \(attempt)"
         name = makeName(typed: typed, decomposed: nfd)
         attempt += 1
       }
@@ -89,8 +91,6 @@ enum DraftNames {
   }
 
   static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-  private static func typedBase(_ typed: String) -> String { typed.isEmpty ? "Untitled" : typed }
 
   private static func typedName(_ r: inout SeededRandom) -> String {
     let subject = r.pick(subjects)

@@ -49,13 +49,21 @@ package struct EncodedBlob: Sendable, Hashable {
   package let depth: Int
   package let data: [UInt8]
 
-  package init(sha256: [UInt8], size: Int, encoding: Int, baseSHA256: [UInt8]?, depth: Int, data: [UInt8]) {
+  /// Internal: only `BlobEncoder` makes these, so every one has been verified (invariant 1).
+  init(sha256: [UInt8], size: Int, encoding: Int, baseSHA256: [UInt8]?, depth: Int, data: [UInt8]) {
     self.sha256 = sha256
     self.size = size
     self.encoding = encoding
     self.baseSHA256 = baseSHA256
     self.depth = depth
     self.data = data
+  }
+}
+
+extension EncodedBlob {
+  /// The same delta at another depth: the data does not depend on it.
+  func withDepth(_ depth: Int) -> EncodedBlob {
+    EncodedBlob(sha256: sha256, size: size, encoding: encoding, baseSHA256: baseSHA256, depth: depth, data: data)
   }
 }
 

@@ -8,10 +8,12 @@
 //      (verified when encoded), and every read re-hashes what it decoded and throws
 //      `.corrupt` naming the blob when the hash differs.
 //   2. A delta's base exists and is another blob; depth = base.depth + 1 ≤ maxChainDepth.
-//      `insert` checks both against the stored base; reads stop a chain that is longer
-//      than that (a damaged archive could hold a cycle) instead of looping.
+//      `insert` takes the depth from the stored base (re-encoding in full when that base
+//      is at the maximum); reads stop a chain that is longer than that (a damaged archive
+//      could hold a cycle) instead of looping.
 //   3. Reads follow a chain iteratively from the top down to a full blob (or to a base
 //      decoded recently, kept by its hash), then decode upwards: no recursion, bounded work.
+//   4. Every row `insert` writes is read back and compared before it returns.
 
 import CSQLite
 
@@ -22,11 +24,13 @@ package struct BlobStore {
   package static let maxChainDepth = 16
 
   let db: Database
-  private let reader: Reader
+  let reader: Reader
 
+  /// The blobs of `db`. Cheap: every `BlobStore` over one connection shares its zstd
+  /// context and its cache of recently decoded blobs.
   package init(_ db: Database) {
     self.db = db
-    reader = Reader()
+    reader = db.companion(Reader.self) { Reader() }
   }
 
   // MARK: - Writing
@@ -36,62 +40,75 @@ package struct BlobStore {
     try db.fetchOne("SELECT id FROM blob WHERE sha256 = ?", [sha256]) { $0.int64(0) }
   }
 
-  /// Stores `blob` unless a blob with its hash is stored already.
+  /// Stores `blob` unless a blob with its hash is stored already, and reads the row back.
   ///
+  /// A delta's depth is taken from its stored base, which may differ from the depth the
+  /// encoder was told (the base's bytes were already stored, deeper, under another draft);
+  /// if that would exceed `maxChainDepth`, the blob is re-encoded in full here. Every row
+  /// written is read back and compared before this returns (verify before commit).
   /// - Returns: the blob's id, and whether this call inserted it.
-  /// - Throws: `StoreError` if the blob's delta base is not stored (code
-  ///   SQLITE_CONSTRAINT_FOREIGNKEY), its depth does not follow its base's, or SQLite fails.
+  /// - Throws: `StoreError` if the blob's delta base is not stored (code 787,
+  ///   SQLITE_CONSTRAINT_FOREIGNKEY), the row reads back differently (`.verification`),
+  ///   or SQLite fails.
   package func insert(_ blob: EncodedBlob) throws -> (id: Int64, inserted: Bool) {
     if let existing = try id(ofSHA256: blob.sha256) { return (existing, false) }
-    let baseID = try checkedBaseID(of: blob)
-    let inserted = try db.fetchOne(
+    var blob = blob
+    var baseID: Int64?
+    if let baseSHA256 = blob.baseSHA256 {
+      guard let base = try db.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
+      else {
+        throw StoreError(
+          kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
+          message: "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
+          path: db.path)
+      }
+      if base.1 < Self.maxChainDepth {
+        blob = blob.withDepth(base.1 + 1)
+        baseID = base.0
+      } else {
+        blob = try reencodeInFull(blob, baseID: base.0)
+      }
+    }
+    let id = try db.fetchOne(
       """
       INSERT INTO blob (sha256, size, encoding, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (sha256) DO NOTHING RETURNING id
       """,
       [blob.sha256, blob.size, blob.encoding, baseID, blob.depth, blob.data]
     ) { $0.int64(0) }
-    if let inserted { return (inserted, true) }
-    guard let existing = try id(ofSHA256: blob.sha256) else {
-      throw StoreError(kind: .sqlite, message: "blob \(shortHash(blob.sha256)) was neither inserted nor found", path: db.path)
+    guard let id else {
+      // Not reached with one writer: the lookup above found no such blob.
+      guard let existing = try self.id(ofSHA256: blob.sha256) else {
+        throw StoreError(kind: .sqlite, message: "blob \(shortHash(blob.sha256)) was neither inserted nor found", path: db.path)
+      }
+      return (existing, false)
     }
-    return (existing, false)
+    try verifyStored(blob, id: id)
+    return (id, true)
   }
 
-  /// The stored id of `blob`'s base, checking invariant 2.
-  private func checkedBaseID(of blob: EncodedBlob) throws -> Int64? {
-    guard let baseSHA256 = blob.baseSHA256 else {
-      guard blob.depth == 0, blob.encoding != BlobEncoding.delta.rawValue else {
-        throw invalid(blob, "is a delta without a base, or a full blob of depth \(blob.depth)")
-      }
-      return nil
+  /// The delta `blob` decoded against its base and encoded again without one, for a
+  /// base that is already at the maximum depth (invariant 2).
+  private func reencodeInFull(_ blob: EncodedBlob, baseID: Int64) throws -> EncodedBlob {
+    let base = try decode(baseID)
+    let bytes: [UInt8]
+    do {
+      bytes = try decodeBlob(encoding: blob.encoding, data: blob.data, size: blob.size, base: base.bytes, decompressor: reader.decompressor)
+    } catch {
+      throw invalid(blob, "does not decode over its base (\(error))")
     }
-    guard blob.encoding == BlobEncoding.delta.rawValue, baseSHA256 != blob.sha256 else {
-      throw invalid(blob, "has a base but is not a delta, or is its own base")
-    }
-    guard let base = try db.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
-    else {
-      throw StoreError(
-        kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
-        message: "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
-        path: db.path)
-    }
-    guard blob.depth == base.1 + 1, blob.depth <= Self.maxChainDepth else {
-      throw invalid(blob, "has depth \(blob.depth) over a base of depth \(base.1) (at most \(Self.maxChainDepth))")
-    }
-    return base.0
+    guard SHA256.hash(bytes) == blob.sha256 else { throw invalid(blob, "does not decode over its base to its SHA-256") }
+    return try reader.encoder.encode(bytes, sha256: blob.sha256, base: nil)
   }
 
   private func invalid(_ blob: EncodedBlob, _ problem: String) -> StoreError {
     StoreError(kind: .verification, message: "blob \(shortHash(blob.sha256)) \(problem); not stored", path: db.path)
   }
 
-  /// Reads the row of blob `id` back and compares it with `blob`, the encoder's verified
-  /// output: the verify-before-commit check for what SQLite actually stored. Call it for
-  /// each blob inserted in a transaction before committing.
-  ///
-  /// - Throws: `StoreError(.verification)` on any difference.
-  package func verifyStored(_ blob: EncodedBlob, id: Int64) throws {
+  /// Reads the row of blob `id` back and compares it with `blob` (Fossil's
+  /// verify-before-commit, https://fossil-scm.org/home/doc/trunk/www/selfcheck.wiki): what
+  /// SQLite stored is what the encoder verified.
+  private func verifyStored(_ blob: EncodedBlob, id: Int64) throws {
     let same = try db.fetchOne(
       """
       SELECT b.sha256 = ?1 AND b.size = ?2 AND b.encoding = ?3 AND b.depth = ?4 AND b.data = ?5
@@ -216,7 +233,7 @@ package struct BlobStore {
     StoreError(
       kind: .corrupt,
       message: "the archive \(db.path) is damaged: blob \(shortHash(link.sha256)) (id \(link.id)): \(problem). "
-        + "Run `inkling-archive check` to see what is affected, or restore it from a backup.",
+        + StoreError.damageAdvice,
       path: db.path)
   }
 
@@ -261,18 +278,25 @@ package struct BlobStore {
 // MARK: - Reader state
 
 extension BlobStore {
-  /// The decompressor and a few recently decoded blobs, by hash. Reading the versions of
-  /// a draft in order then decodes one delta each instead of a whole chain. Keyed by
-  /// SHA-256, an entry can never be stale: those bytes are what that hash names, and they
-  /// were verified before they were remembered.
+  /// The decompressor and a few recently decoded blobs, by hash, one per connection.
+  /// Reading the versions of a draft in order then decodes one delta each instead of a
+  /// whole chain. Keyed by SHA-256, an entry can never be stale: those bytes are what that
+  /// hash names, and they were verified before they were remembered. Only bases come from
+  /// here: the blob asked for is always decoded from its stored row, so every read still
+  /// checks what is on disk.
   final class Reader {
     let decompressor = ZstdDecompressor()
+    /// For the rare re-encoding in `insert`; made on first use.
+    lazy var encoder = BlobEncoder()
     private var recent: [(sha256: [UInt8], bytes: [UInt8])] = []
     private static let entries = 4
     private static let maxBytes = 64 << 20
 
     func cached(_ sha256: [UInt8]) -> [UInt8]? {
-      recent.first { $0.sha256 == sha256 }?.bytes
+      guard let index = recent.firstIndex(where: { $0.sha256 == sha256 }) else { return nil }
+      let entry = recent.remove(at: index)
+      recent.insert(entry, at: 0)  // most recently used first
+      return entry.bytes
     }
 
     func remember(_ sha256: [UInt8], _ bytes: [UInt8]) {

@@ -54,16 +54,17 @@ extension Database {
   package func savepoint<T>(_ body: () throws -> T) throws -> T {
     let name = nextSavepointName
     defer { savepointEnded() }
-    try execute("SAVEPOINT \(name)")
+    // Cached: names repeat by depth, and importers take a savepoint per file.
+    try statement("SAVEPOINT \(name)").execute()
     do {
       let result = try body()
-      try execute("RELEASE \(name)")
+      try statement("RELEASE \(name)").execute()
       return result
     } catch {
       // If SQLite rolled back the whole transaction on the error, the savepoint is gone.
       if !isAutocommit {
-        try? execute("ROLLBACK TO \(name)")
-        try? execute("RELEASE \(name)")
+        try? statement("ROLLBACK TO \(name)").execute()
+        try? statement("RELEASE \(name)").execute()
       }
       throw error
     }

@@ -31,8 +31,8 @@ enum Dispatch {
     case ["purge"]: return notImplemented(path)
     case ["check"]: return try CheckCommand.run(parsed)
     case ["backup"]: return try BackupCommand.run(parsed)
-    case ["stats"]: return notImplemented(path)
-    case ["gc"]: return notImplemented(path)
+    case ["stats"]: return try StatsCommand.run(parsed)
+    case ["gc"]: return try GCCommand.run(parsed)
     case ["reindex"]: return try ReindexCommand.run(parsed)
     default:
       // The parser only produces paths of commands in RootCommand.spec, all listed above.

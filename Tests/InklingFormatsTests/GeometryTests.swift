@@ -1,6 +1,7 @@
 // The stroke geometry: B-spline evaluation, property interpolation, visible pieces and render
 // bounds (pkdrawing-format.md, "Geometry").
 
+import Foundation
 import Testing
 
 @testable import InklingFormats
@@ -188,5 +189,45 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
     let drawing = Drawing(inks: [pencil], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)], width: 1.2))])
     let exact = try #require(drawing.visiblePieces.first?.exactBounds)
     #expect(abs(exact.minY - -2.5) < 1e-9)
+  }
+
+  // MARK: - The real samples
+
+  /// The shared samples folder: `$INKLING_SHARED/samples/pkdrawing`, else `<package>/../shared`.
+  static var samplesFolder: URL {
+    if let shared = ProcessInfo.processInfo.environment["INKLING_SHARED"], !shared.isEmpty {
+      return URL(fileURLWithPath: shared).appendingPathComponent("samples/pkdrawing")
+    }
+    return URL(fileURLWithPath: #filePath)  // <package>/Tests/InklingFormatsTests/…
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("shared/samples/pkdrawing")
+  }
+
+  @Test func computedBoundsAgreeWithTheStoredBoundsOfEverySampleStroke() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: Self.samplesFolder.path)
+      .filter { $0.hasSuffix(".pkdrawing") }.sorted()
+    #expect(files.count >= 4)
+    var total = 0, exact = 0, within2 = 0
+    for file in files {
+      let bytes = [UInt8](try Data(contentsOf: Self.samplesFolder.appendingPathComponent(file)))
+      let drawing = try Drawing(bytes: bytes)
+      for index in drawing.strokes.indices {
+        let stroke = drawing.strokes[index]
+        guard !drawing.pieces(ofStrokeAt: index).isEmpty else { continue }
+        total += 1
+        let stored = try #require(stroke.storedBounds, "\(file) stroke \(index) stores no bounds")
+        let computed = try #require(drawing.renderBounds(ofStrokeAt: index))
+        let sides = [
+          computed.minX - stored.minX, computed.minY - stored.minY,
+          computed.maxX - stored.maxX, computed.maxY - stored.maxY,
+        ]
+        let worst = sides.map(abs).max() ?? 0
+        if worst == 0 { exact += 1 }
+        if worst <= 2 { within2 += 1 }
+        #expect(worst <= 2, "\(file) stroke \(index): computed \(computed), stored \(stored)")
+      }
+    }
+    print("Sample stroke bounds: \(exact) exact, \(within2) within 2 pt, of \(total) visible strokes")
+    #expect(total >= 8)
   }
 }

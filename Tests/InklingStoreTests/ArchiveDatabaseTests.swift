@@ -152,8 +152,12 @@ func rawSQLite(_ path: String, _ sql: String) throws {
         _ = try db.fetchAll("SELECT name FROM draft") { $0.string(0) }
       }
       let storeError = try #require(error as? StoreError)
-      #expect(storeError.kind == .corrupt || storeError.kind == .notAnArchive)
-      #expect(storeError.message.contains(path))
+      #expect(storeError.kind == .corrupt)
+      #expect(storeError.code == 11)  // SQLITE_CORRUPT
+      #expect(
+        storeError.description
+          == "the archive \(path) is damaged (SQLite error 11: database disk image is malformed). "
+          + "Run `inkling-archive check` to see what is affected, or restore it from a backup.")
     }
   }
 

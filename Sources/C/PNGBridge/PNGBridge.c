@@ -1,2 +1,269 @@
+// PNGBridge: RGBA8 <-> PNG in memory over libpng (see include/PNGBridge.h).
+//
+// Invariants:
+// 1. No libpng call is made outside a function that has set setjmp(png_jmpbuf(png)); libpng's
+//    error callback (bridge_error) records the message and longjmps back there.
+// 2. Every object live across setjmp that changes after it is reached through a `volatile`
+//    pointer or lives in a struct whose address does not change (C11 7.13.2.1).
+// 3. Every path out of a function releases the png/info structs and any buffer it allocated
+//    that is not handed to the caller.
 #include "PNGBridge.h"
-int inkling_png_placeholder(void) { return 0; }
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// MARK: - Errors
+
+typedef struct {
+  char *message;
+  size_t message_size;
+} bridge_errors;
+
+static void set_message(char *message, size_t size, const char *text) {
+  if (message == NULL || size == 0) return;
+  snprintf(message, size, "%s", text ? text : "unknown error");
+}
+
+static void bridge_error(png_structp png, png_const_charp text) {
+  bridge_errors *errors = (bridge_errors *)png_get_error_ptr(png);
+  if (errors) set_message(errors->message, errors->message_size, text);
+  png_longjmp(png, 1);
+}
+
+static void bridge_warning(png_structp png, png_const_charp text) {
+  (void)png;
+  (void)text;  // Warnings (e.g. a bad CRC in an ancillary chunk) are not failures.
+}
+
+// MARK: - Encoding
+
+typedef struct {
+  uint8_t *data;
+  size_t size;
+  size_t capacity;
+  int failed;
+} growable_buffer;
+
+static void buffer_write(png_structp png, png_bytep bytes, png_size_t length) {
+  growable_buffer *buffer = (growable_buffer *)png_get_io_ptr(png);
+  if (buffer->size + length > buffer->capacity) {
+    size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+    while (capacity < buffer->size + length) {
+      if (capacity > SIZE_MAX / 2) {
+        buffer->failed = 1;
+        png_error(png, "output too large");
+      }
+      capacity *= 2;
+    }
+    uint8_t *grown = realloc(buffer->data, capacity);
+    if (grown == NULL) {
+      buffer->failed = 1;
+      png_error(png, "out of memory growing the output buffer");
+    }
+    buffer->data = grown;
+    buffer->capacity = capacity;
+  }
+  memcpy(buffer->data + buffer->size, bytes, length);
+  buffer->size += length;
+}
+
+static void buffer_flush(png_structp png) { (void)png; }
+
+static int is_ascii(const char *s) {
+  for (; *s; s++)
+    if ((unsigned char)*s >= 0x80) return 0;
+  return 1;
+}
+
+static int valid_key(const char *key) {
+  size_t n = strlen(key);
+  if (n < 1 || n > 79) return 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)key[i];
+    if (c < 0x20 || c > 0x7E) return 0;
+  }
+  return 1;
+}
+
+int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                       const char *const *text_keys, const char *const *text_values,
+                       size_t text_count, int compression_level, uint8_t **out_data,
+                       size_t *out_size, char *message, size_t message_size) {
+  if (out_data) *out_data = NULL;
+  if (out_size) *out_size = 0;
+  if (rgba == NULL || out_data == NULL || out_size == NULL || width == 0 || height == 0 ||
+      width > INKLING_PNG_MAX_DIMENSION || height > INKLING_PNG_MAX_DIMENSION ||
+      stride < (size_t)width * 4) {
+    set_message(message, message_size, "image size or stride out of range");
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  for (size_t i = 0; i < text_count; i++) {
+    if (text_keys == NULL || text_values == NULL || text_keys[i] == NULL ||
+        text_values[i] == NULL || !valid_key(text_keys[i])) {
+      set_message(message, message_size,
+                  "text key must be 1 to 79 printable ASCII characters");
+      return INKLING_PNG_INVALID_ARGUMENT;
+    }
+  }
+  if (compression_level < 0) compression_level = 0;
+  if (compression_level > 9) compression_level = 9;
+
+  // Allocated before setjmp and never reassigned after it (invariant 2).
+  png_bytep *rows = malloc(sizeof(png_bytep) * height);
+  png_text *texts = text_count ? calloc(text_count, sizeof(png_text)) : NULL;
+  if (rows == NULL || (text_count && texts == NULL)) {
+    free(rows);
+    free(texts);
+    set_message(message, message_size, "out of memory");
+    return INKLING_PNG_OUT_OF_MEMORY;
+  }
+  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * stride);
+  for (size_t i = 0; i < text_count; i++) {
+    texts[i].key = (png_charp)text_keys[i];
+    if (is_ascii(text_values[i])) {
+      texts[i].compression = PNG_TEXT_COMPRESSION_NONE;
+      texts[i].text = (png_charp)text_values[i];
+      texts[i].text_length = strlen(text_values[i]);
+    } else {
+      texts[i].compression = PNG_ITXT_COMPRESSION_NONE;
+      texts[i].text = (png_charp)text_values[i];
+      texts[i].itxt_length = strlen(text_values[i]);
+      texts[i].lang = "";
+      texts[i].lang_key = "";
+    }
+  }
+
+  // On the heap: the callbacks change it between setjmp and a longjmp (invariant 2).
+  growable_buffer *buffer = calloc(1, sizeof(growable_buffer));
+  bridge_errors errors = {message, message_size};
+  png_structp png = buffer ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors,
+                                                     bridge_error, bridge_warning)
+                           : NULL;
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (png == NULL || info == NULL) {
+    png_destroy_write_struct(&png, &info);
+    free(buffer);
+    free(rows);
+    free(texts);
+    set_message(message, message_size, "out of memory creating the PNG writer");
+    return INKLING_PNG_OUT_OF_MEMORY;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    int code = buffer->failed ? INKLING_PNG_OUT_OF_MEMORY : INKLING_PNG_LIBPNG_ERROR;
+    png_destroy_write_struct(&png, &info);
+    free(buffer->data);
+    free(buffer);
+    free(rows);
+    free(texts);
+    return code;
+  }
+  png_set_write_fn(png, buffer, buffer_write, buffer_flush);
+  png_set_compression_level(png, compression_level);
+  png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (text_count) png_set_text(png, info, texts, (int)text_count);
+  png_write_info(png, info);
+  png_write_image(png, rows);
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
+  free(rows);
+  free(texts);
+  *out_data = buffer->data;
+  *out_size = buffer->size;
+  free(buffer);
+  return INKLING_PNG_OK;
+}
+
+// MARK: - Decoding
+
+typedef struct {
+  const uint8_t *data;
+  size_t size;
+  size_t offset;
+} read_cursor;
+
+static void cursor_read(png_structp png, png_bytep out, png_size_t length) {
+  read_cursor *cursor = (read_cursor *)png_get_io_ptr(png);
+  if (length > cursor->size - cursor->offset) png_error(png, "PNG data ends early");
+  memcpy(out, cursor->data + cursor->offset, length);
+  cursor->offset += length;
+}
+
+int inkling_png_decode(const uint8_t *data, size_t size, uint8_t **out_rgba,
+                       uint32_t *out_width, uint32_t *out_height, char *message,
+                       size_t message_size) {
+  if (out_rgba) *out_rgba = NULL;
+  if (data == NULL || out_rgba == NULL || out_width == NULL || out_height == NULL) {
+    set_message(message, message_size, "missing argument");
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+    set_message(message, message_size, "not a PNG (bad signature)");
+    return INKLING_PNG_LIBPNG_ERROR;
+  }
+  read_cursor cursor = {data, size, 0};
+  bridge_errors errors = {message, message_size};
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, &errors, bridge_error, bridge_warning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (png == NULL || info == NULL) {
+    png_destroy_read_struct(&png, &info, NULL);
+    set_message(message, message_size, "out of memory creating the PNG reader");
+    return INKLING_PNG_OUT_OF_MEMORY;
+  }
+  // Assigned after setjmp, so volatile (invariant 2).
+  uint8_t *volatile pixels = NULL;
+  png_bytep *volatile rows = NULL;
+  volatile int code = INKLING_PNG_LIBPNG_ERROR;
+  if (setjmp(png_jmpbuf(png))) {
+    png_destroy_read_struct(&png, &info, NULL);
+    free(pixels);
+    free(rows);
+    return code;
+  }
+  png_set_read_fn(png, &cursor, cursor_read);
+  png_set_user_limits(png, INKLING_PNG_MAX_DIMENSION, INKLING_PNG_MAX_DIMENSION);
+  png_read_info(png, info);
+  png_uint_32 width = png_get_image_width(png, info);
+  png_uint_32 height = png_get_image_height(png, info);
+  int bit_depth = png_get_bit_depth(png, info);
+  int color_type = png_get_color_type(png, info);
+  if ((uint64_t)width * height > INKLING_PNG_MAX_PIXELS) {
+    code = INKLING_PNG_OUT_OF_MEMORY;
+    png_error(png, "image has too many pixels");
+  }
+  // Everything to 8-bit RGBA: palette and low-bit grey expand, tRNS becomes alpha, 16-bit
+  // scales down, grey becomes RGB, and an opaque alpha is added when there is none.
+  if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+  if (bit_depth == 16) png_set_scale_16(png);
+  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
+    png_set_gray_to_rgb(png);
+  if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+    png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+  if (png_get_rowbytes(png, info) != (size_t)width * 4) png_error(png, "unexpected row size");
+
+  pixels = malloc((size_t)width * height * 4);
+  rows = malloc(sizeof(png_bytep) * height);
+  if (pixels == NULL || rows == NULL) {
+    code = INKLING_PNG_OUT_OF_MEMORY;
+    png_error(png, "out of memory for the pixels");
+  }
+  for (png_uint_32 y = 0; y < height; y++) rows[y] = pixels + (size_t)y * width * 4;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+  png_destroy_read_struct(&png, &info, NULL);
+  free(rows);
+  *out_rgba = pixels;
+  *out_width = width;
+  *out_height = height;
+  return INKLING_PNG_OK;
+}
+
+void inkling_png_free(void *buffer) { free(buffer); }

@@ -68,17 +68,7 @@ final class DrawingIndexer {
       status: .decoded, formatVersion: Int(drawing.formatVersion), strokes: strokes, pointCount: points,
       bounds: box, firstPoint: first?.isFinite == true ? first : nil, lastPoint: last?.isFinite == true ? last : nil,
       maxInkVersion: drawing.inks.compactMap(\.version).max().map { Int(clamping: $0) },
-      contentHash: Self.contentHash(strokes))
-  }
-
-  /// Equal for drawings whose visible strokes are the same, in the same order, whatever
-  /// else differs in their bytes (version vectors, hidden strokes).
-  static func contentHash(_ strokes: [StrokeFacts]) -> [UInt8] {
-    var hasher = SHA256Hasher()
-    for stroke in strokes where !stroke.hidden {
-      stroke.fingerprint.withUnsafeBytes { hasher.update($0) }
-    }
-    return Array(hasher.finalize().prefix(16))
+      contentHash: drawing.contentFingerprint.bytes)
   }
 
   private func union(_ a: Rect, _ b: Rect) -> Rect {

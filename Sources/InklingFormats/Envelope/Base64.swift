@@ -3,6 +3,8 @@
 // and must know exactly which spelling it saw: anything this decoder accepts re-encodes to
 // the same text only when it is canonical, which EnvelopeTemplate checks.
 
+import Foundation
+
 enum Base64 {
   private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -19,31 +21,100 @@ enum Base64 {
   /// Appends the base64 text of `bytes`, writing `/` as `\/` when `escapeSlashes` is set
   /// (JSONEncoder's default spelling).
   static func encode(_ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, into output: inout [UInt8]) {
-    // Escaped slashes are rare enough (1 character in 64) that a little slack covers them.
-    output.reserveCapacity(output.count + encodedLength(bytes.count) * (escapeSlashes ? 9 : 8) / 8)
-    alphabet.withUnsafeBufferPointer { table in
-      func put(_ sextet: UInt32) {
-        let byte = table[Int(sextet & 63)]
-        if escapeSlashes && byte == UInt8(ascii: "/") { output.append(UInt8(ascii: "\\")) }
-        output.append(byte)
+    let plainLength = encodedLength(bytes.count)
+    // Each escaped slash adds a byte; at most every character is one.
+    let capacity = escapeSlashes ? plainLength * 2 : plainLength
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: capacity))
+    let written = output.withUnsafeMutableBufferPointer { buffer in
+      alphabet.withUnsafeBufferPointer { table in
+        encode(bytes, escapeSlashes: escapeSlashes, table: table, into: buffer.baseAddress! + start)
       }
+    }
+    output.removeLast(capacity - written)
+  }
+
+  /// Whether `text` is exactly the base64 of `bytes` in the given spelling, without building it.
+  static func matches(_ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, _ text: UnsafeRawBufferPointer) -> Bool {
+    let plainLength = encodedLength(bytes.count)
+    guard text.count >= plainLength, escapeSlashes || text.count == plainLength else { return false }
+    // Encode in blocks of 3 KiB of input into a small buffer and compare as we go.
+    let block = 3 * 1024
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block / 3 * 4 * 2) { scratch in
+      alphabet.withUnsafeBufferPointer { table in
+        var input = 0
+        var position = 0
+        while input < bytes.count {
+          let end = min(input + block, bytes.count)
+          let count = encode(
+            UnsafeRawBufferPointer(rebasing: bytes[input..<end]), escapeSlashes: escapeSlashes, table: table,
+            into: scratch.baseAddress!)
+          guard position + count <= text.count,
+            memcmp(scratch.baseAddress!, text.baseAddress! + position, count) == 0
+          else { return false }
+          position += count
+          input = end
+        }
+        return position == text.count
+      }
+    }
+  }
+
+  /// Writes the encoding of `bytes` (padded only if it ends the input) and returns its length.
+  private static func encode(
+    _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, table: UnsafeBufferPointer<UInt8>,
+    into output: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    var out = 0
+    @inline(__always) func put(_ sextet: UInt32) {
+      let byte = table[Int(sextet & 63)]
+      if escapeSlashes && byte == UInt8(ascii: "/") {
+        output[out] = UInt8(ascii: "\\")
+        out += 1
+      }
+      output[out] = byte
+      out += 1
+    }
+    var index = 0
+    let count = bytes.count
+    while index + 3 <= count {
+      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+      put(word >> 18); put(word >> 12); put(word >> 6); put(word)
+      index += 3
+    }
+    let rest = count - index
+    if rest == 1 {
+      let word = UInt32(bytes[index]) << 16
+      put(word >> 18); put(word >> 12)
+      output[out] = UInt8(ascii: "="); output[out + 1] = UInt8(ascii: "=")
+      out += 2
+    } else if rest == 2 {
+      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+      put(word >> 18); put(word >> 12); put(word >> 6)
+      output[out] = UInt8(ascii: "=")
+      out += 1
+    }
+    return out
+  }
+
+  /// Decodes the content of a JSON string holding base64 in which `/` may be written `\/`
+  /// (and no other escape). Returns nil when it is not base64 or holds other escapes.
+  static func decodeEscapingSlashes(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { scratch -> [UInt8]? in
+      var count = 0
       var index = 0
-      let count = bytes.count
-      while index + 3 <= count {
-        let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-        put(word >> 18); put(word >> 12); put(word >> 6); put(word)
-        index += 3
+      while index < text.count {
+        let byte = text[index]
+        if byte == UInt8(ascii: "\\") {
+          guard index + 1 < text.count, text[index + 1] == UInt8(ascii: "/") else { return nil }
+          index += 1
+          continue
+        }
+        scratch[count] = byte
+        count += 1
+        index += 1
       }
-      let rest = count - index
-      if rest == 1 {
-        let word = UInt32(bytes[index]) << 16
-        put(word >> 18); put(word >> 12)
-        output.append(UInt8(ascii: "=")); output.append(UInt8(ascii: "="))
-      } else if rest == 2 {
-        let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-        put(word >> 18); put(word >> 12); put(word >> 6)
-        output.append(UInt8(ascii: "="))
-      }
+      return decode(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
     }
   }
 

@@ -91,7 +91,9 @@ extension DraftEnvelope {
     let content = UnsafeRawBufferPointer(rebasing: bytes[drawing.contentStart..<drawing.contentEnd])
     let decoded: [UInt8]?
     if drawing.hasEscapes {
-      decoded = JSONScanner.unescape(content).withUnsafeBytes { Base64.decode($0) }
+      decoded =
+        Base64.decodeEscapingSlashes(content)
+        ?? JSONScanner.unescape(content).withUnsafeBytes { Base64.decode($0) }
     } else {
       decoded = Base64.decode(content)
     }

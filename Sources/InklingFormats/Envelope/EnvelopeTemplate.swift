@@ -32,14 +32,15 @@ public struct EnvelopeTemplate: Hashable, Sendable {
     var text = [UInt8](UnsafeRawBufferPointer(rebasing: file[..<drawingContent.lowerBound]))
     text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[drawingContent.upperBound...]))
     let original = UnsafeRawBufferPointer(rebasing: file[drawingContent])
-    let spelling: Base64Spelling =
-      if Self.base64(drawing, escapeSlashes: true).elementsEqual(original) {
+    let spelling: Base64Spelling = drawing.withUnsafeBytes { bytes in
+      if Base64.matches(bytes, escapeSlashes: true, original) {
         .escapedSlashes
-      } else if Self.base64(drawing, escapeSlashes: false).elementsEqual(original) {
+      } else if Base64.matches(bytes, escapeSlashes: false, original) {
         .plainSlashes
       } else {
         .verbatim
       }
+    }
     self.init(
       text: text, drawingOffset: drawingContent.lowerBound, spelling: spelling,
       verbatimBase64: spelling == .verbatim ? Array(original) : nil)
@@ -48,7 +49,7 @@ public struct EnvelopeTemplate: Hashable, Sendable {
   /// The file these bytes came from, given its drawing.
   public func rebuild(drawing: [UInt8]) -> [UInt8] {
     var file: [UInt8] = []
-    file.reserveCapacity(text.count + Base64.encodedLength(drawing.count) * 9 / 8)
+    file.reserveCapacity(text.count + Base64.encodedLength(drawing.count) * 2)
     file.append(contentsOf: text[..<drawingOffset])
     switch spelling {
     case .escapedSlashes, .plainSlashes:
@@ -58,11 +59,5 @@ public struct EnvelopeTemplate: Hashable, Sendable {
     }
     file.append(contentsOf: text[drawingOffset...])
     return file
-  }
-
-  private static func base64(_ bytes: [UInt8], escapeSlashes: Bool) -> [UInt8] {
-    var text: [UInt8] = []
-    bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &text) }
-    return text
   }
 }

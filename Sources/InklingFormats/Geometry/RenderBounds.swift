@@ -99,36 +99,75 @@ extension StrokePiece {
     _ range: ClosedRange<Double>, _ metrics: InkMetrics, _ sx: Double, _ sy: Double,
     into box: inout BoundsBox
   ) {
-    let points = path.points
-    let n = points.count
+    let n = path.points.count
     let first = Swift.min(Int(range.lowerBound.rounded(.down)), n - 2)
     let last = Swift.max(Swift.min(Int(range.upperBound.rounded(.up)) - 1, n - 2), first)
-    for segment in first...last {
-      let base = Double(segment)
-      let u0 = Swift.max(range.lowerBound - base, 0)
-      let u1 = Swift.min(range.upperBound - base, 1)
-      guard u0 <= u1 else { continue }
-      var bezier = BezierSegment(path: path, segment: segment)
-      bezier.b0 = transform.apply(bezier.b0); bezier.b1 = transform.apply(bezier.b1)
-      bezier.b2 = transform.apply(bezier.b2); bezier.b3 = transform.apply(bezier.b3)
-      // Half-width along the segment: max(q + s·u, minimum).
-      let r0 = points[segment].width, r1 = points[segment + 1].width
-      let q = metrics.scale * r0 + metrics.offset
-      let s = metrics.scale * (r1 - r0)
-      let hm = metrics.minimum
-      let xs = Cubic(bezier.b0.x, bezier.b1.x, bezier.b2.x, bezier.b3.x)
-      let ys = Cubic(bezier.b0.y, bezier.b1.y, bezier.b2.y, bezier.b3.y)
-      var minX = xs.extreme(offset: -sx * hm, slope: 0, u0, u1, max: false)
-      var maxX = xs.extreme(offset: sx * hm, slope: 0, u0, u1, max: true)
-      var minY = ys.extreme(offset: -sy * hm, slope: 0, u0, u1, max: false)
-      var maxY = ys.extreme(offset: sy * hm, slope: 0, u0, u1, max: true)
-      if q.isFinite, s.isFinite, Swift.max(q, q + s) > hm {
-        minX = Swift.min(minX, xs.extreme(offset: -sx * q, slope: -sx * s, u0, u1, max: false))
-        maxX = Swift.max(maxX, xs.extreme(offset: sx * q, slope: sx * s, u0, u1, max: true))
-        minY = Swift.min(minY, ys.extreme(offset: -sy * q, slope: -sy * s, u0, u1, max: false))
-        maxY = Swift.max(maxY, ys.extreme(offset: sy * q, slope: sy * s, u0, u1, max: true))
+    let hm = metrics.minimum
+    path.points.withUnsafeBufferPointer { points in
+      for segment in first...last {
+        let base = Double(segment)
+        let u0 = Swift.max(range.lowerBound - base, 0)
+        let u1 = Swift.min(range.upperBound - base, 1)
+        guard u0 <= u1 else { continue }
+        // The B-spline's own control points hold the segment too: a cheap first test.
+        if transform.isIdentity, segment > 0, segment + 2 < n {
+          let r = Swift.max(points[segment].width, points[segment + 1].width)
+          let h = metrics.halfWidth(radius: r)
+          let a = points[segment - 1].location, b = points[segment].location
+          let c = points[segment + 1].location, d = points[segment + 2].location
+          if Swift.min(a.x, b.x, c.x, d.x) - h >= box.minX, Swift.max(a.x, b.x, c.x, d.x) + h <= box.maxX,
+            Swift.min(a.y, b.y, c.y, d.y) - h >= box.minY, Swift.max(a.y, b.y, c.y, d.y) + h <= box.maxY
+          {
+            continue
+          }
+        }
+        var bezier = BezierSegment(points, segment: segment)
+        if !transform.isIdentity {
+          bezier.b0 = transform.apply(bezier.b0); bezier.b1 = transform.apply(bezier.b1)
+          bezier.b2 = transform.apply(bezier.b2); bezier.b3 = transform.apply(bezier.b3)
+        }
+        // Half-width along the segment: max(q + s·u, minimum).
+        let r0 = points[segment].width, r1 = points[segment + 1].width
+        var q = metrics.scale * r0 + metrics.offset
+        var s = metrics.scale * (r1 - r0)
+        if !q.isFinite || !s.isFinite { q = hm; s = 0 }
+        let linear = Swift.max(q, q + s) > hm
+        // The curve lies in the hull of its Bézier points: a side of the box that this hull,
+        // grown by the widest half-width, does not pass cannot move.
+        let widest = Swift.max(q, q + s, hm)
+        let hull = BoundsBox(bezier, dx: sx * widest, dy: sy * widest)
+        let xs = Cubic(bezier.b0.x, bezier.b1.x, bezier.b2.x, bezier.b3.x)
+        let ys = Cubic(bezier.b0.y, bezier.b1.y, bezier.b2.y, bezier.b3.y)
+        if s == 0 {
+          // Constant half-width (the usual case): one extreme per side.
+          let h = Swift.max(q, hm)
+          if !(hull.minX >= box.minX) { box.lower(minX: xs.extreme(offset: -sx * h, slope: 0, u0, u1, max: false)) }
+          if !(hull.maxX <= box.maxX) { box.raise(maxX: xs.extreme(offset: sx * h, slope: 0, u0, u1, max: true)) }
+          if !(hull.minY >= box.minY) { box.lower(minY: ys.extreme(offset: -sy * h, slope: 0, u0, u1, max: false)) }
+          if !(hull.maxY <= box.maxY) { box.raise(maxY: ys.extreme(offset: sy * h, slope: 0, u0, u1, max: true)) }
+          continue
+        }
+        if !(hull.minX >= box.minX) {
+          var v = xs.extreme(offset: -sx * hm, slope: 0, u0, u1, max: false)
+          if linear { v = Swift.min(v, xs.extreme(offset: -sx * q, slope: -sx * s, u0, u1, max: false)) }
+          box.lower(minX: v)
+        }
+        if !(hull.maxX <= box.maxX) {
+          var v = xs.extreme(offset: sx * hm, slope: 0, u0, u1, max: true)
+          if linear { v = Swift.max(v, xs.extreme(offset: sx * q, slope: sx * s, u0, u1, max: true)) }
+          box.raise(maxX: v)
+        }
+        if !(hull.minY >= box.minY) {
+          var v = ys.extreme(offset: -sy * hm, slope: 0, u0, u1, max: false)
+          if linear { v = Swift.min(v, ys.extreme(offset: -sy * q, slope: -sy * s, u0, u1, max: false)) }
+          box.lower(minY: v)
+        }
+        if !(hull.maxY <= box.maxY) {
+          var v = ys.extreme(offset: sy * hm, slope: 0, u0, u1, max: true)
+          if linear { v = Swift.max(v, ys.extreme(offset: sy * q, slope: sy * s, u0, u1, max: true)) }
+          box.raise(maxY: v)
+        }
       }
-      box.add(minX: minX, maxX: maxX, minY: minY, maxY: maxY)
     }
   }
 }
@@ -201,9 +240,24 @@ struct BoundsBox {
     minY = Swift.min(minY, y0); maxY = Swift.max(maxY, y1)
   }
 
+  mutating func lower(minX v: Double) { if v.isFinite { minX = Swift.min(minX, v) } }
+  mutating func raise(maxX v: Double) { if v.isFinite { maxX = Swift.max(maxX, v) } }
+  mutating func lower(minY v: Double) { if v.isFinite { minY = Swift.min(minY, v) } }
+  mutating func raise(maxY v: Double) { if v.isFinite { maxY = Swift.max(maxY, v) } }
+
   mutating func add(_ rect: Rect?) {
     guard let r = rect else { return }
     add(minX: r.minX, maxX: r.maxX, minY: r.minY, maxY: r.maxY)
+  }
+
+  init() {}
+
+  /// The box of the Bézier points of `b`, grown by `dx` and `dy`.
+  init(_ b: BezierSegment, dx: Double, dy: Double) {
+    minX = Swift.min(b.b0.x, b.b1.x, b.b2.x, b.b3.x) - dx
+    maxX = Swift.max(b.b0.x, b.b1.x, b.b2.x, b.b3.x) + dx
+    minY = Swift.min(b.b0.y, b.b1.y, b.b2.y, b.b3.y) - dy
+    maxY = Swift.max(b.b0.y, b.b1.y, b.b2.y, b.b3.y) + dy
   }
 
   mutating func intersect(_ other: BoundsBox) {

@@ -73,19 +73,25 @@ extension StrokePath {
   /// `range` defaults to the whole path (0 … N−1) and is clamped to it. A one-point path
   /// gives one sample. For example, `path.interpolatedPoints(maxSpacing: 0.5)` gives the
   /// centreline to draw round caps along at half-point spacing.
+  ///
+  /// With a `minSpacing`, a sample that is certainly closer than that to the previous one
+  /// (by a bound of the curve's speed) is left out, except the last: dense control points
+  /// then cost no more than sparse ones.
   public func interpolatedPoints(
-    maxSpacing: Double, in range: ClosedRange<Double>? = nil
+    maxSpacing: Double, minSpacing: Double = 0, in range: ClosedRange<Double>? = nil
   ) -> [InterpolatedPoint] {
     var result: [InterpolatedPoint] = []
     result.reserveCapacity(Swift.min(points.count * 4, 1 << 16))
-    forEachInterpolatedPoint(maxSpacing: maxSpacing, in: range) { result.append($0) }
+    forEachInterpolatedPoint(maxSpacing: maxSpacing, minSpacing: minSpacing, in: range) {
+      result.append($0)
+    }
     return result
   }
 
-  /// Calls `body` with the samples `interpolatedPoints(maxSpacing:in:)` would return, without
-  /// building an array.
+  /// Calls `body` with the samples `interpolatedPoints(maxSpacing:minSpacing:in:)` would
+  /// return, without building an array.
   public func forEachInterpolatedPoint(
-    maxSpacing: Double, in range: ClosedRange<Double>? = nil,
+    maxSpacing: Double, minSpacing: Double = 0, in range: ClosedRange<Double>? = nil,
     _ body: (InterpolatedPoint) -> Void
   ) {
     let n = points.count
@@ -104,22 +110,34 @@ extension StrokePath {
     let spacing = maxSpacing.isFinite && maxSpacing > 0 ? maxSpacing : 1
     let firstSegment = Swift.min(Int(t0.rounded(.down)), n - 2)
     let lastSegment = Swift.max(Swift.min(Int(t1.rounded(.up)) - 1, n - 2), firstSegment)
-    for segment in firstSegment...lastSegment {
-      let bezier = BezierSegment(path: self, segment: segment)
-      let base = Double(segment)
-      let u0 = Swift.max(t0 - base, 0)
-      let u1 = Swift.min(t1 - base, 1)
-      let length = bezier.maxSpeed * (u1 - u0)
-      var steps = 1
-      if length.isFinite, length > spacing {
-        steps = Int(Swift.min((length / spacing).rounded(.up), Double(Self.maxStepsPerSegment)))
-      }
-      let p0 = points[segment]
-      let p1 = points[segment + 1]
-      // The first segment emits its start; later ones start where the previous ended.
-      for k in (segment == firstSegment ? 0 : 1)...steps {
-        let u = k == steps ? u1 : u0 + (u1 - u0) * Double(k) / Double(steps)
-        body(Self.properties(p0, p1, fraction: u, t: base + u, location: bezier.point(at: u)))
+    let skipBelow = minSpacing.isFinite ? Swift.min(minSpacing, spacing) : 0
+    // An upper bound of the distance travelled since the last sample given to `body`.
+    var travelled = 0.0
+    points.withUnsafeBufferPointer { points in
+      for segment in firstSegment...lastSegment {
+        let bezier = BezierSegment(points, segment: segment)
+        let base = Double(segment)
+        let u0 = Swift.max(t0 - base, 0)
+        let u1 = Swift.min(t1 - base, 1)
+        let length = bezier.maxSpeed * (u1 - u0)
+        var steps = 1
+        if length.isFinite, length > spacing {
+          steps = Int(Swift.min((length / spacing).rounded(.up), Double(Self.maxStepsPerSegment)))
+        }
+        let p0 = points[segment]
+        let p1 = points[segment + 1]
+        // The first segment emits its start; later ones start where the previous ended.
+        let stepLength = length / Double(steps)
+        for k in (segment == firstSegment ? 0 : 1)...steps {
+          if k > 0 {
+            travelled += stepLength
+            let isLast = segment == lastSegment && k == steps
+            if travelled < skipBelow, !isLast { continue }
+          }
+          travelled = 0
+          let u = k == steps ? u1 : u0 + (u1 - u0) * Double(k) / Double(steps)
+          body(Self.properties(p0, p1, fraction: u, t: base + u, location: bezier.point(at: u)))
+        }
       }
     }
   }
@@ -155,9 +173,13 @@ struct BezierSegment {
 
   /// Segment `segment` (0 … N−2) of a path with at least two points.
   init(path: StrokePath, segment i: Int) {
-    let pts = path.points
+    self = path.points.withUnsafeBufferPointer { BezierSegment($0, segment: i) }
+  }
+
+  /// Segment `i` (0 … N−2) of the spline through `pts` (at least two points).
+  init(_ pts: UnsafeBufferPointer<StrokePoint>, segment i: Int) {
     let n = pts.count
-    func control(_ k: Int) -> Point {
+    @inline(__always) func control(_ k: Int) -> Point {
       if k < 0 {
         return Point(x: 2 * pts[0].location.x - pts[1].location.x,
                      y: 2 * pts[0].location.y - pts[1].location.y)

@@ -1,2 +1,62 @@
+// PNGBridge: RGBA8 <-> PNG in memory over libpng, for Swift.
+//
+// libpng reports errors by longjmp, which must never unwind through Swift frames. Every entry
+// point here sets its own setjmp(png_jmpbuf(...)) before calling libpng, so an error in libpng
+// becomes a non-zero return code and a message in the caller's buffer. Memory returned to the
+// caller is malloc'ed and released with inkling_png_free.
+#ifndef INKLING_PNG_BRIDGE_H
+#define INKLING_PNG_BRIDGE_H
+
 #include <stddef.h>
-int inkling_png_placeholder(void);
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Return codes.
+enum {
+  INKLING_PNG_OK = 0,
+  /// libpng reported an error; the message buffer says which.
+  INKLING_PNG_LIBPNG_ERROR = 1,
+  /// An argument was out of range (size, stride, text key); the message buffer says which.
+  INKLING_PNG_INVALID_ARGUMENT = 2,
+  /// malloc failed or the image is larger than the limits.
+  INKLING_PNG_OUT_OF_MEMORY = 3,
+};
+
+/// The largest width or height either direction accepts, and the most pixels decoding
+/// allocates (64 Mpx = 256 MB of RGBA).
+#define INKLING_PNG_MAX_DIMENSION 32768u
+#define INKLING_PNG_MAX_PIXELS (64u * 1024u * 1024u)
+
+/// Encodes `height` rows of `width` RGBA8 pixels (non-premultiplied, `stride` bytes apart) as
+/// an 8-bit RGBA PNG with `text_count` text chunks (tEXt when the value is ASCII, iTXt in
+/// UTF-8 otherwise; keys must be 1–79 printable ASCII characters) at zlib level
+/// `compression_level` (clamped to 0…9).
+///
+/// On success returns INKLING_PNG_OK and stores a malloc'ed buffer in `*out_data` and its size
+/// in `*out_size`; otherwise writes a NUL-terminated message into `message` (at most
+/// `message_size` bytes) and leaves `*out_data` NULL.
+int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                       const char *const *text_keys, const char *const *text_values,
+                       size_t text_count, int compression_level, uint8_t **out_data,
+                       size_t *out_size, char *message, size_t message_size);
+
+/// Decodes any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to 8-bit
+/// non-premultiplied RGBA, rows packed (`width × 4` bytes apart).
+///
+/// On success returns INKLING_PNG_OK and stores a malloc'ed buffer of `width × height × 4`
+/// bytes in `*out_rgba`; otherwise writes a message and leaves `*out_rgba` NULL.
+int inkling_png_decode(const uint8_t *data, size_t size, uint8_t **out_rgba,
+                       uint32_t *out_width, uint32_t *out_height, char *message,
+                       size_t message_size);
+
+/// Releases a buffer returned by this bridge.
+void inkling_png_free(void *buffer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,321 @@
+// Anti-aliased rasterisation of one visible stroke piece into a canvas.
+//
+// A piece is drawn in three passes over a coverage buffer the size of the canvas:
+//
+// 1. Sweep: the spline is sampled (pixel spacing 2…4 px, wider for wider strokes) and each
+//    pair of consecutive samples is a capsule with a radius varying along it. A pixel's
+//    coverage by a capsule is clamp(r − d + ½, 0, 1) (d: the distance from the pixel centre to
+//    the capsule's axis), times the interpolated opacity; the buffer keeps the **maximum**
+//    over the piece, so a stroke never darkens itself where it overlaps or doubles back.
+// 2. Clip: ends of a range that the pixel eraser cut (`StrokePiece.isCut`) are cut flat by a
+//    half-plane across the tangent, and the pixel eraser's mask polygons (in stroke space,
+//    mapped through the transform) clip the rest.
+// 3. Composite: colour × alpha × texture × coverage, source-over, and the touched pixels of
+//    the buffer are reset to zero for the next piece.
+//
+// Invariants: the coverage buffer is all zeros between pieces; only pixels inside the
+// touched box are ever non-zero. Work is bounded: samples are capped per spline segment
+// (`StrokePath.maxStepsPerSegment`), capsules are clipped to the canvas, radii are capped at
+// the canvas diagonal, and non-finite samples are skipped (breaking the chain).
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+import InklingFormats
+
+struct StrokeRasterizer {
+  let width: Int
+  let height: Int
+  /// Per-pixel coverage × opacity of the current piece (see the invariants above).
+  private var coverage: [Float]
+  // The box of pixels the current piece touched (inclusive), empty when minX > maxX.
+  private var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+
+  init(width: Int, height: Int) {
+    self.width = width; self.height = height
+    coverage = [Float](repeating: 0, count: width * height)
+  }
+
+  /// Draws `piece` into `canvas`, mapping drawing space to pixels with `geometry`.
+  mutating func draw(_ piece: StrokePiece, geometry: RenderGeometry, into canvas: inout Canvas) {
+    let style = InkStyle.of(piece.ink)
+    let color = ClampedColor(piece.ink.color)
+    let baseAlpha = color.a * style.alphaScale
+    guard baseAlpha > 0 else { return }
+    let m = Self.concat(piece.transform, then: geometry.transform)
+    let det = abs(m.a * m.d - m.b * m.c)
+    let radiusScale = det.squareRoot()
+    guard radiusScale.isFinite, radiusScale > 0 else { return }
+    // The largest stretch of the mapping, so that spacing in stroke space bounds pixel spacing.
+    let stretch = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    let path = piece.path
+    let maxRadius = Double(width + height)
+
+    var meanHalfWidth = 0.0
+    var widest = 0.0
+    for point in path.points {
+      let h = style.metrics.halfWidth(radius: point.width)
+      meanHalfWidth += h
+      widest = Swift.max(widest, h)
+    }
+    meanHalfWidth /= Double(path.points.count)
+    let spacingPixels = Swift.min(Swift.max(0.75 * widest * radiusScale, 2), 4)
+    let spacing = spacingPixels / stretch
+
+    minX = Int.max; minY = Int.max; maxX = Int.min; maxY = Int.min
+    // Samples closer than `minStep` pixels to the last drawn one (at about the same radius)
+    // are held back rather than drawn: they add work but no visible shape. The last one held
+    // back is drawn when the chain ends.
+    let minStep = 0.75 * spacingPixels
+    let inverse = Self.inverseLinear(m)
+    for range in piece.ranges {
+      var previous: Sample?
+      var held: Sample?
+      path.forEachInterpolatedPoint(maxSpacing: spacing, minSpacing: minStep / stretch, in: range) { point in
+        let q = m.apply(point.location)
+        guard q.x.isFinite, q.y.isFinite else {
+          if let p = previous, let h = held { capsule(p, h) }
+          previous = nil; held = nil
+          return
+        }
+        var halfWidth = style.evenWidth ? meanHalfWidth : style.metrics.halfWidth(radius: point.radius)
+        if let ratio = style.nibRatio, let p = previous {
+          // Direction of motion in stroke space, from the previous sample's pixel position.
+          let dx = q.x - p.x, dy = q.y - p.y
+          halfWidth = InkStyle.nibHalfWidth(
+            halfWidth: halfWidth, ratio: ratio, azimuth: point.azimuth,
+            dx: inverse.a * dx + inverse.c * dy, dy: inverse.b * dx + inverse.d * dy)
+        }
+        let r = Swift.min(halfWidth * radiusScale, maxRadius)
+        let opacity = point.opacity >= 1 ? 1 : point.opacity > 0 ? point.opacity : 0
+        let current = Sample(x: q.x, y: q.y, radius: r, alpha: Float(opacity))
+        guard let p = previous else {
+          capsule(current, current)
+          previous = current
+          return
+        }
+        let dx = current.x - p.x, dy = current.y - p.y
+        if dx * dx + dy * dy < minStep * minStep, abs(current.radius - p.radius) < 0.25,
+          abs(current.alpha - p.alpha) < 0.05
+        {
+          held = current
+          return
+        }
+        capsule(p, current)
+        previous = current
+        held = nil
+      }
+      if let p = previous, let h = held { capsule(p, h) }
+    }
+    guard minX <= maxX, minY <= maxY else { return }
+    for range in piece.ranges {
+      if piece.isCut(at: range.lowerBound) { cutEnd(path, at: range.lowerBound, forward: false, m, style, radiusScale) }
+      if piece.isCut(at: range.upperBound) { cutEnd(path, at: range.upperBound, forward: true, m, style, radiusScale) }
+    }
+    if !piece.maskPolygons.isEmpty { clip(to: piece.maskPolygons, m) }
+    composite(color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed, scale: Float(geometry.scale), into: &canvas)
+  }
+
+  // MARK: - Sweep
+
+  private struct Sample {
+    var x, y, radius: Double
+    var alpha: Float
+  }
+
+  /// Raises the coverage under the capsule from `a` to `b` (a disc when they coincide).
+  private mutating func capsule(_ a: Sample, _ b: Sample) {
+    // Pixel x (centre x + ½) can be covered only when its centre is within r + ½ of the axis.
+    let reach = Swift.max(Swift.max(a.radius, b.radius), 0.5) + 0.5
+    let x0 = Swift.max(Self.index(Swift.min(a.x, b.x) - reach - 0.5, .down) + 1, 0)
+    let x1 = Swift.min(Self.index(Swift.max(a.x, b.x) + reach - 0.5, .up) - 1, width - 1)
+    let y0 = Swift.max(Self.index(Swift.min(a.y, b.y) - reach - 0.5, .down) + 1, 0)
+    let y1 = Swift.min(Self.index(Swift.max(a.y, b.y) + reach - 0.5, .up) - 1, height - 1)
+    guard x0 <= x1, y0 <= y1 else { return }
+    minX = Swift.min(minX, x0); maxX = Swift.max(maxX, x1)
+    minY = Swift.min(minY, y0); maxY = Swift.max(maxY, y1)
+
+    // Thinner than a pixel: draw half a pixel wide at proportionally lower alpha.
+    var ra = a.radius, rb = b.radius, alphaA = a.alpha, alphaB = b.alpha
+    if ra < 0.5 { alphaA *= Float(2 * ra); ra = 0.5 }
+    if rb < 0.5 { alphaB *= Float(2 * rb); rb = 0.5 }
+    let ex = b.x - a.x, ey = b.y - a.y
+    let lengthSquared = ex * ex + ey * ey
+    let inverseLength = lengthSquared > 1e-12 ? 1 / lengthSquared : 0
+    let limit = (Swift.max(ra, rb) + 0.5) * (Swift.max(ra, rb) + 0.5)
+    let w = width
+    coverage.withUnsafeMutableBufferPointer { buffer in
+      for y in y0...y1 {
+        let py = Double(y) + 0.5 - a.y
+        let row = y &* w
+        for x in x0...x1 {
+          let px = Double(x) + 0.5 - a.x
+          var h = (px * ex + py * ey) * inverseLength
+          h = h < 0 ? 0 : h > 1 ? 1 : h
+          let dx = px - h * ex, dy = py - h * ey
+          let d2 = dx * dx + dy * dy
+          if d2 >= limit { continue }
+          let r = ra + (rb - ra) * h
+          let c = r - d2.squareRoot() + 0.5
+          if c <= 0 { continue }
+          let alpha = (c >= 1 ? 1 : Float(c)) * (alphaA + (alphaB - alphaA) * Float(h))
+          if alpha > buffer[row &+ x] { buffer[row &+ x] = alpha }
+        }
+      }
+    }
+  }
+
+  // MARK: - Clip
+
+  /// Cuts the coverage flat across the path's tangent at parameter `t`, removing what lies
+  /// beyond it (`forward`: past the end of a range; otherwise before its start).
+  private mutating func cutEnd(
+    _ path: StrokePath, at t: Double, forward: Bool, _ m: AffineTransform, _ style: InkStyle,
+    _ radiusScale: Double
+  ) {
+    let delta = 1e-3
+    let p = m.apply(path.location(at: t))
+    let before = m.apply(path.location(at: t - delta))
+    let after = m.apply(path.location(at: t + delta))
+    var nx = after.x - before.x, ny = after.y - before.y
+    let length = (nx * nx + ny * ny).squareRoot()
+    guard length > 0, length.isFinite, p.x.isFinite, p.y.isFinite else { return }
+    nx /= length; ny /= length
+    if !forward { nx = -nx; ny = -ny }
+    let r = Swift.min(style.metrics.halfWidth(radius: path.interpolatedPoint(at: t).radius) * radiusScale, Double(width + height)) + 4
+    let x0 = Swift.max(Self.index(p.x - r, .down), minX), x1 = Swift.min(Self.index(p.x + r, .up), maxX)
+    let y0 = Swift.max(Self.index(p.y - r, .down), minY), y1 = Swift.min(Self.index(p.y + r, .up), maxY)
+    guard x0 <= x1, y0 <= y1 else { return }
+    let w = width
+    coverage.withUnsafeMutableBufferPointer { buffer in
+      for y in y0...y1 {
+        for x in x0...x1 {
+          // Signed distance past the cut line; keep ½ − distance of the pixel.
+          let s = (Double(x) + 0.5 - p.x) * nx + (Double(y) + 0.5 - p.y) * ny
+          if s <= -0.5 { continue }
+          let keep = s >= 0.5 ? 0 : Float(0.5 - s)
+          buffer[y &* w &+ x] *= keep
+        }
+      }
+    }
+  }
+
+  /// Multiplies the coverage in the touched box by the coverage of the union of `polygons`
+  /// (even-odd within each polygon), sampled on four sub-scanlines per row.
+  private mutating func clip(to polygons: [[Point]], _ m: AffineTransform) {
+    let mapped = polygons.map { $0.map { m.apply($0) } }.filter { $0.count >= 3 }
+    guard !mapped.isEmpty else {
+      clearBox()  // Mask polygons without area leave nothing visible.
+      return
+    }
+    let span = maxX - minX + 1
+    var rowCoverage = [Float](repeating: 0, count: span)
+    var polygonRow = [Float](repeating: 0, count: span)
+    var crossings: [Double] = []
+    let subRows = 4
+    let w = width
+    for y in minY...maxY {
+      for i in 0..<span { rowCoverage[i] = 0 }
+      for polygon in mapped {
+        for i in 0..<span { polygonRow[i] = 0 }
+        for sub in 0..<subRows {
+          let sy = Double(y) + (Double(sub) + 0.5) / Double(subRows)
+          crossings.removeAll(keepingCapacity: true)
+          var j = polygon.count - 1
+          for i in 0..<polygon.count {
+            let a = polygon[j], b = polygon[i]
+            j = i
+            if (a.y <= sy) != (b.y <= sy) {
+              let x = a.x + (sy - a.y) / (b.y - a.y) * (b.x - a.x)
+              if x.isFinite { crossings.append(x) }
+            }
+          }
+          guard crossings.count >= 2 else { continue }
+          crossings.sort()
+          var k = 0
+          while k + 1 < crossings.count {
+            addSpan(crossings[k], crossings[k + 1], into: &polygonRow, weight: 1 / Float(subRows))
+            k += 2
+          }
+        }
+        for i in 0..<span { rowCoverage[i] = Swift.max(rowCoverage[i], Swift.min(polygonRow[i], 1)) }
+      }
+      coverage.withUnsafeMutableBufferPointer { buffer in
+        let row = y &* w
+        for i in 0..<span { buffer[row &+ minX &+ i] *= rowCoverage[i] }
+      }
+    }
+  }
+
+  /// Adds `weight` × the horizontal coverage of [x0, x1] to each pixel of the box's row.
+  private func addSpan(_ x0: Double, _ x1: Double, into row: inout [Float], weight: Float) {
+    let lo = Swift.max(x0, Double(minX)), hi = Swift.min(x1, Double(maxX + 1))
+    guard lo < hi else { return }
+    let first = Int(lo.rounded(.down)), last = Int((hi - 1e-12).rounded(.down))
+    for x in first...Swift.min(last, maxX) {
+      let covered = Swift.min(hi, Double(x + 1)) - Swift.max(lo, Double(x))
+      if covered > 0 { row[x - minX] += Float(covered) * weight }
+    }
+  }
+
+  private mutating func clearBox() {
+    let w = width
+    coverage.withUnsafeMutableBufferPointer { buffer in
+      for y in minY...maxY { for x in minX...maxX { buffer[y &* w &+ x] = 0 } }
+    }
+  }
+
+  // MARK: - Composite
+
+  private mutating func composite(
+    color: ClampedColor, alpha: Float, style: InkStyle, seed: UInt64, scale: Float,
+    into canvas: inout Canvas
+  ) {
+    let w = width
+    let seed32 = UInt32(truncatingIfNeeded: seed ^ (seed >> 32))
+    let (x0, x1, y0, y1) = (minX, maxX, minY, maxY)
+    coverage.withUnsafeMutableBufferPointer { cov in
+      canvas.bytes.withUnsafeMutableBufferPointer { bytes in
+        guard let base = bytes.baseAddress else { return }
+        for y in y0...y1 {
+          for x in x0...x1 {
+            let index = y &* w &+ x
+            let c = cov[index]
+            if c <= 0 { continue }
+            cov[index] = 0
+            var a = c * alpha
+            if style.texture != .none {
+              a *= Grain.factor(style.texture, x: x, y: y, scale: scale, seed: seed32)
+            }
+            Canvas.blend(base + index &* 4, color, a)
+          }
+        }
+      }
+    }
+  }
+
+  /// A pixel coordinate rounded as asked and kept far from Int's limits (callers clamp it to
+  /// the canvas), so that huge finite coordinates cannot trap.
+  @inline(__always) static func index(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
+    let limit = 1e9
+    return Int(Swift.min(Swift.max(v, -limit), limit).rounded(rule))
+  }
+
+  // MARK: - Transforms
+
+  /// `first` followed by `second`.
+  static func concat(_ first: AffineTransform, then second: AffineTransform) -> AffineTransform {
+    AffineTransform(
+      a: second.a * first.a + second.c * first.b, b: second.b * first.a + second.d * first.b,
+      c: second.a * first.c + second.c * first.d, d: second.b * first.c + second.d * first.d,
+      tx: second.a * first.tx + second.c * first.ty + second.tx,
+      ty: second.b * first.tx + second.d * first.ty + second.ty)
+  }
+
+  /// The inverse of the linear part of `m` (identity when singular).
+  static func inverseLinear(_ m: AffineTransform) -> AffineTransform {
+    let det = m.a * m.d - m.b * m.c
+    guard det != 0, det.isFinite else { return .identity }
+    return AffineTransform(a: m.d / det, b: -m.b / det, c: -m.c / det, d: m.a / det, tx: 0, ty: 0)
+  }
+}
