@@ -58,6 +58,7 @@ package enum ArchiveDatabase {
     try checkFile(path, mode: mode)
     let db = try Database(path: path, mode: mode)
     do {
+      try checkHeader(db)
       try configure(db)
       let facts = try inspect(db)
       try check(facts, path: path, mode: mode)
@@ -115,14 +116,13 @@ package enum ArchiveDatabase {
         kind: .notAnArchive,
         message: "\(path) is a folder, not an inkling archive. Choose a file with --archive.", path: path)
     }
-    try HeaderReads.once(path) { try checkHeader(path) }
   }
 
-  /// The header checks of `checkFile`; HeaderReads runs them at most once per file per process.
-  private static func checkHeader(_ path: String) throws {
-    guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite will say why
-    defer { try? file.close() }
-    let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
+  /// The checks of the file's first 100 bytes, read through the connection's own descriptor
+  /// (Database.readHeader explains why never through one of ours).
+  private static func checkHeader(_ db: Database) throws {
+    let path = db.path
+    guard let header = db.readHeader(count: 100) else { return }  // SQLite will say why
     // An empty file is an empty database: SQLite writes the header on the first write.
     guard !header.isEmpty else { return }
     let magic = Array("SQLite format 3\0".utf8)
