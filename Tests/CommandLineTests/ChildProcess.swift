@@ -181,13 +181,20 @@ var inklingArchiveBinary: String { BinaryRunner.binFolder + "/inkling-archive" }
 func sqlite3(_ path: String, _ sql: String) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-  process.arguments = [path, sql]
+  // A busy timeout: without one, sqlite3 fails at once while an archive's last connection
+  // checkpoints its WAL on close.
+  process.arguments = ["-cmd", ".timeout 10000", path, sql]
   let out = Pipe()
   process.standardOutput = out
+  let err = Pipe()
+  process.standardError = err
   try process.run()
   let data = out.fileHandleForReading.readDataToEndOfFile()
+  let errors = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  guard process.terminationStatus == 0 else { return "sqlite3 failed: " + String(decoding: errors, as: UTF8.self) }
+  return text
 }
 
 /// Every regular file under `folder`, relative paths.

@@ -10,6 +10,16 @@ import Testing
 @Suite(.serialized) struct CrashTests {
   static let kills = 50
 
+  /// Waits until the archive holds more than `count` versions (this run committed a
+  /// batch), or the child ended, or `timeout` seconds passed.
+  static func waitForVersions(_ archive: String, above count: Int, child: ChildProcess, timeout: Double) {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline && child.poll() == nil {
+      if let now = Int((try? sqlite3(archive, "SELECT count(*) FROM version")) ?? ""), now > count { return }
+      usleep(30_000)
+    }
+  }
+
   /// Drafts spread over four folders, each draft always in the same one.
   static func folder(of draft: String) -> String { "d\(draft.utf8.reduce(0) { $0 + Int($1) } % 4)" }
 
@@ -33,16 +43,22 @@ import Testing
     var killedMidImport = 0
     let started = Date()
     while killed < Self.kills {
-      for _ in 0..<15 {
+      for _ in 0..<10 {
         let name = names[Int(generator.next() % UInt64(names.count))]
         try corpus.save(name, in: Self.folder(of: name))
       }
       let child = try ChildProcess(
         [inklingArchiveBinary, "--archive", archive, "--quiet", "import", drafts], folder: folder, label: "run\(runs)")
-      // A random moment: a third of the runs die starting up or walking, the rest while
-      // preparing and writing (the first batch commits about half a second in).
-      let delay = runs % 3 == 0 ? UInt32.random(in: 0...400_000, using: &generator) : UInt32.random(in: 300_000...1_300_000, using: &generator)
-      usleep(delay)
+      // A random moment: a third of the runs die starting up, walking or preparing; the
+      // rest once this run has committed a batch, at a random point of the batches after
+      // it. Waiting for a commit rather than for a fixed time keeps the kills meaningful on
+      // a loaded machine.
+      if runs % 3 == 0 {
+        usleep(UInt32.random(in: 0...400_000, using: &generator))
+      } else {
+        Self.waitForVersions(archive, above: archived, child: child, timeout: 10)
+        usleep(UInt32.random(in: 0...400_000, using: &generator))
+      }
       let wasKilled = child.killNow()
       if wasKilled { killed += 1 }
       let outcome = child.wait(timeout: 60)

@@ -19,8 +19,9 @@
 // Invariants:
 //   1. Everything is read in one read transaction: a check running beside an import sees
 //      one snapshot, so an import never shows up as a false problem.
-//   2. `check` never writes; it runs on archives opened read-only, and on archives whose
-//      schema was tampered with (`Archive(checking:)`).
+//   2. `check` never writes (beyond the upgrade of an older schema that every open does);
+//      it runs on archives opened read-only, and on archives whose schema was tampered with
+//      (`Archive(checking:)`).
 //   3. The work of steps 1–4 grows with the number of rows, not with their bytes; step 5
 //      decodes each blob once (blobs are visited in insertion order, so delta bases are
 //      still in BlobStore's cache) and rebuilds each version once.
