@@ -153,11 +153,12 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       }
       let storeError = try #require(error as? StoreError)
       #expect(storeError.kind == .corrupt)
-      #expect(storeError.code == 11)  // SQLITE_CORRUPT
+      // Opening compares the header's page count with the file's size, so a truncated
+      // archive is caught before SQLite reads a missing page.
       #expect(
         storeError.description
-          == "the archive \(path) is damaged (SQLite error 11: database disk image is malformed). "
-          + "Run `inkling-archive check` to see what is affected, or restore it from a backup.")
+          == "the archive \(path) is damaged (the file is truncated: its header says 95 pages of 4096 bytes "
+          + "(389120 bytes), but it holds 194560 bytes). Restore it from a backup.")
     }
   }
 
