@@ -3,8 +3,9 @@
 -- here; `inkling-archive reindex` fills them in.
 --
 -- Per-stroke rows are shared between every drawing that holds the same stroke (a save
--- repeats all earlier strokes), so the index grows with distinct strokes, not with
--- versions × strokes: a drawing refers to its strokes through a packed list of id runs.
+-- repeats all earlier strokes byte for byte), so the index grows with distinct strokes,
+-- not with versions × strokes: a drawing refers to its strokes through a packed list of
+-- id runs, and strokes added by later saves get consecutive ids, so the runs stay few.
 
 CREATE TABLE drawing (
   blob_id INTEGER PRIMARY KEY REFERENCES blob(id),
@@ -23,7 +24,8 @@ CREATE TABLE drawing (
   max_ink_version INTEGER,
   -- Equal for drawings with the same visible content, whatever their bytes.
   content_hash BLOB,
-  -- The drawing's strokes in order: (stroke.id, hidden) as packed runs; see DrawingIndex.
+  -- The drawing's strokes in order, as runs of consecutive stroke ids: varint pairs
+  -- (first id minus the previous run's end, run length); see DrawingIndexRecords.
   strokes BLOB NOT NULL DEFAULT x''
 );
 CREATE INDEX drawing_by_content ON drawing(content_hash);
@@ -31,7 +33,10 @@ CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count);
 
 CREATE TABLE stroke (
   id INTEGER PRIMARY KEY,
-  fingerprint BLOB NOT NULL UNIQUE,      -- of the stroke's content, hidden flag excluded
+  -- SHA-256 (first 16 bytes) of the stroke's encoded message: the same stroke in two
+  -- saves is the same row; hiding or erasing it makes a new one.
+  fingerprint BLOB NOT NULL UNIQUE,
+  hidden INTEGER NOT NULL,
   ink TEXT NOT NULL,                     -- short ink name: pen, pencil, marker, …
   color_r REAL NOT NULL, color_g REAL NOT NULL, color_b REAL NOT NULL, color_a REAL NOT NULL,
   bounds_x REAL, bounds_y REAL, bounds_width REAL, bounds_height REAL,

@@ -100,7 +100,8 @@ package enum ArchiveDatabase {
     guard !header.isEmpty else { return }
     let magic = Array("SQLite format 3\0".utf8)
     guard header.count == 100, header.starts(with: magic) else {
-      let what = header.count < 100 && header.starts(with: magic.prefix(header.count))
+      let looksLikeSQLite = header.starts(with: magic.prefix(header.count))
+      let what = looksLikeSQLite
         ? "it is a truncated SQLite header of \(header.count) bytes" : "it is not a SQLite database"
       throw notAnArchive(path, because: what)
     }

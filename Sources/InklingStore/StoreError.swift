@@ -82,7 +82,8 @@ extension StoreError {
   /// The error for SQLite result `code` with SQLite's `message`.
   package init(sqliteCode code: Int32, message sqliteMessage: String, sql: String?, path: String?, busyTimeout: Int32 = 0) {
     let file = path ?? "the archive"
-    let detail = Self.detail(code: code, message: sqliteMessage, sql: sql)
+    // The sentence stays readable: the SQL is in `sql`, not in the message.
+    let detail = "SQLite error \(code): \(sqliteMessage)"
     switch code & 0xFF {
     case SQLITE_BUSY, SQLITE_LOCKED:
       let wait = busyTimeout > 0 ? " for more than \(Self.seconds(busyTimeout))" : ""
@@ -106,13 +107,6 @@ extension StoreError {
     default:
       self.init(kind: .sqlite, code: code, message: sqliteMessage, sql: sql, path: path)
     }
-  }
-
-  /// "SQLite error 5: database is locked while executing `BEGIN IMMEDIATE`".
-  private static func detail(code: Int32, message: String, sql: String?) -> String {
-    var text = "SQLite error \(code): \(message)"
-    if let sql { text += " while executing `\(sql)`" }
-    return text
   }
 
   private static func seconds(_ milliseconds: Int32) -> String {

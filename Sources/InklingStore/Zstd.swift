@@ -35,6 +35,8 @@ func zstdWindowLog(covering count: Int) -> Int32 {
 /// Compresses with one zstd context. One per thread.
 package final class ZstdCompressor {
   package let level: Int32
+  /// Long-distance matching for deltas; a knob for measuring, on by default.
+  var longDistanceMatching = true
   private let context: OpaquePointer
   private var scratch: UnsafeMutableRawBufferPointer
 
@@ -65,7 +67,7 @@ package final class ZstdCompressor {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
     if let prefix, !prefix.isEmpty {
       try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstdWindowLog(covering: prefix.count + input.count)))
-      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, 1))
+      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, longDistanceMatching ? 1 : 0))
       // Referenced, not copied, and used for the next frame only.
       try ZstdError.check(ZSTD_CCtx_refPrefix(context, prefix.baseAddress, prefix.count))
     } else {

@@ -13,13 +13,13 @@ import InklingCommandLine
 enum Dispatch {
   static func run(_ path: [String], _ parsed: ParsedArguments) throws -> Int32 {
     switch path {
-    case ["import"]: return notImplemented(path)
-    case ["list"]: return notImplemented(path)
+    case ["import"]: return try ImportCommand.run(parsed)
+    case ["list"]: return try ListCommand.run(parsed)
     case ["search"]: return notImplemented(path)
     case ["show"]: return notImplemented(path)
-    case ["history"]: return notImplemented(path)
+    case ["history"]: return try HistoryCommand.run(parsed)
     case ["diff"]: return notImplemented(path)
-    case ["restore"]: return notImplemented(path)
+    case ["restore"]: return try RestoreCommand.run(parsed)
     case ["revert"]: return notImplemented(path)
     case ["export"]: return notImplemented(path)
     case ["thumbnail"]: return notImplemented(path)

@@ -1,0 +1,285 @@
+// The content-addressed, delta-compressed store of drawing bytes (table `blob`).
+//
+// Blobs are named by the SHA-256 of their decoded bytes, stored once, and encoded by
+// `BlobEncoder` (see BlobStore+Encoding.swift). This type inserts and reads them.
+//
+// Invariants (schema 0001, table `blob`):
+//   1. sha256 is the SHA-256 of the decoded bytes: `insert` accepts only encoder output
+//      (verified when encoded), and every read re-hashes what it decoded and throws
+//      `.corrupt` naming the blob when the hash differs.
+//   2. A delta's base exists and is another blob; depth = base.depth + 1 ≤ maxChainDepth.
+//      `insert` checks both against the stored base; reads stop a chain that is longer
+//      than that (a damaged archive could hold a cycle) instead of looping.
+//   3. Reads follow a chain iteratively from the top down to a full blob (or to a base
+//      decoded recently, kept by its hash), then decode upwards: no recursion, bounded work.
+
+import CSQLite
+
+/// The blobs of one archive connection.
+package struct BlobStore {
+  /// The longest delta chain: reading a blob decodes at most this many deltas over one
+  /// full blob. 16 keeps a read under ~17 zstd frames while history stays small.
+  package static let maxChainDepth = 16
+
+  let db: Database
+  private let reader: Reader
+
+  package init(_ db: Database) {
+    self.db = db
+    reader = Reader()
+  }
+
+  // MARK: - Writing
+
+  /// The id of the blob with this hash, if stored.
+  package func id(ofSHA256 sha256: [UInt8]) throws -> Int64? {
+    try db.fetchOne("SELECT id FROM blob WHERE sha256 = ?", [sha256]) { $0.int64(0) }
+  }
+
+  /// Stores `blob` unless a blob with its hash is stored already.
+  ///
+  /// - Returns: the blob's id, and whether this call inserted it.
+  /// - Throws: `StoreError` if the blob's delta base is not stored (code
+  ///   SQLITE_CONSTRAINT_FOREIGNKEY), its depth does not follow its base's, or SQLite fails.
+  package func insert(_ blob: EncodedBlob) throws -> (id: Int64, inserted: Bool) {
+    if let existing = try id(ofSHA256: blob.sha256) { return (existing, false) }
+    let baseID = try checkedBaseID(of: blob)
+    let inserted = try db.fetchOne(
+      """
+      INSERT INTO blob (sha256, size, encoding, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (sha256) DO NOTHING RETURNING id
+      """,
+      [blob.sha256, blob.size, blob.encoding, baseID, blob.depth, blob.data]
+    ) { $0.int64(0) }
+    if let inserted { return (inserted, true) }
+    guard let existing = try id(ofSHA256: blob.sha256) else {
+      throw StoreError(kind: .sqlite, message: "blob \(shortHash(blob.sha256)) was neither inserted nor found", path: db.path)
+    }
+    return (existing, false)
+  }
+
+  /// The stored id of `blob`'s base, checking invariant 2.
+  private func checkedBaseID(of blob: EncodedBlob) throws -> Int64? {
+    guard let baseSHA256 = blob.baseSHA256 else {
+      guard blob.depth == 0, blob.encoding != BlobEncoding.delta.rawValue else {
+        throw invalid(blob, "is a delta without a base, or a full blob of depth \(blob.depth)")
+      }
+      return nil
+    }
+    guard blob.encoding == BlobEncoding.delta.rawValue, baseSHA256 != blob.sha256 else {
+      throw invalid(blob, "has a base but is not a delta, or is its own base")
+    }
+    guard let base = try db.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
+    else {
+      throw StoreError(
+        kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
+        message: "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
+        path: db.path)
+    }
+    guard blob.depth == base.1 + 1, blob.depth <= Self.maxChainDepth else {
+      throw invalid(blob, "has depth \(blob.depth) over a base of depth \(base.1) (at most \(Self.maxChainDepth))")
+    }
+    return base.0
+  }
+
+  private func invalid(_ blob: EncodedBlob, _ problem: String) -> StoreError {
+    StoreError(kind: .verification, message: "blob \(shortHash(blob.sha256)) \(problem); not stored", path: db.path)
+  }
+
+  /// Reads the row of blob `id` back and compares it with `blob`, the encoder's verified
+  /// output: the verify-before-commit check for what SQLite actually stored. Call it for
+  /// each blob inserted in a transaction before committing.
+  ///
+  /// - Throws: `StoreError(.verification)` on any difference.
+  package func verifyStored(_ blob: EncodedBlob, id: Int64) throws {
+    let same = try db.fetchOne(
+      """
+      SELECT b.sha256 = ?1 AND b.size = ?2 AND b.encoding = ?3 AND b.depth = ?4 AND b.data = ?5
+             AND base.sha256 IS ?6
+      FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?7
+      """,
+      [blob.sha256, blob.size, blob.encoding, blob.depth, blob.data, blob.baseSHA256, id]
+    ) { $0.int(0) == 1 }
+    guard same == true else {
+      throw StoreError(
+        kind: .verification, message: "blob \(shortHash(blob.sha256)) (id \(id)) reads back differently from what was written",
+        path: db.path)
+    }
+  }
+
+  // MARK: - Reading
+
+  /// The decoded bytes of blob `id`, verified against its SHA-256.
+  ///
+  /// - Throws: `StoreError(.corrupt)` naming the blob when its chain is broken, its data
+  ///   does not decode, or the decoded bytes do not hash to its SHA-256;
+  ///   `StoreError(.notFound)` when there is no blob `id`.
+  package func bytes(ofBlob id: Int64) throws -> [UInt8] {
+    try decode(id).bytes
+  }
+
+  /// The decoded bytes and depth of blob `id`, to encode the next version against.
+  ///
+  /// - Throws: as `bytes(ofBlob:)`.
+  package func base(ofBlob id: Int64) throws -> BlobBase {
+    try decode(id)
+  }
+
+  /// The decoded bytes of the blob with hash `sha256`, or nil if it is not stored.
+  package func bytes(ofSHA256 sha256: [UInt8]) throws -> [UInt8]? {
+    try id(ofSHA256: sha256).map { try bytes(ofBlob: $0) }
+  }
+
+  /// One stored row of the chain being decoded.
+  private struct Link {
+    let id: Int64
+    let sha256: [UInt8]
+    let size: Int
+    let encoding: Int
+    let baseID: Int64?
+    let baseSHA256: [UInt8]?
+    let depth: Int
+    let data: [UInt8]
+  }
+
+  private func link(_ id: Int64) throws -> Link? {
+    try db.fetchOne(
+      """
+      SELECT b.sha256, b.size, b.encoding, b.base_id, base.sha256, b.depth, b.data
+      FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?
+      """, [id]
+    ) { row in
+      Link(
+        id: id, sha256: row.bytes(0), size: row.int(1), encoding: row.int(2), baseID: row.isNull(3) ? nil : row.int64(3),
+        baseSHA256: row.isNull(4) ? nil : row.bytes(4), depth: row.int(5), data: row.bytes(6))
+    }
+  }
+
+  private func decode(_ id: Int64) throws -> BlobBase {
+    // Down the chain (invariant 3): collect rows until a full blob or a cached base.
+    var chain: [Link] = []
+    var below: [UInt8]?  // decoded bytes of the blob under chain.last, if cached
+    var next: Int64? = id
+    while let current = next {
+      guard let link = try link(current) else {
+        guard let above = chain.last else {
+          throw StoreError(kind: .notFound, message: "there is no blob \(id) in \(db.path)", path: db.path)
+        }
+        throw corrupt(above, "its delta base (blob id \(current)) is missing")
+      }
+      chain.append(link)
+      guard chain.count <= Self.maxChainDepth + 1 else {
+        throw corrupt(chain[0], "its delta chain is longer than \(Self.maxChainDepth) (a cycle?)")
+      }
+      guard link.encoding == BlobEncoding.delta.rawValue else { break }
+      guard let baseID = link.baseID, let baseSHA256 = link.baseSHA256 else {
+        throw corrupt(link, "it is a delta without a base")
+      }
+      if let cached = reader.cached(baseSHA256) {
+        below = cached
+        break
+      }
+      next = baseID
+    }
+    // Up the chain: decode each over the one below.
+    var bytes = below
+    for link in chain.reversed() {
+      do {
+        bytes = try decodeBlob(encoding: link.encoding, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
+      } catch {
+        throw corrupt(link, "its data does not decode (\(error))")
+      }
+    }
+    let top = chain[0]
+    guard let bytes, SHA256.hash(bytes) == top.sha256 else {
+      throw try corruptLink(in: chain, below: below)
+    }
+    reader.remember(top.sha256, bytes)
+    return BlobBase(sha256: top.sha256, bytes: bytes, depth: top.depth)
+  }
+
+  /// The error for a chain whose top does not hash right, naming the lowest blob that
+  /// does not (the one actually damaged). Slow path: re-decodes, hashing every level.
+  private func corruptLink(in chain: [Link], below: [UInt8]?) throws -> StoreError {
+    var bytes = below
+    for link in chain.reversed() {
+      let decoded = try decodeBlob(encoding: link.encoding, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
+      guard SHA256.hash(decoded) == link.sha256 else {
+        return corrupt(link, "its data decodes to bytes with another SHA-256")
+      }
+      bytes = decoded
+    }
+    return corrupt(chain[0], "its data decodes to bytes with another SHA-256")
+  }
+
+  private func corrupt(_ link: Link, _ problem: String) -> StoreError {
+    StoreError(
+      kind: .corrupt,
+      message: "the archive \(db.path) is damaged: blob \(shortHash(link.sha256)) (id \(link.id)): \(problem). "
+        + "Run `inkling-archive check` to see what is affected, or restore it from a backup.",
+      path: db.path)
+  }
+
+  // MARK: - Statistics
+
+  /// Stored bytes by encoding, and the number of blobs (for `stats`).
+  package func sizes() throws -> (full: Int64, delta: Int64, raw: Int64, count: Int64) {
+    let stats = try statistics()
+    return (stats.fullBytes, stats.deltaBytes, stats.rawBytes, stats.count)
+  }
+
+  /// What the blob table holds.
+  package struct Statistics: Sendable, Hashable {
+    /// Stored bytes of zstd, delta and raw blobs.
+    package var fullBytes: Int64, deltaBytes: Int64, rawBytes: Int64
+    /// Blobs in all, and delta blobs among them.
+    package var count: Int64, deltas: Int64
+    /// The sum of decoded sizes: what the blobs would take uncompressed.
+    package var decodedBytes: Int64
+    /// The longest delta chain.
+    package var maxDepth: Int64
+  }
+
+  /// Sizes, counts and depth of the stored blobs. `length(data)` does not read the data
+  /// (https://www.sqlite.org/lang_corefunc.html#length), so this is one pass over the rows.
+  package func statistics() throws -> Statistics {
+    try db.fetchOne(
+      """
+      SELECT total(CASE encoding WHEN 1 THEN length(data) END), total(CASE encoding WHEN 2 THEN length(data) END),
+             total(CASE encoding WHEN 0 THEN length(data) END), count(*), total(encoding = 2), total(size),
+             coalesce(max(depth), 0)
+      FROM blob
+      """
+    ) { row in
+      Statistics(
+        fullBytes: row.int64(0), deltaBytes: row.int64(1), rawBytes: row.int64(2), count: row.int64(3),
+        deltas: row.int64(4), decodedBytes: row.int64(5), maxDepth: row.int64(6))
+    } ?? Statistics(fullBytes: 0, deltaBytes: 0, rawBytes: 0, count: 0, deltas: 0, decodedBytes: 0, maxDepth: 0)
+  }
+}
+
+// MARK: - Reader state
+
+extension BlobStore {
+  /// The decompressor and a few recently decoded blobs, by hash. Reading the versions of
+  /// a draft in order then decodes one delta each instead of a whole chain. Keyed by
+  /// SHA-256, an entry can never be stale: those bytes are what that hash names, and they
+  /// were verified before they were remembered.
+  final class Reader {
+    let decompressor = ZstdDecompressor()
+    private var recent: [(sha256: [UInt8], bytes: [UInt8])] = []
+    private static let entries = 4
+    private static let maxBytes = 64 << 20
+
+    func cached(_ sha256: [UInt8]) -> [UInt8]? {
+      recent.first { $0.sha256 == sha256 }?.bytes
+    }
+
+    func remember(_ sha256: [UInt8], _ bytes: [UInt8]) {
+      guard bytes.count <= Self.maxBytes / Self.entries else { return }
+      recent.removeAll { $0.sha256 == sha256 }
+      recent.insert((sha256, bytes), at: 0)
+      if recent.count > Self.entries { recent.removeLast() }
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// What every command needs from the global options: the archive, and how to print.
+
+import Foundation
+import InklingArchive
+import InklingCommandLine
+
+struct CommandContext {
+  let parsed: ParsedArguments
+  let archivePath: String
+  let json: Bool
+  let quiet: Bool
+
+  init(_ parsed: ParsedArguments) {
+    self.parsed = parsed
+    archivePath = parsed.string("--archive") ?? ArchiveLocation.defaultPath()
+    json = parsed.flag("--json")
+    quiet = parsed.flag("--quiet")
+  }
+
+  /// Opens the archive; read-only commands never create or change it.
+  func open(_ mode: Archive.Mode) throws(ArchiveError) -> Archive {
+    try Archive(path: archivePath, mode: mode)
+  }
+
+  func print(_ text: String) { StandardStreams.writeOutput(text + "\n") }
+  func printError(_ text: String) { StandardStreams.writeError(text + "\n") }
+  func printJSON(_ value: JSONValue) { StandardStreams.writeOutput(JSONWriter().string(value) + "\n") }
+
+  /// Runs a command body, printing an archive error as `Error: …` with its exit status.
+  static func run(_ parsed: ParsedArguments, _ body: (CommandContext) throws -> Int32) throws -> Int32 {
+    let context = CommandContext(parsed)
+    do {
+      return try body(context)
+    } catch let error as ArchiveError {
+      if error.kind == .invalidRequest { throw parsed.usageError(error.message) }
+      context.printError("Error: \(error.message)")
+      return error.exitStatus
+    }
+  }
+}
+
+/// People-facing formats.
+enum Format {
+  static let localDate: DateFormatter = {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+    return formatter
+  }()
+
+  static func date(_ date: Date) -> String { localDate.string(from: date) }
+
+  static func bytes(_ count: Int64) -> String {
+    let units = ["B", "KB", "MB", "GB", "TB"]
+    var value = Double(count)
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+  }
+
+  static func count(_ value: Int) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    formatter.locale = Locale(identifier: "en_US")
+    return formatter.string(from: NSNumber(value: value)) ?? "\(value)"
+  }
+
+  /// A colour as `#rrggbb` (clamped) and, when not opaque, its alpha.
+  static func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> String {
+    func hex(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
+    let base = "#" + hex(r) + hex(g) + hex(b)
+    return a < 1 ? base + String(format: " a=%.2f", a) : base
+  }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The real binary, run as a person would: exit statuses, stdout and stderr.
+@Suite struct CommandLineTests {
+  let folder: String
+  let runner: BinaryRunner
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.path + "/inkling-cli-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
+    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+  }
+
+  func write(_ name: String, _ text: String) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/Drafts/" + name))
+  }
+
+  static let good = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#
+
+  @Test func importListHistoryRestore() throws {
+    try write("Plan-B-2025-10-05T14:03:12Z.inkling", Self.good)
+    try write("Plan-B-2025-10-06T09:00:00Z.inkling", Self.good.replacingOccurrences(of: #""r":1"#, with: #""r":0.5"#))
+    try write("broken-2025-10-05T14:03:12Z.inkling", "{")
+    try write("readme.txt", "hello")
+
+    let imported = try runner.run(["import", folder + "/Drafts"])
+    #expect(imported.status == 1)
+    #expect(imported.stderr == "\(folder)/Drafts/broken-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n")
+    #expect(imported.stdout.hasPrefix("Imported 2 versions (1 new draft); 0 already archived, 1 ignored, 1 rejected."))
+
+    let again = try runner.run(["import", "--json", folder + "/Drafts/Plan-B-2025-10-05T14:03:12Z.inkling"])
+    #expect(again.status == 0)
+    #expect(again.stdout.contains(#""versionsImported":0,"draftsCreated":0,"alreadyArchived":1"#))
+
+    let list = try runner.run(["list", "--json"])
+    #expect(list.status == 0)
+    #expect(list.stdout == #"{"drafts":[{"name":"Plan-B","versions":2,"lastSaved":"2025-10-06T09:00:00Z"}]}"# + "\n")
+
+    let history = try runner.run(["history", "Plan-B"])
+    #expect(history.status == 0)
+    #expect(history.stdout.contains("Plan-B-2025-10-05T14:03:12Z.inkling"))
+    #expect(history.stdout.contains("#7f"))
+
+    let restored = try runner.run(["restore", "Plan-B", "--version", "1", "-o", folder + "/v1.inkling"])
+    #expect(restored.status == 0)
+    #expect(try String(contentsOfFile: folder + "/v1.inkling", encoding: .utf8) == Self.good)
+
+    let refused = try runner.run(["restore", "Plan-B", "--version", "1", "-o", folder + "/v1.inkling"])
+    #expect(refused.status == 1)
+    #expect(refused.stderr == "Error: \(folder)/v1.inkling already exists; use --force to replace it\n")
+
+    let missing = try runner.run(["restore", "Nope"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.hasPrefix("Error: no draft named \"Nope\""))
+  }
+
+  @Test func refusesFilesThatAreNotArchives() throws {
+    try Data("SQLite format 3\0 but not really".utf8).write(to: URL(fileURLWithPath: folder + "/archive.sqlite"))
+    let result = try runner.run(["list"])
+    #expect(result.status == 3)
+    #expect(result.stderr.hasPrefix("Error: "))
+    #expect(result.stderr.contains(folder + "/archive.sqlite"))
+  }
+
+  @Test func refusesAnArchiveFromANewerBuild() throws {
+    try write("A-2025-10-05T14:03:12Z.inkling", Self.good)
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    sqlite.arguments = [folder + "/archive.sqlite", "PRAGMA user_version = 999"]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    let result = try runner.run(["list"])
+    #expect(result.status == 3)
+    #expect(result.stderr.contains("newer"))
+  }
+
+  @Test func usageErrorsAndHelp() throws {
+    let help = try runner.run(["--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.contains("import"))
+    let usage = try runner.run(["restore"])
+    #expect(usage.status == 2)
+    #expect(usage.stderr.hasPrefix("Error: "))
+    let date = try runner.run(["restore", "X", "--at", "someday"])
+    #expect(date.status == 2)
+    #expect(date.stderr.contains("\"someday\" is not a date"))
+    let version = try runner.run(["--version"])
+    #expect(version.stdout == "inkling-archive 0.1.0\n")
+  }
+}

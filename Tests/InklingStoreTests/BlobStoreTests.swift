@@ -1,0 +1,182 @@
+import Testing
+@testable import InklingStore
+
+@Suite struct BlobStoreTests {
+  let folder: TemporaryFolder
+  let db: Database
+  let store: BlobStore
+  let encoder = BlobEncoder()
+
+  init() throws {
+    folder = try TemporaryFolder()
+    db = try ArchiveDatabase.open(path: folder.file("archive.sqlite"), mode: .readWrite)
+    store = BlobStore(db)
+  }
+
+  /// Encodes and inserts `bytes`, optionally as a delta against stored blob `baseID`.
+  @discardableResult
+  private func put(_ bytes: [UInt8], base baseID: Int64? = nil) throws -> (id: Int64, blob: EncodedBlob) {
+    let base = try baseID.map { try store.base(ofBlob: $0) }
+    let blob = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: base)
+    let (id, inserted) = try store.insert(blob)
+    #expect(inserted)
+    try store.verifyStored(blob, id: id)
+    return (id, blob)
+  }
+
+  private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
+    var generator = SeededGenerator(seed: seed)
+    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+  }
+
+  @Test func fullRoundTrip() throws {
+    let bytes = DrawingCorpus(seed: 1, approximateBytes: 50_000).version(0)
+    let (id, blob) = try put(bytes)
+    #expect(blob.encoding == BlobEncoding.zstd.rawValue && blob.depth == 0 && blob.baseSHA256 == nil)
+    #expect(blob.data.count < bytes.count)
+    #expect(try store.bytes(ofBlob: id) == bytes)
+    #expect(try BlobStore(db).bytes(ofBlob: id) == bytes)  // without the reader's cache
+  }
+
+  @Test func rawWhenCompressionDoesNotHelp() throws {
+    let bytes = randomBytes(10_000, seed: 2)
+    let (id, blob) = try put(bytes)
+    #expect(blob.encoding == BlobEncoding.raw.rawValue && blob.data == bytes)
+    #expect(try BlobStore(db).bytes(ofBlob: id) == bytes)
+
+    let (emptyID, empty) = try put([])
+    #expect(empty.encoding == BlobEncoding.raw.rawValue && empty.size == 0)
+    #expect(try BlobStore(db).bytes(ofBlob: emptyID) == [])
+  }
+
+  @Test func deltaRoundTrip() throws {
+    let corpus = DrawingCorpus(seed: 3, approximateBytes: 200_000)
+    let (firstID, first) = try put(corpus.version(0))
+    let next = corpus.version(2)
+    let (id, blob) = try put(next, base: firstID)
+    #expect(blob.encoding == BlobEncoding.delta.rawValue && blob.depth == 1 && blob.baseSHA256 == first.sha256)
+    #expect(blob.data.count * 20 < first.data.count, "delta \(blob.data.count) vs full \(first.data.count)")
+    #expect(try BlobStore(db).bytes(ofBlob: id) == next)
+    #expect(try db.fetchOne("SELECT base_id FROM blob WHERE id = ?", [id]) { $0.int64(0) } == firstID)
+    let base = try BlobStore(db).base(ofBlob: id)
+    #expect(base.bytes == next && base.depth == 1 && base.sha256 == blob.sha256)
+  }
+
+  @Test func identicalBytesAreStoredOnce() throws {
+    let bytes = DrawingCorpus(seed: 4, approximateBytes: 20_000).version(0)
+    let (id, blob) = try put(bytes)
+    let again = try store.insert(blob)
+    #expect(again.id == id && !again.inserted)
+    // Encoding against itself gives a full blob, never a self-delta.
+    let selfBase = try encoder.encode(bytes, sha256: blob.sha256, base: store.base(ofBlob: id))
+    #expect(selfBase.encoding != BlobEncoding.delta.rawValue)
+    #expect(try store.insert(selfBase) == (id, false))
+    #expect(try store.sizes().count == 1)
+  }
+
+  @Test func chainDepthIsBoundedOver100Versions() throws {
+    let corpus = DrawingCorpus(seed: 5, approximateBytes: 30_000)
+    var ids: [Int64] = []
+    var depths: [Int] = []
+    for k in 0..<100 {
+      let (id, blob) = try put(corpus.version(k), base: ids.last)
+      ids.append(id)
+      depths.append(blob.depth)
+    }
+    #expect(depths.max() == BlobStore.maxChainDepth)
+    #expect(depths.allSatisfy { $0 <= BlobStore.maxChainDepth })
+    // A base at the maximum depth gives a full blob: depths run 0, 1, …, 16, 0, 1, …
+    #expect(Array(depths.prefix(20)) == Array(0...16) + [0, 1, 2])
+    let reader = BlobStore(db)
+    for (k, id) in ids.enumerated().reversed() {
+      #expect(try reader.bytes(ofBlob: id) == corpus.version(k))
+    }
+    let stats = try store.statistics()
+    #expect(stats.count == 100 && stats.maxDepth == Int64(BlobStore.maxChainDepth))
+    #expect(stats.deltas == 94)
+    let sizes = try store.sizes()
+    #expect(sizes.full + sizes.delta + sizes.raw < stats.decodedBytes / 10)
+  }
+
+  @Test func aTamperedFullBlobIsCorruptAndNamed() throws {
+    let bytes = randomBytes(1000, seed: 6)
+    let (id, blob) = try put(bytes)
+    var damaged = bytes
+    damaged[500] ^= 1
+    try db.execute("UPDATE blob SET data = ? WHERE id = ?", [damaged, id])
+    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.contains("blob \(hexString(Array(blob.sha256.prefix(6))))… (id \(id))") == true)
+    #expect(error?.message.contains("another SHA-256") == true)
+    #expect(error?.message.contains(db.path) == true)
+    #expect(storeError { try store.verifyStored(blob, id: id) }?.kind == .verification)
+  }
+
+  @Test func garbageDataIsCorruptNotATrap() throws {
+    let bytes = DrawingCorpus(seed: 7, approximateBytes: 20_000).version(0)
+    let (id, blob) = try put(bytes)
+    try db.execute("UPDATE blob SET data = ? WHERE id = ?", [randomBytes(blob.data.count, seed: 8), id])
+    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.contains("does not decode") == true)
+    try db.execute("UPDATE blob SET size = 1 << 40 WHERE id = ?", [id])
+    #expect(storeError { _ = try BlobStore(db).bytes(ofBlob: id) }?.kind == .corrupt)
+  }
+
+  @Test func aDamagedBaseIsNamedWhenReadingItsDelta() throws {
+    let corpus = DrawingCorpus(seed: 9, approximateBytes: 20_000)
+    let (baseID, base) = try put(corpus.version(0))
+    let (id, _) = try put(corpus.version(1), base: baseID)
+    // Same frame, one content byte changed: decodes, but to other bytes.
+    let raw = corpus.version(0)
+    try db.execute(
+      "UPDATE blob SET encoding = 0, data = ? WHERE id = ?", [Array(raw.prefix(100)) + [raw[100] ^ 1] + Array(raw.dropFirst(101)), baseID])
+    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.contains("blob \(hexString(Array(base.sha256.prefix(6))))… (id \(baseID))") == true)
+  }
+
+  @Test func aCycleOfDeltasEnds() throws {
+    let corpus = DrawingCorpus(seed: 10, approximateBytes: 20_000)
+    let (baseID, _) = try put(corpus.version(0))
+    let (id, _) = try put(corpus.version(1), base: baseID)
+    try db.execute("UPDATE blob SET encoding = 2, base_id = ? WHERE id = ?", [id, baseID])
+    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.contains("longer than \(BlobStore.maxChainDepth)") == true)
+  }
+
+  @Test func aDeltaNeedsItsBaseStored() throws {
+    let corpus = DrawingCorpus(seed: 11, approximateBytes: 20_000)
+    let v0 = corpus.version(0), v1 = corpus.version(1)
+    let base = BlobBase(sha256: SHA256.hash(v0), bytes: v0, depth: 0)
+    let delta = try encoder.encode(v1, sha256: SHA256.hash(v1), base: base)
+    #expect(delta.encoding == BlobEncoding.delta.rawValue)
+    let error = storeError { _ = try store.insert(delta) }
+    #expect(error?.code == 787)
+    #expect(error?.message.contains("not in the archive") == true)
+    #expect(try store.sizes().count == 0)
+  }
+
+  @Test func aWrongHashIsCaughtWhenEncoding() throws {
+    let bytes = DrawingCorpus(seed: 12, approximateBytes: 10_000).version(0)
+    let error = storeError { _ = try encoder.encode(bytes, sha256: SHA256.hash([1, 2, 3]), base: nil) }
+    #expect(error?.kind == .verification)
+  }
+
+  @Test func aMissingBlobIsNotFound() throws {
+    #expect(storeError { _ = try store.bytes(ofBlob: 99) }?.kind == .notFound)
+    #expect(try store.id(ofSHA256: SHA256.hash([])) == nil)
+    #expect(try store.bytes(ofSHA256: SHA256.hash([])) == nil)
+  }
+
+  @Test func sizesAddUpByEncoding() throws {
+    let corpus = DrawingCorpus(seed: 13, approximateBytes: 20_000)
+    let (fullID, full) = try put(corpus.version(0))
+    let (_, delta) = try put(corpus.version(1), base: fullID)
+    let (_, raw) = try put(randomBytes(500, seed: 14))
+    let sizes = try store.sizes()
+    #expect(sizes.full == Int64(full.data.count) && sizes.delta == Int64(delta.data.count))
+    #expect(sizes.raw == Int64(raw.data.count) && sizes.count == 3)
+  }
+}
