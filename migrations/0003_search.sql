@@ -43,8 +43,12 @@ INSERT OR IGNORE INTO name_gram(gram, draft_id)
 
 -- Exact names and glob patterns with a literal prefix.
 CREATE INDEX draft_by_folded ON draft(name_folded);
--- `saved:<X`: drafts with a version saved before X.
-CREATE INDEX draft_by_first ON draft(first_saved_ms);
+-- `saved:<X`: drafts with a version saved before X. With first_saved_ms beside
+-- latest_saved_ms in both indexes, "drafts saved both before and after X" (those that may
+-- have a version inside a period ending at X) is read from one index without the table.
+CREATE INDEX draft_by_first ON draft(first_saved_ms, latest_saved_ms);
+DROP INDEX draft_by_latest;
+CREATE INDEX draft_by_latest ON draft(latest_saved_ms, first_saved_ms);
 CREATE INDEX draft_by_versions ON draft(version_count);
 -- From a version (found by strokes, ink) to the draft whose newest version it is.
 CREATE INDEX draft_by_latest_version ON draft(latest_version_id);

@@ -44,6 +44,9 @@ import Testing
     #expect(try parse("name:cat*") == .term(.name(.glob("cat*"))))
     #expect(try parse("name:\"a*\"b*") == .term(.name(.glob("a[*]b*"))))
     #expect(try parse("10:30") == .term(.name(.contains("10:30"))))
+    // A combining mark right after a quote or colon is still a separate scalar.
+    #expect(try parse("name:\"\u{308}\"") == .term(.name(.contains("\u{308}"))))
+    #expect(try parse("name:\u{301}e") == .term(.name(.contains("\u{301}e"))))
     #expect(try parse("NAME:Cat AND NOT ink:Pen") == .and([.term(.name(.contains("Cat"))), .not(.term(.ink("pen")))]))
     #expect(try parse("a or b c") == .or([.term(.name(.contains("a"))), .and([.term(.name(.contains("b"))), .term(.name(.contains("c")))])]))
     #expect(try parse("versions:<=2") == .term(.versions(.lessOrEqual, 2)))

@@ -11,8 +11,9 @@
 // keyword, a field name or a glob character. Keywords are case-insensitive.
 //
 // Invariants:
-//   1. Every error names the column (in characters of the query) where the problem is, so
-//      SearchSyntaxError can draw a caret under it.
+//   1. Every error names the column (in Unicode scalars of the query) where the problem is,
+//      so SearchSyntaxError can draw a caret under it. The tokenizer works on scalars, not
+//      grapheme clusters: a quote or a colon followed by a combining mark is still a quote.
 //   2. Nesting (parentheses and `not`) is at most `maximumDepth` deep and a query has at
 //      most `maximumTerms` terms, so neither the parser's stack nor the SQL grows unbounded.
 
@@ -29,7 +30,7 @@ import Foundation
 public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The query as given.
   public let query: String
-  /// Where the problem is: a count of characters (grapheme clusters) from the start.
+  /// Where the problem is: a count of Unicode scalars from the start.
   public let column: Int
   /// What is wrong, in one line.
   public let message: String
@@ -42,14 +43,18 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
 
   /// The message, then the query and a caret under `column`, each indented by two spaces.
   public var description: String {
-    let shown = query.map { $0.isNewline || $0 == "\t" ? " " : $0 }
-    // Wide characters (CJK, emoji) take two terminal columns.
+    var shown = String.UnicodeScalarView()
+    shown.append(contentsOf: query.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+    // Wide characters (CJK, emoji) take two terminal columns, combining marks none.
     let offset = shown.prefix(column).reduce(0) { $0 + Self.width(of: $1) }
     return "\(message)\n  \(String(shown))\n  \(String(repeating: " ", count: offset))^"
   }
 
-  private static func width(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 1 }
+  private static func width(of scalar: Unicode.Scalar) -> Int {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
     switch scalar.value {
     case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
       0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
@@ -147,18 +152,18 @@ public struct SearchParser {
   }
 
   private mutating func parseUnary() throws(SearchSyntaxError) -> SearchExpression {
-    guard let token = peek else { throw error(at: query.count, "expected a term") }
+    guard let token = peek else { throw error(at: end, "expected a term") }
     switch token.kind {
     case .open:
       try enter(token)
       defer { depth -= 1 }
       position += 1
       guard let next = peek, next.kind != .close else {
-        throw error(at: peek?.column ?? query.count, "expected a term after '('")
+        throw error(at: peek?.column ?? end, "expected a term after '('")
       }
       let inner = try parseOr()
       guard let close = peek, close.kind == .close else {
-        throw error(at: query.count, "expected ')' to close the '(' at column \(token.column + 1)")
+        throw error(at: end, "expected ')' to close the '(' at column \(token.column + 1)")
       }
       _ = close
       position += 1
@@ -193,7 +198,7 @@ public struct SearchParser {
   }
 
   private func expectOperand(after token: Token) throws(SearchSyntaxError) {
-    guard let next = peek else { throw error(at: query.count, "expected a term after '\(token.text)'") }
+    guard let next = peek else { throw error(at: end, "expected a term after '\(token.text)'") }
     if next.kind == .close { throw error(at: next.column, "expected a term after '\(token.text)'") }
     if next.isKeyword("and") || next.isKeyword("or") {
       throw error(at: next.column, "expected a term after '\(token.text)', not '\(next.text)'")
@@ -201,6 +206,9 @@ public struct SearchParser {
   }
 
   private var peek: Token? { position < tokens.count ? tokens[position] : nil }
+
+  /// The column just after the query.
+  private var end: Int { query.unicodeScalars.count }
 
   private func error(at column: Int, _ message: String) -> SearchSyntaxError {
     SearchSyntaxError(query: query, column: column, message: message)
@@ -210,9 +218,9 @@ public struct SearchParser {
 
   private func parseTerm(_ token: Token) throws(SearchSyntaxError) -> SearchTerm {
     // FIELD ":" — the field and the colon must be unquoted.
-    let head = token.segments.first.flatMap { $0.quoted ? nil : $0.text } ?? ""
+    let head = (token.segments.first.flatMap { $0.quoted ? nil : $0.text } ?? "").unicodeScalars
     guard let colon = head.firstIndex(of: ":") else { return try nameTerm(.none, token.valueSegments(from: 0), token) }
-    let fieldName = String(head[..<colon])
+    let fieldName = String(String.UnicodeScalarView(head[..<colon]))
     guard let field = Self.fields[fieldName.lowercased()] else {
       if !fieldName.isEmpty, fieldName.allSatisfy(\.isLetter) {
         throw error(
@@ -222,13 +230,13 @@ public struct SearchParser {
       return try nameTerm(.none, token.valueSegments(from: 0), token)  // "10:30" is a name
     }
     // OP: the longest operator right after the colon.
-    var offset = fieldName.count + 1
+    var offset = fieldName.unicodeScalars.count + 1
     let rest = head[head.index(after: colon)...]
     var comparison: SearchComparison?
     for candidate in [SearchComparison.greaterOrEqual, .lessOrEqual, .greater, .less, .equal]
-    where rest.hasPrefix(candidate.rawValue) {
+    where rest.starts(with: candidate.rawValue.unicodeScalars) {
       comparison = candidate
-      offset += candidate.rawValue.count
+      offset += candidate.rawValue.unicodeScalars.count
       break
     }
     let value = token.valueSegments(from: offset)
@@ -258,10 +266,10 @@ public struct SearchParser {
       }
       return field == .versions ? .versions(comparison ?? .equal, number) : .strokes(comparison ?? .equal, number)
     case .ink:
-      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.count + 1)
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       return .ink(text.lowercased())
     case .background:
-      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.count + 1)
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       guard let colour = NamedColour.parse(text) else {
         throw error(
           at: valueColumn, "'\(text)' is not a colour; use #rrggbb, #rgb or a name like white, black, red, cream")
@@ -288,13 +296,14 @@ public struct SearchParser {
         at: (column ?? token.column) - other.rawValue.count,
         "'\(other.rawValue)' does not apply to name; use name:TEXT, name:=NAME or name:GLOB*")
     case .none:
-      guard value.contains(where: { !$0.quoted && $0.text.contains(where: { "*?[".contains($0) }) }) else {
+      let wildcards: Set<Unicode.Scalar> = ["*", "?", "["]
+      guard value.contains(where: { !$0.quoted && $0.text.unicodeScalars.contains(where: wildcards.contains) }) else {
         return .name(.contains(text))
       }
       // Quoted parts stay literal inside the glob.
       let pattern = value.map { segment in
         segment.quoted
-          ? segment.text.map { "*?[".contains($0) ? "[\($0)]" : String($0) }.joined() : segment.text
+          ? segment.text.unicodeScalars.map { wildcards.contains($0) ? "[\($0)]" : String($0) }.joined() : segment.text
       }.joined()
       guard Self.isValidGlob(pattern) else {
         throw error(at: column ?? token.column, "'[' without a matching ']' in the pattern '\(text)'")
@@ -305,7 +314,7 @@ public struct SearchParser {
 
   /// Whether every `[` of a glob pattern has its `]` (SQLite would silently match nothing).
   static func isValidGlob(_ pattern: String) -> Bool {
-    var characters = pattern.makeIterator()
+    var characters = pattern.unicodeScalars.makeIterator()
     while let character = characters.next() {
       guard character == "[" else { continue }
       var first = true
@@ -331,7 +340,7 @@ struct Segment: Equatable {
 struct Token: Equatable {
   enum Kind { case word, open, close }
   var kind: Kind
-  /// Where the token starts, in characters.
+  /// Where the token starts, in Unicode scalars.
   var column: Int
   var segments: [Segment]
 
@@ -346,7 +355,8 @@ struct Token: Equatable {
   func valueSegments(from offset: Int) -> [Segment] {
     guard offset > 0, let first = segments.first else { return segments }
     var rest = segments
-    rest[0] = Segment(text: String(first.text.dropFirst(offset)), quoted: first.quoted)
+    let remainder = String.UnicodeScalarView(first.text.unicodeScalars.dropFirst(offset))
+    rest[0] = Segment(text: String(remainder), quoted: first.quoted)
     if rest[0].text.isEmpty && rest.count > 1 { rest.removeFirst() }
     return rest
   }
@@ -355,11 +365,11 @@ struct Token: Equatable {
 /// Splits a query into words and parentheses; quotes group spaces and parentheses.
 struct Tokenizer {
   private let query: String
-  private let characters: [Character]
+  private let characters: [Unicode.Scalar]
 
   init(_ query: String) {
     self.query = query
-    characters = Array(query)
+    characters = Array(query.unicodeScalars)
   }
 
   func tokens() throws(SearchSyntaxError) -> [Token] {
@@ -367,7 +377,7 @@ struct Tokenizer {
     var index = 0
     while index < characters.count {
       let character = characters[index]
-      if character.isWhitespace {
+      if character.properties.isWhitespace {
         index += 1
       } else if character == "(" || character == ")" {
         tokens.append(Token(kind: character == "(" ? .open : .close, column: index, segments: []))
@@ -378,14 +388,14 @@ struct Tokenizer {
         var plain = ""
         while index < characters.count {
           let c = characters[index]
-          if c.isWhitespace || c == "(" || c == ")" { break }
+          if c.properties.isWhitespace || c == "(" || c == ")" { break }
           if c == "\"" {
             if !plain.isEmpty { segments.append(Segment(text: plain, quoted: false)); plain = "" }
             let (text, end) = try quoted(from: index)
             segments.append(Segment(text: text, quoted: true))
             index = end
           } else {
-            plain.append(c)
+            plain.unicodeScalars.append(c)
             index += 1
           }
         }
@@ -404,10 +414,10 @@ struct Tokenizer {
       let c = characters[index]
       if c == "\"" { return (text, index + 1) }
       if c == "\\", index + 1 < characters.count, characters[index + 1] == "\"" || characters[index + 1] == "\\" {
-        text.append(characters[index + 1])
+        text.unicodeScalars.append(characters[index + 1])
         index += 2
       } else {
-        text.append(c)
+        text.unicodeScalars.append(c)
         index += 1
       }
     }
