@@ -32,9 +32,9 @@ struct CompiledSearch {
 
 struct SearchCompiler {
   /// The most index entries read to estimate a driver's size.
-  static let estimateCap = 10_000
+  static let estimateCap = 2_000
   /// The most grams of one term whose lists are sized (evenly spread over the term).
-  static let gramsSized = 6
+  static let gramsSized = 4
 
   let database: Database
 
@@ -202,7 +202,7 @@ struct SearchCompiler {
       for child in children {
         guard let candidate = try driver(child) else { continue }
         if candidate.estimate < best?.estimate ?? .max { best = candidate }
-        if candidate.estimate == 0 { break }
+        if candidate.estimate < 50 { break }  // good enough: sizing the rest would cost more
       }
       return best
     case .or(let children):
