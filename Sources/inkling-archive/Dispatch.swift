@@ -15,7 +15,7 @@ enum Dispatch {
     switch path {
     case ["import"]: return try ImportCommand.run(parsed)
     case ["list"]: return try ListCommand.run(parsed)
-    case ["search"]: return notImplemented(path)
+    case ["search"]: return try SearchCommand.run(parsed)
     case ["show"]: return try ShowCommand.run(parsed)
     case ["history"]: return try HistoryCommand.run(parsed)
     case ["diff"]: return try DiffCommand.run(parsed)
