@@ -51,7 +51,7 @@ package enum Gzip {
       }
       if produced == output.count {
         guard output.count < cap else { throw .tooLarge(limit: limit) }
-        let grown = min(cap, output.count.multipliedReportingOverflow(by: 2).partialValue)
+        let grown = output.count > cap / 2 ? cap : output.count * 2  // no overflow near Int.max
         output.append(contentsOf: repeatElement(0, count: grown - output.count))
       }
       let room = min(output.count - produced, Int(UInt32.max))
