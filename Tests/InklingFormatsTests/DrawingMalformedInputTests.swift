@@ -142,6 +142,23 @@ private func strokeMessage(_ path: (inout ProtobufWriter) -> Void) -> [UInt8] {
       readError(gzipped + [0]) == DrawingReadError(.gzipCorrupt("1 bytes follow the gzip data")))
   }
 
+  @Test func gzipOfSomethingElseIsUnreadable() throws {
+    let sample = try DrawingSamples.bytes("three-pen-strokes")
+    let bare = Gzip.compress(Array(sample[8...]))
+    guard case .unreadable(let reason, let kept) = try DrawingReader.read(bare) else {
+      Issue.record("a gzipped bare message must be unreadable")
+      return
+    }
+    #expect(reason.contains("gzipped data does not start with the drawing header"))
+    #expect(kept == bare)  // the bytes as given, still gzipped
+    let twice = Gzip.compress(Gzip.compress(sample))
+    guard case .unreadable(let nested, _) = try DrawingReader.read(twice) else {
+      Issue.record("gzip inside gzip must be unreadable")
+      return
+    }
+    #expect(nested == "legacy/unknown drawing format: gzip inside gzip")
+  }
+
   // MARK: - Wire format
 
   @Test func truncatedValues() {
