@@ -3,6 +3,7 @@
 // in save order — the best encoding when imports arrived out of order or in parallel.
 
 import Foundation
+import InklingRendering
 import InklingStore
 
 /// What `gc` did.
@@ -29,6 +30,7 @@ extension Archive {
         try database.execute("DELETE FROM envelope WHERE id NOT IN (SELECT envelope_id FROM version)")
         report.envelopesRemoved = database.changes
         report.strokesRemoved = try removeUnreferencedStrokes()
+        report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       }
       if repack {
         report.drawingsRepacked = try repackBlobs()
