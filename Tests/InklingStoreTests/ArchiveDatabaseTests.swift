@@ -155,10 +155,11 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       #expect(storeError.kind == .corrupt)
       // Opening compares the header's page count with the file's size, so a truncated
       // archive is caught before SQLite reads a missing page.
+      let pages = whole.count / 4096
       #expect(
         storeError.description
-          == "the archive \(path) is damaged (the file is truncated: its header says 95 pages of 4096 bytes "
-          + "(389120 bytes), but it holds 194560 bytes). Restore it from a backup.")
+          == "the archive \(path) is damaged (the file is truncated: its header says \(pages) pages of 4096 bytes "
+          + "(\(whole.count) bytes), but it holds \(whole.count / 2) bytes). Restore it from a backup.")
     }
   }
 

@@ -30,8 +30,9 @@ extension Archive {
         try database.execute("DELETE FROM envelope WHERE id NOT IN (SELECT envelope_id FROM version)")
         report.envelopesRemoved = database.changes
         report.strokesRemoved = try removeUnreferencedStrokes()
-        report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       }
+      // Its own transaction: a cache, whatever happened above.
+      report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       if repack {
         report.drawingsRepacked = try repackBlobs()
         // Blobs kept only as bases of old deltas are free now.
