@@ -68,10 +68,16 @@ public struct RenderGeometry: Hashable, Sendable {
   /// The export of `drawing` at `scale` pixels per point (a non-finite or non-positive scale
   /// counts as 1; the result is scaled down to fit the size caps).
   public static func export(for drawing: Drawing, scale: Double) -> RenderGeometry {
+    export(bounds: drawing.renderBounds, canvas: drawing.canvasBounds, scale: scale)
+  }
+
+  /// The export geometry for drawing bounds already computed (nil when empty) and the
+  /// drawing's canvas bounds.
+  public static func export(bounds: Rect?, canvas: Rect?, scale: Double) -> RenderGeometry {
     let source: Rect
-    if let bounds = drawing.renderBounds {
+    if let bounds {
       source = grow(bounds, by: exportMargin)
-    } else if let canvas = drawing.canvasBounds, canvas.width > 0, canvas.height > 0,
+    } else if let canvas, canvas.width > 0, canvas.height > 0,
       canvas.width.isFinite, canvas.height.isFinite, canvas.x.isFinite, canvas.y.isFinite
     {
       source = canvas

@@ -83,15 +83,16 @@ extension StrokePiece {
   }
 
   /// The render bounds PencilKit stores: `exactBounds` rounded outward to whole points.
+  public var renderBounds: Rect? { exactBounds.map(Self.roundedOut) }
+
+  /// A rectangle rounded outward to whole points (floor the origin, ceil the far edge).
   ///
   /// Values within a billionth of a whole number count as whole, so that rounding error in
   /// the sweep cannot add a point.
-  public var renderBounds: Rect? {
-    let box = exactBox
-    guard box.rect != nil else { return nil }
+  public static func roundedOut(_ r: Rect) -> Rect {
     let epsilon = 1e-9
-    let x0 = (box.minX + epsilon).rounded(.down), y0 = (box.minY + epsilon).rounded(.down)
-    let x1 = (box.maxX - epsilon).rounded(.up), y1 = (box.maxY - epsilon).rounded(.up)
+    let x0 = (r.minX + epsilon).rounded(.down), y0 = (r.minY + epsilon).rounded(.down)
+    let x1 = (r.maxX - epsilon).rounded(.up), y1 = (r.maxY - epsilon).rounded(.up)
     return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
