@@ -136,6 +136,44 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
     #expect(t.minY == -InkMetrics.vector.minimum)
   }
 
+  @Test func exactBoundsMatchADenseSweepOnRandomStrokes() throws {
+    var seed: UInt64 = 0x1234_5678
+    func random() -> Double {
+      seed = seed &* 6364136223846793005 &+ 1442695040888963407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    let inks = [pen, Ink(inkType: .pencil, color: pen.color)]
+    for trial in 0..<60 {
+      let count = 1 + Int(random() * 40)
+      var x = random() * 100, y = random() * 100
+      var points: [StrokePoint] = []
+      for _ in 0..<count {
+        x += random() * 20 - 10; y += random() * 20 - 10
+        points.append(StrokePoint(location: Point(x: x, y: y), width: 0.5 + random() * 8))
+      }
+      let path = StrokePath(creationDate: 0, points: points)
+      let transform = trial % 3 == 0
+        ? AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 5, ty: -7) : .identity
+      let ink = inks[trial % 2]
+      let metrics = InkMetrics.of(ink.inkType)
+      let range: ClosedRange<Double>? = trial % 4 == 1 && count > 3 ? 0.7...(Double(count) - 1.6) : nil
+      let piece = StrokePiece(
+        strokeIndex: 0, ink: ink, path: path, ranges: [range ?? 0...path.parameterEnd], transform: transform)
+      let exact = try #require(piece.exactBounds)
+      // Brute force: discs along a dense sampling, mapped through the (rigid) transform.
+      var lo = (x: Double.infinity, y: Double.infinity), hi = (x: -Double.infinity, y: -Double.infinity)
+      for sample in path.interpolatedPoints(maxSpacing: 0.01, in: range) {
+        let h = metrics.halfWidth(radius: sample.radius)
+        let p = transform.apply(sample.location)
+        lo = (min(lo.x, p.x - h), min(lo.y, p.y - h)); hi = (max(hi.x, p.x + h), max(hi.y, p.y + h))
+      }
+      #expect(exact.minX <= lo.x + 1e-9 && exact.minX >= lo.x - 1e-3, "trial \(trial)")
+      #expect(exact.minY <= lo.y + 1e-9 && exact.minY >= lo.y - 1e-3, "trial \(trial)")
+      #expect(exact.maxX >= hi.x - 1e-9 && exact.maxX <= hi.x + 1e-3, "trial \(trial)")
+      #expect(exact.maxY >= hi.y - 1e-9 && exact.maxY <= hi.y + 1e-3, "trial \(trial)")
+    }
+  }
+
   @Test func transformIsApplied() throws {
     // Scale by 2 and move by (100, 50): half-width 1.2 becomes 2.4.
     let m = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 100, ty: 50)

@@ -105,11 +105,12 @@ extension StrokePiece {
     let last = Swift.max(Swift.min(Int(range.upperBound.rounded(.up)) - 1, n - 2), first)
     let hm = metrics.minimum
     path.points.withUnsafeBufferPointer { points in
-      for segment in first...last {
+      /// Grows the box by the sweep of one segment.
+      func visit(_ segment: Int) {
         let base = Double(segment)
         let u0 = Swift.max(range.lowerBound - base, 0)
         let u1 = Swift.min(range.upperBound - base, 1)
-        guard u0 <= u1 else { continue }
+        guard u0 <= u1 else { return }
         // The B-spline's own control points hold the segment too: a cheap first test.
         if transform.isIdentity, segment > 0, segment + 2 < n {
           let r = Swift.max(points[segment].width, points[segment + 1].width)
@@ -119,7 +120,7 @@ extension StrokePiece {
           if Swift.min(a.x, b.x, c.x, d.x) - h >= box.minX, Swift.max(a.x, b.x, c.x, d.x) + h <= box.maxX,
             Swift.min(a.y, b.y, c.y, d.y) - h >= box.minY, Swift.max(a.y, b.y, c.y, d.y) + h <= box.maxY
           {
-            continue
+            return
           }
         }
         var bezier = BezierSegment(points, segment: segment)
@@ -146,7 +147,7 @@ extension StrokePiece {
           if !(hull.maxX <= box.maxX) { box.raise(maxX: xs.extreme(offset: sx * h, slope: 0, u0, u1, max: true)) }
           if !(hull.minY >= box.minY) { box.lower(minY: ys.extreme(offset: -sy * h, slope: 0, u0, u1, max: false)) }
           if !(hull.maxY <= box.maxY) { box.raise(maxY: ys.extreme(offset: sy * h, slope: 0, u0, u1, max: true)) }
-          continue
+          return
         }
         if !(hull.minX >= box.minX) {
           var v = xs.extreme(offset: -sx * hm, slope: 0, u0, u1, max: false)
@@ -169,6 +170,24 @@ extension StrokePiece {
           box.raise(maxY: v)
         }
       }
+      // Seed the box with the segments around the extreme control points: most segments then
+      // cannot grow it, and the cheap hull tests skip them.
+      if transform.isIdentity, last - first > 4 {
+        var lowX = first, highX = first, lowY = first, highY = first
+        for i in first...(last + 1) {
+          let p = points[i].location
+          if p.x < points[lowX].location.x { lowX = i }
+          if p.x > points[highX].location.x { highX = i }
+          if p.y < points[lowY].location.y { lowY = i }
+          if p.y > points[highY].location.y { highY = i }
+        }
+        func around(_ i: Int) {
+          if i - 1 >= first { visit(i - 1) }
+          if i <= last { visit(i) }
+        }
+        around(lowX); around(highX); around(lowY); around(highY)
+      }
+      for segment in first...last { visit(segment) }
     }
   }
 }
