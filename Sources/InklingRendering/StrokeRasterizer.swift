@@ -19,10 +19,11 @@
 // (`StrokePath.maxStepsPerSegment`), capsules are clipped to the canvas, radii are capped at
 // the canvas diagonal, and non-finite samples are skipped (breaking the chain).
 
+import InklingFormats
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import InklingFormats
 
 struct StrokeRasterizer {
   let width: Int
@@ -36,7 +37,8 @@ struct StrokeRasterizer {
   private var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
 
   init(width: Int, height: Int) {
-    self.width = width; self.height = height
+    self.width = width
+    self.height = height
   }
 
   /// The current piece's box origin and row stride, to index `coverage` inside closures
@@ -73,7 +75,8 @@ struct StrokeRasterizer {
     let radiusScale = det.squareRoot()
     guard radiusScale.isFinite, radiusScale > 0 else { return }
     // The largest stretch of the mapping, so that spacing in stroke space bounds pixel spacing.
-    let stretch = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    let stretch = Swift.max(
+      (m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
     let path = piece.path
     let maxRadius = Double(width + height)
 
@@ -88,7 +91,10 @@ struct StrokeRasterizer {
     let spacingPixels = Swift.min(Swift.max(0.75 * widest * radiusScale, 2), 4)
     let spacing = spacingPixels / stretch
 
-    minX = Int.max; minY = Int.max; maxX = Int.min; maxY = Int.min
+    minX = Int.max
+    minY = Int.max
+    maxX = Int.min
+    maxY = Int.min
     // Samples closer than `minStep` pixels to the last drawn one (at about the same radius)
     // are held back rather than drawn: they add work but no visible shape. The last one held
     // back is drawn when the chain ends.
@@ -97,17 +103,21 @@ struct StrokeRasterizer {
     for range in piece.ranges {
       var previous: Sample?
       var held: Sample?
-      path.forEachInterpolatedPoint(maxSpacing: spacing, minSpacing: minStep / stretch, in: range) { point in
+      path.forEachInterpolatedPoint(maxSpacing: spacing, minSpacing: minStep / stretch, in: range) {
+        point in
         let q = m.apply(point.location)
         guard q.x.isFinite, q.y.isFinite else {
           if let p = previous, let h = held { capsule(p, h) }
-          previous = nil; held = nil
+          previous = nil
+          held = nil
           return
         }
-        var halfWidth = style.evenWidth ? meanHalfWidth : style.metrics.halfWidth(radius: point.radius)
+        var halfWidth =
+          style.evenWidth ? meanHalfWidth : style.metrics.halfWidth(radius: point.radius)
         if let ratio = style.nibRatio, let p = previous {
           // Direction of motion in stroke space, from the previous sample's pixel position.
-          let dx = q.x - p.x, dy = q.y - p.y
+          let dx = q.x - p.x
+          let dy = q.y - p.y
           halfWidth = InkStyle.nibHalfWidth(
             halfWidth: halfWidth, ratio: ratio, azimuth: point.azimuth,
             dx: inverse.a * dx + inverse.c * dy, dy: inverse.b * dx + inverse.d * dy)
@@ -120,7 +130,8 @@ struct StrokeRasterizer {
           previous = current
           return
         }
-        let dx = current.x - p.x, dy = current.y - p.y
+        let dx = current.x - p.x
+        let dy = current.y - p.y
         if dx * dx + dy * dy < minStep * minStep, abs(current.radius - p.radius) < 0.25,
           abs(current.alpha - p.alpha) < 0.05
         {
@@ -135,11 +146,17 @@ struct StrokeRasterizer {
     }
     guard minX <= maxX, minY <= maxY else { return }
     for range in piece.ranges {
-      if piece.isCut(at: range.lowerBound) { cutEnd(path, at: range.lowerBound, forward: false, m, style, radiusScale) }
-      if piece.isCut(at: range.upperBound) { cutEnd(path, at: range.upperBound, forward: true, m, style, radiusScale) }
+      if piece.isCut(at: range.lowerBound) {
+        cutEnd(path, at: range.lowerBound, forward: false, m, style, radiusScale)
+      }
+      if piece.isCut(at: range.upperBound) {
+        cutEnd(path, at: range.upperBound, forward: true, m, style, radiusScale)
+      }
     }
     if !piece.maskPolygons.isEmpty { clip(to: piece.maskPolygons, m) }
-    composite(color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed, scale: Float(geometry.scale), into: &canvas)
+    composite(
+      color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed,
+      scale: Float(geometry.scale), into: &canvas)
   }
 
   // MARK: - Sweep
@@ -158,14 +175,26 @@ struct StrokeRasterizer {
     let y0 = Swift.max(Self.index(Swift.min(a.y, b.y) - reach - 0.5, .down) + 1, boxY0)
     let y1 = Swift.min(Self.index(Swift.max(a.y, b.y) + reach - 0.5, .up) - 1, boxY1)
     guard x0 <= x1, y0 <= y1 else { return }
-    minX = Swift.min(minX, x0); maxX = Swift.max(maxX, x1)
-    minY = Swift.min(minY, y0); maxY = Swift.max(maxY, y1)
+    minX = Swift.min(minX, x0)
+    maxX = Swift.max(maxX, x1)
+    minY = Swift.min(minY, y0)
+    maxY = Swift.max(maxY, y1)
 
     // Thinner than a pixel: draw half a pixel wide at proportionally lower alpha.
-    var ra = a.radius, rb = b.radius, alphaA = a.alpha, alphaB = b.alpha
-    if ra < 0.5 { alphaA *= Float(2 * ra); ra = 0.5 }
-    if rb < 0.5 { alphaB *= Float(2 * rb); rb = 0.5 }
-    let ex = b.x - a.x, ey = b.y - a.y
+    var ra = a.radius
+    var rb = b.radius
+    var alphaA = a.alpha
+    var alphaB = b.alpha
+    if ra < 0.5 {
+      alphaA *= Float(2 * ra)
+      ra = 0.5
+    }
+    if rb < 0.5 {
+      alphaB *= Float(2 * rb)
+      rb = 0.5
+    }
+    let ex = b.x - a.x
+    let ey = b.y - a.y
     let lengthSquared = ex * ex + ey * ey
     let inverseLength = lengthSquared > 1e-12 ? 1 / lengthSquared : 0
     let reachSquared = reach * reach
@@ -176,32 +205,45 @@ struct StrokeRasterizer {
         let py = Double(y) + 0.5 - a.y
         // The columns whose centres can be within `reach` of the axis on this row: the row's
         // chord through the capsule (the union of the two end discs and the band between).
-        var lo = Double.infinity, hi = -Double.infinity
+        var lo = Double.infinity
+        var hi = -Double.infinity
         if py * py < reachSquared {
           let half = (reachSquared - py * py).squareRoot()
-          lo = Swift.min(lo, -half); hi = Swift.max(hi, half)
+          lo = Swift.min(lo, -half)
+          hi = Swift.max(hi, half)
         }
         let qy = py - ey
         if qy * qy < reachSquared {
           let half = (reachSquared - qy * qy).squareRoot()
-          lo = Swift.min(lo, ex - half); hi = Swift.max(hi, ex + half)
+          lo = Swift.min(lo, ex - half)
+          hi = Swift.max(hi, ex + half)
         }
         if lengthSquared > 1e-12 {
           // |cross(p, e)| / L < reach and 0 ≤ dot(p, e) / L² ≤ 1, both linear in p.x.
-          var bandLo = -Double.infinity, bandHi = Double.infinity
+          var bandLo = -Double.infinity
+          var bandHi = Double.infinity
           if ey != 0 {
-            let u = (py * ex - reach * length) / ey, v = (py * ex + reach * length) / ey
-            bandLo = Swift.min(u, v); bandHi = Swift.max(u, v)
+            let u = (py * ex - reach * length) / ey
+            let v = (py * ex + reach * length) / ey
+            bandLo = Swift.min(u, v)
+            bandHi = Swift.max(u, v)
           } else if abs(py * ex) >= reach * length {
-            bandLo = 1; bandHi = 0
+            bandLo = 1
+            bandHi = 0
           }
           if ex != 0 {
-            let u = -py * ey / ex, v = (lengthSquared - py * ey) / ex
-            bandLo = Swift.max(bandLo, Swift.min(u, v)); bandHi = Swift.min(bandHi, Swift.max(u, v))
+            let u = -py * ey / ex
+            let v = (lengthSquared - py * ey) / ex
+            bandLo = Swift.max(bandLo, Swift.min(u, v))
+            bandHi = Swift.min(bandHi, Swift.max(u, v))
           } else if py * ey < 0 || py * ey > lengthSquared {
-            bandLo = 1; bandHi = 0
+            bandLo = 1
+            bandHi = 0
           }
-          if bandLo < bandHi { lo = Swift.min(lo, bandLo); hi = Swift.max(hi, bandHi) }
+          if bandLo < bandHi {
+            lo = Swift.min(lo, bandLo)
+            hi = Swift.max(hi, bandHi)
+          }
         }
         guard lo < hi else { continue }
         let first = Swift.max(x0, Self.index(a.x + lo - 0.5, .up))
@@ -212,7 +254,8 @@ struct StrokeRasterizer {
           let px = Double(x) + 0.5 - a.x
           var h = (px * ex + py * ey) * inverseLength
           h = h < 0 ? 0 : h > 1 ? 1 : h
-          let dx = px - h * ex, dy = py - h * ey
+          let dx = px - h * ex
+          let dy = py - h * ey
           let d2 = dx * dx + dy * dy
           if d2 >= reachSquared { continue }
           let r = ra + (rb - ra) * h
@@ -237,14 +280,24 @@ struct StrokeRasterizer {
     let p = m.apply(path.location(at: t))
     let before = m.apply(path.location(at: t - delta))
     let after = m.apply(path.location(at: t + delta))
-    var nx = after.x - before.x, ny = after.y - before.y
+    var nx = after.x - before.x
+    var ny = after.y - before.y
     let length = (nx * nx + ny * ny).squareRoot()
     guard length > 0, length.isFinite, p.x.isFinite, p.y.isFinite else { return }
-    nx /= length; ny /= length
-    if !forward { nx = -nx; ny = -ny }
-    let r = Swift.min(style.metrics.halfWidth(radius: path.interpolatedPoint(at: t).radius) * radiusScale, Double(width + height)) + 4
-    let x0 = Swift.max(Self.index(p.x - r, .down), minX), x1 = Swift.min(Self.index(p.x + r, .up), maxX)
-    let y0 = Swift.max(Self.index(p.y - r, .down), minY), y1 = Swift.min(Self.index(p.y + r, .up), maxY)
+    nx /= length
+    ny /= length
+    if !forward {
+      nx = -nx
+      ny = -ny
+    }
+    let r =
+      Swift.min(
+        style.metrics.halfWidth(radius: path.interpolatedPoint(at: t).radius) * radiusScale,
+        Double(width + height)) + 4
+    let x0 = Swift.max(Self.index(p.x - r, .down), minX)
+    let x1 = Swift.min(Self.index(p.x + r, .up), maxX)
+    let y0 = Swift.max(Self.index(p.y - r, .down), minY)
+    let y1 = Swift.min(Self.index(p.y + r, .up), maxY)
     guard x0 <= x1, y0 <= y1 else { return }
     let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { buffer in
@@ -282,7 +335,8 @@ struct StrokeRasterizer {
           crossings.removeAll(keepingCapacity: true)
           var j = polygon.count - 1
           for i in 0..<polygon.count {
-            let a = polygon[j], b = polygon[i]
+            let a = polygon[j]
+            let b = polygon[i]
             j = i
             if (a.y <= sy) != (b.y <= sy) {
               let x = a.x + (sy - a.y) / (b.y - a.y) * (b.x - a.x)
@@ -297,7 +351,9 @@ struct StrokeRasterizer {
             k += 2
           }
         }
-        for i in 0..<span { rowCoverage[i] = Swift.max(rowCoverage[i], Swift.min(polygonRow[i], 1)) }
+        for i in 0..<span {
+          rowCoverage[i] = Swift.max(rowCoverage[i], Swift.min(polygonRow[i], 1))
+        }
       }
       let layout = self.layout
       coverage.withUnsafeMutableBufferPointer { buffer in
@@ -309,9 +365,11 @@ struct StrokeRasterizer {
 
   /// Adds `weight` × the horizontal coverage of [x0, x1] to each pixel of the box's row.
   private func addSpan(_ x0: Double, _ x1: Double, into row: inout [Float], weight: Float) {
-    let lo = Swift.max(x0, Double(minX)), hi = Swift.min(x1, Double(maxX + 1))
+    let lo = Swift.max(x0, Double(minX))
+    let hi = Swift.min(x1, Double(maxX + 1))
     guard lo < hi else { return }
-    let first = Int(lo.rounded(.down)), last = Int((hi - 1e-12).rounded(.down))
+    let first = Int(lo.rounded(.down))
+    let last = Int((hi - 1e-12).rounded(.down))
     for x in first...Swift.min(last, maxX) {
       let covered = Swift.min(hi, Double(x + 1)) - Swift.max(lo, Double(x))
       if covered > 0 { row[x - minX] += Float(covered) * weight }
