@@ -417,6 +417,8 @@ struct StrokeRasterizer {
   /// the canvas), so that huge finite coordinates cannot trap.
   @inline(__always) static func index(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
     let limit = 1e9
+    // NaN (∞ − ∞ from coordinates near Double's limits) must not reach Int(_:), which traps.
+    guard !v.isNaN else { return 0 }
     return Int(Swift.min(Swift.max(v, -limit), limit).rounded(rule))
   }
 

@@ -364,6 +364,9 @@ private func isBackground(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ c: (U
         Stroke(inkIndex: 2, path: path),
         Stroke(inkIndex: 0, path: path, transform: weird),
         Stroke(inkIndex: 0, path: Fixtures.path([(.nan, .nan)])),
+        Stroke(
+          inkIndex: 0,
+          path: Fixtures.path([(-1e308, 5), (1e308, 5), (1e308, -1e308)], width: 1e308)),
         Stroke(inkIndex: 0, path: StrokePath(creationDate: 0, points: [])),
         Stroke(
           inkIndex: 0, path: path,
