@@ -250,18 +250,26 @@ struct StrokeRasterizer {
         let last = Swift.min(x1, Self.index(a.x + hi - 0.5, .down))
         guard first <= last else { continue }
         let row = layout.slot(0, y)
+        // Float from here: coordinates relative to the capsule's start are small.
+        let fx = Float(ex)
+        let fy = Float(ey)
+        let inverse = Float(inverseLength)
+        let rowY = Float(py)
+        let start = Float(ra)
+        let growth = Float(rb - ra)
+        let limit = Float(reachSquared)
+        let rowDot = rowY * fy
+        var qx = Float(Double(first) + 0.5 - a.x)
         for x in first...last {
-          let px = Double(x) + 0.5 - a.x
-          var h = (px * ex + py * ey) * inverseLength
-          h = h < 0 ? 0 : h > 1 ? 1 : h
-          let dx = px - h * ex
-          let dy = py - h * ey
+          defer { qx += 1 }
+          let h = Swift.min(Swift.max((qx * fx + rowDot) * inverse, 0), 1)
+          let dx = qx - h * fx
+          let dy = rowY - h * fy
           let d2 = dx * dx + dy * dy
-          if d2 >= reachSquared { continue }
-          let r = ra + (rb - ra) * h
-          let c = r - d2.squareRoot() + 0.5
+          if d2 >= limit { continue }
+          let c = start + growth * h - d2.squareRoot() + 0.5
           if c <= 0 { continue }
-          let alpha = (c >= 1 ? 1 : Float(c)) * (alphaA + (alphaB - alphaA) * Float(h))
+          let alpha = Swift.min(c, 1) * (alphaA + (alphaB - alphaA) * h)
           if alpha > buffer[row &+ x] { buffer[row &+ x] = alpha }
         }
       }
