@@ -160,6 +160,8 @@ package enum ArchiveDatabase {
     try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
     try db.configure(SQLITE_DBCONFIG_DQS_DDL, false)
     try db.execute("PRAGMA foreign_keys = ON")
+    // inkling_fold, which migration 0003's triggers call (NameFolding.swift).
+    try db.registerSearchFunctions()
     // 16 MB of page cache instead of 2 MB: imports touch many index pages.
     try db.execute("PRAGMA cache_size = -16384")
   }

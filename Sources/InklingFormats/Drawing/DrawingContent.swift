@@ -21,7 +21,10 @@ public struct DrawingFingerprint: Hashable, Sendable, CustomStringConvertible {
   public var high: UInt64
   public var low: UInt64
 
-  public init(high: UInt64, low: UInt64) { self.high = high; self.low = low }
+  public init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
 
   /// From the 16 bytes of `bytes`; nil for any other length.
   public init?(bytes: [UInt8]) {
@@ -55,7 +58,8 @@ extension Drawing {
   public var contentFingerprint: DrawingFingerprint {
     canonicalContent().withUnsafeBytes { canonical in
       DrawingFingerprint(
-        high: XXHash64.hash(canonical, seed: 0), low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
+        high: XXHash64.hash(canonical, seed: 0),
+        low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
     }
   }
 
@@ -79,7 +83,8 @@ private struct ContentSerializer {
 
   init(drawing: Drawing) {
     self.drawing = drawing
-    words.reserveCapacity(16 + drawing.strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 11 })
+    words.reserveCapacity(
+      16 + drawing.strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 11 })
   }
 
   mutating func word(_ value: UInt64) { words.append(value.littleEndian) }
@@ -89,7 +94,13 @@ private struct ContentSerializer {
   mutating func count(_ value: Int) { word(UInt64(value)) }
 
   mutating func number(_ value: Double) {
-    if value == 0 { word(0) } else if value.isNaN { word(0x7FF8_0000_0000_0000) } else { word(value.bitPattern) }
+    if value == 0 {
+      word(0)
+    } else if value.isNaN {
+      word(0x7FF8_0000_0000_0000)
+    } else {
+      word(value.bitPattern)
+    }
   }
 
   /// The UTF-8 length, then the bytes packed little-endian into words, zero-padded.
@@ -101,7 +112,11 @@ private struct ContentSerializer {
     for byte in utf8 {
       word |= UInt64(byte) << shift
       shift += 8
-      if shift == 64 { self.word(word); word = 0; shift = 0 }
+      if shift == 64 {
+        self.word(word)
+        word = 0
+        shift = 0
+      }
     }
     if shift > 0 { self.word(word) }
   }
@@ -110,7 +125,10 @@ private struct ContentSerializer {
     if let ink = drawing.ink(of: stroke) {
       flag(true)
       text(ink.inkType.identifier)
-      number(ink.color.red); number(ink.color.green); number(ink.color.blue); number(ink.color.alpha)
+      number(ink.color.red)
+      number(ink.color.green)
+      number(ink.color.blue)
+      number(ink.color.alpha)
       flag(ink.variant != nil)
       if let variant = ink.variant { text(variant) }
       flag(ink.weight != nil)
@@ -119,14 +137,27 @@ private struct ContentSerializer {
       flag(false)
     }
     let t = stroke.transform
-    number(t.a); number(t.b); number(t.c); number(t.d); number(t.tx); number(t.ty)
+    number(t.a)
+    number(t.b)
+    number(t.c)
+    number(t.d)
+    number(t.tx)
+    number(t.ty)
     if let path = stroke.path {
       flag(true)
       count(path.points.count)
       for p in path.points {
-        number(p.location.x); number(p.location.y); number(p.width); number(p.aspectRatio)
-        number(p.edgeWidth); number(p.force); number(p.azimuth); number(p.altitude)
-        number(p.opacity); number(p.secondaryRadius); number(p.threshold)
+        number(p.location.x)
+        number(p.location.y)
+        number(p.width)
+        number(p.aspectRatio)
+        number(p.edgeWidth)
+        number(p.force)
+        number(p.azimuth)
+        number(p.altitude)
+        number(p.opacity)
+        number(p.secondaryRadius)
+        number(p.threshold)
       }
     } else {
       flag(false)  // a substroke: the parent's path, already serialised
@@ -134,7 +165,10 @@ private struct ContentSerializer {
     count(stroke.maskPolygons.count)
     for polygon in stroke.maskPolygons {
       count(polygon.count)
-      for vertex in polygon { number(vertex.x); number(vertex.y) }
+      for vertex in polygon {
+        number(vertex.x)
+        number(vertex.y)
+      }
     }
     count(stroke.slices.count)
     for slice in stroke.slices { number(Double(slice)) }

@@ -1,0 +1,324 @@
+// `thumbnail` and `render`: a version's drawing over its background as PNG, the thumbnail
+// through the cache (ThumbnailCache.swift), and `warmThumbnails`, the pass that renders the
+// newest version of many drafts on several threads.
+//
+// A thumbnail read is: pick the version (versionRow), read its drawing's index row (status
+// and content hash), compute the key, one indexed SELECT; on a hit, splice in the text
+// chunks. On a miss the drawing is read from its blob, decoded, rendered, encoded, stored
+// (when the archive is writable; a failed store is not an error, the cache is only a cache)
+// and returned.
+
+import Foundation
+import InklingFormats
+import InklingRendering
+import InklingStore
+
+/// One thumbnail to produce: its key and what to render on a miss.
+struct ThumbnailJob: Sendable {
+  var key: [UInt8]
+  /// The drawing's content hash; nil when the drawing does not decode (a placeholder).
+  var contentHash: [UInt8]?
+  var background: RGBA
+  var size: Int
+  var blobID: Int64
+}
+
+/// What `warmThumbnails` did.
+public struct ThumbnailWarmSummary: Sendable, Equatable {
+  /// Thumbnails rendered and stored.
+  public var rendered = 0
+  /// Drafts whose thumbnail was cached already (or shared with another draft of the pass).
+  public var alreadyCached = 0
+  /// Wall-clock seconds.
+  public var seconds = 0.0
+}
+
+extension Archive {
+  /// The `software` text chunk of every PNG this library writes.
+  static let pngSoftware = ("Software", "inkling-archive")
+
+  /// A version's draft-list thumbnail as PNG bytes: the drawing aspect-fit in a `size` ×
+  /// `size` square over its background, from the cache when it was rendered before.
+  ///
+  /// A drawing that does not decode gives its background with a placeholder marker (a grey
+  /// crossed-out frame), so that grids of thumbnails stay whole; `show` tells why. The PNG
+  /// carries text chunks: Software, Title (the draft), Inkling Version, Creation Time (the
+  /// version's save time, ISO 8601 UTC) and Inkling File (the original file name).
+  ///
+  /// ```swift
+  /// let png = try archive.thumbnail(draft: "Cat", version: .number(2), size: 512)
+  /// ```
+  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `size` is not one of
+  ///   `ThumbnailCache.standardSizes`, `.failed` when there is no such draft or version.
+  public func thumbnail(
+    draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
+  ) throws(ArchiveError) -> [UInt8] {
+    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).png
+  }
+
+  /// `thumbnail`, also telling whether it came from the cache, with a cache whose renderer
+  /// version tests can change.
+  func thumbnail(
+    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
+  ) throws(ArchiveError) -> (png: [UInt8], cached: Bool) {
+    try Self.checkThumbnailSize(size)
+    let (row, info) = try versionRow(draft: name, selector)
+    let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
+    if let png = try cachedThumbnail(job.key), let text = PNGText.inserting(Self.pngText(info), into: png) {
+      return (text, true)
+    }
+    let png = try storeCall { try Self.renderThumbnailPNG(job, blobs: BlobStore(database), cache: cache) }
+    storeThumbnails([(job, png)], cache: cache)
+    guard let text = PNGText.inserting(Self.pngText(info), into: png) else {
+      preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
+    }
+    return (text, false)
+  }
+
+  /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
+  /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
+  /// Not cached: exports are large and asked for rarely.
+  ///
+  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `scale` is not in 0 < S ≤ 16,
+  ///   `.failed` when there is no such draft or version or its drawing does not decode.
+  public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2) throws(ArchiveError) -> [UInt8] {
+    guard scale.isFinite, scale > 0, scale <= 16 else {
+      throw ArchiveError(.invalidRequest, "the scale must be a number above 0 and at most 16, not \(scale)")
+    }
+    let (row, info) = try versionRow(draft: name, selector)
+    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    let drawing: Drawing
+    do {
+      switch try DrawingReader.read(bytes) {
+      case .drawing(let decoded): drawing = decoded
+      case .unreadable(let reason, _):
+        throw ArchiveError(.failed, "\"\(name)\" version \(info.number) cannot be rendered: \(reason)")
+      }
+    } catch let error as DrawingReadError {
+      throw ArchiveError(.failed, "\"\(name)\" version \(info.number) cannot be rendered: its drawing is damaged (\(error))")
+    } catch {
+      throw ArchiveError(.failed, "\(error)")
+    }
+    let image = Renderer.export(of: drawing, background: row.background, scale: scale)
+    do {
+      return try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
+    } catch {
+      throw ArchiveError(.failed, "\"\(name)\" version \(info.number): \(error)")
+    }
+  }
+
+  /// Renders and stores the thumbnails of the newest version of `drafts` (every draft when
+  /// nil) that are not cached yet, on `workers` threads. For an import that wants thumbnails
+  /// ready when it ends (see docs/thumbnails.md): call it after `importFiles` with the names
+  /// of the drafts imported.
+  ///
+  /// - Throws: `ArchiveError` when the archive is read-only or cannot be read; names that
+  ///   are not drafts are skipped.
+  @discardableResult
+  public func warmThumbnails(
+    drafts names: [String]? = nil, size: Int = ThumbnailCache.defaultSize, workers: Int = 2
+  ) throws(ArchiveError) -> ThumbnailWarmSummary {
+    try warmThumbnails(drafts: names, size: size, workers: workers, cache: ThumbnailCache())
+  }
+
+  func warmThumbnails(drafts names: [String]?, size: Int, workers: Int, cache: ThumbnailCache) throws(ArchiveError)
+    -> ThumbnailWarmSummary
+  {
+    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    try Self.checkThumbnailSize(size)
+    let started = Date()
+    var summary = ThumbnailWarmSummary()
+    let newest = try newestVersions(of: names)
+    var seen = Set<[UInt8]>()
+    var missing: [ThumbnailJob] = []
+    for version in newest {
+      let job = try thumbnailJob(version, size: size, cache: cache)
+      let cached = try storeCall { try ThumbnailRecords.contains(key: job.key, in: database) }
+      if !seen.insert(job.key).inserted || cached {
+        summary.alreadyCached += 1
+      } else {
+        missing.append(job)
+      }
+    }
+    let pngs = try renderThumbnails(missing, cache: cache, workers: workers)
+    storeThumbnails(Array(zip(missing, pngs)), cache: cache)
+    summary.rendered = missing.count
+    summary.seconds = Date().timeIntervalSince(started)
+    return summary
+  }
+
+  // MARK: - Internals
+
+  static func checkThumbnailSize(_ size: Int) throws(ArchiveError) {
+    guard ThumbnailCache.standardSizes.contains(size) else {
+      throw ArchiveError(
+        .invalidRequest,
+        "a thumbnail is 128, 256, 512 or 1024 pixels (the freedesktop sizes), not \(size)")
+    }
+  }
+
+  /// The text chunks naming a version (after Software).
+  static func pngText(_ info: VersionInfo) -> [(String, String)] {
+    [
+      ("Title", info.draftName), ("Inkling Version", "\(info.number)"),
+      ("Creation Time", iso8601(milliseconds: Int64((info.saved.timeIntervalSince1970 * 1000).rounded()))),
+      ("Inkling File", info.fileName),
+    ]
+  }
+
+  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
+  static func iso8601(milliseconds: Int64) -> String {
+    var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+
+  /// The job for one drawing blob at one size: its key from the drawing index, or, for a
+  /// blob that is not indexed yet, from decoding it.
+  func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {
+    let indexed = try storeCall {
+      try database.fetchOne("SELECT status, content_hash FROM drawing WHERE blob_id = ?", [blobID]) { row in
+        (status: row.int(0), contentHash: row.isNull(1) ? nil : row.bytes(1))
+      }
+    }
+    let contentHash: [UInt8]?
+    if let indexed {
+      contentHash = indexed.status == 0 ? indexed.contentHash : nil
+    } else {
+      let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
+      if case .drawing(let drawing)? = try? DrawingReader.read(bytes) {
+        contentHash = drawing.contentFingerprint.bytes
+      } else {
+        contentHash = nil
+      }
+    }
+    return job(contentHash: contentHash, background: background, size: size, blobID: blobID, cache: cache)
+  }
+
+  func thumbnailJob(_ version: NewestVersion, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {
+    guard let status = version.status else {
+      return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
+    }
+    return job(
+      contentHash: status == 0 ? version.contentHash : nil, background: version.background, size: size,
+      blobID: version.blobID, cache: cache)
+  }
+
+  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64, cache: ThumbnailCache) -> ThumbnailJob {
+    ThumbnailJob(
+      key: ThumbnailCache.key(
+        contentHash: contentHash, background: background, pixelSize: size, rendererVersion: cache.rendererVersion),
+      contentHash: contentHash, background: background, size: size, blobID: blobID)
+  }
+
+  /// The cached PNG under `key`, if any.
+  func cachedThumbnail(_ key: [UInt8]) throws(ArchiveError) -> [UInt8]? {
+    try storeCall { try ThumbnailRecords.png(key: key, in: database) }
+  }
+
+  /// Renders a job and encodes it with the Software chunk only (invariant 1 of 0004).
+  static func renderThumbnailPNG(_ job: ThumbnailJob, blobs: BlobStore, cache: ThumbnailCache) throws -> [UInt8] {
+    let image: RenderedImage
+    if job.contentHash == nil {
+      image = ThumbnailPlaceholder.image(background: job.background, size: job.size)
+    } else {
+      let bytes = try blobs.bytes(ofBlob: job.blobID)
+      guard case .drawing(let drawing)? = try? DrawingReader.read(bytes) else {
+        // The index says it decodes; only a damaged blob (caught by the hash check above)
+        // or a reader that changed its mind can get here.
+        throw ArchiveError(.failed, "drawing blob \(job.blobID) no longer decodes; run `inkling-archive reindex --all`")
+      }
+      image = Renderer.thumbnail(of: drawing, background: job.background, pixelSize: job.size)
+    }
+    return try PNG.encode(image, text: [pngSoftware], compressionLevel: cache.compressionLevel)
+  }
+
+  /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only
+  /// connection; one job, or one worker, renders on this connection.
+  func renderThumbnails(_ jobs: [ThumbnailJob], cache: ThumbnailCache, workers: Int) throws(ArchiveError) -> [[UInt8]] {
+    let workerCount = min(max(1, workers), jobs.count)
+    if workerCount <= 1 {
+      let blobs = BlobStore(database)
+      return try storeCall { try jobs.map { try Self.renderThumbnailPNG($0, blobs: blobs, cache: cache) } }
+    }
+    let shared = ParallelRender(count: jobs.count)
+    let archivePath = path
+    DispatchQueue.concurrentPerform(iterations: workerCount) { _ in
+      let db: Database
+      do {
+        db = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
+      } catch {
+        shared.fail("\(error)")
+        return
+      }
+      defer { db.close() }
+      let blobs = BlobStore(db)
+      while let index = shared.nextIndex() {
+        do {
+          shared.set(index, try Self.renderThumbnailPNG(jobs[index], blobs: blobs, cache: cache))
+        } catch {
+          shared.fail("\(error)")
+          return
+        }
+      }
+    }
+    return try shared.results()
+  }
+
+  /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
+  /// (the file turned read-only, another process holds the write lock too long) only means
+  /// they are rendered again next time, so it is not reported.
+  func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])], cache: ThumbnailCache) {
+    guard mode == .readWrite, !items.isEmpty else { return }
+    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    _ = try? database.transaction {
+      for (job, png) in items {
+        try ThumbnailRecords.insert(
+          NewThumbnail(
+            key: job.key, contentHash: job.contentHash, background: job.background, pixelSize: job.size,
+            rendererVersion: cache.rendererVersion, png: png, createdMilliseconds: now),
+          in: database)
+      }
+    }
+  }
+}
+
+/// Work shared by the rendering threads: the next job to take, the results, the first error.
+private final class ParallelRender: @unchecked Sendable {
+  // @unchecked: every stored property is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var next = 0
+  private var pngs: [[UInt8]]
+  private var failure: String?
+
+  init(count: Int) { pngs = Array(repeating: [], count: count) }
+
+  func nextIndex() -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard failure == nil, next < pngs.count else { return nil }
+    next += 1
+    return next - 1
+  }
+
+  func set(_ index: Int, _ png: [UInt8]) {
+    lock.lock()
+    defer { lock.unlock() }
+    pngs[index] = png
+  }
+
+  func fail(_ message: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if failure == nil { failure = message }
+  }
+
+  func results() throws(ArchiveError) -> [[UInt8]] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let failure { throw ArchiveError(.failed, failure) }
+    return pngs
+  }
+}

@@ -1,0 +1,93 @@
+// The thumbnail cache table (migrations/0004_thumbnails.sql): one indexed SELECT per read,
+// one INSERT per rendered thumbnail, and the queries behind `stats` and `gc`.
+//
+// The rows are a cache: the key is computed by the caller (InklingArchive's ThumbnailKey)
+// from everything that determines the pixels, so this file never interprets it.
+
+import InklingFormats
+
+/// A rendered thumbnail to store.
+package struct NewThumbnail: Sendable {
+  package var key: [UInt8]
+  /// drawing.content_hash of what it shows; nil for the placeholder of an undecodable drawing.
+  package var contentHash: [UInt8]?
+  package var background: RGBA
+  package var pixelSize: Int
+  package var rendererVersion: Int
+  package var png: [UInt8]
+  package var createdMilliseconds: Int64
+
+  package init(
+    key: [UInt8], contentHash: [UInt8]?, background: RGBA, pixelSize: Int, rendererVersion: Int, png: [UInt8],
+    createdMilliseconds: Int64
+  ) {
+    self.key = key; self.contentHash = contentHash; self.background = background; self.pixelSize = pixelSize
+    self.rendererVersion = rendererVersion; self.png = png; self.createdMilliseconds = createdMilliseconds
+  }
+}
+
+package enum ThumbnailRecords {
+  /// The PNG stored under `key`, if any: one look-up in the key's unique index.
+  package static func png(key: [UInt8], in db: Database) throws -> [UInt8]? {
+    try db.fetchOne("SELECT png FROM thumbnail WHERE key = ?", [key]) { $0.bytes(0) }
+  }
+
+  /// Whether a row with `key` exists (without reading its PNG).
+  package static func contains(key: [UInt8], in db: Database) throws -> Bool {
+    try db.fetchOne("SELECT 1 FROM thumbnail WHERE key = ?", [key]) { _ in true } ?? false
+  }
+
+  /// Stores a thumbnail; a row already stored under the same key is kept (same inputs,
+  /// same renderer: the same pixels).
+  package static func insert(_ thumbnail: NewThumbnail, in db: Database) throws {
+    let b = thumbnail.background
+    try db.execute(
+      """
+      INSERT INTO thumbnail(key, content_hash, background_r, background_g, background_b, background_a,
+        pixel_size, renderer_version, png, byte_size, created_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(key) DO NOTHING
+      """,
+      [
+        thumbnail.key, thumbnail.contentHash, b.red, b.green, b.blue, b.alpha, thumbnail.pixelSize,
+        thumbnail.rendererVersion, thumbnail.png, thumbnail.png.count, thumbnail.createdMilliseconds,
+      ])
+  }
+
+  /// The number of rows and the bytes of their PNGs.
+  package static func size(in db: Database) throws -> (count: Int, bytes: Int64) {
+    try db.fetchOne("SELECT count(*), coalesce(sum(byte_size), 0) FROM thumbnail") { ($0.int(0), $0.int64(1)) }
+      ?? (0, 0)
+  }
+
+  /// Deletes the rows no version needs (migration 0004, invariant 3): drawn by another
+  /// renderer version, or showing a content or background that no version has any more.
+  /// Returns how many rows were deleted.
+  package static func removeUnneeded(rendererVersion: Int, in db: Database) throws -> Int {
+    try db.transaction {
+      let background = """
+        v.background_r = thumbnail.background_r AND v.background_g = thumbnail.background_g
+          AND v.background_b = thumbnail.background_b AND v.background_a = thumbnail.background_a
+        """
+      try db.execute("DELETE FROM thumbnail WHERE renderer_version <> ?", [rendererVersion])
+      var removed = db.changes
+      // Content rows: drawing_by_content finds the drawings, version_by_blob their versions.
+      try db.execute(
+        """
+        DELETE FROM thumbnail WHERE content_hash IS NOT NULL AND NOT EXISTS (
+          SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
+          WHERE d.content_hash = thumbnail.content_hash AND \(background))
+        """)
+      removed += db.changes
+      // Placeholder rows: needed while an undecodable drawing has that background.
+      try db.execute(
+        """
+        DELETE FROM thumbnail WHERE content_hash IS NULL AND NOT EXISTS (
+          SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
+          WHERE d.status <> 0 AND \(background))
+        """)
+      removed += db.changes
+      return removed
+    }
+  }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import InklingFormats
+import InklingRendering
+import Testing
+
+@testable import InklingArchive
+@testable import InklingStore
+
+/// The archive side of thumbnails: keys, hits and misses, invalidation, `gc`, contact sheets.
+@Suite struct ThumbnailCacheTests {
+  let folder: TemporaryFolder
+  let archive: Archive
+
+  /// Drafts from the real samples: "Notes" (cream background, two versions, the second on
+  /// white), "Strokes" and "Copy" (the same drawing and colour), "Empty", and "Opaque", whose
+  /// drawing does not decode.
+  init() throws {
+    folder = try TemporaryFolder("thumbnails")
+    let notes = try sharedSample("handwritten-half-notes")
+    try folder.write("Drafts/Notes-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 0.95, 0.8, 1)))
+    try folder.write("Drafts/Notes-2025-10-02T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 1, 1, 1)))
+    let strokes = try sharedSample("three-pen-strokes")
+    try folder.write("Drafts/Strokes-2025-10-03T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
+    try folder.write("Drafts/Copy-2025-10-04T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
+    try folder.write("Drafts/Empty-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: try sharedSample("empty"), color: (0, 0, 0, 1)))
+    try folder.write("Drafts/Opaque-2025-10-06T10:00:00Z.inkling", inklingFile(drawing: Array("not a drawing".utf8), color: (0, 0.5, 0, 1)))
+    archive = try Archive(path: folder.path("archive.sqlite"))
+    let summary = try archive.importFiles(at: [folder.path("Drafts")])
+    #expect(summary.versionsImported == 6 && summary.rejected == 0)
+  }
+
+  func rows() throws -> Int { try archive.database.fetchOne("SELECT count(*) FROM thumbnail") { $0.int(0) } ?? -1 }
+
+  @Test func aMissRendersAndStoresTheSecondReadIsAHit() throws {
+    let cache = ThumbnailCache()
+    let first = try archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache)
+    #expect(!first.cached)
+    #expect(try rows() == 1)
+    let second = try archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache)
+    #expect(second.cached)
+    #expect(second.png == first.png)
+    #expect(try rows() == 1)
+
+    // The pixels: the requested size, the background in the corner, ink somewhere.
+    let image = try PNG.decode(first.png)
+    #expect(image.width == 256 && image.height == 256)
+    let corner = image.pixel(x: 0, y: 0)
+    #expect(corner.r == 255 && corner.g == 242 && corner.b == 204 && corner.a == 255)
+    let dark = stride(from: 0, to: image.rgba.count, by: 4).filter { image.rgba[$0] < 80 && image.rgba[$0 + 1] < 80 }
+    #expect(dark.count > 200, "the black ink of the notes is drawn")
+  }
+
+  @Test func textChunksNameTheSoftwareDraftVersionAndSavedDate() throws {
+    let png = try archive.thumbnail(draft: "Notes", version: .number(2))
+    let text = Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })
+    #expect(text["Software"] == "inkling-archive")
+    #expect(text["Title"] == "Notes")
+    #expect(text["Inkling Version"] == "2")
+    #expect(text["Creation Time"] == "2025-10-02T10:00:00Z")
+    #expect(text["Inkling File"] == "Notes-2025-10-02T10:00:00Z.inkling")
+    // A cache hit for another draft carries that draft's own text.
+    _ = try archive.thumbnail(draft: "Strokes")
+    let copy = Dictionary(PNGText.texts(of: try archive.thumbnail(draft: "Copy")), uniquingKeysWith: { a, _ in a })
+    #expect(copy["Title"] == "Copy")
+    #expect(try PNG.decode(png).width == 256)
+  }
+
+  @Test func keysFollowContentBackgroundSizeAndRendererVersion() throws {
+    let cache = ThumbnailCache()
+    // The same drawing and colour in another draft: one row, a hit.
+    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: cache).cached)
+    #expect(try archive.thumbnail(draft: "Copy", version: .latest, size: 256, cache: cache).cached)
+    // The same drawing on another background: a miss, and white in the corner.
+    #expect(try !archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache).cached)
+    let white = try archive.thumbnail(draft: "Notes", version: .number(2), size: 256, cache: cache)
+    #expect(!white.cached)
+    #expect(try PNG.decode(white.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
+    // Another size: a miss.
+    #expect(try !archive.thumbnail(draft: "Copy", version: .latest, size: 128, cache: cache).cached)
+    #expect(try rows() == 4)
+
+    let hash = [UInt8](repeating: 7, count: 16)
+    let background = RGBA(red: 1, green: 1, blue: 1, alpha: 1)
+    let base = ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 256, rendererVersion: 1)
+    #expect(base.count == 32)
+    #expect(base == ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 256, rendererVersion: 1))
+    let others = [
+      ThumbnailCache.key(contentHash: [UInt8](repeating: 8, count: 16), background: background, pixelSize: 256, rendererVersion: 1),
+      ThumbnailCache.key(contentHash: nil, background: background, pixelSize: 256, rendererVersion: 1),
+      ThumbnailCache.key(contentHash: hash, background: RGBA(red: 1, green: 1, blue: 1.0000000000000002, alpha: 1), pixelSize: 256, rendererVersion: 1),
+      ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 512, rendererVersion: 1),
+      ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 256, rendererVersion: 2),
+    ]
+    #expect(Set(others + [base]).count == 6)
+  }
+
+  @Test func aNewRendererVersionMissesAndGCDropsTheOldRows() throws {
+    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1)).cached)
+    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1)).cached)
+    let newer = ThumbnailCache(rendererVersion: 2)
+    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
+    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
+    #expect(try rows() == 2)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive, rendererVersion: 2) == 1)
+    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
+    #expect(try archive.database.fetchOne("SELECT renderer_version FROM thumbnail") { $0.int(0) } == 2)
+  }
+
+  @Test func gcKeepsWhatVersionsNeedAndStatsCountsIt() throws {
+    for draft in ["Notes", "Strokes", "Empty", "Opaque"] { _ = try archive.thumbnail(draft: draft) }
+    _ = try archive.thumbnail(draft: "Notes", version: .number(1), size: 1024)
+    let size = try ThumbnailCache.size(in: archive)
+    #expect(size.count == 5)
+    let bytes = try archive.database.fetchOne("SELECT sum(length(png)) FROM thumbnail") { $0.int64(0) }
+    #expect(size.bytes == bytes)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 0)
+
+    // Rows for a content and a background no version has.
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
+    for (content, red) in [([UInt8](repeating: 1, count: 16), 1.0), (nil, 0.25)] as [([UInt8]?, Double)] {
+      let background = RGBA(red: red, green: 0, blue: 0, alpha: 1)
+      try ThumbnailRecords.insert(
+        NewThumbnail(
+          key: ThumbnailCache.key(contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version),
+          contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version, png: [1, 2, 3],
+          createdMilliseconds: now),
+        in: archive.database)
+    }
+    #expect(try ThumbnailCache.size(in: archive).count == 7)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 2)
+    #expect(try ThumbnailCache.size(in: archive) == size)
+  }
+
+  @Test func sizesAreTheFreedesktopOnes() throws {
+    for size in [128, 256, 512, 1024] {
+      let image = try PNG.decode(try archive.thumbnail(draft: "Strokes", size: size))
+      #expect(image.width == size && image.height == size)
+      #expect(image.pixel(x: 0, y: 0) == (51, 76, 230, 255))
+    }
+    for size in [0, 64, 100, 257, 2048] {
+      #expect {
+        _ = try archive.thumbnail(draft: "Strokes", size: size)
+      } throws: { ($0 as? ArchiveError)?.kind == .invalidRequest }
+    }
+  }
+
+  @Test func anUndecodableDrawingGivesItsBackgroundWithAMarker() throws {
+    let first = try archive.thumbnail(draft: "Opaque", version: .latest, size: 128, cache: ThumbnailCache())
+    #expect(!first.cached)
+    let image = try PNG.decode(first.png)
+    #expect(image.pixel(x: 0, y: 0) == (0, 128, 0, 255))
+    #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
+    #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)
+    #expect(try archive.thumbnail(draft: "Opaque", version: .latest, size: 128, cache: ThumbnailCache()).cached)
+    #expect(throws: ArchiveError.self) { _ = try archive.render(draft: "Opaque") }
+  }
+
+  @Test func aDrawingThatIsNotIndexedYetGetsTheSameKey() throws {
+    _ = try archive.thumbnail(draft: "Strokes")
+    try archive.database.execute("DELETE FROM drawing")
+    #expect(try archive.thumbnail(draft: "Copy", version: .latest, size: 256, cache: ThumbnailCache()).cached)
+  }
+
+  @Test func aReadOnlyArchiveRendersWithoutStoring() throws {
+    let readOnly = try Archive(path: folder.path("archive.sqlite"), mode: .readOnly)
+    #expect(try !readOnly.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache()).cached)
+    #expect(try !readOnly.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache()).cached)
+    #expect(try rows() == 0)
+  }
+
+  @Test func warmingRendersEachNewestVersionOnce() throws {
+    let summary = try archive.warmThumbnails(workers: 2)
+    // Five drafts; Copy shares the row of Strokes.
+    #expect(summary.rendered == 4 && summary.alreadyCached == 1)
+    #expect(try rows() == 4)
+    let again = try archive.warmThumbnails(drafts: ["Notes", "Nobody"])
+    #expect(again.rendered == 0 && again.alreadyCached == 1)
+    for draft in ["Notes", "Strokes", "Copy", "Empty", "Opaque"] {
+      #expect(try archive.thumbnail(draft: draft, version: .latest, size: 256, cache: ThumbnailCache()).cached, "\(draft)")
+    }
+  }
+
+  @Test func renderIsTheShareImage() throws {
+    let png = try archive.render(draft: "Strokes", scale: 1)
+    let image = try PNG.decode(png)
+    #expect(image.pixel(x: 0, y: 0) == (51, 76, 230, 255))
+    let twice = try PNG.decode(try archive.render(draft: "Strokes", scale: 2))
+    #expect(abs(twice.width - 2 * image.width) <= 1 && abs(twice.height - 2 * image.height) <= 1)
+    #expect(Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })["Title"] == "Strokes")
+    #expect { _ = try archive.render(draft: "Strokes", scale: 0) } throws: { ($0 as? ArchiveError)?.kind == .invalidRequest }
+  }
+
+  @Test func contactSheetGridForNDrafts() throws {
+    let names = try archive.drafts().map(\.name)
+    #expect(names == ["Opaque", "Empty", "Copy", "Strokes", "Notes"])
+    let utc = TimeZone(identifier: "UTC")!
+    let sheet = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, timeZone: utc))
+    // 5 drafts: 3 columns, 2 rows of 128 px thumbnails, 8 px margins, 2 caption lines of 11 px.
+    #expect(sheet.width == 8 + 3 * (128 + 8))
+    #expect(sheet.height == 8 + 2 * (128 + 4 + 22 + 8))
+    // The first cell is Opaque's green background; the fifth (second row, middle) is Notes.
+    #expect(sheet.pixel(x: 8 + 2, y: 8 + 2) == (0, 128, 0, 255))
+    #expect(sheet.pixel(x: 8 + 136 + 2, y: 8 + 162 + 2) == (255, 255, 255, 255))
+    // The caption is drawn under each thumbnail.
+    let captionRow = 8 + 128 + 4 + 3
+    #expect((8..<(8 + 128)).contains { sheet.pixel(x: $0, y: captionRow).r < 0x80 })
+
+    let one = try PNG.decode(try archive.contactSheet(drafts: ["Notes"], size: 256, timeZone: utc))
+    #expect(one.width == 16 + 256 + 16 && one.height == 16 + 256 + 8 + 44 + 16)
+    let wide = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, columns: 5, timeZone: utc))
+    #expect(wide.width == 8 + 5 * 136 && wide.height == 8 + 162)
+    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: ["Nobody"]) }
+    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: []) }
+  }
+
+  @Test func captionsFoldAccentsAndBoxTheRest() {
+    #expect(BitmapFont.glyphs("Café", maxGlyphs: 10) == BitmapFont.glyphs("Cafe", maxGlyphs: 10))
+    #expect(BitmapFont.glyphs("猫", maxGlyphs: 10) == [BitmapFont.missing])
+    let cut = BitmapFont.glyphs("abcdefghij", maxGlyphs: 5)
+    #expect(cut.count == 5 && cut.last == BitmapFont.ellipsis)
+    #expect(BitmapFont.ascii.count == 95)
+  }
+
+  @Test func textChunksSurvivePNGCheckAndDecoding() throws {
+    let png = PNGText.inserting([("Title", "Ünï\u{1}code"), ("Comment", "plain")], into: try archive.thumbnail(draft: "Empty", size: 128))!
+    #expect(try PNG.decode(png).width == 128)
+    let texts = PNGText.texts(of: png)
+    #expect(texts.first! == ("Title", "Ünï?code"))
+    #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
+  }
+}
