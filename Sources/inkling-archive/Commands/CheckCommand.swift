@@ -66,6 +66,9 @@ enum CheckCommand {
     }
     var notes: [String] = []
     if counts.drawingsNotIndexed > 0 { notes.append("\(Format.count(counts.drawingsNotIndexed)) drawings not in the drawing index") }
+    if counts.unneededThumbnails > 0 {
+      notes.append("\(Format.count(counts.unneededThumbnails)) cached thumbnails no version needs (`gc` removes them)")
+    }
     if counts.unusedBlobs > 0 { notes.append("\(Format.count(counts.unusedBlobs)) unused drawings") }
     if counts.unusedEnvelopes > 0 { notes.append("\(Format.count(counts.unusedEnvelopes)) unused envelopes") }
     if counts.interruptedImports > 0 {
@@ -92,7 +95,8 @@ enum CheckCommand {
         "envelopes": .int(counts.envelopes), "blobsVerified": .int(counts.blobsVerified),
         "filesVerified": .int(counts.filesVerified), "fileBytesVerified": .int(Int(counts.fileBytesVerified)),
         "drawingsDecoded": .int(counts.drawingsDecoded), "drawingsOpaque": .int(counts.drawingsOpaque),
-        "drawingsNotIndexed": .int(counts.drawingsNotIndexed),
+        "drawingsNotIndexed": .int(counts.drawingsNotIndexed), "thumbnails": .int(counts.thumbnails),
+        "unneededThumbnails": .int(counts.unneededThumbnails),
         "unusedBlobs": .int(counts.unusedBlobs), "unusedEnvelopes": .int(counts.unusedEnvelopes),
         "interruptedImports": .int(counts.interruptedImports),
       ],
