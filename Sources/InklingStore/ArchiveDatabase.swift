@@ -115,6 +115,11 @@ package enum ArchiveDatabase {
         kind: .notAnArchive,
         message: "\(path) is a folder, not an inkling archive. Choose a file with --archive.", path: path)
     }
+    try HeaderReads.once(path) { try checkHeader(path) }
+  }
+
+  /// The header checks of `checkFile`; HeaderReads runs them at most once per file per process.
+  private static func checkHeader(_ path: String) throws {
     guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite will say why
     defer { try? file.close() }
     let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
@@ -129,9 +134,8 @@ package enum ArchiveDatabase {
     }
     if let truncation = SchemaVerification.truncation(path: path, header: header) {
       throw StoreError(
-        kind: .corrupt,
-        message: "the archive \(path) is damaged (\(truncation)). Restore it from a backup.",
-        path: path)
+        kind: .corrupt, code: SQLITE_CORRUPT,
+        message: "the archive \(path) is damaged (\(truncation)). \(StoreError.damageAdvice)", path: path)
     }
   }
 
