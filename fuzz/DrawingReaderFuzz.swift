@@ -32,7 +32,8 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
   }
   guard case .drawing(let drawing) = result else { return 0 }
   precondition(drawing.hasSameContent(as: drawing), "a drawing differs from itself")
-  precondition(drawing.contentFingerprint == drawing.contentFingerprint, "fingerprint is not deterministic")
+  precondition(
+    drawing.contentFingerprint == drawing.contentFingerprint, "fingerprint is not deterministic")
   guard let written = try? DrawingWriter.write(drawing) else { return 0 }
   let again: Drawing
   do {
@@ -42,7 +43,8 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
   }
   let rewritten = try? DrawingWriter.write(again)
   precondition(rewritten == written, "write(read(write(d))) != write(d)")
-  precondition(again.hasSameContent(as: drawing) || containsNaN(drawing), "content changed in a round trip")
+  precondition(
+    again.hasSameContent(as: drawing) || containsNaN(drawing), "content changed in a round trip")
   return 0
 }
 
@@ -51,24 +53,39 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 func containsNaN(_ drawing: Drawing) -> Bool {
   var pending = drawing.strokes
   while let stroke = pending.popLast() {
-    if let path = stroke.path, path.points.contains(where: { point in
-      [point.location.x, point.location.y, point.width, point.timeOffset, point.secondaryRadius].contains { $0.isNaN }
-    }) { return true }
-    if stroke.maskPolygons.joined().contains(where: { $0.x.isNaN || $0.y.isNaN }) || stroke.slices.contains(where: \.isNaN) {
+    if let path = stroke.path,
+      path.points.contains(where: { point in
+        [point.location.x, point.location.y, point.width, point.timeOffset, point.secondaryRadius]
+          .contains { $0.isNaN }
+      })
+    {
+      return true
+    }
+    if stroke.maskPolygons.joined().contains(where: { $0.x.isNaN || $0.y.isNaN })
+      || stroke.slices.contains(where: \.isNaN)
+    {
       return true
     }
     let t = stroke.transform
     if [t.a, t.b, t.c, t.d, t.tx, t.ty].contains(where: \.isNaN) { return true }
     pending.append(contentsOf: stroke.substrokes)
   }
-  return drawing.inks.contains { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha, $0.weight ?? 0].contains(where: \.isNaN) }
+  return drawing.inks.contains {
+    [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha, $0.weight ?? 0].contains(
+      where: \.isNaN)
+  }
 }
 
 // MARK: - Seeds
 
 @_cdecl("LLVMFuzzerInitialize")
-public func drawingReaderFuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
-  guard let folder = getenv("FUZZ_WRITE_SEEDS").map({ String(cString: $0) }), !folder.isEmpty else { return 0 }
+public func drawingReaderFuzzInitialize(
+  _ argc: UnsafeMutablePointer<CInt>?,
+  _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> CInt {
+  guard let folder = getenv("FUZZ_WRITE_SEEDS").map({ String(cString: $0) }), !folder.isEmpty else {
+    return 0
+  }
   var random = FuzzSeedRandom(state: 0x5EED)
   for index in 0..<40 {
     let drawing = seedDrawing(&random, strokes: 1 + index % 6, depth: index % 5)
@@ -95,13 +112,17 @@ struct FuzzSeedRandom {
 }
 
 func seedDrawing(_ random: inout FuzzSeedRandom, strokes: Int, depth: Int) -> Drawing {
-  let masks: [(UInt64, UInt64)] = [(0x3, 0x3FC), (0x7, 0x3F8), (0x103, 0x2FC), (0x3FF, 0), (0x1, 0)]
+  let masks: [(UInt64, UInt64)] = [
+    (0x3, 0x3FC), (0x7, 0x3F8), (0x103, 0x2FC), (0x3FF, 0), (0x1, 0),
+  ]
   var drawing = Drawing(
     replicas: [.zero, UUIDBytes((0..<16).map { UInt8($0) })],
     versionVector: [StrokeID(clock: 1, replicaIndex: 1, subclock: 1)],
     inks: [
       Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alpha: 1), version: 3),
-      Ink(inkType: .marker, color: RGBA(red: 1, green: 0.5, blue: 0, alpha: 1), version: 3, variant: "linear", weight: 0.5),
+      Ink(
+        inkType: .marker, color: RGBA(red: 1, green: 0.5, blue: 0, alpha: 1), version: 3,
+        variant: "linear", weight: 0.5),
     ], canvasBounds: .zero, boundsVersion: StrokeID(clock: 0, replicaIndex: 0, subclock: 0),
     uuid: UUIDBytes([UInt8](repeating: 7, count: 16)))
   for index in 0..<strokes {
@@ -116,15 +137,18 @@ func seedDrawing(_ random: inout FuzzSeedRandom, strokes: Int, depth: Int) -> Dr
       path: StrokePath(
         creationDate: 7e8, points: points, varyingProperties: PointProperties(rawValue: varying),
         constantProperties: PointProperties(rawValue: constant), createdWithFinger: index % 2 == 0),
-      storedBounds: Rect(x: 1, y: 2, width: 3, height: 4), isHidden: index % 3 == 2, randomSeed: random.next() >> 8)
+      storedBounds: Rect(x: 1, y: 2, width: 3, height: 4), isHidden: index % 3 == 2,
+      randomSeed: random.next() >> 8)
     if index % 2 == 1 {
       stroke.transform = AffineTransform(a: 1, b: 0.5, c: -0.5, d: 1, tx: 10, ty: 20)
     }
-    var child = Stroke(versionID: StrokeID(clock: 2, replicaIndex: 0, subclock: 0), inkIndex: index % 2, path: nil)
+    var child = Stroke(
+      versionID: StrokeID(clock: 2, replicaIndex: 0, subclock: 0), inkIndex: index % 2, path: nil)
     child.maskPolygons = [[Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10)]]
     child.slices = [0, 1.5, 2, 3]
     for _ in 0..<depth {
-      var parent = Stroke(versionID: StrokeID(clock: 3, replicaIndex: 1, subclock: 0), inkIndex: index % 2, path: nil)
+      var parent = Stroke(
+        versionID: StrokeID(clock: 3, replicaIndex: 1, subclock: 0), inkIndex: index % 2, path: nil)
       parent.substrokes = [child, child]
       child = parent
     }

@@ -25,11 +25,18 @@ public final class Archive {
   ///
   /// - Throws: `ArchiveError` of kind `.unusableArchive` when the file is not an inkling
   ///   archive, was written by a newer build, is corrupt, or is locked for too long.
-  public init(path: String, mode: Mode = .readWrite) throws(ArchiveError) {
+  public convenience init(path: String, mode: Mode = .readWrite) throws(ArchiveError) {
+    try self.init(path: path, mode: mode, verifiesSchema: true)
+  }
+
+  /// Opens the archive; `verifiesSchema: false` accepts a schema that differs from the
+  /// migrations' (only for `check`, which reports the differences: Archive+Check.swift).
+  init(path: String, mode: Mode, verifiesSchema: Bool) throws(ArchiveError) {
     self.path = path
     self.mode = mode
     database = try storeCall {
-      try ArchiveDatabase.open(path: path, mode: mode == .readOnly ? .readOnly : .readWrite)
+      try ArchiveDatabase.open(
+        path: path, mode: mode == .readOnly ? .readOnly : .readWrite, verifySchema: verifiesSchema)
     }
   }
 

@@ -41,8 +41,20 @@ package enum ArchiveDatabase {
   ///   - `.notFound`: `readOnly` and there is no archive at `path` (or it is empty);
   ///   - `.notAnArchive`: not a SQLite database, or a SQLite database of someone else;
   ///   - `.newerSchema`: written by a newer build;
-  ///   - `.corrupt`, `.busy`, `.readOnly`, `.sqlite`: as SQLite reports.
-  package static func open(path: String, mode: Database.Mode) throws -> Database {
+  ///   - `.corrupt`: SQLite reports damage, the file is shorter than its header says, or
+  ///     (when `verifySchema`) the schema differs from what the migrations create;
+  ///   - `.busy`: another process kept the archive locked beyond the busy timeout and
+  ///     `BusyRetry.bound` more seconds;
+  ///   - `.readOnly`, `.sqlite`: as SQLite reports.
+  /// - Parameter verifySchema: compare the schema with the migrations' (SchemaVerification);
+  ///   only `check`, which reports the differences itself, turns this off.
+  package static func open(path: String, mode: Database.Mode, verifySchema: Bool = true) throws -> Database {
+    // Opening has no effect that a retry would repeat wrongly: every write is a migration
+    // that re-reads the version inside its write lock (invariant 2).
+    try BusyRetry.run { try openOnce(path: path, mode: mode, verifySchema: verifySchema) }
+  }
+
+  private static func openOnce(path: String, mode: Database.Mode, verifySchema: Bool) throws -> Database {
     try checkFile(path, mode: mode)
     let db = try Database(path: path, mode: mode)
     do {
@@ -52,16 +64,26 @@ package enum ArchiveDatabase {
       if mode == .readWrite {
         try configureWriter(db)
         if facts.userVersion < schemaVersion { try migrate(db) }
+        if verifySchema { try verifyMatchesMigrations(db) }
         return db
       }
-      guard facts.userVersion < schemaVersion else { return db }
+      guard facts.userVersion < schemaVersion else {
+        if verifySchema && !facts.isEmpty { try verifyMatchesMigrations(db) }
+        return db
+      }
       db.close()
       try upgrade(path: path, from: facts.userVersion)
-      return try open(path: path, mode: .readOnly)
+      return try openOnce(path: path, mode: .readOnly, verifySchema: verifySchema)
     } catch {
       db.close()
       throw error
     }
+  }
+
+  /// Refuses an archive whose schema was changed outside this program (SchemaVerification).
+  private static func verifyMatchesMigrations(_ db: Database) throws {
+    let differences = try SchemaVerification.differences(in: db)
+    guard differences.isEmpty else { throw SchemaVerification.tamperedError(path: db.path, differences: differences) }
   }
 
   // MARK: - Before SQLite
@@ -105,6 +127,12 @@ package enum ArchiveDatabase {
         ? "it is a truncated SQLite header of \(header.count) bytes" : "it is not a SQLite database"
       throw notAnArchive(path, because: what)
     }
+    if let truncation = SchemaVerification.truncation(path: path, header: header) {
+      throw StoreError(
+        kind: .corrupt,
+        message: "the archive \(path) is damaged (\(truncation)). Restore it from a backup.",
+        path: path)
+    }
   }
 
   private static func notAnArchive(_ path: String, because reason: String) -> StoreError {
@@ -128,6 +156,8 @@ package enum ArchiveDatabase {
     try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
     try db.configure(SQLITE_DBCONFIG_DQS_DDL, false)
     try db.execute("PRAGMA foreign_keys = ON")
+    // inkling_fold, which migration 0003's triggers call (NameFolding.swift).
+    try db.registerSearchFunctions()
     // 16 MB of page cache instead of 2 MB: imports touch many index pages.
     try db.execute("PRAGMA cache_size = -16384")
   }

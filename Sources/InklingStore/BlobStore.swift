@@ -11,9 +11,9 @@
 //      `insert` takes the depth from the stored base (re-encoding in full when that base
 //      is at the maximum); reads stop a chain that is longer than that (a damaged archive
 //      could hold a cycle) instead of looping.
-//   4. Every row `insert` writes is read back and compared before it returns.
 //   3. Reads follow a chain iteratively from the top down to a full blob (or to a base
 //      decoded recently, kept by its hash), then decode upwards: no recursion, bounded work.
+//   4. Every row `insert` writes is read back and compared before it returns.
 
 import CSQLite
 
@@ -24,11 +24,13 @@ package struct BlobStore {
   package static let maxChainDepth = 16
 
   let db: Database
-  private let reader: Reader
+  let reader: Reader
 
+  /// The blobs of `db`. Cheap: every `BlobStore` over one connection shares its zstd
+  /// context and its cache of recently decoded blobs.
   package init(_ db: Database) {
     self.db = db
-    reader = Reader()
+    reader = db.companion(Reader.self) { Reader() }
   }
 
   // MARK: - Writing
@@ -231,7 +233,7 @@ package struct BlobStore {
     StoreError(
       kind: .corrupt,
       message: "the archive \(db.path) is damaged: blob \(shortHash(link.sha256)) (id \(link.id)): \(problem). "
-        + "Run `inkling-archive check` to see what is affected, or restore it from a backup.",
+        + StoreError.damageAdvice,
       path: db.path)
   }
 
@@ -276,10 +278,12 @@ package struct BlobStore {
 // MARK: - Reader state
 
 extension BlobStore {
-  /// The decompressor and a few recently decoded blobs, by hash. Reading the versions of
-  /// a draft in order then decodes one delta each instead of a whole chain. Keyed by
-  /// SHA-256, an entry can never be stale: those bytes are what that hash names, and they
-  /// were verified before they were remembered.
+  /// The decompressor and a few recently decoded blobs, by hash, one per connection.
+  /// Reading the versions of a draft in order then decodes one delta each instead of a
+  /// whole chain. Keyed by SHA-256, an entry can never be stale: those bytes are what that
+  /// hash names, and they were verified before they were remembered. Only bases come from
+  /// here: the blob asked for is always decoded from its stored row, so every read still
+  /// checks what is on disk.
   final class Reader {
     let decompressor = ZstdDecompressor()
     /// For the rare re-encoding in `insert`; made on first use.
@@ -289,7 +293,10 @@ extension BlobStore {
     private static let maxBytes = 64 << 20
 
     func cached(_ sha256: [UInt8]) -> [UInt8]? {
-      recent.first { $0.sha256 == sha256 }?.bytes
+      guard let index = recent.firstIndex(where: { $0.sha256 == sha256 }) else { return nil }
+      let entry = recent.remove(at: index)
+      recent.insert(entry, at: 0)  // most recently used first
+      return entry.bytes
     }
 
     func remember(_ sha256: [UInt8], _ bytes: [UInt8]) {

@@ -29,6 +29,8 @@ package final class Database {
   private var connection: Connection?
   private var cache: [String: Statement] = [:]
   private var savepointDepth = 0
+  /// State that higher layers keep per connection, one object per type (see `companion`).
+  private var companions: [ObjectIdentifier: AnyObject] = [:]
 
   /// Opens (and in `readWrite` mode creates) the database file at `path`.
   ///
@@ -185,12 +187,23 @@ package final class Database {
     guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
   }
 
+  /// The connection's one object of type `T`, made by `make` on first use: per-connection
+  /// state of a higher layer (the blob reader's zstd context and cache), so that values
+  /// made afresh for each call over the same connection share it.
+  func companion<T: AnyObject>(_ type: T.Type, make: () -> T) -> T {
+    if let existing = companions[ObjectIdentifier(type)] as? T { return existing }
+    let made = make()
+    companions[ObjectIdentifier(type)] = made
+    return made
+  }
+
   // MARK: - Closing
 
   /// Finalizes the cached statements and closes the connection. Safe to call twice.
   package func close() {
     guard let connection else { return }
     cache.removeAll()
+    companions.removeAll()
     self.connection = nil
     // close_v2 defers the close while a statement held by a caller is alive (invariant 2).
     sqlite3_close_v2(connection.handle)

@@ -14,6 +14,7 @@ extension Migration {
   package static let all: [Migration] = [
     Migration(version: 1, name: "0001_archive.sql", sql: text(PackageResources._001_archive_sql)),
     Migration(version: 2, name: "0002_drawing_index.sql", sql: text(PackageResources._002_drawing_index_sql)),
+    Migration(version: 3, name: "0003_search.sql", sql: text(PackageResources._003_search_sql)),
     Migration(version: 4, name: "0004_thumbnails.sql", sql: text(PackageResources._004_thumbnails_sql)),
   ]
 

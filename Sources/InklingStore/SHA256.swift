@@ -72,6 +72,8 @@ package struct SHA256Hasher {
   private final class Context {
     /// The SHA-256 implementation, fetched once: an implicit fetch on every
     /// EVP_DigestInit_ex costs more than hashing a small blob (OpenSSL 3 "fetching" docs).
+    /// `nonisolated(unsafe)` because OpaquePointer is not Sendable; a fetched EVP_MD is
+    /// immutable and may be shared by threads (OpenSSL 3 openssl-threads(7)).
     nonisolated(unsafe) private static let algorithm: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
 
     let pointer: OpaquePointer

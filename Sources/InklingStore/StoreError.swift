@@ -99,8 +99,7 @@ extension StoreError {
     case SQLITE_CORRUPT, SQLITE_NOTADB:
       self.init(
         kind: .corrupt, code: code,
-        message: "the archive \(file) is damaged (\(detail)). "
-          + "Run `inkling-archive check` to see what is affected, or restore it from a backup.",
+        message: "the archive \(file) is damaged (\(detail)). " + Self.damageAdvice,
         sql: sql, path: path)
     case SQLITE_READONLY:
       self.init(
@@ -112,6 +111,9 @@ extension StoreError {
       self.init(kind: .sqlite, code: code, message: sqliteMessage, sql: sql, path: path)
     }
   }
+
+  /// What to do about a damaged archive; ends every `.corrupt` sentence.
+  static let damageAdvice = "Run `inkling-archive check` to see what is affected, or restore it from a backup."
 
   private static func seconds(_ milliseconds: Int32) -> String {
     milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"

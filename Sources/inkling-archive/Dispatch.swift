@@ -15,7 +15,7 @@ enum Dispatch {
     switch path {
     case ["import"]: return try ImportCommand.run(parsed)
     case ["list"]: return try ListCommand.run(parsed)
-    case ["search"]: return notImplemented(path)
+    case ["search"]: return try SearchCommand.run(parsed)
     case ["show"]: return try ShowCommand.run(parsed)
     case ["history"]: return try HistoryCommand.run(parsed)
     case ["diff"]: return try DiffCommand.run(parsed)
@@ -29,10 +29,10 @@ enum Dispatch {
     case ["delete"]: return notImplemented(path)
     case ["undelete"]: return notImplemented(path)
     case ["purge"]: return notImplemented(path)
-    case ["check"]: return notImplemented(path)
-    case ["backup"]: return notImplemented(path)
-    case ["stats"]: return notImplemented(path)
-    case ["gc"]: return notImplemented(path)
+    case ["check"]: return try CheckCommand.run(parsed)
+    case ["backup"]: return try BackupCommand.run(parsed)
+    case ["stats"]: return try StatsCommand.run(parsed)
+    case ["gc"]: return try GCCommand.run(parsed)
     case ["reindex"]: return try ReindexCommand.run(parsed)
     default:
       // The parser only produces paths of commands in RootCommand.spec, all listed above.

@@ -1,6 +1,7 @@
 // The reader against the four real device drawings: exact numbers, learned from the bytes.
 
 import Testing
+
 @testable import InklingFormats
 
 @Suite struct DrawingReaderTests {
@@ -21,7 +22,8 @@ import Testing
     #expect(drawing.inks.isEmpty)
     #expect(drawing.strokes.isEmpty)
     #expect(drawing.canvasBounds == nil)
-    #expect(drawing.boundsVersion == StrokeID(clock: 0, replicaIndex: StrokeID.noReplica, subclock: 0))
+    #expect(
+      drawing.boundsVersion == StrokeID(clock: 0, replicaIndex: StrokeID.noReplica, subclock: 0))
     #expect(drawing.uuid == UUIDBytes(hex("4df0f5a25a3d436b9fb38cfcf80fced3")))
   }
 
@@ -30,12 +32,18 @@ import Testing
     #expect(drawing.replicas.count == 4)
     #expect(drawing.replicas[0] == .zero)
     #expect(drawing.replicas[1] == UUIDBytes(hex("3f4197a72a7c4c0a9e795df1a53f4631")))
-    #expect(drawing.versionVector == [
-      StrokeID(clock: 0, replicaIndex: 0, subclock: 0), StrokeID(clock: 1, replicaIndex: 1, subclock: 1),
-      StrokeID(clock: 1, replicaIndex: 2, subclock: 0), StrokeID(clock: 2, replicaIndex: 3, subclock: 2),
-    ])
+    #expect(
+      drawing.versionVector == [
+        StrokeID(clock: 0, replicaIndex: 0, subclock: 0),
+        StrokeID(clock: 1, replicaIndex: 1, subclock: 1),
+        StrokeID(clock: 1, replicaIndex: 2, subclock: 0),
+        StrokeID(clock: 2, replicaIndex: 3, subclock: 2),
+      ])
     #expect(drawing.inks.map(\.inkType) == [.pen, .marker, .pen])
-    #expect(drawing.inks.map(\.inkType.identifier) == ["com.apple.ink.pen", "com.apple.ink.marker", "com.apple.ink.pen"])
+    #expect(
+      drawing.inks.map(\.inkType.identifier) == [
+        "com.apple.ink.pen", "com.apple.ink.marker", "com.apple.ink.pen",
+      ])
     #expect(drawing.inks.map(\.variant) == [nil, "linear", nil])
     #expect(drawing.inks.map(\.version) == [3, 3, 3])
     #expect(drawing.inks.allSatisfy { $0.weight == nil && $0.requiredContentVersion == nil })
@@ -50,7 +58,10 @@ import Testing
     #expect(drawing.strokes[0].sortID == StrokeID(clock: 0, replicaIndex: 1, subclock: 1))
     #expect(drawing.strokes[0].versionID == StrokeID(clock: 0, replicaIndex: 2, subclock: 0))
     #expect(drawing.strokes[1].renderGroupID == UUIDBytes(hex("1be66c84827d4e70bfee5a5370f3e135")))
-    #expect(drawing.strokes.allSatisfy { $0.transform == .identity && $0.substrokes.isEmpty && $0.maskPolygons.isEmpty })
+    #expect(
+      drawing.strokes.allSatisfy {
+        $0.transform == .identity && $0.substrokes.isEmpty && $0.maskPolygons.isEmpty
+      })
 
     let visible = drawing.strokes[2]
     #expect(visible.storedBounds == Rect(x: 231, y: 201, width: 38, height: 42))
@@ -63,7 +74,10 @@ import Testing
     #expect(path.creationDate == 714717641.735103)
     #expect(path.uuid == UUIDBytes(hex("92ef169370da4513a69a2d56042b9bac")))
     let first = path.points[0]
-    #expect(first.location == Point(x: Double(Float(bitPattern: 0x4377_D7DD)), y: Double(Float(bitPattern: 0x434B_0A80))))
+    #expect(
+      first.location
+        == Point(
+          x: Double(Float(bitPattern: 0x4377_D7DD)), y: Double(Float(bitPattern: 0x434B_0A80))))
     #expect(first.timeOffset == 0)
     // Constants e9104b40 e803 0000 0000 9d1e 0000 ff7f 0000803f: every point shares them.
     for point in path.points {
@@ -88,7 +102,8 @@ import Testing
     #expect(drawing.inks.count == 3)
     #expect(drawing.inks.allSatisfy { $0.inkType == .pen && $0.version == 3 })
     #expect(drawing.inks[0].color == RGBA(red: 1, green: 1, blue: 1, alpha: 1))
-    #expect(drawing.inks[2].color.red == Double(Float(bitPattern: 0x3F80_0003)))  // just above 1: kept
+    // Just above 1: kept as stored.
+    #expect(drawing.inks[2].color.red == Double(Float(bitPattern: 0x3F80_0003)))
     #expect(drawing.strokes.count == 3)
     #expect(drawing.strokes.allSatisfy { !$0.isHidden })
     #expect(drawing.strokes.map(\.inkIndex) == [0, 1, 2])
@@ -96,10 +111,11 @@ import Testing
     #expect(paths.map(\.points.count) == [49, 35, 84])
     #expect(paths.map(\.varyingProperties.rawValue) == [0x3, 0x7, 0x7])
     #expect(paths.map(\.constantProperties.rawValue) == [0x3FC, 0x3F8, 0x3F8])
-    #expect(drawing.strokes.map(\.storedBounds) == [
-      Rect(x: 103, y: 74, width: 9, height: 110), Rect(x: 208, y: 82, width: 17, height: 107),
-      Rect(x: 60, y: 235, width: 195, height: 80),
-    ])
+    #expect(
+      drawing.strokes.map(\.storedBounds) == [
+        Rect(x: 103, y: 74, width: 9, height: 110), Rect(x: 208, y: 82, width: 17, height: 107),
+        Rect(x: 60, y: 235, width: 195, height: 80),
+      ])
     // Width per point on the second stroke; the first point's width is 9de35e40.
     #expect(paths[1].points[0].width == Double(Float(bitPattern: 0x405E_E39D)))
     #expect(paths[1].points[8].width == Double(Float(bitPattern: 0x4067_61DF)))
@@ -120,13 +136,17 @@ import Testing
     #expect(drawing.strokes.allSatisfy { !$0.isHidden && $0.inkIndex == 0 })
     let paths = drawing.strokes.compactMap(\.path)
     #expect(paths.map(\.points.count) == [30, 8, 23, 7])
-    #expect(paths.allSatisfy { $0.varyingProperties.rawValue == 0x3 && $0.constantProperties.rawValue == 0x7FC })
+    #expect(
+      paths.allSatisfy {
+        $0.varyingProperties.rawValue == 0x3 && $0.constantProperties.rawValue == 0x7FC
+      })
     #expect(paths.allSatisfy { $0.createdWithFinger })
     #expect(paths[0].points.allSatisfy { $0.threshold == 0 && $0.azimuth == 0x0B56 / 10430.2192 })
-    #expect(drawing.strokes.map(\.storedBounds) == [
-      Rect(x: 44, y: 76, width: 30, height: 33), Rect(x: 70, y: 56, width: 5, height: 33),
-      Rect(x: 153, y: 71, width: 30, height: 27), Rect(x: 180, y: 44, width: 7, height: 41),
-    ])
+    #expect(
+      drawing.strokes.map(\.storedBounds) == [
+        Rect(x: 44, y: 76, width: 30, height: 33), Rect(x: 70, y: 56, width: 5, height: 33),
+        Rect(x: 153, y: 71, width: 30, height: 27), Rect(x: 180, y: 44, width: 7, height: 41),
+      ])
   }
 
   @Test func gzippedSampleReadsTheSame() throws {

@@ -2,6 +2,7 @@
 // random number generator and a generator of random drawings the writer accepts.
 
 import Foundation
+
 @testable import InklingFormats
 
 /// The real PencilKit drawings in `shared/samples/pkdrawing` (read-only fixtures).
@@ -65,17 +66,21 @@ struct RandomDrawings {
   }
   mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &random) < p }
   mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
-  mutating func uuid() -> UUIDBytes { UUIDBytes((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }) }
+  mutating func uuid() -> UUIDBytes {
+    UUIDBytes((0..<16).map { _ in UInt8.random(in: 0...255, using: &random) })
+  }
   mutating func strokeID(replicas: Int) -> StrokeID {
     StrokeID(
-      clock: UInt64(int(0...1000)), replicaIndex: UInt64(int(0...max(0, replicas - 1))), subclock: UInt64(int(0...50)))
+      clock: UInt64(int(0...1000)), replicaIndex: UInt64(int(0...max(0, replicas - 1))),
+      subclock: UInt64(int(0...50)))
   }
 
   mutating func drawing() -> Drawing {
     var replicas: [UUIDBytes] = [.zero]
     for _ in 0..<int(0...3) { replicas.append(uuid()) }
     let inkTypes: [Ink.InkType] = [
-      .pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser, .other("com.example.ink.brush"),
+      .pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser,
+      .other("com.example.ink.brush"),
     ]
     var inks: [Ink] = []
     for _ in 0..<int(1...4) {
@@ -88,23 +93,31 @@ struct RandomDrawings {
           weight: chance(0.3) ? Double.random(in: -1...1, using: &random) : nil))
     }
     var drawing = Drawing(
-      replicas: replicas, versionVector: (0..<replicas.count).map { _ in strokeID(replicas: replicas.count) },
+      replicas: replicas,
+      versionVector: (0..<replicas.count).map { _ in strokeID(replicas: replicas.count) },
       inks: inks, canvasBounds: chance(0.5) ? rect() : nil,
       boundsVersion: chance(0.5) ? strokeID(replicas: replicas.count) : nil, uuid: uuid())
     for _ in 0..<int(0...6) { drawing.strokes.append(stroke(depth: 0, drawing: drawing)) }
     return drawing
   }
 
-  mutating func rect() -> Rect { Rect(x: float(), y: float(), width: abs(float()), height: abs(float())) }
+  mutating func rect() -> Rect {
+    Rect(x: float(), y: float(), width: abs(float()), height: abs(float()))
+  }
 
   mutating func stroke(depth: Int, drawing: Drawing) -> Stroke {
     let hidden = chance(0.2)
     var stroke = Stroke(
-      uuid: chance(0.9) ? uuid() : nil, sortID: chance(0.9) ? strokeID(replicas: drawing.replicas.count) : nil,
-      versionID: strokeID(replicas: drawing.replicas.count), inkIndex: int(0...drawing.inks.count - 1),
-      path: (depth == 0 && !hidden) || chance(0.2) ? path() : nil, storedBounds: chance(0.7) ? rect() : nil,
+      uuid: chance(0.9) ? uuid() : nil,
+      sortID: chance(0.9) ? strokeID(replicas: drawing.replicas.count) : nil,
+      versionID: strokeID(replicas: drawing.replicas.count),
+      inkIndex: int(0...drawing.inks.count - 1),
+      path: (depth == 0 && !hidden) || chance(0.2) ? path() : nil,
+      storedBounds: chance(0.7) ? rect() : nil,
       transform: chance(0.3)
-        ? AffineTransform(a: float(0.001), b: float(0.001), c: float(0.001), d: float(0.001), tx: float(), ty: float())
+        ? AffineTransform(
+          a: float(0.001), b: float(0.001), c: float(0.001), d: float(0.001), tx: float(),
+          ty: float())
         : .identity,
       isHidden: hidden, randomSeed: UInt64.random(in: 0..<(1 << 59), using: &random),
       substrokesVersion: chance(0.3) ? strokeID(replicas: drawing.replicas.count) : nil,
@@ -114,7 +127,9 @@ struct RandomDrawings {
     }
     if chance(0.3) { stroke.slices = (0..<(2 * int(0...3))).map { _ in Float(float() / 100) } }
     if depth < maxDepth && chance(0.3) {
-      for _ in 0..<int(1...3) { stroke.substrokes.append(self.stroke(depth: depth + 1, drawing: drawing)) }
+      for _ in 0..<int(1...3) {
+        stroke.substrokes.append(self.stroke(depth: depth + 1, drawing: drawing))
+      }
     }
     return stroke
   }
@@ -164,20 +179,30 @@ struct RandomDrawings {
     var base = StrokePoint(location: Point(x: 0, y: 0))
     for bitIndex in 0..<11 where constant & (1 << UInt64(bitIndex)) != 0 {
       let bit: UInt64 = 1 << UInt64(bitIndex)
-      if bit == 1 { base.location = Point(x: float(), y: float()) } else { set(bit, value(bit: bit), &base) }
+      if bit == 1 {
+        base.location = Point(x: float(), y: float())
+      } else {
+        set(bit, value(bit: bit), &base)
+      }
     }
     var points: [StrokePoint] = []
     for _ in 0..<int(0...30) {
       var point = base
       for bitIndex in 0..<11 where varying & (1 << UInt64(bitIndex)) != 0 {
         let bit: UInt64 = 1 << UInt64(bitIndex)
-        if bit == 1 { point.location = Point(x: float(), y: float()) } else { set(bit, value(bit: bit), &point) }
+        if bit == 1 {
+          point.location = Point(x: float(), y: float())
+        } else {
+          set(bit, value(bit: bit), &point)
+        }
       }
       points.append(point)
     }
     return StrokePath(
-      uuid: chance(0.9) ? uuid() : nil, creationDate: Double.random(in: 0...1e9, using: &random), points: points,
-      varyingProperties: PointProperties(rawValue: varying), constantProperties: PointProperties(rawValue: constant),
+      uuid: chance(0.9) ? uuid() : nil, creationDate: Double.random(in: 0...1e9, using: &random),
+      points: points,
+      varyingProperties: PointProperties(rawValue: varying),
+      constantProperties: PointProperties(rawValue: constant),
       createdWithFinger: chance(0.5))
   }
 }
@@ -185,12 +210,15 @@ struct RandomDrawings {
 /// The first place two values differ, as a path like "strokes[2].path.points[5].force: 1.0 ≠ 0.999",
 /// or nil when they are equal: readable failures instead of two pages of dump.
 func firstDifference(_ a: Any, _ b: Any, path: String = "") -> String? {
-  let ma = Mirror(reflecting: a), mb = Mirror(reflecting: b)
+  let ma = Mirror(reflecting: a)
+  let mb = Mirror(reflecting: b)
   if ma.children.isEmpty || mb.children.isEmpty || ma.displayStyle == .enum {
-    let ta = String(reflecting: a), tb = String(reflecting: b)
+    let ta = String(reflecting: a)
+    let tb = String(reflecting: b)
     return ta == tb ? nil : "\(path): \(ta) ≠ \(tb)"
   }
-  let ca = Array(ma.children), cb = Array(mb.children)
+  let ca = Array(ma.children)
+  let cb = Array(mb.children)
   if ca.count != cb.count { return "\(path): \(ca.count) children ≠ \(cb.count)" }
   for (index, (x, y)) in zip(ca, cb).enumerated() {
     let label = x.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? "\(path)[\(index)]"

@@ -1,6 +1,7 @@
 // The writer: byte-exact on device samples, round trips over random drawings, every rule.
 
 import Testing
+
 @testable import InklingFormats
 
 @Suite struct DrawingWriterTests {
@@ -16,14 +17,21 @@ import Testing
       try DrawingWriter.write(drawing)
     }
     var without = drawing
-    for index in without.strokes.indices { without.strokes[index].path?.constantProperties.remove(.threshold) }
+    for index in without.strokes.indices {
+      without.strokes[index].path?.constantProperties.remove(.threshold)
+    }
     let rewritten = try DrawingWriter.write(without)
     #expect(try Drawing(bytes: rewritten) == without)
   }
 
   @Test func randomDrawingsRoundTrip() throws {
     var generator = RandomDrawings(seed: 0x1A2B_3C4D)
-    var strokes = 0, substrokes = 0, masks = 0, slices = 0, transforms = 0, bitsSeen: UInt64 = 0
+    var strokes = 0
+    var substrokes = 0
+    var masks = 0
+    var slices = 0
+    var transforms = 0
+    var bitsSeen: UInt64 = 0
     for _ in 0..<400 {
       let drawing = generator.drawing()
       let bytes = try DrawingWriter.write(drawing)
@@ -33,9 +41,14 @@ import Testing
       if !same { break }
       #expect(try DrawingWriter.write(decoded) == bytes)
       for stroke in drawing.strokes {
-        strokes += 1; substrokes += stroke.substrokes.count; masks += stroke.maskPolygons.count
-        slices += stroke.slices.isEmpty ? 0 : 1; transforms += stroke.transform.isIdentity ? 0 : 1
-        bitsSeen |= (stroke.path?.varyingProperties.rawValue ?? 0) | (stroke.path?.constantProperties.rawValue ?? 0)
+        strokes += 1
+        substrokes += stroke.substrokes.count
+        masks += stroke.maskPolygons.count
+        slices += stroke.slices.isEmpty ? 0 : 1
+        transforms += stroke.transform.isIdentity ? 0 : 1
+        bitsSeen |=
+          (stroke.path?.varyingProperties.rawValue ?? 0)
+          | (stroke.path?.constantProperties.rawValue ?? 0)
       }
     }
     // The generator really exercised what it claims to.
@@ -44,7 +57,8 @@ import Testing
   }
 
   @Test func writingIsDeterministic() throws {
-    var first = RandomDrawings(seed: 7), second = RandomDrawings(seed: 7)
+    var first = RandomDrawings(seed: 7)
+    var second = RandomDrawings(seed: 7)
     for _ in 0..<20 {
       #expect(try DrawingWriter.write(first.drawing()) == DrawingWriter.write(second.drawing()))
     }
@@ -55,18 +69,23 @@ import Testing
     var generator = RandomDrawings(seed: 99)
     for _ in 0..<50 {
       let path = generator.path(threshold: true)
-      let varying = path.varyingProperties.rawValue, constant = path.constantProperties.rawValue
+      let varying = path.varyingProperties.rawValue
+      let constant = path.constantProperties.rawValue
       var record: [UInt8] = []
       for point in path.points { PointPropertyCoding.encode(varying, point, into: &record) }
       var constants: [UInt8] = []
-      PointPropertyCoding.encode(constant, path.points.first ?? PointPropertyCoding.defaultPoint, into: &constants)
+      PointPropertyCoding.encode(
+        constant, path.points.first ?? PointPropertyCoding.defaultPoint, into: &constants)
       let decodedBase: StrokePoint = constants.withUnsafeBytes { raw in
         var base = PointPropertyCoding.defaultPoint
-        if let start = raw.baseAddress { PointPropertyCoding.decode(constant, from: start, into: &base) }
+        if let start = raw.baseAddress {
+          PointPropertyCoding.decode(constant, from: start, into: &base)
+        }
         return base
       }
       let decoded = record.withUnsafeBytes {
-        PointPropertyCoding.decodePoints(count: path.points.count, mask: varying, from: $0.baseAddress, base: decodedBase)
+        PointPropertyCoding.decodePoints(
+          count: path.points.count, mask: varying, from: $0.baseAddress, base: decodedBase)
       }
       #expect(decoded == path.points)
     }
@@ -86,18 +105,25 @@ import Testing
 
   func valid() -> Drawing {
     Drawing(
-      replicas: [.zero, .test(1)], inks: [Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alpha: 1))],
+      replicas: [.zero, .test(1)],
+      inks: [Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alpha: 1))],
       strokes: [
         Stroke(
           versionID: StrokeID(clock: 0, replicaIndex: 1, subclock: 0), inkIndex: 0,
-          path: StrokePath(creationDate: 0, points: [StrokePoint(location: Point(x: 1, y: 2))], constantProperties: []))
+          path: StrokePath(
+            creationDate: 0, points: [StrokePoint(location: Point(x: 1, y: 2))],
+            constantProperties: []))
       ], uuid: .test(9))
   }
 
-  func expectRefusal(_ kind: DrawingWriteError.Kind, at location: String, _ change: (inout Drawing) -> Void) {
+  func expectRefusal(
+    _ kind: DrawingWriteError.Kind, at location: String, _ change: (inout Drawing) -> Void
+  ) {
     var drawing = valid()
     change(&drawing)
-    #expect(throws: DrawingWriteError(kind, location: location)) { try DrawingWriter.write(drawing) }
+    #expect(throws: DrawingWriteError(kind, location: location)) {
+      try DrawingWriter.write(drawing)
+    }
   }
 
   @Test func theValidDrawingIsWritable() throws {
@@ -108,20 +134,32 @@ import Testing
   @Test func everyRuleIsChecked() {
     expectRefusal(.unsupportedFormatVersion(2), at: "drawing") { $0.formatVersion = 2 }
     expectRefusal(.firstReplicaNotZero, at: "replica 0") { $0.replicas[0] = .test(3) }
-    expectRefusal(.duplicateReplica(index: 2, firstIndex: 1), at: "replica 2") { $0.replicas.append(.test(1)) }
-    expectRefusal(.badUUIDLength(field: "replica UUID", bytes: 3), at: "replica 1") { $0.replicas[1] = UUIDBytes([1, 2, 3]) }
+    expectRefusal(.duplicateReplica(index: 2, firstIndex: 1), at: "replica 2") {
+      $0.replicas.append(.test(1))
+    }
+    expectRefusal(.badUUIDLength(field: "replica UUID", bytes: 3), at: "replica 1") {
+      $0.replicas[1] = UUIDBytes([1, 2, 3])
+    }
     expectRefusal(.missingDrawingUUID, at: "drawing") { $0.uuid = nil }
     expectRefusal(.missingVersionID, at: "stroke 0") { $0.strokes[0].versionID = nil }
     expectRefusal(.replicaIndexOutOfRange(index: 2, replicaCount: 2), at: "stroke 0") {
       $0.strokes[0].versionID?.replicaIndex = 2
     }
-    expectRefusal(.inkIndexOutOfRange(index: 1, inkCount: 1), at: "stroke 0") { $0.strokes[0].inkIndex = 1 }
-    expectRefusal(.thresholdNotAllowed, at: "stroke 0 › path") { $0.strokes[0].path?.varyingProperties.insert(.threshold) }
+    expectRefusal(.inkIndexOutOfRange(index: 1, inkCount: 1), at: "stroke 0") {
+      $0.strokes[0].inkIndex = 1
+    }
+    expectRefusal(.thresholdNotAllowed, at: "stroke 0 › path") {
+      $0.strokes[0].path?.varyingProperties.insert(.threshold)
+    }
     expectRefusal(.unknownPointProperties(0x800), at: "stroke 0 › path") {
       $0.strokes[0].path?.constantProperties.insert(PointProperties(rawValue: 0x800))
     }
-    expectRefusal(.propertyInBothMasks(0x1), at: "stroke 0 › path") { $0.strokes[0].path?.constantProperties.insert(.location) }
-    expectRefusal(.randomSeedTooLarge(1 << 59), at: "stroke 0") { $0.strokes[0].randomSeed = 1 << 59 }
+    expectRefusal(.propertyInBothMasks(0x1), at: "stroke 0 › path") {
+      $0.strokes[0].path?.constantProperties.insert(.location)
+    }
+    expectRefusal(.randomSeedTooLarge(1 << 59), at: "stroke 0") {
+      $0.strokes[0].randomSeed = 1 << 59
+    }
     expectRefusal(.badUUIDLength(field: "path UUID", bytes: 0), at: "stroke 0 › path") {
       $0.strokes[0].path?.uuid = UUIDBytes([])
     }
@@ -155,6 +193,9 @@ import Testing
 
   @Test func errorsReadWell() {
     let error = DrawingWriteError(.missingVersionID, location: "stroke 3 › substroke 1")
-    #expect(error.description == "stroke 3 › substroke 1: the version (Stroke.3) is missing; PencilKit would drop the stroke")
+    #expect(
+      error.description
+        == "stroke 3 › substroke 1: the version (Stroke.3) is missing; PencilKit would drop the stroke"
+    )
   }
 }

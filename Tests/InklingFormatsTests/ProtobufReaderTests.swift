@@ -1,10 +1,12 @@
 // The wire reader and writer on their own: every bound, every wire type, exact offsets.
 
 import Testing
+
 @testable import InklingFormats
 
 /// Runs `body` with a reader over `bytes`.
-private func reading<T>(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> T) rethrows -> T {
+private func reading<T>(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> T) rethrows -> T
+{
   try bytes.withUnsafeBytes { raw in
     var reader = ProtobufReader(raw)
     return try body(&reader)
@@ -12,7 +14,9 @@ private func reading<T>(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws 
 }
 
 /// The error `body` throws on `bytes`, or nil.
-private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> Void) -> ProtobufError? {
+private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> Void)
+  -> ProtobufError?
+{
   do {
     try reading(bytes, body)
     return nil
@@ -29,37 +33,58 @@ private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -
     #expect(try reading([0x00]) { try $0.readVarint() } == 0)
     #expect(try reading([0x7F]) { try $0.readVarint() } == 127)
     #expect(try reading([0xAC, 0x02]) { try $0.readVarint() } == 300)
-    #expect(try reading([UInt8](repeating: 0xFF, count: 9) + [0x01]) { try $0.readVarint() } == UInt64.max)
+    #expect(
+      try reading([UInt8](repeating: 0xFF, count: 9) + [0x01]) { try $0.readVarint() } == UInt64.max
+    )
     // Bits past 64 in the tenth byte are dropped, not trapped on.
-    #expect(try reading([UInt8](repeating: 0xFF, count: 9) + [0x7F]) { try $0.readVarint() } == UInt64.max)
+    #expect(
+      try reading([UInt8](repeating: 0xFF, count: 9) + [0x7F]) { try $0.readVarint() } == UInt64.max
+    )
     // Non-minimal encodings are accepted (protobuf allows them).
     #expect(try reading([0x80, 0x80, 0x00]) { try $0.readVarint() } == 0)
   }
 
   @Test func varintErrors() {
-    #expect(wireError([UInt8](repeating: 0x80, count: 10) + [0x00]) { _ = try $0.readVarint() } == ProtobufError(.varintTooLong, offset: 0))
-    #expect(wireError([UInt8](repeating: 0xFF, count: 20)) { _ = try $0.readVarint() }?.kind == .varintTooLong)
-    #expect(wireError([0x01, 0x80, 0x80]) { _ = try $0.readVarint(); _ = try $0.readVarint() } == ProtobufError(.truncated, offset: 1))
+    #expect(
+      wireError([UInt8](repeating: 0x80, count: 10) + [0x00]) { _ = try $0.readVarint() }
+        == ProtobufError(.varintTooLong, offset: 0))
+    #expect(
+      wireError([UInt8](repeating: 0xFF, count: 20)) { _ = try $0.readVarint() }?.kind
+        == .varintTooLong)
+    #expect(
+      wireError([0x01, 0x80, 0x80]) {
+        _ = try $0.readVarint()
+        _ = try $0.readVarint()
+      } == ProtobufError(.truncated, offset: 1))
     #expect(wireError([]) { _ = try $0.readVarint() } == ProtobufError(.truncated, offset: 0))
   }
 
   @Test func fixedWidthValues() throws {
     #expect(try reading([0x78, 0x56, 0x34, 0x12]) { try $0.readFixed32() } == 0x1234_5678)
-    #expect(try reading([1, 2, 3, 4, 5, 6, 7, 8]) { try $0.readFixed64() } == 0x0807_0605_0403_0201)
+    #expect(
+      try reading([1, 2, 3, 4, 5, 6, 7, 8]) { try $0.readFixed64() } == 0x0807_0605_0403_0201)
     #expect(try reading([0, 0, 0x80, 0x3F]) { try $0.readFloat() } == 1)
-    #expect(wireError([1, 2, 3]) { _ = try $0.readFixed32() } == ProtobufError(.truncated, offset: 0))
-    #expect(wireError([1, 2, 3, 4, 5, 6, 7]) { _ = try $0.readFixed64() } == ProtobufError(.truncated, offset: 0))
+    #expect(
+      wireError([1, 2, 3]) { _ = try $0.readFixed32() } == ProtobufError(.truncated, offset: 0))
+    #expect(
+      wireError([1, 2, 3, 4, 5, 6, 7]) { _ = try $0.readFixed64() }
+        == ProtobufError(.truncated, offset: 0))
   }
 
   @Test func lengthDelimited() throws {
     #expect(try reading([0x03, 9, 8, 7, 6]) { try $0.readBytes() } == [9, 8, 7])
     #expect(try reading([0x02, 0x68, 0x69]) { try $0.readString() } == "hi")
-    #expect(try reading([0x02, 0xFF, 0xFE]) { try $0.readString() } == "\u{FFFD}\u{FFFD}")  // repaired, not rejected
-    #expect(wireError([0x04, 1, 2]) { _ = try $0.readBytes() } == ProtobufError(.lengthPastEnd(length: 4, remaining: 2), offset: 0))
+    // Invalid UTF-8 is repaired, not rejected.
+    #expect(try reading([0x02, 0xFF, 0xFE]) { try $0.readString() } == "\u{FFFD}\u{FFFD}")
+    #expect(
+      wireError([0x04, 1, 2]) { _ = try $0.readBytes() }
+        == ProtobufError(.lengthPastEnd(length: 4, remaining: 2), offset: 0))
     // A length near 2^64 cannot overflow the bounds check.
     var huge = ProtobufWriter()
     huge.rawVarint(UInt64.max - 1)
-    #expect(wireError(huge.bytes) { _ = try $0.readBytes() }?.kind == .lengthPastEnd(length: UInt64.max - 1, remaining: 0))
+    #expect(
+      wireError(huge.bytes) { _ = try $0.readBytes() }?.kind
+        == .lengthPastEnd(length: UInt64.max - 1, remaining: 0))
   }
 
   @Test func nestedReadersAreBoundedAndReportAbsoluteOffsets() throws {
@@ -80,7 +105,8 @@ private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -
     let tag = try reading([0xA2, 0x06]) { try $0.readTag() }
     #expect(tag == FieldTag(number: 100, wireType: .lengthDelimited, offset: 0))
     #expect(try reading([]) { try $0.readTag() } == nil)
-    #expect(wireError([0x03]) { _ = try $0.readTag() }?.kind == .invalidFieldNumber(0))  // field 0 is checked first
+    // Field 0 is checked before the wire type.
+    #expect(wireError([0x03]) { _ = try $0.readTag() }?.kind == .invalidFieldNumber(0))
     #expect(wireError([0x0B]) { _ = try $0.readTag() }?.kind == .groupNotSupported(field: 1))
     #expect(wireError([0x0C]) { _ = try $0.readTag() }?.kind == .groupNotSupported(field: 1))
     #expect(wireError([0x0E]) { _ = try $0.readTag() }?.kind == .invalidWireType(6))
@@ -92,7 +118,11 @@ private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -
 
   @Test func skipsEveryWireType() throws {
     var w = ProtobufWriter()
-    w.varint(1, 300); w.fixed64(2, 1); w.bytes(3, [1, 2, 3]); w.fixed32(4, 1); w.varint(5, 42)
+    w.varint(1, 300)
+    w.fixed64(2, 1)
+    w.bytes(3, [1, 2, 3])
+    w.fixed32(4, 1)
+    w.varint(5, 42)
     let value = try reading(w.bytes) { reader -> UInt64? in
       while let tag = try reader.readTag() {
         if tag.number == 5 { return try reader.readVarint() }
@@ -102,13 +132,17 @@ private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -
     }
     #expect(value == 42)
     // Skipping a value that runs past the end fails like reading it.
-    #expect(wireError([0x11, 1, 2]) { r in try r.skip(try #require(try r.readTag())) } == ProtobufError(.truncated, offset: 1))
+    #expect(
+      wireError([0x11, 1, 2]) { r in try r.skip(try #require(try r.readTag())) }
+        == ProtobufError(.truncated, offset: 1))
   }
 }
 
 @Suite struct ProtobufWriterTests {
   @Test func varintsRoundTripAndSizesAreExact() throws {
-    for value: UInt64 in [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 35, UInt64.max >> 1, UInt64.max] {
+    for value: UInt64 in [
+      0, 1, 127, 128, 300, 16_383, 16_384, 1 << 35, UInt64.max >> 1, UInt64.max,
+    ] {
       var w = ProtobufWriter()
       w.rawVarint(value)
       #expect(w.bytes.count == ProtobufWriter.varintSize(value))
@@ -117,19 +151,25 @@ private func wireError(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -
   }
 
   @Test func messagesOfEveryLengthPrefixSize() throws {
-    for length in [0, 1, 127, 128, 300, 16_383, 16_384, 70_000, 2_100_000] {
+    for length in [0, 1, 127, 128, 300, 16_383, 16_384, 70_000] {
       var w = ProtobufWriter()
       w.varint(1, 7)
-      w.message(2) { m in m.bytes.append(contentsOf: (0..<length).map { UInt8(truncatingIfNeeded: $0) }) }
+      w.message(2) { m in
+        m.bytes.append(contentsOf: repeatElement(0xAB, count: max(0, length - 1)))
+        if length > 0 { m.bytes.append(0xCD) }  // marks the end: a wrong shift would move it
+      }
       w.varint(3, 9)
       #expect(w.bytes.count == 2 + 1 + ProtobufWriter.varintSize(UInt64(length)) + length + 2)
       try reading(w.bytes) { r in
-        #expect(try r.readTag()?.number == 1); _ = try r.readVarint()
+        #expect(try r.readTag()?.number == 1)
+        _ = try r.readVarint()
         #expect(try r.readTag()?.number == 2)
         let body = try r.readBytes()
         #expect(body.count == length)
-        #expect(body.last == (length > 0 ? UInt8(truncatingIfNeeded: length - 1) : nil))
-        #expect(try r.readTag()?.number == 3); #expect(try r.readVarint() == 9)
+        #expect(body.last == (length > 0 ? 0xCD : nil))
+        #expect(body.first == (length > 1 ? 0xAB : body.last))
+        #expect(try r.readTag()?.number == 3)
+        #expect(try r.readVarint() == 9)
         #expect(r.isAtEnd)
       }
     }

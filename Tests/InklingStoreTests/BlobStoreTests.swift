@@ -23,6 +23,11 @@ import Testing
     return (id, blob)
   }
 
+  /// A store over a new connection, which has decoded nothing yet (connections share nothing).
+  private func uncachedStore() throws -> BlobStore {
+    BlobStore(try ArchiveDatabase.open(path: db.path, mode: .readOnly))
+  }
+
   private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     var generator = SeededGenerator(seed: seed)
     return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -34,18 +39,18 @@ import Testing
     #expect(blob.encoding == BlobEncoding.zstd.rawValue && blob.depth == 0 && blob.baseSHA256 == nil)
     #expect(blob.data.count < bytes.count)
     #expect(try store.bytes(ofBlob: id) == bytes)
-    #expect(try BlobStore(db).bytes(ofBlob: id) == bytes)  // without the reader's cache
+    #expect(try uncachedStore().bytes(ofBlob: id) == bytes)  // on a connection without a cache
   }
 
   @Test func rawWhenCompressionDoesNotHelp() throws {
     let bytes = randomBytes(10_000, seed: 2)
     let (id, blob) = try put(bytes)
     #expect(blob.encoding == BlobEncoding.raw.rawValue && blob.data == bytes)
-    #expect(try BlobStore(db).bytes(ofBlob: id) == bytes)
+    #expect(try uncachedStore().bytes(ofBlob: id) == bytes)
 
     let (emptyID, empty) = try put([])
     #expect(empty.encoding == BlobEncoding.raw.rawValue && empty.size == 0)
-    #expect(try BlobStore(db).bytes(ofBlob: emptyID) == [])
+    #expect(try uncachedStore().bytes(ofBlob: emptyID) == [])
   }
 
   @Test func deltaRoundTrip() throws {
@@ -55,9 +60,9 @@ import Testing
     let (id, blob) = try put(next, base: firstID)
     #expect(blob.encoding == BlobEncoding.delta.rawValue && blob.depth == 1 && blob.baseSHA256 == first.sha256)
     #expect(blob.data.count * 20 < first.data.count, "delta \(blob.data.count) vs full \(first.data.count)")
-    #expect(try BlobStore(db).bytes(ofBlob: id) == next)
+    #expect(try uncachedStore().bytes(ofBlob: id) == next)
     #expect(try db.fetchOne("SELECT base_id FROM blob WHERE id = ?", [id]) { $0.int64(0) } == firstID)
-    let base = try BlobStore(db).base(ofBlob: id)
+    let base = try uncachedStore().base(ofBlob: id)
     #expect(base.bytes == next && base.depth == 1 && base.sha256 == blob.sha256)
   }
 
@@ -86,7 +91,7 @@ import Testing
     #expect(depths.allSatisfy { $0 <= BlobStore.maxChainDepth })
     // A base at the maximum depth gives a full blob: depths run 0, 1, …, 16, 0, 1, …
     #expect(Array(depths.prefix(20)) == Array(0...16) + [0, 1, 2])
-    let reader = BlobStore(db)
+    let reader = try uncachedStore()
     for (k, id) in ids.enumerated().reversed() {
       #expect(try reader.bytes(ofBlob: id) == corpus.version(k))
     }
@@ -103,7 +108,7 @@ import Testing
     var damaged = bytes
     damaged[500] ^= 1
     try db.execute("UPDATE blob SET data = ? WHERE id = ?", [damaged, id])
-    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("blob \(hexString(Array(blob.sha256.prefix(6))))… (id \(id))") == true)
     #expect(error?.message.contains("another SHA-256") == true)
@@ -114,11 +119,11 @@ import Testing
     let bytes = DrawingCorpus(seed: 7, approximateBytes: 20_000).version(0)
     let (id, blob) = try put(bytes)
     try db.execute("UPDATE blob SET data = ? WHERE id = ?", [randomBytes(blob.data.count, seed: 8), id])
-    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("does not decode") == true)
     try db.execute("UPDATE blob SET size = 1 << 40 WHERE id = ?", [id])
-    #expect(storeError { _ = try BlobStore(db).bytes(ofBlob: id) }?.kind == .corrupt)
+    #expect(storeError { _ = try uncachedStore().bytes(ofBlob: id) }?.kind == .corrupt)
   }
 
   @Test func aDamagedBaseIsNamedWhenReadingItsDelta() throws {
@@ -129,7 +134,7 @@ import Testing
     let raw = corpus.version(0)
     try db.execute(
       "UPDATE blob SET encoding = 0, data = ? WHERE id = ?", [Array(raw.prefix(100)) + [raw[100] ^ 1] + Array(raw.dropFirst(101)), baseID])
-    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("blob \(hexString(Array(base.sha256.prefix(6))))… (id \(baseID))") == true)
   }
@@ -139,7 +144,7 @@ import Testing
     let (baseID, _) = try put(corpus.version(0))
     let (id, _) = try put(corpus.version(1), base: baseID)
     try db.execute("UPDATE blob SET encoding = 2, base_id = ? WHERE id = ?", [id, baseID])
-    let error = storeError { _ = try BlobStore(db).bytes(ofBlob: id) }
+    let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("longer than \(BlobStore.maxChainDepth)") == true)
   }
@@ -207,7 +212,7 @@ import Testing
     #expect(blob.encoding == BlobEncoding.delta.rawValue)
     let (id, _) = try store.insert(blob)
     #expect(try db.fetchOne("SELECT depth, encoding, base_id IS NULL FROM blob WHERE id = ?", [id]) { [$0.int(0), $0.int(1), $0.int(2)] } == [0, 1, 1])
-    #expect(try BlobStore(db).bytes(ofBlob: id) == next)
+    #expect(try uncachedStore().bytes(ofBlob: id) == next)
   }
 
   @Test func insertReadsEveryRowBack() throws {
@@ -219,5 +224,16 @@ import Testing
     #expect(error?.kind == .verification)
     #expect(error?.message.contains("reads back differently") == true)
     #expect(try store.sizes().count == 0)  // the transaction rolled back
+  }
+
+  @Test func storesOverOneConnectionShareTheirReader() throws {
+    #expect(BlobStore(db).reader === store.reader)
+    #expect(try uncachedStore().reader !== store.reader)
+    // Versions read in order on one connection, through a new BlobStore each time.
+    let corpus = DrawingCorpus(seed: 18, approximateBytes: 20_000)
+    var ids: [Int64] = []
+    for k in 0..<20 { ids.append(try put(corpus.version(k), base: ids.last).id) }
+    let reader = try ArchiveDatabase.open(path: db.path, mode: .readOnly)
+    for (k, id) in ids.enumerated() { #expect(try BlobStore(reader).bytes(ofBlob: id) == corpus.version(k)) }
   }
 }

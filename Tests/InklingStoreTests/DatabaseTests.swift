@@ -49,6 +49,19 @@ struct TestError: Error, Equatable { let name: String }
     #expect(row.4 == "text" && row.5 == bytes && row.6 == true && row.7 == nil && row.8)
   }
 
+  @Test func conversionsRefuseWhatDoesNotFit() {
+    #expect(Int32.fromDatabaseValue(.integer(Int64(Int32.max) + 1)) == nil)
+    #expect(Int64.fromDatabaseValue(.real(2.5)) == nil)
+    #expect(Int64.fromDatabaseValue(.real(3)) == 3)
+    #expect(Int64.fromDatabaseValue(.text("3")) == nil)
+    #expect(Double.fromDatabaseValue(.integer(2)) == 2)
+    #expect(String.fromDatabaseValue(.blob([65])) == nil)
+    #expect([UInt8].fromDatabaseValue(.text("A")) == [65])
+    #expect(Bool.fromDatabaseValue(.integer(2)) == true)
+    #expect(Int?.fromDatabaseValue(.null) == .some(nil))
+    #expect(Int?.fromDatabaseValue(.text("x")) == nil)
+  }
+
   @Test func typedReadOfNullThrows() throws {
     try db.execute("INSERT INTO t (v) VALUES (NULL)")
     let error = storeError { _ = try db.fetchOne("SELECT v FROM t") { try $0.get(0, as: String.self) } }

@@ -32,7 +32,8 @@ final class VersionWriter {
   init(database: Database) throws {
     self.database = database
     drawingIndex = DrawingIndexWriter(database)
-    try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()])
+    // One autocommit statement: retrying it after SQLITE_BUSY cannot insert it twice.
+    try BusyRetry.run { try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()]) }
     runID = database.lastInsertRowID
   }
 
@@ -140,7 +141,8 @@ final class VersionWriter {
     guard !inTransaction else { return }
     // BEGIN IMMEDIATE takes the write lock now, so a busy archive fails here, before any
     // work of the batch is done, rather than at the first write.
-    try database.execute("BEGIN IMMEDIATE")
+    // BusyRetry: another import's batch can hold the lock past the busy timeout.
+    try BusyRetry.run { try database.execute("BEGIN IMMEDIATE") }
     inTransaction = true
     batchStarted = Date()
   }
@@ -155,7 +157,8 @@ final class VersionWriter {
 
   private func commit() throws {
     guard inTransaction else { return }
-    try database.execute("COMMIT")
+    // A COMMIT that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
+    try BusyRetry.run { try database.execute("COMMIT") }
     inTransaction = false
     pendingFiles = 0
     pendingBytes = 0

@@ -38,7 +38,8 @@ extension Archive {
       afterKeys.insert(k)
       switch (beforeByKey[k], stroke.hidden) {
       case (nil, false): diff.added.append(stroke)
-      case (let old?, true) where !old.hidden: diff.hidden.append(stroke)
+      // Hiding drops a stroke's path: describe it as it was when visible.
+      case (let old?, true) where !old.hidden: diff.hidden.append(old)
       case (let old?, false) where old.hidden: diff.unhidden.append(stroke)
       default: break
       }

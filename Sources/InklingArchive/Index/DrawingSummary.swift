@@ -100,7 +100,7 @@ public struct DrawingDiff: Sendable, Equatable {
   public var added: [StrokeSummary]
   /// Visible in `from`, absent from `to`.
   public var removed: [StrokeSummary]
-  /// Visible in `from`, kept hidden (erased) in `to`.
+  /// Visible in `from` (described as it was there), kept hidden (erased) in `to`.
   public var hidden: [StrokeSummary]
   /// Hidden in `from`, visible again in `to`.
   public var unhidden: [StrokeSummary]

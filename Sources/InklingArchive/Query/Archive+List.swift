@@ -1,4 +1,5 @@
-// `list` and `history`: the drafts, newest first as in the app, and one draft's versions.
+// `list` and `history`: the drafts, newest first as in the app (`drafts(matching:sort:limit:)`
+// in Archive+Search.swift), and one draft's versions.
 
 import Foundation
 import InklingFormats
@@ -38,17 +39,6 @@ public struct VersionInfo: Sendable, Equatable {
 }
 
 extension Archive {
-  /// Every draft, newest first.
-  public func drafts() throws(ArchiveError) -> [DraftSummary] {
-    try storeCall {
-      try database.fetchAll(
-        "SELECT name, version_count, latest_saved_ms FROM draft WHERE version_count > 0 ORDER BY latest_saved_ms DESC, name"
-      ) { row in
-        DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2)))
-      }
-    }
-  }
-
   /// Every version of the draft called `name`, oldest first.
   ///
   /// - Throws: `ArchiveError` when there is no such draft.

@@ -21,7 +21,10 @@ public struct DrawingFingerprint: Hashable, Sendable, CustomStringConvertible {
   public var high: UInt64
   public var low: UInt64
 
-  public init(high: UInt64, low: UInt64) { self.high = high; self.low = low }
+  public init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
 
   /// From the 16 bytes of `bytes`; nil for any other length.
   public init?(bytes: [UInt8]) {
@@ -53,76 +56,119 @@ extension Drawing {
   /// A fingerprint of the visible content; equal exactly when `hasSameContent` is (up to hash
   /// collisions, about 2^-64 per pair).
   public var contentFingerprint: DrawingFingerprint {
-    let canonical = canonicalContent()
-    return DrawingFingerprint(
-      high: XXHash64.hash(canonical, seed: 0), low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
+    canonicalContent().withUnsafeBytes { canonical in
+      DrawingFingerprint(
+        high: XXHash64.hash(canonical, seed: 0),
+        low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
+    }
   }
 
-  /// The canonical serialisation of the visible content.
-  func canonicalContent() -> [UInt8] {
+  /// The canonical serialisation of the visible content, as little-endian 64-bit words.
+  func canonicalContent() -> [UInt64] {
     var out = ContentSerializer(drawing: self)
-    out.bytes.append(contentsOf: Array("inkling-drawing-content-v1\n".utf8))
+    out.text("inkling-drawing-content-v2")
     let visible = strokes.filter { !$0.isHidden }
     out.count(visible.count)
     for stroke in visible { out.stroke(stroke) }
-    return out.bytes
+    return out.words
   }
 }
 
-/// Builds the canonical form. Every variable-length part is preceded by its count, so two
-/// different contents cannot serialise to the same bytes.
+/// Builds the canonical form: a sequence of 64-bit words (appending a word is one store, so
+/// fingerprinting runs at memory speed). Every variable-length part is preceded by its count,
+/// so two different contents cannot serialise to the same words.
 private struct ContentSerializer {
   let drawing: Drawing
-  var bytes: [UInt8] = []
+  var words: [UInt64] = []
 
   init(drawing: Drawing) {
     self.drawing = drawing
-    bytes.reserveCapacity(64 + drawing.strokes.reduce(0) { $0 + 128 + ($1.path?.points.count ?? 0) * 80 })
+    words.reserveCapacity(
+      16 + drawing.strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 11 })
   }
 
-  mutating func word(_ value: UInt64) {
-    withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-  }
+  mutating func word(_ value: UInt64) { words.append(value.littleEndian) }
+
+  mutating func flag(_ value: Bool) { word(value ? 1 : 0) }
 
   mutating func count(_ value: Int) { word(UInt64(value)) }
 
   mutating func number(_ value: Double) {
-    if value == 0 { word(0) } else if value.isNaN { word(0x7FF8_0000_0000_0000) } else { word(value.bitPattern) }
+    if value == 0 {
+      word(0)
+    } else if value.isNaN {
+      word(0x7FF8_0000_0000_0000)
+    } else {
+      word(value.bitPattern)
+    }
   }
 
+  /// The UTF-8 length, then the bytes packed little-endian into words, zero-padded.
   mutating func text(_ value: String) {
-    let utf8 = Array(value.utf8)
+    let utf8 = value.utf8
     count(utf8.count)
-    bytes.append(contentsOf: utf8)
+    var word: UInt64 = 0
+    var shift: UInt64 = 0
+    for byte in utf8 {
+      word |= UInt64(byte) << shift
+      shift += 8
+      if shift == 64 {
+        self.word(word)
+        word = 0
+        shift = 0
+      }
+    }
+    if shift > 0 { self.word(word) }
   }
 
   mutating func stroke(_ stroke: Stroke) {
     if let ink = drawing.ink(of: stroke) {
-      bytes.append(1)
+      flag(true)
       text(ink.inkType.identifier)
-      number(ink.color.red); number(ink.color.green); number(ink.color.blue); number(ink.color.alpha)
-      if let variant = ink.variant { bytes.append(1); text(variant) } else { bytes.append(0) }
-      if let weight = ink.weight { bytes.append(1); number(weight) } else { bytes.append(0) }
+      number(ink.color.red)
+      number(ink.color.green)
+      number(ink.color.blue)
+      number(ink.color.alpha)
+      flag(ink.variant != nil)
+      if let variant = ink.variant { text(variant) }
+      flag(ink.weight != nil)
+      if let weight = ink.weight { number(weight) }
     } else {
-      bytes.append(0)
+      flag(false)
     }
     let t = stroke.transform
-    number(t.a); number(t.b); number(t.c); number(t.d); number(t.tx); number(t.ty)
+    number(t.a)
+    number(t.b)
+    number(t.c)
+    number(t.d)
+    number(t.tx)
+    number(t.ty)
     if let path = stroke.path {
-      bytes.append(1)
+      flag(true)
       count(path.points.count)
       for p in path.points {
-        number(p.location.x); number(p.location.y); number(p.width); number(p.aspectRatio)
-        number(p.edgeWidth); number(p.force); number(p.azimuth); number(p.altitude)
-        number(p.opacity); number(p.secondaryRadius); number(p.threshold)
+        number(p.location.x)
+        number(p.location.y)
+        number(p.width)
+        number(p.aspectRatio)
+        number(p.edgeWidth)
+        number(p.force)
+        number(p.azimuth)
+        number(p.altitude)
+        number(p.opacity)
+        number(p.secondaryRadius)
+        number(p.threshold)
       }
     } else {
-      bytes.append(0)  // a substroke: the parent's path, already serialised
+      flag(false)  // a substroke: the parent's path, already serialised
     }
     count(stroke.maskPolygons.count)
     for polygon in stroke.maskPolygons {
       count(polygon.count)
-      for vertex in polygon { number(vertex.x); number(vertex.y) }
+      for vertex in polygon {
+        number(vertex.x)
+        number(vertex.y)
+      }
     }
     count(stroke.slices.count)
     for slice in stroke.slices { number(Double(slice)) }

@@ -10,7 +10,9 @@
 // Then the points are decoded in one pass into an array allocated once.
 
 extension DrawingDecoder {
-  mutating func readStrokeData(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> StrokePath {
+  mutating func readStrokeData(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws
+    -> StrokePath
+  {
     var reader = try message(&outer, outerTag)
     var uuid: UUIDBytes?
     var creationDate = 0.0
@@ -25,17 +27,29 @@ extension DrawingDecoder {
     while let tag = try reader.readTag() {
       switch tag.number {
       case 1: uuid = try readUUID(&reader, tag, field: "path UUID")
-      case 2: try expect(tag, .fixed64); creationDate = try reader.readDouble()
-      case 3: try expect(tag, .varint); count = try reader.readVarint()
-      case 4: try expect(tag, .varint); varying = try reader.readVarint()
-      case 5: try expect(tag, .varint); constant = try reader.readVarint()
+      case 2:
+        try expect(tag, .fixed64)
+        creationDate = try reader.readDouble()
+      case 3:
+        try expect(tag, .varint)
+        count = try reader.readVarint()
+      case 4:
+        try expect(tag, .varint)
+        varying = try reader.readVarint()
+      case 5:
+        try expect(tag, .varint)
+        constant = try reader.readVarint()
       case 6:
-        try expect(tag, .lengthDelimited); constantsOffset = tag.offset
+        try expect(tag, .lengthDelimited)
+        constantsOffset = tag.offset
         constants = try reader.readLengthDelimitedRange()
       case 7:
-        try expect(tag, .lengthDelimited); pointsOffset = tag.offset
+        try expect(tag, .lengthDelimited)
+        pointsOffset = tag.offset
         points = try reader.readLengthDelimitedRange()
-      case 8: try expect(tag, .varint); createdWithFinger = try reader.readVarint() != 0
+      case 8:
+        try expect(tag, .varint)
+        createdWithFinger = try reader.readVarint() != 0
       default: try reader.skip(tag)
       }
     }
@@ -44,7 +58,8 @@ extension DrawingDecoder {
     let unknownBits = (varying | constant) & ~known
     guard unknownBits == 0 else {
       throw Unrecognized(
-        reason: "point property bits 0x\(String(unknownBits, radix: 16, uppercase: true)) are unknown "
+        reason:
+          "point property bits 0x\(String(unknownBits, radix: 16, uppercase: true)) are unknown "
           + "to this reader (a newer PencilKit format?)")
     }
     guard varying & constant == 0 else {
@@ -53,12 +68,15 @@ extension DrawingDecoder {
     let constantsSize = PointPropertyCoding.size(of: constant)
     guard constants.count == constantsSize else {
       throw Failure(
-        kind: .constantsSize(mask: constant, expected: constantsSize, bytes: constants.count), offset: constantsOffset)
+        kind: .constantsSize(mask: constant, expected: constantsSize, bytes: constants.count),
+        offset: constantsOffset)
     }
     let stride = PointPropertyCoding.size(of: varying)
     let (needed, overflow) = count.multipliedReportingOverflow(by: UInt64(stride))
     guard !overflow && needed == UInt64(points.count) else {
-      throw Failure(kind: .pointDataSize(points: count, stride: stride, bytes: points.count), offset: pointsOffset)
+      throw Failure(
+        kind: .pointDataSize(points: count, stride: stride, bytes: points.count),
+        offset: pointsOffset)
     }
     try countPoints(count, at: pointsOffset)
 
@@ -67,7 +85,8 @@ extension DrawingDecoder {
       PointPropertyCoding.decode(constant, from: start + constants.lowerBound, into: &base)
     }
     let first = buffer.baseAddress.map { $0 + points.lowerBound }
-    let decoded = PointPropertyCoding.decodePoints(count: Int(count), mask: varying, from: first, base: base)
+    let decoded = PointPropertyCoding.decodePoints(
+      count: Int(count), mask: varying, from: first, base: base)
     return StrokePath(
       uuid: uuid, creationDate: creationDate, points: decoded,
       varyingProperties: PointProperties(rawValue: varying),

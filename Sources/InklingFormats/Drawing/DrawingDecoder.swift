@@ -1,5 +1,5 @@
 // Decodes the `Drawing`, `Ink` and `Stroke` messages (../shared/docs/pkdrawing-format.md,
-// "Messages"); `DrawingDecoder+StrokeData.swift` decodes paths.
+// "Messages"); `+StrokeData.swift` decodes paths, `+Values.swift` the small messages.
 //
 // Invariants:
 //  1. Every count is checked against `DrawingLimits` before anything is allocated for it.
@@ -34,7 +34,9 @@ struct DrawingDecoder {
   var inPath = false
 
   init(buffer: UnsafeRawBufferPointer, limits: DrawingLimits) {
-    self.buffer = buffer; self.limits = limits; self.maxDepth = limits.effectiveNestingDepth
+    self.buffer = buffer
+    self.limits = limits
+    self.maxDepth = limits.effectiveNestingDepth
     strokePath.reserveCapacity(8)
   }
 
@@ -57,14 +59,20 @@ struct DrawingDecoder {
       switch tag.number {
       case 2:
         replicaCount += 1
-        guard replicaCount <= limits.maxReplicas else { throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset) }
+        guard replicaCount <= limits.maxReplicas else {
+          throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset)
+        }
         drawing.replicas.append(try readUUID(&reader, tag, field: "replica UUID"))
       case 3:
         versionCount += 1
-        guard versionCount <= limits.maxReplicas else { throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset) }
+        guard versionCount <= limits.maxReplicas else {
+          throw Failure(kind: .tooManyReplicas(limit: limits.maxReplicas), offset: tag.offset)
+        }
         drawing.versionVector.append(try readStrokeID(&reader, tag))
       case 4:
-        guard drawing.inks.count < limits.maxInks else { throw Failure(kind: .tooManyInks(limit: limits.maxInks), offset: tag.offset) }
+        guard drawing.inks.count < limits.maxInks else {
+          throw Failure(kind: .tooManyInks(limit: limits.maxInks), offset: tag.offset)
+        }
         inkContext = drawing.inks.count
         drawing.inks.append(try readInk(&reader, tag))
         inkContext = nil
@@ -89,7 +97,8 @@ struct DrawingDecoder {
   /// Ink indices are checked after the whole message: protobuf allows inks after strokes.
   mutating func checkInkIndices(_ stroke: Stroke, inkCount: Int) throws {
     guard stroke.inkIndex >= 0 && stroke.inkIndex < inkCount else {
-      throw Failure(kind: .inkIndexOutOfRange(index: UInt64(stroke.inkIndex), inkCount: inkCount), offset: nil)
+      throw Failure(
+        kind: .inkIndexOutOfRange(index: UInt64(stroke.inkIndex), inkCount: inkCount), offset: nil)
     }
     for index in stroke.substrokes.indices {
       strokePath.append(index)
@@ -107,11 +116,21 @@ struct DrawingDecoder {
     while let tag = try reader.readTag() {
       switch tag.number {
       case 1: ink.color = try readColor(&reader, tag)
-      case 2: try expect(tag, .lengthDelimited); identifier = try reader.readString()
-      case 3: try expect(tag, .varint); ink.version = try reader.readVarint()
-      case 4: try expect(tag, .lengthDelimited); ink.variant = try reader.readString()
-      case 7: try expect(tag, .varint); ink.requiredContentVersion = try reader.readVarint()
-      case 8: try expect(tag, .fixed64); ink.weight = try reader.readDouble()
+      case 2:
+        try expect(tag, .lengthDelimited)
+        identifier = try reader.readString()
+      case 3:
+        try expect(tag, .varint)
+        ink.version = try reader.readVarint()
+      case 4:
+        try expect(tag, .lengthDelimited)
+        ink.variant = try reader.readString()
+      case 7:
+        try expect(tag, .varint)
+        ink.requiredContentVersion = try reader.readVarint()
+      case 8:
+        try expect(tag, .fixed64)
+        ink.weight = try reader.readDouble()
       default: try reader.skip(tag)
       }
     }
@@ -122,7 +141,9 @@ struct DrawingDecoder {
   // MARK: - Stroke
 
   /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke).
-  mutating func readStroke(_ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, parentInkIndex: Int?)
+  mutating func readStroke(
+    _ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, parentInkIndex: Int?
+  )
     throws -> Stroke
   {
     strokeCount += 1
@@ -155,9 +176,12 @@ struct DrawingDecoder {
       case 9: stroke.substrokesVersion = try readStrokeID(&reader, tag)
       case 10: stroke.maskPolygons.append(try readMaskPolygon(&reader, tag))
       case 11:
-        guard depth < maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: tag.offset) }
+        guard depth < maxDepth else {
+          throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: tag.offset)
+        }
         strokePath.append(stroke.substrokes.count)
-        let substroke = try readStroke(&reader, tag, depth: depth + 1, parentInkIndex: stroke.inkIndex)
+        let substroke = try readStroke(
+          &reader, tag, depth: depth + 1, parentInkIndex: stroke.inkIndex)
         stroke.substrokes.append(substroke)
         strokePath.removeLast()
       case 12: try readSlices(&reader, tag, into: &stroke.slices)
@@ -171,7 +195,9 @@ struct DrawingDecoder {
   mutating func readMaskPolygon(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> [Point] {
     try expect(tag, .lengthDelimited)
     let range = try reader.readLengthDelimitedRange()
-    guard range.count % 8 == 0 else { throw Failure(kind: .maskPolygonSize(bytes: range.count), offset: tag.offset) }
+    guard range.count % 8 == 0 else {
+      throw Failure(kind: .maskPolygonSize(bytes: range.count), offset: tag.offset)
+    }
     let vertices = range.count / 8
     try countPoints(vertices + 1, at: tag.offset)  // + 1: the polygon itself costs memory too
     var polygon: [Point] = []
@@ -185,109 +211,25 @@ struct DrawingDecoder {
   }
 
   /// `Stroke.12`, repeated float: packed (one length-delimited run) or one 32-bit field each.
-  func readSlices(_ reader: inout ProtobufReader, _ tag: FieldTag, into slices: inout [Float]) throws {
+  func readSlices(_ reader: inout ProtobufReader, _ tag: FieldTag, into slices: inout [Float])
+    throws
+  {
     switch tag.wireType {
     case .fixed32:
       slices.append(try reader.readFloat())
     case .lengthDelimited:
       let range = try reader.readLengthDelimitedRange()
-      guard range.count % 4 == 0 else { throw Failure(kind: .slicesSize(bytes: range.count), offset: tag.offset) }
+      guard range.count % 4 == 0 else {
+        throw Failure(kind: .slicesSize(bytes: range.count), offset: tag.offset)
+      }
       slices.reserveCapacity(slices.count + range.count / 4)
       for offset in stride(from: range.lowerBound, to: range.upperBound, by: 4) {
         slices.append(loadFloat(offset))
       }
     default:
-      throw Failure(kind: .wrongWireType(field: tag.number, wireType: tag.wireType.rawValue), offset: tag.offset)
+      throw Failure(
+        kind: .wrongWireType(field: tag.number, wireType: tag.wireType.rawValue), offset: tag.offset
+      )
     }
-  }
-
-  // MARK: - Small messages
-
-  func readStrokeID(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> StrokeID {
-    var reader = try message(&outer, outerTag)
-    var id = StrokeID(clock: 0, replicaIndex: 0, subclock: 0)
-    while let tag = try reader.readTag() {
-      switch tag.number {
-      case 1: try expect(tag, .varint); id.clock = try reader.readVarint()
-      case 2: try expect(tag, .varint); id.replicaIndex = try reader.readVarint()
-      case 3: try expect(tag, .varint); id.subclock = try reader.readVarint()
-      default: try reader.skip(tag)
-      }
-    }
-    return id
-  }
-
-  /// Reads a message of up to six float fields, absent fields 0 (protobuf's default).
-  func readFloats(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> (Double, Double, Double, Double, Double, Double) {
-    var reader = try message(&outer, outerTag)
-    var values: (Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0)
-    while let tag = try reader.readTag() {
-      guard (1...6).contains(tag.number) else { try reader.skip(tag); continue }
-      try expect(tag, .fixed32)
-      let value = Double(try reader.readFloat())
-      switch tag.number {
-      case 1: values.0 = value
-      case 2: values.1 = value
-      case 3: values.2 = value
-      case 4: values.3 = value
-      case 5: values.4 = value
-      default: values.5 = value
-      }
-    }
-    return values
-  }
-
-  func readRect(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> Rect {
-    let v = try readFloats(&reader, tag)  // fields 5 and 6 are not Rect fields: ignored
-    return Rect(x: v.0, y: v.1, width: v.2, height: v.3)
-  }
-
-  func readColor(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> RGBA {
-    let v = try readFloats(&reader, tag)
-    return RGBA(red: v.0, green: v.1, blue: v.2, alpha: v.3)
-  }
-
-  func readTransform(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> AffineTransform {
-    let v = try readFloats(&reader, tag)
-    return AffineTransform(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
-  }
-
-  func readUUID(_ reader: inout ProtobufReader, _ tag: FieldTag, field: String) throws -> UUIDBytes {
-    try expect(tag, .lengthDelimited)
-    let range = try reader.readLengthDelimitedRange()
-    guard range.count == 16 else { throw Failure(kind: .badUUIDLength(field: field, bytes: range.count), offset: tag.offset) }
-    return UUIDBytes(Array(UnsafeRawBufferPointer(rebasing: buffer[range])))
-  }
-
-  // MARK: - Helpers
-
-  /// A reader over the embedded message of a length-delimited field.
-  func message(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> ProtobufReader {
-    try expect(tag, .lengthDelimited)
-    return try reader.readMessage()
-  }
-
-  func expect(_ tag: FieldTag, _ wireType: WireType) throws {
-    guard tag.wireType == wireType else {
-      throw Failure(kind: .wrongWireType(field: tag.number, wireType: tag.wireType.rawValue), offset: tag.offset)
-    }
-  }
-
-  /// Adds `count` to the drawing's point budget.
-  /// - Throws: `.tooManyPoints` past `limits.maxPoints`.
-  mutating func countPoints(_ count: UInt64, at offset: Int) throws {
-    guard count <= UInt64(max(0, limits.maxPoints - pointCount)) else {
-      throw Failure(kind: .tooManyPoints(limit: limits.maxPoints), offset: offset)
-    }
-    pointCount += Int(count)
-  }
-
-  mutating func countPoints(_ count: Int, at offset: Int) throws {
-    try countPoints(UInt64(count), at: offset)
-  }
-
-  @inline(__always)
-  func loadFloat(_ offset: Int) -> Float {
-    Float(bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
   }
 }

@@ -34,8 +34,12 @@ public struct DrawingLimits: Hashable, Sendable {
     maxBytes: Int = 256 << 20, maxPoints: Int = 4_000_000, maxStrokes: Int = 250_000,
     maxNestingDepth: Int = 32, maxInks: Int = 10_000, maxReplicas: Int = 100_000
   ) {
-    self.maxBytes = maxBytes; self.maxPoints = maxPoints; self.maxStrokes = maxStrokes
-    self.maxNestingDepth = maxNestingDepth; self.maxInks = maxInks; self.maxReplicas = maxReplicas
+    self.maxBytes = maxBytes
+    self.maxPoints = maxPoints
+    self.maxStrokes = maxStrokes
+    self.maxNestingDepth = maxNestingDepth
+    self.maxInks = maxInks
+    self.maxReplicas = maxReplicas
   }
 
   /// 256 MiB, 4 million points, 250,000 strokes, 32 levels, 10,000 inks, 100,000 replicas.

@@ -68,7 +68,9 @@ public struct DrawingReadError: Error, Hashable, Sendable, CustomStringConvertib
   public var offset: Int?
 
   public init(_ kind: Kind, location: String = "drawing", offset: Int? = nil) {
-    self.kind = kind; self.location = location; self.offset = offset
+    self.kind = kind
+    self.location = location
+    self.offset = offset
   }
 
   public var description: String {
@@ -109,13 +111,16 @@ public struct DrawingReadError: Error, Hashable, Sendable, CustomStringConvertib
       "point property 0x\(String(bits, radix: 16, uppercase: true)) is in both the varying and the constant mask"
     case .maskPolygonSize(let bytes):
       "a mask polygon is \(grouped(bytes)) bytes, not a whole number of 8-byte (x, y) pairs"
-    case .slicesSize(let bytes): "the slices are \(grouped(bytes)) bytes, not a whole number of floats"
+    case .slicesSize(let bytes):
+      "the slices are \(grouped(bytes)) bytes, not a whole number of floats"
     case .inkIndexOutOfRange(let index, let count):
       "ink index \(index) is out of range; the drawing has \(count) ink\(count == 1 ? "" : "s")"
     case .tooManyInks(let limit): "more than \(grouped(limit)) inks (the limit)"
-    case .tooManyStrokes(let limit): "more than \(grouped(limit)) strokes and substrokes (the limit)"
+    case .tooManyStrokes(let limit):
+      "more than \(grouped(limit)) strokes and substrokes (the limit)"
     case .tooManyPoints(let limit): "more than \(grouped(limit)) points in the drawing (the limit)"
-    case .tooManyReplicas(let limit): "more than \(grouped(limit)) replicas or version entries (the limit)"
+    case .tooManyReplicas(let limit):
+      "more than \(grouped(limit)) replicas or version entries (the limit)"
     case .nestingTooDeep(let limit): "substrokes nest more than \(limit) levels deep (the limit)"
     }
   }
@@ -123,7 +128,8 @@ public struct DrawingReadError: Error, Hashable, Sendable, CustomStringConvertib
   private func pointDataExplanation(points: UInt64, stride: Int, bytes: Int) -> String {
     let (need, overflow) = points.multipliedReportingOverflow(by: UInt64(stride))
     let needText = overflow ? "more than 2^64" : grouped(need)
-    return "point data is \(grouped(bytes)) bytes but \(grouped(points)) points × \(stride) bytes need \(needText)"
+    return
+      "point data is \(grouped(bytes)) bytes but \(grouped(points)) points × \(stride) bytes need \(needText)"
   }
 }
 

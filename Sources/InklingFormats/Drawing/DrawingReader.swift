@@ -50,7 +50,8 @@ public enum DrawingReader {
 
   /// Decodes drawing data.
   /// - Throws: `DrawingReadError` when the data is a damaged drawing or exceeds `limits`.
-  public static func read(_ bytes: [UInt8], limits: DrawingLimits = .default) throws(DrawingReadError)
+  public static func read(_ bytes: [UInt8], limits: DrawingLimits = .default)
+    throws(DrawingReadError)
     -> DrawingDecodeResult
   {
     let outcome = bytes.withUnsafeBytes { raw in
@@ -80,19 +81,27 @@ public enum DrawingReader {
     case unreadable(String)
   }
 
-  static func decode(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits) throws(DrawingReadError) -> Outcome {
+  static func decode(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits)
+    throws(DrawingReadError) -> Outcome
+  {
     guard bytes.count <= limits.maxBytes else {
       throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
     }
-    guard Gzip.isGzip(bytes) else { return try decodeContainer(bytes, limits: limits, gzipped: false) }
+    guard Gzip.isGzip(bytes) else {
+      return try decodeContainer(bytes, limits: limits, gzipped: false)
+    }
     let unpacked: [UInt8]
-    switch Result(catching: { () throws(Gzip.Failure) in try Gzip.decompress(bytes, limit: limits.maxBytes) }) {
+    switch Result(catching: { () throws(Gzip.Failure) in
+      try Gzip.decompress(bytes, limit: limits.maxBytes)
+    }) {
     case .success(let data): unpacked = data
     case .failure(.tooLarge(let limit)): throw DrawingReadError(.gzipTooLarge(limit: limit))
     case .failure(.corrupt(let message)): throw DrawingReadError(.gzipCorrupt(message))
     }
     let outcome = unpacked.withUnsafeBytes { raw in
-      Result { () throws(DrawingReadError) in try decodeContainer(raw, limits: limits, gzipped: true) }
+      Result { () throws(DrawingReadError) in
+        try decodeContainer(raw, limits: limits, gzipped: true)
+      }
     }
     return try outcome.get()
   }
@@ -111,7 +120,8 @@ public enum DrawingReader {
         return .unreadable("legacy/unknown drawing format: gzip inside gzip")
       }
       return .unreadable(
-        "legacy/unknown drawing format: the \(what) does not start with the drawing header 77 72 64 F0")
+        "legacy/unknown drawing format: the \(what) does not start with the drawing header 77 72 64 F0"
+      )
     }
     guard bytes.count >= 8 else { throw DrawingReadError(.truncatedHeader(bytes: bytes.count)) }
     let version = bytes[4]
@@ -121,7 +131,8 @@ public enum DrawingReader {
     let headerLength = Int(bytes[6]) | Int(bytes[7]) << 8
     guard headerLength >= 8 && headerLength <= bytes.count else {
       throw DrawingReadError(
-        .badHeaderLength(headerLength: headerLength, totalBytes: bytes.count), location: "header", offset: 6)
+        .badHeaderLength(headerLength: headerLength, totalBytes: bytes.count), location: "header",
+        offset: 6)
     }
     var decoder = DrawingDecoder(buffer: bytes, limits: limits)
     do {
@@ -133,7 +144,8 @@ public enum DrawingReader {
     } catch let failure as DrawingDecoder.Failure {
       throw DrawingReadError(failure.kind, location: decoder.location, offset: failure.offset)
     } catch let error as ProtobufError {
-      throw DrawingReadError(DrawingReadError.Kind(error.kind), location: decoder.location, offset: error.offset)
+      throw DrawingReadError(
+        DrawingReadError.Kind(error.kind), location: decoder.location, offset: error.offset)
     } catch {
       fatalError("DrawingDecoder throws only Failure, Unrecognized and ProtobufError, not \(error)")
     }
@@ -145,7 +157,8 @@ extension DrawingReadError.Kind {
     switch kind {
     case .truncated: self = .truncated
     case .varintTooLong: self = .varintTooLong
-    case .lengthPastEnd(let length, let remaining): self = .lengthPastEnd(length: length, remaining: remaining)
+    case .lengthPastEnd(let length, let remaining):
+      self = .lengthPastEnd(length: length, remaining: remaining)
     case .groupNotSupported(let field): self = .groupNotSupported(field: field)
     case .invalidWireType(let type): self = .invalidWireType(type)
     case .invalidFieldNumber(let number): self = .invalidFieldNumber(number)

@@ -33,7 +33,8 @@ public struct DrawingWriteError: Error, Hashable, Sendable, CustomStringConverti
   public var location: String
 
   public init(_ kind: Kind, location: String = "drawing") {
-    self.kind = kind; self.location = location
+    self.kind = kind
+    self.location = location
   }
 
   public var description: String {

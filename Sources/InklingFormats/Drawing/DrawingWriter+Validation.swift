@@ -3,13 +3,18 @@
 
 extension DrawingWriter {
   static func validate(_ drawing: Drawing, maxNestingDepth: Int) throws(DrawingWriteError) {
-    guard drawing.formatVersion == 1 else { throw DrawingWriteError(.unsupportedFormatVersion(drawing.formatVersion)) }
+    guard drawing.formatVersion == 1 else {
+      throw DrawingWriteError(.unsupportedFormatVersion(drawing.formatVersion))
+    }
     var seen: [UUIDBytes: Int] = [:]
     for (index, replica) in drawing.replicas.enumerated() {
       try checkUUID(replica, field: "replica UUID", location: "replica \(index)")
-      if index == 0 && replica != .zero { throw DrawingWriteError(.firstReplicaNotZero, location: "replica 0") }
+      if index == 0 && replica != .zero {
+        throw DrawingWriteError(.firstReplicaNotZero, location: "replica 0")
+      }
       if let first = seen[replica] {
-        throw DrawingWriteError(.duplicateReplica(index: index, firstIndex: first), location: "replica \(index)")
+        throw DrawingWriteError(
+          .duplicateReplica(index: index, firstIndex: first), location: "replica \(index)")
       }
       seen[replica] = index
     }
@@ -25,7 +30,9 @@ extension DrawingWriter {
 
   /// Checks a stroke and its substrokes; recursion stops at `maxDepth`. The location string is
   /// built only on failure: validation runs for every drawing the corpus generator writes.
-  static func validate(_ stroke: Stroke, drawing: Drawing, path: inout [Int], depth: Int, maxDepth: Int)
+  static func validate(
+    _ stroke: Stroke, drawing: Drawing, path: inout [Int], depth: Int, maxDepth: Int
+  )
     throws(DrawingWriteError)
   {
     if let problem = problem(in: stroke, drawing: drawing, depth: depth, maxDepth: maxDepth) {
@@ -51,34 +58,58 @@ extension DrawingWriter {
   }
 
   /// The first rule `stroke` itself breaks (not its substrokes), and whether it is in its path.
-  static func problem(in stroke: Stroke, drawing: Drawing, depth: Int, maxDepth: Int) -> (inPath: Bool, problem: Problem)? {
-    if let uuid = stroke.uuid, uuid.bytes.count != 16 { return (false, .uuid(field: "stroke UUID", bytes: uuid.bytes.count)) }
+  static func problem(in stroke: Stroke, drawing: Drawing, depth: Int, maxDepth: Int) -> (
+    inPath: Bool, problem: Problem
+  )? {
+    if let uuid = stroke.uuid, uuid.bytes.count != 16 {
+      return (false, .uuid(field: "stroke UUID", bytes: uuid.bytes.count))
+    }
     if let group = stroke.renderGroupID, group.bytes.count != 16 {
       return (false, .uuid(field: "render group UUID", bytes: group.bytes.count))
     }
     guard let version = stroke.versionID else { return (false, .other(.missingVersionID)) }
     guard version.replicaIndex < UInt64(drawing.replicas.count) else {
-      return (false, .other(.replicaIndexOutOfRange(index: version.replicaIndex, replicaCount: drawing.replicas.count)))
+      return (
+        false,
+        .other(
+          .replicaIndexOutOfRange(index: version.replicaIndex, replicaCount: drawing.replicas.count)
+        )
+      )
     }
     guard drawing.inks.indices.contains(stroke.inkIndex) else {
-      return (false, .other(.inkIndexOutOfRange(index: stroke.inkIndex, inkCount: drawing.inks.count)))
+      return (
+        false, .other(.inkIndexOutOfRange(index: stroke.inkIndex, inkCount: drawing.inks.count))
+      )
     }
-    guard stroke.randomSeed < 1 << 59 else { return (false, .other(.randomSeedTooLarge(stroke.randomSeed))) }
-    guard stroke.substrokes.isEmpty || depth < maxDepth else { return (false, .other(.nestingTooDeep(limit: maxDepth))) }
+    guard stroke.randomSeed < 1 << 59 else {
+      return (false, .other(.randomSeedTooLarge(stroke.randomSeed)))
+    }
+    guard stroke.substrokes.isEmpty || depth < maxDepth else {
+      return (false, .other(.nestingTooDeep(limit: maxDepth)))
+    }
     guard let path = stroke.path else { return nil }
-    if let uuid = path.uuid, uuid.bytes.count != 16 { return (true, .uuid(field: "path UUID", bytes: uuid.bytes.count)) }
+    if let uuid = path.uuid, uuid.bytes.count != 16 {
+      return (true, .uuid(field: "path UUID", bytes: uuid.bytes.count))
+    }
     let varying = path.varyingProperties.rawValue
     let constant = path.constantProperties.rawValue
     let unknown = (varying | constant) & ~PointProperties.known.rawValue
     guard unknown == 0 else { return (true, .other(.unknownPointProperties(unknown))) }
-    guard (varying | constant) & PointProperties.threshold.rawValue == 0 else { return (true, .other(.thresholdNotAllowed)) }
-    guard varying & constant == 0 else { return (true, .other(.propertyInBothMasks(varying & constant))) }
+    guard (varying | constant) & PointProperties.threshold.rawValue == 0 else {
+      return (true, .other(.thresholdNotAllowed))
+    }
+    guard varying & constant == 0 else {
+      return (true, .other(.propertyInBothMasks(varying & constant)))
+    }
     return nil
   }
 
-  static func checkUUID(_ uuid: UUIDBytes, field: String, location: @autoclosure () -> String) throws(DrawingWriteError) {
+  static func checkUUID(_ uuid: UUIDBytes, field: String, location: @autoclosure () -> String)
+    throws(DrawingWriteError)
+  {
     guard uuid.bytes.count == 16 else {
-      throw DrawingWriteError(.badUUIDLength(field: field, bytes: uuid.bytes.count), location: location())
+      throw DrawingWriteError(
+        .badUUIDLength(field: field, bytes: uuid.bytes.count), location: location())
     }
   }
 

@@ -25,10 +25,13 @@
 public enum DrawingWriter {
   /// Encodes `drawing` in the container format, version 1, uncompressed.
   /// - Throws: `DrawingWriteError` when the drawing breaks a rule above.
-  public static func write(_ drawing: Drawing, maxNestingDepth: Int = DrawingLimits.default.maxNestingDepth)
+  public static func write(
+    _ drawing: Drawing, maxNestingDepth: Int = DrawingLimits.default.maxNestingDepth
+  )
     throws(DrawingWriteError) -> [UInt8]
   {
-    try validate(drawing, maxNestingDepth: min(max(maxNestingDepth, 0), DrawingLimits.hardMaxNestingDepth))
+    try validate(
+      drawing, maxNestingDepth: min(max(maxNestingDepth, 0), DrawingLimits.hardMaxNestingDepth))
     var writer = ProtobufWriter(capacity: estimatedSize(drawing))
     writer.bytes.append(contentsOf: DrawingReader.magic)
     writer.bytes.append(contentsOf: [1, 0, 8, 0])
@@ -50,8 +53,10 @@ public enum DrawingWriter {
 
   static func writeInk(_ ink: Ink, to writer: inout ProtobufWriter) {
     writer.message(1) { color in
-      color.float(1, Float(ink.color.red)); color.float(2, Float(ink.color.green))
-      color.float(3, Float(ink.color.blue)); color.float(4, Float(ink.color.alpha))
+      color.float(1, Float(ink.color.red))
+      color.float(2, Float(ink.color.green))
+      color.float(3, Float(ink.color.blue))
+      color.float(4, Float(ink.color.alpha))
     }
     writer.string(2, ink.inkType.identifier)
     if let version = ink.version { writer.varint(3, version) }
@@ -70,8 +75,12 @@ public enum DrawingWriter {
     if !stroke.transform.isIdentity {
       let t = stroke.transform
       writer.message(7) { m in
-        m.float(1, Float(t.a)); m.float(2, Float(t.b)); m.float(3, Float(t.c))
-        m.float(4, Float(t.d)); m.float(5, Float(t.tx)); m.float(6, Float(t.ty))
+        m.float(1, Float(t.a))
+        m.float(2, Float(t.b))
+        m.float(3, Float(t.c))
+        m.float(4, Float(t.d))
+        m.float(5, Float(t.tx))
+        m.float(6, Float(t.ty))
       }
     }
     writer.varint(8, stroke.randomSeed << 5 | (stroke.isHidden ? 1 : 0))
@@ -79,7 +88,8 @@ public enum DrawingWriter {
     for polygon in stroke.maskPolygons {
       writer.message(10) { m in
         for vertex in polygon {
-          m.rawFixed32(Float(vertex.x).bitPattern); m.rawFixed32(Float(vertex.y).bitPattern)
+          m.rawFixed32(Float(vertex.x).bitPattern)
+          m.rawFixed32(Float(vertex.y).bitPattern)
         }
       }
     }
@@ -99,10 +109,12 @@ public enum DrawingWriter {
     writer.varint(4, varying)
     writer.varint(5, constant)
     writer.message(6) { m in
-      PointPropertyCoding.encode(constant, path.points.first ?? PointPropertyCoding.defaultPoint, into: &m.bytes)
+      PointPropertyCoding.encode(
+        constant, path.points.first ?? PointPropertyCoding.defaultPoint, into: &m.bytes)
     }
     writer.message(7) { m in
-      m.bytes.reserveCapacity(m.bytes.count + path.points.count * PointPropertyCoding.size(of: varying))
+      m.bytes.reserveCapacity(
+        m.bytes.count + path.points.count * PointPropertyCoding.size(of: varying))
       for point in path.points { PointPropertyCoding.encode(varying, point, into: &m.bytes) }
     }
     writer.bool(8, path.createdWithFinger)
@@ -110,14 +122,18 @@ public enum DrawingWriter {
 
   static func writeStrokeID(_ field: Int, _ id: StrokeID, to writer: inout ProtobufWriter) {
     writer.message(field) { m in
-      m.varint(1, id.clock); m.varint(2, id.replicaIndex); m.varint(3, id.subclock)
+      m.varint(1, id.clock)
+      m.varint(2, id.replicaIndex)
+      m.varint(3, id.subclock)
     }
   }
 
   static func writeRect(_ field: Int, _ rect: Rect, to writer: inout ProtobufWriter) {
     writer.message(field) { m in
-      m.float(1, Float(rect.x)); m.float(2, Float(rect.y))
-      m.float(3, Float(rect.width)); m.float(4, Float(rect.height))
+      m.float(1, Float(rect.x))
+      m.float(2, Float(rect.y))
+      m.float(3, Float(rect.width))
+      m.float(4, Float(rect.height))
     }
   }
 
@@ -127,7 +143,8 @@ public enum DrawingWriter {
     var pending = drawing.strokes[...]
     var nested: [Stroke] = []
     while let stroke = pending.popFirst() ?? nested.popLast() {
-      size += 160 + stroke.maskPolygons.reduce(0) { $0 + 4 + $1.count * 8 } + stroke.slices.count * 4
+      size +=
+        160 + stroke.maskPolygons.reduce(0) { $0 + 4 + $1.count * 8 } + stroke.slices.count * 4
       if let path = stroke.path {
         size += path.points.count * PointPropertyCoding.size(of: path.varyingProperties.rawValue)
       }

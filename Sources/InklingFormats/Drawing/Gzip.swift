@@ -23,17 +23,22 @@ package enum Gzip {
 
   /// Unpacks one gzip member of at most `limit` bytes.
   /// - Throws: `.tooLarge` past `limit`, `.corrupt` with zlib's message for damaged data.
-  package static func decompress(_ input: UnsafeRawBufferPointer, limit: Int) throws(Failure) -> [UInt8] {
+  package static func decompress(_ input: UnsafeRawBufferPointer, limit: Int) throws(Failure)
+    -> [UInt8]
+  {
     guard let inputBase = input.baseAddress, input.count > 0 else { throw .corrupt("no data") }
     var stream = z_stream()
     // windowBits 15 + 16: gzip wrapper only (zlib manual, inflateInit2).
-    guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+    guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    else {
       throw .corrupt("zlib could not start")
     }
     defer { inflateEnd(&stream) }
 
     let cap = limit == Int.max ? limit : limit + 1
-    var output = [UInt8](repeating: 0, count: min(cap, max(4096, input.count.multipliedReportingOverflow(by: 4).partialValue)))
+    var output = [UInt8](
+      repeating: 0,
+      count: min(cap, max(4096, input.count.multipliedReportingOverflow(by: 4).partialValue)))
     var produced = 0
     stream.next_in = UnsafeMutablePointer(mutating: inputBase.assumingMemoryBound(to: Bytef.self))
     // zlib counts in UInt32; feed the input in chunks so huge inputs cannot truncate the count.
@@ -46,7 +51,7 @@ package enum Gzip {
       }
       if produced == output.count {
         guard output.count < cap else { throw .tooLarge(limit: limit) }
-        let grown = min(cap, output.count.multipliedReportingOverflow(by: 2).partialValue)
+        let grown = output.count > cap / 2 ? cap : output.count * 2  // no overflow near Int.max
         output.append(contentsOf: repeatElement(0, count: grown - output.count))
       }
       let room = min(output.count - produced, Int(UInt32.max))
@@ -81,9 +86,10 @@ package enum Gzip {
   /// used for tests and fuzz seeds.
   package static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
     var stream = z_stream()
-    guard deflateInit2_(
-      &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-      Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+      deflateInit2_(
+        &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+        Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { fatalError("deflateInit2 failed: our parameters are valid, so zlib is out of memory") }
     defer { deflateEnd(&stream) }
     let bound = Int(deflateBound(&stream, uLong(input.count)))

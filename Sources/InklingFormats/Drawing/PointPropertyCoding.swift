@@ -28,7 +28,8 @@ enum PointPropertyCoding {
   static func size(of mask: UInt64) -> Int {
     let floats: UInt64 = 0x002 | 0x004 | 0x200
     let halves: UInt64 = 0x008 | 0x010 | 0x020 | 0x040 | 0x080 | 0x100 | 0x400
-    return (mask & 1 != 0 ? 8 : 0) + (mask & floats).nonzeroBitCount * 4 + (mask & halves).nonzeroBitCount * 2
+    return (mask & 1 != 0 ? 8 : 0) + (mask & floats).nonzeroBitCount * 4 + (mask & halves)
+      .nonzeroBitCount * 2
   }
 
   // MARK: - Decoding
@@ -39,11 +40,15 @@ enum PointPropertyCoding {
     var offset = 0
     @inline(__always) func float() -> Double {
       defer { offset += 4 }
-      return Double(Float(bitPattern: UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
+      return Double(
+        Float(
+          bitPattern: UInt32(
+            littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self))))
     }
     @inline(__always) func half(_ scale: Double) -> Double {
       defer { offset += 2 }
-      return Double(UInt16(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) / scale
+      return Double(
+        UInt16(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) / scale
     }
     if mask & 0x001 != 0 { point.location = Point(x: float(), y: float()) }
     if mask & 0x002 != 0 { point.timeOffset = float() }
@@ -59,7 +64,9 @@ enum PointPropertyCoding {
   }
 
   /// Decodes `count` records of `mask` starting at `first`, each starting from `base`.
-  static func decodePoints(count: Int, mask: UInt64, from first: UnsafeRawPointer?, base: StrokePoint) -> [StrokePoint] {
+  static func decodePoints(
+    count: Int, mask: UInt64, from first: UnsafeRawPointer?, base: StrokePoint
+  ) -> [StrokePoint] {
     guard count > 0 else { return [] }
     let stride = size(of: mask)
     return [StrokePoint](unsafeUninitializedCapacity: count) { out, initialized in
@@ -87,13 +94,19 @@ enum PointPropertyCoding {
   static func encode(_ mask: UInt64, _ point: StrokePoint, into bytes: inout [UInt8]) {
     @inline(__always) func float(_ value: Double) {
       let bits = Float(value).bitPattern
-      bytes.append(UInt8(truncatingIfNeeded: bits)); bytes.append(UInt8(truncatingIfNeeded: bits >> 8))
-      bytes.append(UInt8(truncatingIfNeeded: bits >> 16)); bytes.append(UInt8(truncatingIfNeeded: bits >> 24))
+      bytes.append(UInt8(truncatingIfNeeded: bits))
+      bytes.append(UInt8(truncatingIfNeeded: bits >> 8))
+      bytes.append(UInt8(truncatingIfNeeded: bits >> 16))
+      bytes.append(UInt8(truncatingIfNeeded: bits >> 24))
     }
     @inline(__always) func half(_ raw: UInt16) {
-      bytes.append(UInt8(truncatingIfNeeded: raw)); bytes.append(UInt8(truncatingIfNeeded: raw >> 8))
+      bytes.append(UInt8(truncatingIfNeeded: raw))
+      bytes.append(UInt8(truncatingIfNeeded: raw >> 8))
     }
-    if mask & 0x001 != 0 { float(point.location.x); float(point.location.y) }
+    if mask & 0x001 != 0 {
+      float(point.location.x)
+      float(point.location.y)
+    }
     if mask & 0x002 != 0 { float(point.timeOffset) }
     if mask & 0x004 != 0 { float(point.width) }
     if mask & 0x008 != 0 { half(clamped(point.aspectRatio * aspectRatioScale)) }

@@ -53,7 +53,10 @@ package struct ProtobufError: Error, Hashable, Sendable, CustomStringConvertible
   /// The absolute offset of the value that could not be read.
   package var offset: Int
 
-  package init(_ kind: Kind, offset: Int) { self.kind = kind; self.offset = offset }
+  package init(_ kind: Kind, offset: Int) {
+    self.kind = kind
+    self.offset = offset
+  }
 
   package var description: String {
     let what: String
@@ -100,13 +103,19 @@ package struct ProtobufReader {
 
   /// A reader over all of `buffer`.
   package init(_ buffer: UnsafeRawBufferPointer) {
-    self.buffer = buffer; self.position = 0; self.end = buffer.count
+    self.buffer = buffer
+    self.position = 0
+    self.end = buffer.count
   }
 
   /// A reader over `buffer[range]`; offsets stay absolute.
   package init(_ buffer: UnsafeRawBufferPointer, range: Range<Int>) {
-    precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "caller's bug: range outside buffer")
-    self.buffer = buffer; self.position = range.lowerBound; self.end = range.upperBound
+    precondition(
+      range.lowerBound >= 0 && range.upperBound <= buffer.count,
+      "caller's bug: range outside buffer")
+    self.buffer = buffer
+    self.position = range.lowerBound
+    self.end = range.upperBound
   }
 
   package var isAtEnd: Bool { position >= end }
@@ -120,7 +129,10 @@ package struct ProtobufReader {
   package mutating func readVarint() throws(ProtobufError) -> UInt64 {
     if position < end {
       let first = buffer[position]
-      if first < 0x80 { position += 1; return UInt64(first) }
+      if first < 0x80 {
+        position += 1
+        return UInt64(first)
+      }
     }
     return try readVarintSlow()
   }
@@ -200,7 +212,9 @@ package struct ProtobufReader {
 
   /// Reads a length-delimited value as UTF-8; invalid sequences become U+FFFD.
   package mutating func readString() throws(ProtobufError) -> String {
-    String(decoding: UnsafeRawBufferPointer(rebasing: buffer[try readLengthDelimitedRange()]), as: UTF8.self)
+    String(
+      decoding: UnsafeRawBufferPointer(rebasing: buffer[try readLengthDelimitedRange()]),
+      as: UTF8.self)
   }
 
   // MARK: - Fields

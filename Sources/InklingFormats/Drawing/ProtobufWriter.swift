@@ -40,19 +40,23 @@ package struct ProtobufWriter {
 
   @inline(__always)
   package mutating func rawFixed32(_ value: UInt32) {
-    bytes.append(UInt8(truncatingIfNeeded: value)); bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    bytes.append(UInt8(truncatingIfNeeded: value >> 16)); bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+    bytes.append(UInt8(truncatingIfNeeded: value))
+    bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+    bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+    bytes.append(UInt8(truncatingIfNeeded: value >> 24))
   }
 
   @inline(__always)
   package mutating func rawFixed64(_ value: UInt64) {
-    rawFixed32(UInt32(truncatingIfNeeded: value)); rawFixed32(UInt32(truncatingIfNeeded: value >> 32))
+    rawFixed32(UInt32(truncatingIfNeeded: value))
+    rawFixed32(UInt32(truncatingIfNeeded: value >> 32))
   }
 
   /// Appends a field header.
   @inline(__always)
   package mutating func tag(_ field: Int, _ wireType: WireType) {
-    precondition(field >= 1 && field <= (1 << 29) - 1, "our bug: field number \(field) out of range")
+    precondition(
+      field >= 1 && field <= (1 << 29) - 1, "our bug: field number \(field) out of range")
     rawVarint(UInt64(field) << 3 | UInt64(wireType.rawValue))
   }
 
@@ -67,7 +71,8 @@ package struct ProtobufWriter {
   // MARK: - Fields
 
   package mutating func varint(_ field: Int, _ value: UInt64) {
-    tag(field, .varint); rawVarint(value)
+    tag(field, .varint)
+    rawVarint(value)
   }
 
   package mutating func bool(_ field: Int, _ value: Bool) {
@@ -75,11 +80,13 @@ package struct ProtobufWriter {
   }
 
   package mutating func fixed32(_ field: Int, _ value: UInt32) {
-    tag(field, .fixed32); rawFixed32(value)
+    tag(field, .fixed32)
+    rawFixed32(value)
   }
 
   package mutating func fixed64(_ field: Int, _ value: UInt64) {
-    tag(field, .fixed64); rawFixed64(value)
+    tag(field, .fixed64)
+    rawFixed64(value)
   }
 
   package mutating func float(_ field: Int, _ value: Float) {
@@ -123,7 +130,8 @@ package struct ProtobufWriter {
       (base + lengthAt + 1 + extra).moveInitialize(from: base + lengthAt + 1, count: length)
       var value = UInt64(length)
       for index in 0..<prefixSize {
-        buffer[lengthAt + index] = UInt8(truncatingIfNeeded: value) | (index < prefixSize - 1 ? 0x80 : 0)
+        buffer[lengthAt + index] =
+          UInt8(truncatingIfNeeded: value) | (index < prefixSize - 1 ? 0x80 : 0)
         value >>= 7
       }
     }

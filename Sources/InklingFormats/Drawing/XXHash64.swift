@@ -39,12 +39,17 @@ enum XXHash64 {
       var v3 = seed
       var v4 = seed &- prime1
       while offset + 32 <= count {
-        v1 = round(v1, word64(offset)); v2 = round(v2, word64(offset + 8))
-        v3 = round(v3, word64(offset + 16)); v4 = round(v4, word64(offset + 24))
+        v1 = round(v1, word64(offset))
+        v2 = round(v2, word64(offset + 8))
+        v3 = round(v3, word64(offset + 16))
+        v4 = round(v4, word64(offset + 24))
         offset += 32
       }
       h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
-      h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+      h = merge(h, v1)
+      h = merge(h, v2)
+      h = merge(h, v3)
+      h = merge(h, v4)
     } else {
       h = seed &+ prime5
     }

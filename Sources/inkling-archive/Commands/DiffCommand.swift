@@ -13,9 +13,9 @@ enum DiffCommand {
 
   static func run(_ parsed: ParsedArguments) throws -> Int32 {
     try CommandContext.run(parsed) { context in
-      let a = try parsed.value("A", expected: "a version number") { Int($0) }
-      let b = try parsed.value("B", expected: "a version number") { Int($0) }
-      guard let a, let b else { throw parsed.usageError("A and B are version numbers, as `history` shows them") }
+      guard let a = parsed.argument("A").flatMap({ Int($0) }), let b = parsed.argument("B").flatMap({ Int($0) }) else {
+        throw parsed.usageError("A and B are version numbers, as `history` shows them")
+      }
       let archive = try context.open(.readOnly)
       let diff = try archive.diff(draft: parsed.argument("DRAFT")!, from: a, to: b)
       if context.json {

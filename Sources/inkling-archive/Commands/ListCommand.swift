@@ -11,31 +11,12 @@ enum ListCommand {
         inkling-archive list --since 7d
         inkling-archive list --name cat --json
       """,
-    options: DraftFilters.options,
-    exclusive: DraftFilters.exclusive)
+    options: DraftFilters.options + DraftListing.options,
+    exclusive: DraftFilters.exclusive + DraftListing.exclusive)
 
   static func run(_ parsed: ParsedArguments) throws -> Int32 {
     try CommandContext.run(parsed) { context in
-      let archive = try context.open(.readOnly)
-      let drafts = try archive.drafts()
-      if context.json {
-        context.printJSON([
-          "drafts": .array(
-            drafts.map { ["name": .string($0.name), "versions": .int($0.versionCount), "lastSaved": .date($0.lastSaved)] })
-        ])
-        return ExitStatus.success
-      }
-      var table = TextTable(columns: [
-        .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
-      ])
-      for draft in drafts {
-        table.append([draft.name, Format.count(draft.versionCount), Format.date(draft.lastSaved)])
-      }
-      if !drafts.isEmpty { StandardStreams.writeOutput(table.rendered()) }
-      if !context.quiet {
-        StandardStreams.writeError("\(Format.count(drafts.count)) draft\(drafts.count == 1 ? "" : "s")\n")
-      }
-      return ExitStatus.success
+      try DraftListing.run(try DraftFilters.query(parsed), context)
     }
   }
 }

@@ -1,0 +1,143 @@
+// `backup`: a consistent copy of the archive, made while imports run, checked before it is
+// put in place.
+//
+// How: SQLite's online backup API copies the pages of one read snapshot into a temporary
+// file in the destination's folder (Database+Backup.swift explains why that API and why
+// one snapshot); the copy is opened and checked like any archive; only a copy without
+// problems is renamed into place, so DEST is always either absent, the previous file, or a
+// complete, verified copy. A kill at any moment leaves at most a `.*.backup-*.tmp` file.
+//
+// Restoring from a backup: the copy is an ordinary archive in one file. Use it directly
+// (`inkling-archive --archive COPY list`), or stop every inkling-archive command and put it
+// in the archive's place (`cp COPY ~/.local/share/inkling-archive/drafts.sqlite`, after
+// removing any `drafts.sqlite-wal` and `drafts.sqlite-shm` left beside the old archive).
+//
+// Invariants:
+//   1. DEST is replaced only with `overwrite`, and never by a copy that failed its check.
+//   2. The source is only read: backup works on archives opened read-only.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+import InklingStore
+
+/// What `backup` wrote.
+public struct BackupReport: Sendable {
+  /// The copy's path.
+  public var path: String
+  /// The copy's size in bytes.
+  public var bytes: Int64
+  /// The check run on the copy before it was put in place (healthy, or nothing was written).
+  public var check: CheckReport
+  public var seconds: Double
+}
+
+/// How far a backup has got.
+public enum BackupProgress: Sendable {
+  /// Pages copied so far, of the total.
+  case copying(pages: Int, of: Int)
+  /// The copy is being checked.
+  case checking(CheckProgress)
+}
+
+extension Archive {
+  /// Writes a consistent, checked copy of the archive to `destination`.
+  ///
+  /// ```swift
+  /// let report = try Archive(path: path, mode: .readOnly).backup(to: "/Volumes/Backup/drafts.sqlite")
+  /// ```
+  /// If `destination` is an existing folder, the copy is written into it under the
+  /// archive's file name.
+  /// - Parameters:
+  ///   - overwrite: replace an existing file at `destination`.
+  ///   - fullCheck: run `check(full: true)` on the copy instead of the quick check.
+  /// - Throws: `ArchiveError(.failed)` when `destination` exists (without `overwrite`), is
+  ///   the archive itself, or cannot be written; `ArchiveError(.unusableArchive)` when the
+  ///   archive cannot be read or the copy fails its check (then nothing is written).
+  @discardableResult
+  public func backup(
+    to destination: String, overwrite: Bool = false, fullCheck: Bool = false,
+    onProgress: ((BackupProgress) -> Void)? = nil
+  ) throws(ArchiveError) -> BackupReport {
+    let started = Date()
+    let target = try backupTarget(destination, overwrite: overwrite)
+    let folder = (target as NSString).deletingLastPathComponent
+    let name = (target as NSString).lastPathComponent
+    let temporary =
+      (folder.isEmpty ? "." : folder) + "/.\(name.prefix(64)).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    try storeCall {
+      do {
+        try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }
+      } catch let error as StoreError where error.kind == .sqlite {
+        throw ArchiveError(.failed, "cannot write the backup \(target): \(error)")
+      }
+    }
+    let report: CheckReport
+    do {
+      let copy = try Archive(checking: temporary)
+      report = try copy.check(full: fullCheck, onProgress: onProgress.map { call in { call(.checking($0)) } })
+    } catch {
+      Database.removeDatabaseFiles(temporary)
+      throw ArchiveError(.unusableArchive, "the backup copy could not be checked, so \(target) was not written: \(error.message)")
+    }
+    guard report.isHealthy else {
+      Database.removeDatabaseFiles(temporary)
+      let first = report.problems.first.map { "; the first: \($0)" } ?? ""
+      throw ArchiveError(
+        .unusableArchive,
+        "the backup copy has \(report.problemCount) problem\(report.problemCount == 1 ? "" : "s")\(first). "
+          + "\(target) was not written. Run `inkling-archive check` on the archive: the damage is probably there.")
+    }
+    try moveIntoPlace(temporary, target, overwrite: overwrite)
+    let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int64) ?? 0
+    return BackupReport(path: target, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
+  }
+
+  /// The file the copy goes to, after refusing the archive itself and existing files.
+  private func backupTarget(_ destination: String, overwrite: Bool) throws(ArchiveError) -> String {
+    var target = destination
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
+      target = (destination as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+    }
+    var archiveInfo = stat()
+    var targetInfo = stat()
+    if stat(path, &archiveInfo) == 0, stat(target, &targetInfo) == 0,
+      archiveInfo.st_dev == targetInfo.st_dev, archiveInfo.st_ino == targetInfo.st_ino
+    {
+      throw ArchiveError(.failed, "\(target) is the archive itself; choose another file for the backup")
+    }
+    if !overwrite && FileManager.default.fileExists(atPath: target) {
+      throw ArchiveError(.failed, "\(target) already exists; use --force to replace it")
+    }
+    return target
+  }
+
+  /// Renames the checked copy into place (invariant 1), then syncs the folder so that the
+  /// new name survives a power loss.
+  private func moveIntoPlace(_ temporary: String, _ target: String, overwrite: Bool) throws(ArchiveError) {
+    defer { Database.removeDatabaseFiles(temporary) }
+    if overwrite {
+      // A WAL left beside an old file at DEST would be replayed onto the copy.
+      for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: target + suffix) }
+      guard rename(temporary, target) == 0 else { throw Self.backupIOError(target) }
+    } else if link(temporary, target) != 0 {
+      // link() refuses to replace a file that appeared meanwhile; rename() would not.
+      if errno == EEXIST { throw ArchiveError(.failed, "\(target) already exists; use --force to replace it") }
+      throw Self.backupIOError(target)
+    }
+    let folder = (target as NSString).deletingLastPathComponent
+    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if descriptor >= 0 {
+      fsync(descriptor)
+      close(descriptor)
+    }
+  }
+
+  private static func backupIOError(_ target: String) -> ArchiveError {
+    ArchiveError(.failed, "cannot write the backup \(target): \(String(cString: strerror(errno)))")
+  }
+}

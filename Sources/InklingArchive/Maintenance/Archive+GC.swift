@@ -1,0 +1,138 @@
+// `gc`: removes what no version needs (drawings, envelopes, index rows, cached
+// thumbnails), and with `repack`, stores every draft's history again as a chain of deltas
+// in save order — the best encoding when imports arrived out of order or in parallel.
+
+import Foundation
+import InklingStore
+
+/// What `gc` did.
+public struct GarbageReport: Sendable, Equatable {
+  public var drawingsRemoved = 0
+  public var envelopesRemoved = 0
+  public var strokesRemoved = 0
+  public var thumbnailsRemoved = 0
+  public var drawingsRepacked = 0
+  public var bytesBefore: Int64 = 0
+  public var bytesAfter: Int64 = 0
+}
+
+extension Archive {
+  /// Removes unreferenced rows; with `repack`, re-encodes every drawing; then compacts the
+  /// file. Each step is one transaction, so a kill leaves the archive as before that step.
+  public func collectGarbage(repack: Bool = false) throws(ArchiveError) -> GarbageReport {
+    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    return try storeCall {
+      var report = GarbageReport()
+      report.bytesBefore = try fileBytes()
+      try database.transaction {
+        report.drawingsRemoved = try removeUnreferencedBlobs()
+        try database.execute("DELETE FROM envelope WHERE id NOT IN (SELECT envelope_id FROM version)")
+        report.envelopesRemoved = database.changes
+        report.strokesRemoved = try removeUnreferencedStrokes()
+      }
+      if repack {
+        report.drawingsRepacked = try repackBlobs()
+        // Blobs kept only as bases of old deltas are free now.
+        report.drawingsRemoved += try database.transaction { try removeUnreferencedBlobs() }
+      }
+      try database.execute("VACUUM")
+      report.bytesAfter = try fileBytes()
+      return report
+    }
+  }
+
+  private func fileBytes() throws -> Int64 {
+    let pageSize = try database.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 0
+    let pageCount = try database.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
+    return pageSize * pageCount
+  }
+
+  /// Blobs no version uses and no kept blob is a delta of; repeated, since removing the
+  /// top of a chain frees its base.
+  private func removeUnreferencedBlobs() throws -> Int {
+    var removed = 0
+    while true {
+      let orphans = try database.fetchAll(
+        """
+        SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM version)
+          AND id NOT IN (SELECT base_id FROM blob WHERE base_id IS NOT NULL)
+        """
+      ) { $0.int64(0) }
+      if orphans.isEmpty { return removed }
+      for id in orphans {
+        try database.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [id])
+        try database.execute("DELETE FROM drawing WHERE blob_id = ?", [id])
+        try database.execute("DELETE FROM blob WHERE id = ?", [id])
+      }
+      removed += orphans.count
+    }
+  }
+
+  /// Stroke rows that no drawing's stroke list names.
+  private func removeUnreferencedStrokes() throws -> Int {
+    var used = Set<Int64>()
+    let lists = try database.fetchAll("SELECT blob_id, strokes FROM drawing") { ($0.int64(0), $0.bytes(1)) }
+    for (blobID, list) in lists {
+      guard let ids = StrokeRuns.decode(list) else {
+        throw StoreError(kind: .corrupt, message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex --all`")
+      }
+      used.formUnion(ids)
+    }
+    let all = try database.fetchAll("SELECT id FROM stroke") { $0.int64(0) }
+    var removed = 0
+    for id in all where !used.contains(id) {
+      try database.execute("DELETE FROM stroke WHERE id = ?", [id])
+      removed += 1
+    }
+    return removed
+  }
+
+  /// Every draft's drawings encoded again, in save order, each as a delta of the one saved
+  /// before it where that is smaller. First every delta is stored in full, so that while
+  /// the second pass rewrites encodings no chain mixes old and new links (and grows past
+  /// the bound); in the second pass bases are always blobs re-encoded earlier, so no chain
+  /// can loop, and a blob shared by several drafts is encoded once.
+  private func repackBlobs() throws -> Int {
+    let encoder = BlobEncoder()
+    let deltas = try database.fetchAll("SELECT id FROM blob WHERE encoding = 2 ORDER BY depth DESC") { $0.int64(0) }
+    for batch in stride(from: 0, to: deltas.count, by: 200).map({ Array(deltas[$0..<min($0 + 200, deltas.count)]) }) {
+      try database.transaction {
+        for blobID in batch {
+          let bytes = try BlobStore(database).bytes(ofBlob: blobID)
+          let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
+          try database.execute(
+            "UPDATE blob SET encoding = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
+            [full.encoding, full.data, blobID])
+        }
+      }
+    }
+    let drafts = try database.fetchAll("SELECT id FROM draft ORDER BY id") { $0.int64(0) }
+    var done = Set<Int64>()
+    var depth: [Int64: Int] = [:]
+    for batch in stride(from: 0, to: drafts.count, by: 100).map({ Array(drafts[$0..<min($0 + 100, drafts.count)]) }) {
+      try database.transaction {
+        for draft in batch {
+          var previous: (id: Int64, base: BlobBase)?
+          let blobs = try database.fetchAll(
+            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms, id", [draft]) { $0.int64(0) }
+          for blobID in blobs {
+            let store = BlobStore(database)
+            let bytes = try store.bytes(ofBlob: blobID)
+            let sha256 = SHA256.hash(bytes)
+            if !done.contains(blobID) {
+              let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
+              let encoded = try encoder.encode(bytes, sha256: sha256, base: base)
+              try database.execute(
+                "UPDATE blob SET encoding = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
+                [encoded.encoding, encoded.baseSHA256 == nil ? nil : previous?.id, encoded.depth, encoded.data, blobID])
+              done.insert(blobID)
+              depth[blobID] = encoded.depth
+            }
+            previous = (blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0))
+          }
+        }
+      }
+    }
+    return done.count
+  }
+}

@@ -1,0 +1,74 @@
+// `stats`: what the archive holds and what it costs, by kind of storage.
+
+import Foundation
+import InklingStore
+
+/// What `stats` reports.
+public struct ArchiveStatistics: Sendable, Equatable {
+  public var drafts = 0
+  public var versions = 0
+  /// Bytes of the `.inkling` files imported (each version counted once).
+  public var fileBytes: Int64 = 0
+  /// Distinct drawings, and their decoded bytes.
+  public var drawings = 0
+  public var drawingBytes: Int64 = 0
+  /// Stored bytes of drawings kept whole (zstd or raw) and as deltas of another drawing.
+  public var fullBytes: Int64 = 0
+  public var deltaBytes: Int64 = 0
+  public var deltaCount = 0
+  public var longestDeltaChain = 0
+  /// Envelopes (what of each file is not the drawing), stored once per distinct one.
+  public var envelopeBytes: Int64 = 0
+  /// Pages used by the drawing index (drawing, stroke and ink tables and their indexes).
+  public var indexBytes: Int64 = 0
+  /// Pages used by cached thumbnails.
+  public var thumbnailBytes: Int64 = 0
+  /// The archive file's size (the main file; the WAL is transient).
+  public var archiveFileBytes: Int64 = 0
+
+  /// Archive size without the thumbnail cache, over the bytes of the files imported.
+  public var ratio: Double {
+    fileBytes > 0 ? Double(archiveFileBytes - thumbnailBytes) / Double(fileBytes) : 0
+  }
+}
+
+extension Archive {
+  public func statistics() throws(ArchiveError) -> ArchiveStatistics {
+    try storeCall {
+      var stats = ArchiveStatistics()
+      try database.fetchOne("SELECT count(*), total(version_count) FROM draft WHERE version_count > 0") { row in
+        stats.drafts = row.int(0)
+        stats.versions = row.int(1)
+      }
+      stats.fileBytes = try database.fetchOne("SELECT total(file_size) FROM version") { $0.int64(0) } ?? 0
+      let blobs = try BlobStore(database).statistics()
+      stats.drawings = Int(blobs.count)
+      stats.drawingBytes = blobs.decodedBytes
+      stats.fullBytes = blobs.fullBytes + blobs.rawBytes
+      stats.deltaBytes = blobs.deltaBytes
+      stats.deltaCount = Int(blobs.deltas)
+      stats.longestDeltaChain = Int(blobs.maxDepth)
+      stats.envelopeBytes =
+        try database.fetchOne("SELECT total(length(text)) + total(length(base64_text)) FROM envelope") { $0.int64(0) } ?? 0
+      let pages = try Self.pageBytes(in: database)
+      stats.indexBytes = ["drawing", "stroke", "drawing_ink"].reduce(0) { $0 + (pages[$1] ?? 0) }
+      stats.thumbnailBytes = pages.filter { $0.key.hasPrefix("thumbnail") }.values.reduce(0, +)
+      let pageSize = try database.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 4096
+      let pageCount = try database.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
+      stats.archiveFileBytes = pageSize * pageCount
+      return stats
+    }
+  }
+
+  /// Bytes of pages per table, its indexes counted with it, from SQLite's `dbstat` table.
+  /// Empty when this SQLite was built without it (the kinds then read 0).
+  static func pageBytes(in database: Database) throws -> [String: Int64] {
+    let rows = try? database.fetchAll(
+      """
+      SELECT coalesce(m.tbl_name, s.name), sum(s.pgsize) FROM dbstat AS s
+      LEFT JOIN sqlite_schema AS m ON m.name = s.name GROUP BY 1
+      """
+    ) { ($0.string(0), $0.int64(1)) }
+    return Dictionary(rows ?? [], uniquingKeysWith: +)
+  }
+}

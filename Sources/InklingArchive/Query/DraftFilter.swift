@@ -1,0 +1,60 @@
+// What `list` and `search` ask the archive for: one SearchExpression, built either from the
+// search language or from `list`'s flags (--name, --exact, --glob, --since, --until, --on).
+
+import Foundation
+
+/// Which drafts to list.
+///
+/// ```swift
+/// let october = try DraftQuery(name: "cat", since: "2025-10-01", until: "2025-10-31")
+/// let found = try DraftQuery(search: "(name:portrait or name:study) and strokes:>100")
+/// ```
+public struct DraftQuery: Hashable, Sendable {
+  public var expression: SearchExpression
+
+  /// Every draft.
+  public static let all = DraftQuery(.all)
+
+  public init(_ expression: SearchExpression) {
+    self.expression = expression
+  }
+
+  /// The drafts a query in the search language asks for (see SearchParser).
+  ///
+  /// - Throws: `SearchSyntaxError` with the column of the problem.
+  public init(search text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(SearchSyntaxError) {
+    self.init(try SearchParser.parse(text, now: now, timeZone: timeZone))
+  }
+
+  /// The drafts `list`'s flags ask for; every flag given must hold.
+  ///
+  /// - Parameters:
+  ///   - name: text the name contains (case- and accent-insensitive).
+  ///   - exact: the whole name (case- and accent-insensitive).
+  ///   - glob: a pattern for the whole name: `*`, `?`, `[…]`.
+  ///   - since: a date; a version was saved on or after its start (`2025-10` = October 1st).
+  ///   - until: a date; a version was saved before its end (`2025-10-31` = that whole day).
+  ///   - on: a date; a version was saved within it (`--on yesterday`).
+  ///   `since`, `until` and `on` together describe one period in which a version was saved.
+  /// - Throws: `ArchiveError` (`.invalidRequest`) for a date that is not a date.
+  public init(
+    name: String? = nil, exact: String? = nil, glob: String? = nil, since: String? = nil, until: String? = nil,
+    on: String? = nil, now: Date = Date(), timeZone: TimeZone = .current
+  ) throws(ArchiveError) {
+    var expression = SearchExpression.all
+    if let name { expression = expression && .term(.name(.contains(name))) }
+    if let exact { expression = expression && .term(.name(.exact(exact))) }
+    if let glob {
+      guard SearchParser.isValidGlob(glob) else {
+        throw ArchiveError(.invalidRequest, "'[' without a matching ']' in the pattern \"\(glob)\"")
+      }
+      expression = expression && .term(.name(.glob(glob)))
+    }
+    for (text, comparison) in [(since, SearchComparison.greaterOrEqual), (until, .lessOrEqual), (on, .equal)] {
+      guard let text else { continue }
+      let range = try DateExpression.parse(text, now: now, timeZone: timeZone)
+      expression = expression && .term(.saved(SearchPeriod(comparison, range)))
+    }
+    self.init(expression)
+  }
+}

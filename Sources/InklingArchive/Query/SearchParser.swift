@@ -1,0 +1,426 @@
+// The search language: a tokenizer and a recursive-descent parser.
+//
+//   query   := or-expr?                       an empty query is every draft
+//   or-expr := and-expr ("or" and-expr)*
+//   and-expr:= unary ("and"? unary)*          side by side means "and"
+//   unary   := "not" unary | "(" or-expr ")" | term
+//   term    := FIELD ":" OP? VALUE | VALUE    a bare value is a name to look for
+//   OP      := "=" | ">" | ">=" | "<" | "<="
+//
+// Values may be double-quoted ("plan b", with \" and \\); a quoted part is literal: never a
+// keyword, a field name or a glob character. Keywords are case-insensitive.
+//
+// Invariants:
+//   1. Every error names the column (in Unicode scalars of the query) where the problem is,
+//      so SearchSyntaxError can draw a caret under it. The tokenizer works on scalars, not
+//      grapheme clusters: a quote or a colon followed by a combining mark is still a quote.
+//   2. Nesting (parentheses and `not`) is at most `maximumDepth` deep and a query has at
+//      most `maximumTerms` terms, so neither the parser's stack nor the SQL grows unbounded.
+
+import Foundation
+
+/// A query that does not parse: where and why.
+///
+/// Its description shows the query with a caret under the problem:
+/// ```
+/// expected a value after 'saved:>='
+///   name:cat and saved:>=
+///                        ^
+/// ```
+public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The query as given.
+  public let query: String
+  /// Where the problem is: a count of Unicode scalars from the start.
+  public let column: Int
+  /// What is wrong, in one line.
+  public let message: String
+
+  public init(query: String, column: Int, message: String) {
+    self.query = query
+    self.column = column
+    self.message = message
+  }
+
+  /// The message, then the query and a caret under `column`, each indented by two spaces.
+  public var description: String {
+    var shown = String.UnicodeScalarView()
+    shown.append(contentsOf: query.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+    // Wide characters (CJK, emoji) take two terminal columns, combining marks none.
+    let offset = shown.prefix(column).reduce(0) { $0 + Self.width(of: $1) }
+    return "\(message)\n  \(String(shown))\n  \(String(repeating: " ", count: offset))^"
+  }
+
+  private static func width(of scalar: Unicode.Scalar) -> Int {
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: break
+    }
+    switch scalar.value {
+    case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
+      0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      return 2
+    default:
+      return 1
+    }
+  }
+}
+
+extension ArchiveError {
+  /// A syntax error as an archive error: a usage error (exit status 2) whose message shows
+  /// the query and the caret.
+  public init(_ error: SearchSyntaxError) {
+    self.init(.invalidRequest, error.description)
+  }
+}
+
+/// Parses the search language into a `SearchExpression`.
+public struct SearchParser {
+  /// The deepest nesting of parentheses and `not`.
+  public static let maximumDepth = 32
+  /// The most terms in one query.
+  public static let maximumTerms = 64
+
+  /// The fields, with the other names people may type for them.
+  static let fields: [String: Field] = [
+    "name": .name, "saved": .saved, "date": .saved, "imported": .imported, "versions": .versions,
+    "strokes": .strokes, "ink": .ink, "background": .background, "bg": .background, "color": .background,
+    "colour": .background,
+  ]
+
+  enum Field: String { case name, saved, imported, versions, strokes, ink, background }
+
+  private let query: String
+  private let now: Date
+  private let timeZone: TimeZone
+  private var tokens: [Token] = []
+  private var position = 0
+  private var depth = 0
+  private var terms = 0
+
+  /// Parses `query`; dates are read relative to `now` in `timeZone`.
+  ///
+  /// ```swift
+  /// let expression = try SearchParser.parse("name:cat and saved:>=2025-10")
+  /// ```
+  /// - Throws: `SearchSyntaxError` with the column of the first problem.
+  public static func parse(_ query: String, now: Date = Date(), timeZone: TimeZone = .current) throws(SearchSyntaxError)
+    -> SearchExpression
+  {
+    var parser = SearchParser(query: query, now: now, timeZone: timeZone)
+    parser.tokens = try Tokenizer(query).tokens()
+    return try parser.parseQuery()
+  }
+
+  private init(query: String, now: Date, timeZone: TimeZone) {
+    self.query = query
+    self.now = now
+    self.timeZone = timeZone
+  }
+
+  // MARK: - Grammar
+
+  private mutating func parseQuery() throws(SearchSyntaxError) -> SearchExpression {
+    guard !tokens.isEmpty else { return .all }
+    let expression = try parseOr()
+    if position < tokens.count {
+      let token = tokens[position]
+      throw error(at: token.column, token.kind == .close ? "unexpected ')' without a matching '('" : "unexpected '\(token.text)'")
+    }
+    return expression
+  }
+
+  private mutating func parseOr() throws(SearchSyntaxError) -> SearchExpression {
+    var expression = try parseAnd()
+    while let token = peek, token.isKeyword("or") {
+      position += 1
+      try expectOperand(after: token)
+      expression = expression || (try parseAnd())
+    }
+    return expression
+  }
+
+  private mutating func parseAnd() throws(SearchSyntaxError) -> SearchExpression {
+    var expression = try parseUnary()
+    while let token = peek, !token.isKeyword("or"), token.kind != .close {
+      if token.isKeyword("and") {
+        position += 1
+        try expectOperand(after: token)
+      }
+      expression = expression && (try parseUnary())
+    }
+    return expression
+  }
+
+  private mutating func parseUnary() throws(SearchSyntaxError) -> SearchExpression {
+    guard let token = peek else { throw error(at: end, "expected a term") }
+    switch token.kind {
+    case .open:
+      try enter(token)
+      defer { depth -= 1 }
+      position += 1
+      guard let next = peek, next.kind != .close else {
+        throw error(at: peek?.column ?? end, "expected a term after '('")
+      }
+      let inner = try parseOr()
+      guard let close = peek, close.kind == .close else {
+        throw error(at: end, "expected ')' to close the '(' at column \(token.column + 1)")
+      }
+      _ = close
+      position += 1
+      return inner
+    case .close:
+      throw error(at: token.column, "expected a term before ')'")
+    case .word:
+      if token.isKeyword("not") {
+        try enter(token)
+        defer { depth -= 1 }
+        position += 1
+        try expectOperand(after: token)
+        return .not(try parseUnary())
+      }
+      if token.isKeyword("and") || token.isKeyword("or") {
+        throw error(at: token.column, "expected a term before '\(token.text)'")
+      }
+      position += 1
+      terms += 1
+      guard terms <= Self.maximumTerms else {
+        throw error(at: token.column, "too many terms (at most \(Self.maximumTerms))")
+      }
+      return .term(try parseTerm(token))
+    }
+  }
+
+  private mutating func enter(_ token: Token) throws(SearchSyntaxError) {
+    depth += 1
+    guard depth <= Self.maximumDepth else {
+      throw error(at: token.column, "nested too deeply (at most \(Self.maximumDepth) levels)")
+    }
+  }
+
+  private func expectOperand(after token: Token) throws(SearchSyntaxError) {
+    guard let next = peek else { throw error(at: end, "expected a term after '\(token.text)'") }
+    if next.kind == .close { throw error(at: next.column, "expected a term after '\(token.text)'") }
+    if next.isKeyword("and") || next.isKeyword("or") {
+      throw error(at: next.column, "expected a term after '\(token.text)', not '\(next.text)'")
+    }
+  }
+
+  private var peek: Token? { position < tokens.count ? tokens[position] : nil }
+
+  /// The column just after the query.
+  private var end: Int { query.unicodeScalars.count }
+
+  private func error(at column: Int, _ message: String) -> SearchSyntaxError {
+    SearchSyntaxError(query: query, column: column, message: message)
+  }
+
+  // MARK: - Terms
+
+  private func parseTerm(_ token: Token) throws(SearchSyntaxError) -> SearchTerm {
+    // FIELD ":" — the field and the colon must be unquoted.
+    let head = (token.segments.first.flatMap { $0.quoted ? nil : $0.text } ?? "").unicodeScalars
+    guard let colon = head.firstIndex(of: ":") else { return try nameTerm(.none, token.valueSegments(from: 0), token) }
+    let fieldName = String(String.UnicodeScalarView(head[..<colon]))
+    guard let field = Self.fields[fieldName.lowercased()] else {
+      if !fieldName.isEmpty, fieldName.allSatisfy(\.isLetter) {
+        throw error(
+          at: token.column,
+          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink or background")
+      }
+      return try nameTerm(.none, token.valueSegments(from: 0), token)  // "10:30" is a name
+    }
+    // OP: the longest operator right after the colon.
+    var offset = fieldName.unicodeScalars.count + 1
+    let rest = head[head.index(after: colon)...]
+    var comparison: SearchComparison?
+    for candidate in [SearchComparison.greaterOrEqual, .lessOrEqual, .greater, .less, .equal]
+    where rest.starts(with: candidate.rawValue.unicodeScalars) {
+      comparison = candidate
+      offset += candidate.rawValue.unicodeScalars.count
+      break
+    }
+    let value = token.valueSegments(from: offset)
+    let valueColumn = token.column + offset
+    let label = "\(fieldName):\(comparison?.rawValue ?? "")"
+    guard !value.isEmpty, !(value.count == 1 && value[0].text.isEmpty && !value[0].quoted) else {
+      throw error(at: valueColumn, "expected a value after '\(label)'")
+    }
+    let text = value.map(\.text).joined()
+    switch field {
+    case .name:
+      return try nameTerm(comparison, value, token, column: valueColumn)
+    case .saved, .imported:
+      let range: DateRange
+      do {
+        range = try DateExpression.parse(text, now: now, timeZone: timeZone)
+      } catch {
+        throw self.error(
+          at: valueColumn,
+          "'\(text)' is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m")
+      }
+      let period = SearchPeriod(comparison ?? .equal, range)
+      return field == .saved ? .saved(period) : .imported(period)
+    case .versions, .strokes:
+      guard let number = Int(text), number >= 0, number <= 1_000_000_000 else {
+        throw error(at: valueColumn, "'\(text)' is not a count; use a whole number, e.g. \(label)\(field == .versions ? 3 : 100)")
+      }
+      return field == .versions ? .versions(comparison ?? .equal, number) : .strokes(comparison ?? .equal, number)
+    case .ink:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      return .ink(text.lowercased())
+    case .background:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      guard let colour = NamedColour.parse(text) else {
+        throw error(
+          at: valueColumn, "'\(text)' is not a colour; use #rrggbb, #rgb or a name like white, black, red, cream")
+      }
+      return .background(red: colour.red, green: colour.green, blue: colour.blue, tolerance: colour.tolerance)
+    }
+  }
+
+  private func onlyEquality(_ comparison: SearchComparison?, field: String, column: Int) throws(SearchSyntaxError) {
+    guard let comparison, comparison != .equal else { return }
+    throw error(at: column, "'\(comparison.rawValue)' does not apply to \(field); write \(field):VALUE")
+  }
+
+  /// A name term: `=` is the whole name, unquoted `*?[` make a glob, else a substring.
+  private func nameTerm(_ comparison: SearchComparison?, _ value: [Segment], _ token: Token, column: Int? = nil)
+    throws(SearchSyntaxError) -> SearchTerm
+  {
+    let text = value.map(\.text).joined()
+    switch comparison {
+    case .equal:
+      return .name(.exact(text))
+    case .some(let other):
+      throw error(
+        at: (column ?? token.column) - other.rawValue.count,
+        "'\(other.rawValue)' does not apply to name; use name:TEXT, name:=NAME or name:GLOB*")
+    case .none:
+      let wildcards: Set<Unicode.Scalar> = ["*", "?", "["]
+      guard value.contains(where: { !$0.quoted && $0.text.unicodeScalars.contains(where: wildcards.contains) }) else {
+        return .name(.contains(text))
+      }
+      // Quoted parts stay literal inside the glob.
+      let pattern = value.map { segment in
+        segment.quoted
+          ? segment.text.unicodeScalars.map { wildcards.contains($0) ? "[\($0)]" : String($0) }.joined() : segment.text
+      }.joined()
+      guard Self.isValidGlob(pattern) else {
+        throw error(at: column ?? token.column, "'[' without a matching ']' in the pattern '\(text)'")
+      }
+      return .name(.glob(pattern))
+    }
+  }
+
+  /// Whether every `[` of a glob pattern has its `]` (SQLite would silently match nothing).
+  static func isValidGlob(_ pattern: String) -> Bool {
+    var characters = pattern.unicodeScalars.makeIterator()
+    while let character = characters.next() {
+      guard character == "[" else { continue }
+      var first = true
+      var closed = false
+      while let next = characters.next() {
+        if next == "]" && !first { closed = true; break }
+        first = false
+      }
+      if !closed { return false }
+    }
+    return true
+  }
+}
+
+// MARK: - Tokens
+
+/// A run of a word: plain or quoted text.
+struct Segment: Equatable {
+  var text: String
+  var quoted: Bool
+}
+
+struct Token: Equatable {
+  enum Kind { case word, open, close }
+  var kind: Kind
+  /// Where the token starts, in Unicode scalars.
+  var column: Int
+  var segments: [Segment]
+
+  var text: String { kind == .open ? "(" : kind == .close ? ")" : segments.map(\.text).joined() }
+
+  /// Whether this is the unquoted keyword `keyword`, in any case.
+  func isKeyword(_ keyword: String) -> Bool {
+    kind == .word && segments.count == 1 && !segments[0].quoted && segments[0].text.lowercased() == keyword
+  }
+
+  /// The segments after the first `offset` characters of the word (which are unquoted).
+  func valueSegments(from offset: Int) -> [Segment] {
+    guard offset > 0, let first = segments.first else { return segments }
+    var rest = segments
+    let remainder = String.UnicodeScalarView(first.text.unicodeScalars.dropFirst(offset))
+    rest[0] = Segment(text: String(remainder), quoted: first.quoted)
+    if rest[0].text.isEmpty && rest.count > 1 { rest.removeFirst() }
+    return rest
+  }
+}
+
+/// Splits a query into words and parentheses; quotes group spaces and parentheses.
+struct Tokenizer {
+  private let query: String
+  private let characters: [Unicode.Scalar]
+
+  init(_ query: String) {
+    self.query = query
+    characters = Array(query.unicodeScalars)
+  }
+
+  func tokens() throws(SearchSyntaxError) -> [Token] {
+    var tokens: [Token] = []
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      if character.properties.isWhitespace {
+        index += 1
+      } else if character == "(" || character == ")" {
+        tokens.append(Token(kind: character == "(" ? .open : .close, column: index, segments: []))
+        index += 1
+      } else {
+        let start = index
+        var segments: [Segment] = []
+        var plain = ""
+        while index < characters.count {
+          let c = characters[index]
+          if c.properties.isWhitespace || c == "(" || c == ")" { break }
+          if c == "\"" {
+            if !plain.isEmpty { segments.append(Segment(text: plain, quoted: false)); plain = "" }
+            let (text, end) = try quoted(from: index)
+            segments.append(Segment(text: text, quoted: true))
+            index = end
+          } else {
+            plain.unicodeScalars.append(c)
+            index += 1
+          }
+        }
+        if !plain.isEmpty { segments.append(Segment(text: plain, quoted: false)) }
+        tokens.append(Token(kind: .word, column: start, segments: segments))
+      }
+    }
+    return tokens
+  }
+
+  /// The text of the quoted string opening at `start`, and the index after its closing quote.
+  private func quoted(from start: Int) throws(SearchSyntaxError) -> (String, Int) {
+    var text = ""
+    var index = start + 1
+    while index < characters.count {
+      let c = characters[index]
+      if c == "\"" { return (text, index + 1) }
+      if c == "\\", index + 1 < characters.count, characters[index + 1] == "\"" || characters[index + 1] == "\\" {
+        text.unicodeScalars.append(characters[index + 1])
+        index += 2
+      } else {
+        text.unicodeScalars.append(c)
+        index += 1
+      }
+    }
+    throw SearchSyntaxError(query: query, column: start, message: "the quote opened here is not closed")
+  }
+}

@@ -1,0 +1,62 @@
+// Waiting out another process's lock a little longer than SQLite's busy timeout, and only
+// where retrying is safe.
+//
+// The busy timeout (ArchiveDatabase.busyTimeout) covers most waits: SQLite sleeps and
+// retries inside the call. A few paths return SQLITE_BUSY without calling the busy handler,
+// or after it gave up while the lock was about to be released: a connection that opens while
+// another runs WAL recovery or a migration (SQLITE_BUSY_RECOVERY), a journal-mode change
+// racing another process creating the same archive, a COMMIT that finds the WAL index being
+// rebuilt (https://www.sqlite.org/rescode.html#busy_recovery, https://www.sqlite.org/wal.html).
+// `BusyRetry.run` repeats such a step with jittered exponential backoff until `bound`
+// seconds have passed, then gives up with a sentence that says how long it waited, so that
+// no raw "database is locked" reaches a person while another command is simply working.
+//
+// Invariants:
+//   1. Only steps that have no effect when they fail with SQLITE_BUSY are retried: opening,
+//      `BEGIN IMMEDIATE`, `COMMIT` (a failed COMMIT leaves the transaction open, and may be
+//      retried: https://www.sqlite.org/lang_transaction.html), single autocommit statements.
+//   2. The total wait is bounded: `bound` seconds of retries on top of the busy timeouts.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Foundation
+
+package enum BusyRetry {
+  /// How long to keep retrying a busy step, in seconds, on top of the busy timeout.
+  package static let bound: Double = 30
+
+  /// Runs `body`, retrying it while it fails with a `.busy` StoreError, for at most
+  /// `bound` seconds.
+  ///
+  /// - Throws: what `body` throws; a `.busy` error after the bound says how long it waited.
+  package static func run<T>(bound: Double = BusyRetry.bound, _ body: () throws -> T) throws -> T {
+    let started = Date()
+    var delay = 0.01
+    while true {
+      do {
+        return try body()
+      } catch let error as StoreError where error.kind == .busy {
+        let waited = Date().timeIntervalSince(started)
+        guard waited < bound else { throw gaveUp(error, after: waited) }
+        // Jitter, so that two processes backing off do not wake up in step.
+        let sleep = min(delay * Double.random(in: 0.5...1.5), bound - waited)
+        usleep(useconds_t(max(sleep, 0.001) * 1_000_000))
+        delay = min(delay * 2, 0.5)
+      }
+    }
+  }
+
+  private static func gaveUp(_ error: StoreError, after seconds: Double) -> StoreError {
+    let total = Int((seconds + Double(ArchiveDatabase.busyTimeout) / 1000).rounded())
+    let file = error.path ?? "the archive"
+    return StoreError(
+      kind: .busy, code: error.code,
+      message: "the archive \(file) stayed busy with another inkling-archive command for more than \(total) s "
+        + "(SQLite error \(error.code)\(error.sql.map { " on `\($0)`" } ?? "")). "
+        + "Try again when the other command has finished.",
+      sql: error.sql, path: error.path)
+  }
+}

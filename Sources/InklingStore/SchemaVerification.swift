@@ -1,0 +1,187 @@
+// Telling an archive whose schema or file was changed behind our back from a healthy one,
+// cheaply enough to do on every open.
+//
+// The schema an archive should have is, by definition, what the migrations create: they are
+// applied once per process to an in-memory database and its `sqlite_master` is the
+// reference. An archive's `sqlite_master` is compared with it object by object (type, name,
+// table, SQL with comments and spacing normalised, so that editing a comment in a migration
+// file does not turn every existing archive into a "tampered" one). The work is bounded by the
+// number of schema objects (a few dozen), never by the size of the archive.
+//
+// What this catches: a dropped or added index, table, view or trigger (a trigger could
+// delete versions behind the importer's back), a table whose definition was rewritten
+// through `PRAGMA writable_schema`. What it leaves to SQLite: a schema SQLite cannot parse
+// at all is reported as SQLITE_CORRUPT ("malformed database schema") by the first query.
+//
+// Invariants:
+//   1. `expectedSchema` is computed from `Migration.all` only; it never reads an archive.
+//   2. Objects SQLite creates on its own when asked (`sqlite_stat1`…`sqlite_stat4` by
+//      ANALYZE or `PRAGMA optimize`) are not differences.
+//   3. `truncation` trusts the header's page count only when SQLite does (the change counter
+//      equals the version-valid-for number) and only when no write-ahead log could still
+//      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
+
+import Foundation
+
+/// One entry of `sqlite_master`.
+package struct SchemaObject: Hashable, Sendable {
+  package var type: String
+  package var name: String
+  package var table: String
+  /// The CREATE statement, normalised (see `SchemaObject.normalize`); nil for automatic indexes.
+  package var sql: String?
+}
+
+package enum SchemaVerification {
+  /// The schema the migrations create, by name.
+  package static let expectedSchema: Result<[String: SchemaObject], StoreError> = {
+    do {
+      let db = try Database(path: ":memory:", mode: .readWrite)
+      // Migrations may call the functions every archive connection has (inkling_fold).
+      try db.registerSearchFunctions()
+      defer { db.close() }
+      for migration in Migration.all { try db.execute(migration.sql) }
+      return .success(try objects(in: db))
+    } catch let error as StoreError {
+      return .failure(error)
+    } catch {
+      return .failure(StoreError(kind: .sqlite, message: "\(error)"))
+    }
+  }()
+
+  /// Every schema object of `db` except SQLite's statistics tables (invariant 2), by name.
+  package static func objects(in db: Database) throws -> [String: SchemaObject] {
+    let rows = try db.fetchAll("SELECT type, name, tbl_name, sql FROM sqlite_master") { row in
+      SchemaObject(
+        type: row.string(0), name: row.string(1), table: row.string(2),
+        sql: row.isNull(3) ? nil : normalize(row.string(3)))
+    }
+    var result: [String: SchemaObject] = [:]
+    for object in rows where !object.name.hasPrefix("sqlite_stat") { result[object.name] = object }
+    return result
+  }
+
+  /// How the schema of `db` differs from what the migrations create, one sentence each,
+  /// in a stable order; empty when it is the same.
+  ///
+  /// - Throws: `StoreError` when `sqlite_master` cannot be read.
+  package static func differences(in db: Database) throws -> [String] {
+    let expected = try expectedSchema.get()
+    let actual = try objects(in: db)
+    var differences: [String] = []
+    for name in expected.keys.sorted() {
+      let want = expected[name]!
+      guard let have = actual[name] else {
+        differences.append("\(want.type) \(name) is missing")
+        continue
+      }
+      if have.type != want.type {
+        differences.append("\(name) is a \(have.type), not a \(want.type)")
+      } else if have.table != want.table {
+        differences.append("\(want.type) \(name) belongs to table \(have.table), not \(want.table)")
+      } else if have.sql != want.sql {
+        differences.append("\(want.type) \(name) has a different definition: \(abbreviate(have.sql ?? "none"))")
+      }
+    }
+    for name in actual.keys.sorted() where expected[name] == nil {
+      let have = actual[name]!
+      differences.append("\(have.type) \(name) is not part of the archive's schema")
+    }
+    return differences
+  }
+
+  /// The error for an archive whose schema differs, naming the first differences.
+  package static func tamperedError(path: String, differences: [String]) -> StoreError {
+    let shown = differences.prefix(3).joined(separator: "; ")
+    let more = differences.count > 3 ? "; and \(differences.count - 3) more" : ""
+    return StoreError(
+      kind: .corrupt,
+      message: "the archive \(path) was changed outside inkling-archive: its schema differs from the one this build "
+        + "creates (\(shown)\(more)). Run `inkling-archive check` to see every problem, or restore it from a backup.",
+      path: path)
+  }
+
+  // MARK: - Normalising SQL
+
+  /// `sql` without comments, with every run of spaces made one space and no space next to
+  /// parentheses and commas; quoted text ('…', "…", `…`, […]) is kept as it is.
+  package static func normalize(_ sql: String) -> String {
+    let bytes = Array(sql.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var pendingSpace = false
+    var i = 0
+    func emit(_ byte: UInt8) {
+      let tight: Set<UInt8> = [UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")]
+      if pendingSpace, let last = out.last, !tight.contains(last), !tight.contains(byte) { out.append(0x20) }
+      pendingSpace = false
+      out.append(byte)
+    }
+    while i < bytes.count {
+      let byte = bytes[i]
+      switch byte {
+      case UInt8(ascii: "-") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "-"):
+        while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+        pendingSpace = true
+      case UInt8(ascii: "/") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+        i += 2
+        while i + 1 < bytes.count && !(bytes[i] == UInt8(ascii: "*") && bytes[i + 1] == UInt8(ascii: "/")) { i += 1 }
+        i += 2
+        pendingSpace = true
+      case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+        pendingSpace = true
+        i += 1
+      case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
+        let close = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
+        emit(byte)
+        i += 1
+        while i < bytes.count {
+          out.append(bytes[i])
+          i += 1
+          if out.last == close {
+            // A doubled quote is an escaped quote inside the text.
+            if close != UInt8(ascii: "]"), i < bytes.count, bytes[i] == close {
+              out.append(close)
+              i += 1
+              continue
+            }
+            break
+          }
+        }
+      default:
+        emit(byte)
+        i += 1
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func abbreviate(_ text: String) -> String {
+    text.count <= 80 ? text : String(text.prefix(77)) + "…"
+  }
+
+  // MARK: - Truncated files
+
+  /// Why the database file at `path` is shorter than its header says, or nil when it is
+  /// not (or when that cannot be known; invariant 3).
+  ///
+  /// - Parameter header: the file's first 100 bytes.
+  package static func truncation(path: String, header: [UInt8]) -> String? {
+    guard header.count >= 100 else { return nil }
+    func uint32(_ offset: Int) -> UInt32 {
+      header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+    let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+    let pageCount = Int(uint32(28))
+    guard pageSize >= 512, pageCount > 0, uint32(24) == uint32(92) else { return nil }
+    let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    guard walSize == 0,
+      let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    else { return nil }
+    let expected = pageSize * pageCount
+    guard fileSize < expected else { return nil }
+    return "the file is truncated: its header says \(pageCount) pages of \(pageSize) bytes (\(expected) bytes), "
+      + "but it holds \(fileSize) bytes"
+  }
+}

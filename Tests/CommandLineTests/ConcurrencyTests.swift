@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Several processes on one archive at once, as when a scheduled import overlaps a person's
+/// own: no "database is locked" may reach anyone, nothing may be stored twice, and readers
+/// must not wait for a long import.
+@Suite(.serialized) struct ConcurrencyTests {
+  let folder: String
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.path + "/inkling-concurrency-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  }
+
+  /// Two overlapping folders: drafts 0–19 in A, 10–29 in B, the shared drafts' files
+  /// byte-identical in both (the same files copied twice).
+  func overlappingFolders(versions: Int) throws -> (corpus: TestCorpus, distinct: Int) {
+    var corpus = TestCorpus(root: folder, seed: 7)
+    var distinct = 0
+    for draft in 0..<30 {
+      for _ in 0..<versions {
+        let name = "Draft \(draft)"
+        if draft < 20 {
+          let relative = try corpus.save(name, in: "A")
+          if draft >= 10 { try corpus.write("B/" + (relative as NSString).lastPathComponent, corpus.files[relative]!) }
+        } else {
+          try corpus.save(name, in: "B")
+        }
+        distinct += 1
+      }
+    }
+    return (corpus, distinct)
+  }
+
+  @Test func twoImportsAndAReaderOnOneArchive() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let archive = folder + "/archive.sqlite"
+    let (corpus, distinct) = try overlappingFolders(versions: 12)
+    // A draft for the reader to read from the start.
+    var seed = TestCorpus(root: folder + "/Seed", seed: 1)
+    try seed.save("Seed")
+    let runner = BinaryRunner(archive: archive, workingDirectory: folder)
+    #expect(try runner.run(["import", folder + "/Seed"]).status == 0)
+
+    let importA = try ChildProcess(
+      [inklingArchiveBinary, "--archive", archive, "--json", "import", folder + "/A"], folder: folder, label: "A")
+    let importB = try ChildProcess(
+      [inklingArchiveBinary, "--archive", archive, "--json", "import", folder + "/B"], folder: folder, label: "B")
+    var readerRuns = 0
+    var slowest = 0.0
+    var readerErrors: [String] = []
+    let started = Date()
+    while importA.poll() == nil || importB.poll() == nil {
+      let commands: [[String]] = [
+        ["list"], ["history", "Seed"], ["restore", "Seed", "--force", "--to", folder + "/Restored"], ["list", "--json"],
+      ]
+      for arguments in commands {
+        let before = Date()
+        let result = try runner.run(arguments)
+        slowest = max(slowest, Date().timeIntervalSince(before))
+        readerRuns += 1
+        if result.status != 0 || result.stderr.lowercased().contains("locked") {
+          readerErrors.append("\(arguments.joined(separator: " ")) → \(result.status): \(result.stderr)")
+        }
+      }
+      #expect(Date().timeIntervalSince(started) < 300, "the imports take too long")
+      if Date().timeIntervalSince(started) > 300 { break }
+    }
+    let a = importA.wait(timeout: 60)
+    let b = importB.wait(timeout: 60)
+    #expect(a.status == 0, "\(importA.stderr)")
+    #expect(b.status == 0, "\(importB.stderr)")
+    for stderr in [importA.stderr, importB.stderr] { #expect(!stderr.lowercased().contains("locked"), "\(stderr)") }
+    #expect(readerErrors.isEmpty, "\(readerErrors)")
+
+    // Every file archived once: the two imports' counts add up, and the archive has each once.
+    func count(_ key: String, _ json: String) -> Int {
+      guard let range = json.range(of: "\"\(key)\":") else { return -1 }
+      return Int(json[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
+    let imported = count("versionsImported", importA.stdout) + count("versionsImported", importB.stdout)
+    #expect(imported == distinct, "\(importA.stdout) \(importB.stdout)")
+    #expect(Int(try sqlite3(archive, "SELECT count(*) FROM version")) == distinct + 1)
+    #expect(try sqlite3(archive, "SELECT count(*) FROM draft") == "31")
+    let check = try runner.run(["check", "--full"])
+    #expect(check.status == 0, "\(check.stdout)")
+    _ = corpus
+    print(
+      "concurrency test: 2 imports (\(distinct) distinct files, \(imported) imported between them, "
+        + String(format: "%.1f s and %.1f s", a.seconds, b.seconds) + "), \(readerRuns) reader commands meanwhile, "
+        + String(format: "the slowest %.2f s", slowest))
+    // A reader waits for no import: the slowest reader command is far below the busy timeout.
+    #expect(slowest < 5)
+  }
+
+  @Test func importsRacingToCreateTheSameArchive() throws {
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let archive = folder + "/new/archive.sqlite"
+    let (_, distinct) = try overlappingFolders(versions: 2)
+    let children = try (0..<4).map { index in
+      try ChildProcess(
+        [inklingArchiveBinary, "--archive", archive, "--quiet", "import", folder + (index % 2 == 0 ? "/A" : "/B")],
+        folder: folder, label: "race\(index)")
+    }
+    for child in children {
+      let outcome = child.wait(timeout: 120)
+      #expect(outcome.status == 0, "\(child.stderr)")
+      #expect(!child.stderr.lowercased().contains("locked"))
+    }
+    #expect(Int(try sqlite3(archive, "SELECT count(*) FROM version")) == distinct)
+    #expect(try sqlite3(archive, "PRAGMA user_version") != "0")
+  }
+}

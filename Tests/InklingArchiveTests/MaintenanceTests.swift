@@ -1,0 +1,81 @@
+import Foundation
+import InklingCorpus
+import Testing
+
+@testable import InklingArchive
+@testable import InklingStore
+
+@Suite struct MaintenanceTests {
+  /// Every version's file as `restore` gives it, by draft and number.
+  func restoreEverything(_ archive: Archive, into folder: String) throws -> [String: [UInt8]] {
+    var files: [String: [UInt8]] = [:]
+    for draft in try archive.drafts() {
+      for file in try archive.restoreAllVersions(draft: draft.name, to: folder, overwrite: true) {
+        files["\(draft.name) #\(file.version.number)"] = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
+      }
+    }
+    return files
+  }
+
+  @Test func repackKeepsEveryVersionAndStoresHistoryAsDeltas() throws {
+    let folder = try TemporaryFolder("gc")
+    let summary = try writeCorpus(
+      CorpusSpec(drafts: 12, versionsPerDraft: 3...6, seed: 42, strokesPerVersion: 2...6, layoutVariety: true),
+      to: URL(fileURLWithPath: folder.path("Drafts")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let imported = try archive.importFiles(at: [folder.path("Drafts")])
+    #expect(imported.rejected == 0)
+    #expect(imported.versionsImported + imported.alreadyArchived == summary.files)
+
+    let before = try restoreEverything(archive, into: folder.path("before"))
+    // Make the storage as bad as it can be: every drawing whole.
+    let blobs = try archive.database.fetchAll("SELECT id FROM blob") { $0.int64(0) }
+    let encoder = BlobEncoder()
+    try archive.database.transaction {
+      for id in blobs.reversed() {
+        let bytes = try BlobStore(archive.database).bytes(ofBlob: id)
+        let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
+        try archive.database.execute(
+          "UPDATE blob SET encoding = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?", [full.encoding, full.data, id])
+      }
+    }
+    let whole = try archive.statistics()
+    #expect(whole.deltaCount == 0)
+
+    let report = try archive.collectGarbage(repack: true)
+    #expect(report.drawingsRepacked == blobs.count)
+    #expect(report.drawingsRemoved == 0)
+    let packed = try archive.statistics()
+    #expect(packed.deltaCount > 0)
+    #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes)
+    #expect(try restoreEverything(archive, into: folder.path("after")) == before)
+  }
+
+  @Test func gcRemovesWhatNoVersionNeeds() throws {
+    let folder = try TemporaryFolder("gc2")
+    _ = try writeCorpus(CorpusSpec(drafts: 3, versionsPerDraft: 3...3, seed: 9), to: URL(fileURLWithPath: folder.path("Drafts")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("Drafts")])
+    let before = try restoreEverything(archive, into: folder.path("before"))
+    // Drop the newest version of every draft, as a purge would.
+    try archive.database.execute(
+      """
+      DELETE FROM version WHERE id IN (SELECT latest_version_id FROM draft);
+      UPDATE draft SET version_count = version_count - 1,
+        latest_version_id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC LIMIT 1),
+        latest_saved_ms = (SELECT max(saved_ms) FROM version WHERE draft_id = draft.id)
+      """)
+    let unused = try archive.database.fetchOne(
+      "SELECT count(*) FROM blob WHERE id NOT IN (SELECT blob_id FROM version)") { $0.int(0) }
+    let report = try archive.collectGarbage()
+    // Forward deltas: a newest drawing is never the base of an older one, so every drawing
+    // only the dropped versions used goes (a save of unchanged content shares its drawing).
+    #expect(report.drawingsRemoved == unused)
+    #expect(report.drawingsRemoved > 0)
+    #expect(report.strokesRemoved > 0)
+    #expect(try archive.check(full: true).isHealthy)
+    let after = try restoreEverything(archive, into: folder.path("after"))
+    #expect(after.count == 6)
+    for (key, bytes) in after { #expect(before[key] == bytes) }
+  }
+}
