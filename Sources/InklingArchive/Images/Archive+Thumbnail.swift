@@ -268,11 +268,14 @@ extension Archive {
   }
 
   /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
-  /// (the file turned read-only, another process holds the write lock too long) only means
-  /// they are rendered again next time, so it is not reported.
+  /// (the file turned read-only, another process holds the write lock for more than a
+  /// quarter of a second) only means they are rendered again next time, so it is not reported.
   func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])], cache: ThumbnailCache) {
     guard mode == .readWrite, !items.isEmpty else { return }
     let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    // Waiting out an import's write lock for the usual 5 s is not worth it for a cache row.
+    try? database.setBusyTimeout(milliseconds: 250)
+    defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
     _ = try? database.transaction {
       for (job, png) in items {
         try ThumbnailRecords.insert(
