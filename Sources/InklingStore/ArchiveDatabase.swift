@@ -166,10 +166,10 @@ package enum ArchiveDatabase {
 
   /// Settings of a writing connection, once the file is known to be ours or empty.
   private static func configureWriter(_ db: Database) throws {
-    // 8 MB of page cache instead of 2 MB for writers: imports touch many index pages.
+    // 4 MB of page cache instead of 2 MB for writers: imports touch many index pages.
     // Readers keep SQLite's default; an import runs a reader per worker, and the import's
     // memory must stay flat (BENCHMARKS.md: peak RSS).
-    try db.execute("PRAGMA cache_size = -8192")
+    try db.execute("PRAGMA cache_size = -4096")
     if db.isReadOnlyFile {
       throw StoreError(
         kind: .readOnly, code: SQLITE_READONLY,
