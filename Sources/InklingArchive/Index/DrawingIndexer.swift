@@ -88,7 +88,7 @@ final class DrawingIndexer {
     fingerprints.reserveCapacity(count)
     let message: [UInt8]
     if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) {
-      message = (try? bytes.withUnsafeBytes { try Gzip.decompress($0, limit: DrawingLimits.default.maxBytes) }) ?? []
+      message = (try? bytes.withUnsafeBytes { try Gzip.decompress($0, limit: DrawingLimits.default.maxInflatedBytes) }) ?? []
     } else {
       message = bytes
     }

@@ -16,8 +16,11 @@
 /// let result = try DrawingReader.read(bytes, limits: limits)
 /// ```
 public struct DrawingLimits: Hashable, Sendable {
-  /// Most bytes of drawing data, both as given and after gunzip (the gzip bomb limit).
+  /// Most bytes of drawing data as given.
   public var maxBytes: Int
+  /// Most bytes a gzipped drawing may unpack to (the gzip bomb limit): far above any real
+  /// drawing, far below the memory an import may use per worker.
+  public var maxInflatedBytes: Int
   /// Most path points plus mask-polygon vertices (and polygons) in the whole drawing.
   public var maxPoints: Int
   /// Most strokes, counting substrokes at every level.
@@ -32,9 +35,11 @@ public struct DrawingLimits: Hashable, Sendable {
 
   public init(
     maxBytes: Int = 256 << 20, maxPoints: Int = 4_000_000, maxStrokes: Int = 250_000,
-    maxNestingDepth: Int = 32, maxInks: Int = 10_000, maxReplicas: Int = 100_000
+    maxNestingDepth: Int = 32, maxInks: Int = 10_000, maxReplicas: Int = 100_000,
+    maxInflatedBytes: Int = 32 << 20
   ) {
     self.maxBytes = maxBytes
+    self.maxInflatedBytes = maxInflatedBytes
     self.maxPoints = maxPoints
     self.maxStrokes = maxStrokes
     self.maxNestingDepth = maxNestingDepth

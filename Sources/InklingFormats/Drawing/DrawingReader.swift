@@ -92,7 +92,7 @@ public enum DrawingReader {
     }
     let unpacked: [UInt8]
     switch Result(catching: { () throws(Gzip.Failure) in
-      try Gzip.decompress(bytes, limit: limits.maxBytes)
+      try Gzip.decompress(bytes, limit: min(limits.maxBytes, limits.maxInflatedBytes))
     }) {
     case .success(let data): unpacked = data
     case .failure(.tooLarge(let limit)): throw DrawingReadError(.gzipTooLarge(limit: limit))

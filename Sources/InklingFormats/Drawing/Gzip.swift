@@ -52,7 +52,8 @@ package enum Gzip {
       if produced == output.count {
         guard output.count < cap else { throw .tooLarge(limit: limit) }
         let grown = output.count > cap / 2 ? cap : output.count * 2  // no overflow near Int.max
-        output.append(contentsOf: repeatElement(0, count: grown - output.count))
+        // One zero-filled allocation (a memset), not an element-by-element append.
+        output += [UInt8](repeating: 0, count: grown - output.count)
       }
       let room = min(output.count - produced, Int(UInt32.max))
       let status: Int32 = output.withUnsafeMutableBytes { raw in
