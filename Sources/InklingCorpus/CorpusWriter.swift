@@ -71,9 +71,17 @@ public struct CorpusFile: Sendable {
 
 /// One draft of a written corpus.
 public struct CorpusDraft: Sendable {
+  /// One written file of the draft.
+  public struct File: Hashable, Sendable {
+    public var fileName: String
+    /// The save time (ms since 1970, UTC), also the file's modification time.
+    public var savedMilliseconds: Int64
+    public var bytes: Int
+  }
+
   public var name: DraftName
-  /// File names in save order (oldest first) with their save times (ms since 1970).
-  public var files: [(fileName: String, savedMilliseconds: Int64, bytes: Int)]
+  /// The draft's files in save order, oldest first.
+  public var files: [File]
 }
 
 /// What `writeCorpus` wrote.
@@ -168,7 +176,8 @@ public func writeCorpus(_ spec: CorpusSpec, to folder: URL) throws -> CorpusSumm
   try generateCorpus(spec) { file in
     try FileWriter.writeFile(file.contents, to: path + "/" + file.fileName, modified: file.savedMilliseconds)
     if file.versionIndex == 0 { drafts.append(CorpusDraft(name: file.name, files: [])) }
-    drafts[drafts.count - 1].files.append((file.fileName, file.savedMilliseconds, file.contents.count))
+    drafts[drafts.count - 1].files.append(
+      CorpusDraft.File(fileName: file.fileName, savedMilliseconds: file.savedMilliseconds, bytes: file.contents.count))
     files += 1
     bytes += file.contents.count
     smallest = min(smallest, file.contents.count)
