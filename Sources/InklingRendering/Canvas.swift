@@ -15,9 +15,12 @@ public struct RenderedImage: Hashable, Sendable {
   public var rgba: [UInt8]
 
   public init(width: Int, height: Int, rgba: [UInt8]) {
-    precondition(width >= 0 && height >= 0 && rgba.count == width * height * 4,
-                 "RenderedImage: rgba must hold width × height × 4 bytes")
-    self.width = width; self.height = height; self.rgba = rgba
+    precondition(
+      width >= 0 && height >= 0 && rgba.count == width * height * 4,
+      "RenderedImage: rgba must hold width × height × 4 bytes")
+    self.width = width
+    self.height = height
+    self.rgba = rgba
   }
 
   /// The pixel at column `x`, row `y` as (r, g, b, a).
@@ -39,7 +42,8 @@ struct Canvas {
 
   /// A canvas filled with `background` (clamped to 0…1).
   init(width: Int, height: Int, background: RGBA) {
-    self.width = width; self.height = height
+    self.width = width
+    self.height = height
     let c = ClampedColor(background)
     let pattern: [UInt8] = [Self.byte(c.r), Self.byte(c.g), Self.byte(c.b), Self.byte(c.a)]
     let word = pattern.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
@@ -54,7 +58,9 @@ struct Canvas {
 
   /// Source-over of `color` at `alpha` (0…1, already including the colour's own alpha) onto
   /// the pixel whose first byte is `p`.
-  @inline(__always) static func blend(_ p: UnsafeMutablePointer<UInt8>, _ color: ClampedColor, _ alpha: Float) {
+  @inline(__always) static func blend(
+    _ p: UnsafeMutablePointer<UInt8>, _ color: ClampedColor, _ alpha: Float
+  ) {
     let scale: Float = 1 / 255
     let keep = 1 - alpha
     let da = Float(p[3]) * scale
@@ -67,7 +73,8 @@ struct Canvas {
     // A translucent background: premultiply, blend, unpremultiply.
     let outA = alpha + da * keep
     guard outA > 0 else { return }
-    let w = da * keep / outA, v = alpha / outA
+    let w = da * keep / outA
+    let v = alpha / outA
     p[0] = byte(color.r * v + Float(p[0]) * scale * w)
     p[1] = byte(color.g * v + Float(p[1]) * scale * w)
     p[2] = byte(color.b * v + Float(p[2]) * scale * w)
@@ -90,11 +97,18 @@ struct ClampedColor {
   var r: Float, g: Float, b: Float, a: Float
 
   init(_ color: RGBA) {
-    r = Self.clamp(color.red); g = Self.clamp(color.green)
-    b = Self.clamp(color.blue); a = Self.clamp(color.alpha)
+    r = Self.clamp(color.red)
+    g = Self.clamp(color.green)
+    b = Self.clamp(color.blue)
+    a = Self.clamp(color.alpha)
   }
 
-  init(r: Float, g: Float, b: Float, a: Float) { self.r = r; self.g = g; self.b = b; self.a = a }
+  init(r: Float, g: Float, b: Float, a: Float) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+  }
 
   static func clamp(_ v: Double) -> Float {
     v >= 1 ? 1 : v > 0 ? Float(v) : 0  // NaN fails both tests and becomes 0.

@@ -17,10 +17,11 @@
 // Per-point opacity (0…2 as stored) is clamped to 0…1 and multiplies the alpha. Unknown inks
 // draw as the pen.
 
+import InklingFormats
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import InklingFormats
 
 struct InkStyle {
   enum Texture { case none, pencil, crayon, watercolor }
@@ -45,9 +46,16 @@ struct InkStyle {
     case .monoline: style.evenWidth = true
     case .marker: style.alphaScale = 0.5
     case .fountainPen: style.nibRatio = 0.3
-    case .pencil: style.alphaScale = 0.75; style.texture = .pencil
-    case .crayon: style.alphaScale = 0.9; style.texture = .crayon
-    case .watercolor: style.alphaScale = 0.45; style.texture = .watercolor; style.edgeSoftness = 3
+    case .pencil:
+      style.alphaScale = 0.75
+      style.texture = .pencil
+    case .crayon:
+      style.alphaScale = 0.9
+      style.texture = .crayon
+    case .watercolor:
+      style.alphaScale = 0.45
+      style.texture = .watercolor
+      style.edgeSoftness = 3
     }
     return style
   }
@@ -55,7 +63,9 @@ struct InkStyle {
   /// The half-width, in stroke space, of a fountain pen's nib moving in direction
   /// (`dx`, `dy`): the extent across the motion of an ellipse whose broad axis, `halfWidth`,
   /// lies along the azimuth.
-  static func nibHalfWidth(halfWidth: Double, ratio: Double, azimuth: Double, dx: Double, dy: Double) -> Double {
+  static func nibHalfWidth(
+    halfWidth: Double, ratio: Double, azimuth: Double, dx: Double, dy: Double
+  ) -> Double {
     let length = (dx * dx + dy * dy).squareRoot()
     guard length > 0, length.isFinite, azimuth.isFinite else { return halfWidth }
     // sin of the angle between the motion and the nib's broad axis.
@@ -83,14 +93,22 @@ enum Grain {
   }
 
   /// Smooth value noise in 0…1 with cells `cell` pixels wide.
-  @inline(__always) static func value(_ x: Float, _ y: Float, cell: Float, _ seed: UInt32) -> Float {
-    let fx = x / cell, fy = y / cell
-    let x0 = fx.rounded(.down), y0 = fy.rounded(.down)
-    let tx = fx - x0, ty = fy - y0
-    let sx = tx * tx * (3 - 2 * tx), sy = ty * ty * (3 - 2 * ty)
-    let ix = Int32(clamping: Int(x0)), iy = Int32(clamping: Int(y0))
-    let a = hash(ix, iy, seed), b = hash(ix &+ 1, iy, seed)
-    let c = hash(ix, iy &+ 1, seed), d = hash(ix &+ 1, iy &+ 1, seed)
+  @inline(__always) static func value(_ x: Float, _ y: Float, cell: Float, _ seed: UInt32) -> Float
+  {
+    let fx = x / cell
+    let fy = y / cell
+    let x0 = fx.rounded(.down)
+    let y0 = fy.rounded(.down)
+    let tx = fx - x0
+    let ty = fy - y0
+    let sx = tx * tx * (3 - 2 * tx)
+    let sy = ty * ty * (3 - 2 * ty)
+    let ix = Int32(clamping: Int(x0))
+    let iy = Int32(clamping: Int(y0))
+    let a = hash(ix, iy, seed)
+    let b = hash(ix &+ 1, iy, seed)
+    let c = hash(ix, iy &+ 1, seed)
+    let d = hash(ix &+ 1, iy &+ 1, seed)
     return (a + (b - a) * sx) + ((c + (d - c) * sx) - (a + (b - a) * sx)) * sy
   }
 
@@ -99,7 +117,8 @@ enum Grain {
   @inline(__always) static func factor(
     _ texture: InkStyle.Texture, x: Int, y: Int, scale: Float, seed: UInt32
   ) -> Float {
-    let px = Float(x), py = Float(y)
+    let px = Float(x)
+    let py = Float(y)
     // Below one pixel per point the grain is finer than a pixel: fade it towards its mean so a
     // thumbnail shows a lighter line rather than salt and pepper.
     let strength = Swift.min(Swift.max((scale - 0.25) / 1.25, 0.1), 1)
@@ -109,7 +128,8 @@ enum Grain {
     case .pencil:
       // Paper tooth about a point across, plus per-pixel speckle.
       let tooth = value(px, py, cell: Swift.max(1, 0.9 * scale), seed)
-      let speckle = hash(Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), seed ^ 0x9E37_79B9)
+      let speckle = hash(
+        Int32(truncatingIfNeeded: x), Int32(truncatingIfNeeded: y), seed ^ 0x9E37_79B9)
       let raw = 0.65 * tooth + 0.35 * speckle
       return 0.35 + 0.65 * (0.5 + (raw - 0.5) * strength)
     case .crayon:

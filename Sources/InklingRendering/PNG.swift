@@ -18,7 +18,8 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .invalidText(let key): "PNG text chunk key \"\(key)\" is not 1 to 79 printable ASCII characters without NUL"
+    case .invalidText(let key):
+      "PNG text chunk key \"\(key)\" is not 1 to 79 printable ASCII characters without NUL"
     case .invalidImage(let why): "cannot encode image: \(why)"
     case .libpng(let message): "PNG error: \(message)"
     case .outOfMemory(let message): "PNG out of memory: \(message)"
@@ -46,7 +47,8 @@ public enum PNG {
       throw .invalidImage("\(image.rgba.count) bytes for \(image.width) × \(image.height) pixels")
     }
     for (key, value) in text {
-      let valid = !key.isEmpty && key.utf8.count <= 79 && key.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+      let valid =
+        !key.isEmpty && key.utf8.count <= 79 && key.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
       guard valid, !value.utf8.contains(0) else { throw .invalidText(key: key) }
     }
     // NUL-terminated copies that outlive the call.
@@ -81,7 +83,8 @@ public enum PNG {
   public static func decode(_ bytes: [UInt8]) throws(PNGError) -> RenderedImage {
     var message = [CChar](repeating: 0, count: 256)
     var output: UnsafeMutablePointer<UInt8>?
-    var width: UInt32 = 0, height: UInt32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
     let code = bytes.withUnsafeBufferPointer { data in
       message.withUnsafeMutableBufferPointer { messageBuffer in
         inkling_png_decode(
@@ -93,13 +96,15 @@ public enum PNG {
     guard code == Int32(INKLING_PNG_OK), let output else { throw error(code, message) }
     let count = Int(width) * Int(height) * 4
     return RenderedImage(
-      width: Int(width), height: Int(height), rgba: Array(UnsafeBufferPointer(start: output, count: count)))
+      width: Int(width), height: Int(height),
+      rgba: Array(UnsafeBufferPointer(start: output, count: count)))
   }
 
   // MARK: - Internals
 
   private static func error(_ code: Int32, _ message: [CChar]) -> PNGError {
-    let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = String(
+      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     switch code {
     case Int32(INKLING_PNG_OUT_OF_MEMORY): return .outOfMemory(text)
     case Int32(INKLING_PNG_INVALID_ARGUMENT): return .invalidImage(text)

@@ -1,6 +1,7 @@
 // Anti-aliased rasterisation of one visible stroke piece into a canvas.
 //
-// A piece is drawn in three passes over a coverage buffer the size of the canvas:
+// A piece is drawn in three passes over a coverage buffer covering the piece's pixel box (its
+// exact render bounds mapped to pixels, grown by 2 px for anti-aliasing, clipped to the canvas):
 //
 // 1. Sweep: the spline is sampled (pixel spacing 2…4 px, wider for wider strokes) and each
 //    pair of consecutive samples is a capsule with a radius varying along it. A pixel's
@@ -14,30 +15,57 @@
 //    the buffer are reset to zero for the next piece.
 //
 // Invariants: the coverage buffer is all zeros between pieces; only pixels inside the
-// touched box are ever non-zero. Work is bounded: samples are capped per spline segment
+// touched box, itself inside the piece's box, are ever non-zero. Work is bounded: samples are capped per spline segment
 // (`StrokePath.maxStepsPerSegment`), capsules are clipped to the canvas, radii are capped at
 // the canvas diagonal, and non-finite samples are skipped (breaking the chain).
+
+import InklingFormats
 
 #if canImport(Glibc)
   import Glibc
 #endif
-import InklingFormats
 
 struct StrokeRasterizer {
   let width: Int
   let height: Int
-  /// Per-pixel coverage × opacity of the current piece (see the invariants above).
-  private var coverage: [Float]
+  /// Per-pixel coverage × opacity of the current piece over its box, rows `stride` apart
+  /// (see the invariants above); grown as pieces need.
+  private var coverage: [Float] = []
+  // The current piece's box (inclusive) within the canvas.
+  private var boxX0 = 0, boxY0 = 0, boxX1 = -1, boxY1 = -1, stride = 0
   // The box of pixels the current piece touched (inclusive), empty when minX > maxX.
   private var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
 
   init(width: Int, height: Int) {
-    self.width = width; self.height = height
-    coverage = [Float](repeating: 0, count: width * height)
+    self.width = width
+    self.height = height
   }
 
-  /// Draws `piece` into `canvas`, mapping drawing space to pixels with `geometry`.
-  mutating func draw(_ piece: StrokePiece, geometry: RenderGeometry, into canvas: inout Canvas) {
+  /// The current piece's box origin and row stride, to index `coverage` inside closures
+  /// that hold it exclusively.
+  private var layout: Layout { Layout(x0: boxX0, y0: boxY0, stride: stride) }
+
+  private struct Layout {
+    let x0, y0, stride: Int
+    /// The slot of pixel (`x`, `y`) in `coverage`.
+    @inline(__always) func slot(_ x: Int, _ y: Int) -> Int { (y &- y0) &* stride &+ (x &- x0) }
+  }
+
+  /// Draws `piece` into `canvas`, mapping drawing space to pixels with `geometry`; `bounds`
+  /// is the piece's `exactBounds`, which holds all of its ink.
+  mutating func draw(
+    _ piece: StrokePiece, bounds: Rect, geometry: RenderGeometry, into canvas: inout Canvas
+  ) {
+    let lo = geometry.pixel(Point(x: bounds.minX, y: bounds.minY))
+    let hi = geometry.pixel(Point(x: bounds.maxX, y: bounds.maxY))
+    boxX0 = Swift.max(Self.index(Swift.min(lo.x, hi.x) - 2, .down), 0)
+    boxY0 = Swift.max(Self.index(Swift.min(lo.y, hi.y) - 2, .down), 0)
+    boxX1 = Swift.min(Self.index(Swift.max(lo.x, hi.x) + 2, .up), width - 1)
+    boxY1 = Swift.min(Self.index(Swift.max(lo.y, hi.y) + 2, .up), height - 1)
+    guard boxX0 <= boxX1, boxY0 <= boxY1 else { return }
+    stride = boxX1 - boxX0 + 1
+    let area = stride * (boxY1 - boxY0 + 1)
+    if coverage.count < area { coverage += [Float](repeating: 0, count: area - coverage.count) }
     let style = InkStyle.of(piece.ink)
     let color = ClampedColor(piece.ink.color)
     let baseAlpha = color.a * style.alphaScale
@@ -47,7 +75,8 @@ struct StrokeRasterizer {
     let radiusScale = det.squareRoot()
     guard radiusScale.isFinite, radiusScale > 0 else { return }
     // The largest stretch of the mapping, so that spacing in stroke space bounds pixel spacing.
-    let stretch = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    let stretch = Swift.max(
+      (m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
     let path = piece.path
     let maxRadius = Double(width + height)
 
@@ -62,7 +91,10 @@ struct StrokeRasterizer {
     let spacingPixels = Swift.min(Swift.max(0.75 * widest * radiusScale, 2), 4)
     let spacing = spacingPixels / stretch
 
-    minX = Int.max; minY = Int.max; maxX = Int.min; maxY = Int.min
+    minX = Int.max
+    minY = Int.max
+    maxX = Int.min
+    maxY = Int.min
     // Samples closer than `minStep` pixels to the last drawn one (at about the same radius)
     // are held back rather than drawn: they add work but no visible shape. The last one held
     // back is drawn when the chain ends.
@@ -71,17 +103,21 @@ struct StrokeRasterizer {
     for range in piece.ranges {
       var previous: Sample?
       var held: Sample?
-      path.forEachInterpolatedPoint(maxSpacing: spacing, minSpacing: minStep / stretch, in: range) { point in
+      path.forEachInterpolatedPoint(maxSpacing: spacing, minSpacing: minStep / stretch, in: range) {
+        point in
         let q = m.apply(point.location)
         guard q.x.isFinite, q.y.isFinite else {
           if let p = previous, let h = held { capsule(p, h) }
-          previous = nil; held = nil
+          previous = nil
+          held = nil
           return
         }
-        var halfWidth = style.evenWidth ? meanHalfWidth : style.metrics.halfWidth(radius: point.radius)
+        var halfWidth =
+          style.evenWidth ? meanHalfWidth : style.metrics.halfWidth(radius: point.radius)
         if let ratio = style.nibRatio, let p = previous {
           // Direction of motion in stroke space, from the previous sample's pixel position.
-          let dx = q.x - p.x, dy = q.y - p.y
+          let dx = q.x - p.x
+          let dy = q.y - p.y
           halfWidth = InkStyle.nibHalfWidth(
             halfWidth: halfWidth, ratio: ratio, azimuth: point.azimuth,
             dx: inverse.a * dx + inverse.c * dy, dy: inverse.b * dx + inverse.d * dy)
@@ -94,7 +130,8 @@ struct StrokeRasterizer {
           previous = current
           return
         }
-        let dx = current.x - p.x, dy = current.y - p.y
+        let dx = current.x - p.x
+        let dy = current.y - p.y
         if dx * dx + dy * dy < minStep * minStep, abs(current.radius - p.radius) < 0.25,
           abs(current.alpha - p.alpha) < 0.05
         {
@@ -109,11 +146,17 @@ struct StrokeRasterizer {
     }
     guard minX <= maxX, minY <= maxY else { return }
     for range in piece.ranges {
-      if piece.isCut(at: range.lowerBound) { cutEnd(path, at: range.lowerBound, forward: false, m, style, radiusScale) }
-      if piece.isCut(at: range.upperBound) { cutEnd(path, at: range.upperBound, forward: true, m, style, radiusScale) }
+      if piece.isCut(at: range.lowerBound) {
+        cutEnd(path, at: range.lowerBound, forward: false, m, style, radiusScale)
+      }
+      if piece.isCut(at: range.upperBound) {
+        cutEnd(path, at: range.upperBound, forward: true, m, style, radiusScale)
+      }
     }
     if !piece.maskPolygons.isEmpty { clip(to: piece.maskPolygons, m) }
-    composite(color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed, scale: Float(geometry.scale), into: &canvas)
+    composite(
+      color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed,
+      scale: Float(geometry.scale), into: &canvas)
   }
 
   // MARK: - Sweep
@@ -127,38 +170,106 @@ struct StrokeRasterizer {
   private mutating func capsule(_ a: Sample, _ b: Sample) {
     // Pixel x (centre x + ½) can be covered only when its centre is within r + ½ of the axis.
     let reach = Swift.max(Swift.max(a.radius, b.radius), 0.5) + 0.5
-    let x0 = Swift.max(Self.index(Swift.min(a.x, b.x) - reach - 0.5, .down) + 1, 0)
-    let x1 = Swift.min(Self.index(Swift.max(a.x, b.x) + reach - 0.5, .up) - 1, width - 1)
-    let y0 = Swift.max(Self.index(Swift.min(a.y, b.y) - reach - 0.5, .down) + 1, 0)
-    let y1 = Swift.min(Self.index(Swift.max(a.y, b.y) + reach - 0.5, .up) - 1, height - 1)
+    let x0 = Swift.max(Self.index(Swift.min(a.x, b.x) - reach - 0.5, .down) + 1, boxX0)
+    let x1 = Swift.min(Self.index(Swift.max(a.x, b.x) + reach - 0.5, .up) - 1, boxX1)
+    let y0 = Swift.max(Self.index(Swift.min(a.y, b.y) - reach - 0.5, .down) + 1, boxY0)
+    let y1 = Swift.min(Self.index(Swift.max(a.y, b.y) + reach - 0.5, .up) - 1, boxY1)
     guard x0 <= x1, y0 <= y1 else { return }
-    minX = Swift.min(minX, x0); maxX = Swift.max(maxX, x1)
-    minY = Swift.min(minY, y0); maxY = Swift.max(maxY, y1)
+    minX = Swift.min(minX, x0)
+    maxX = Swift.max(maxX, x1)
+    minY = Swift.min(minY, y0)
+    maxY = Swift.max(maxY, y1)
 
     // Thinner than a pixel: draw half a pixel wide at proportionally lower alpha.
-    var ra = a.radius, rb = b.radius, alphaA = a.alpha, alphaB = b.alpha
-    if ra < 0.5 { alphaA *= Float(2 * ra); ra = 0.5 }
-    if rb < 0.5 { alphaB *= Float(2 * rb); rb = 0.5 }
-    let ex = b.x - a.x, ey = b.y - a.y
+    var ra = a.radius
+    var rb = b.radius
+    var alphaA = a.alpha
+    var alphaB = b.alpha
+    if ra < 0.5 {
+      alphaA *= Float(2 * ra)
+      ra = 0.5
+    }
+    if rb < 0.5 {
+      alphaB *= Float(2 * rb)
+      rb = 0.5
+    }
+    let ex = b.x - a.x
+    let ey = b.y - a.y
     let lengthSquared = ex * ex + ey * ey
     let inverseLength = lengthSquared > 1e-12 ? 1 / lengthSquared : 0
-    let limit = (Swift.max(ra, rb) + 0.5) * (Swift.max(ra, rb) + 0.5)
-    let w = width
+    let reachSquared = reach * reach
+    let length = lengthSquared.squareRoot()
+    let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { buffer in
       for y in y0...y1 {
         let py = Double(y) + 0.5 - a.y
-        let row = y &* w
-        for x in x0...x1 {
-          let px = Double(x) + 0.5 - a.x
-          var h = (px * ex + py * ey) * inverseLength
-          h = h < 0 ? 0 : h > 1 ? 1 : h
-          let dx = px - h * ex, dy = py - h * ey
+        // The columns whose centres can be within `reach` of the axis on this row: the row's
+        // chord through the capsule (the union of the two end discs and the band between).
+        var lo = Double.infinity
+        var hi = -Double.infinity
+        if py * py < reachSquared {
+          let half = (reachSquared - py * py).squareRoot()
+          lo = Swift.min(lo, -half)
+          hi = Swift.max(hi, half)
+        }
+        let qy = py - ey
+        if qy * qy < reachSquared {
+          let half = (reachSquared - qy * qy).squareRoot()
+          lo = Swift.min(lo, ex - half)
+          hi = Swift.max(hi, ex + half)
+        }
+        if lengthSquared > 1e-12 {
+          // |cross(p, e)| / L < reach and 0 ≤ dot(p, e) / L² ≤ 1, both linear in p.x.
+          var bandLo = -Double.infinity
+          var bandHi = Double.infinity
+          if ey != 0 {
+            let u = (py * ex - reach * length) / ey
+            let v = (py * ex + reach * length) / ey
+            bandLo = Swift.min(u, v)
+            bandHi = Swift.max(u, v)
+          } else if abs(py * ex) >= reach * length {
+            bandLo = 1
+            bandHi = 0
+          }
+          if ex != 0 {
+            let u = -py * ey / ex
+            let v = (lengthSquared - py * ey) / ex
+            bandLo = Swift.max(bandLo, Swift.min(u, v))
+            bandHi = Swift.min(bandHi, Swift.max(u, v))
+          } else if py * ey < 0 || py * ey > lengthSquared {
+            bandLo = 1
+            bandHi = 0
+          }
+          if bandLo < bandHi {
+            lo = Swift.min(lo, bandLo)
+            hi = Swift.max(hi, bandHi)
+          }
+        }
+        guard lo < hi else { continue }
+        let first = Swift.max(x0, Self.index(a.x + lo - 0.5, .up))
+        let last = Swift.min(x1, Self.index(a.x + hi - 0.5, .down))
+        guard first <= last else { continue }
+        let row = layout.slot(0, y)
+        // Float from here: coordinates relative to the capsule's start are small.
+        let fx = Float(ex)
+        let fy = Float(ey)
+        let inverse = Float(inverseLength)
+        let rowY = Float(py)
+        let start = Float(ra)
+        let growth = Float(rb - ra)
+        let limit = Float(reachSquared)
+        let rowDot = rowY * fy
+        var qx = Float(Double(first) + 0.5 - a.x)
+        for x in first...last {
+          defer { qx += 1 }
+          let h = Swift.min(Swift.max((qx * fx + rowDot) * inverse, 0), 1)
+          let dx = qx - h * fx
+          let dy = rowY - h * fy
           let d2 = dx * dx + dy * dy
           if d2 >= limit { continue }
-          let r = ra + (rb - ra) * h
-          let c = r - d2.squareRoot() + 0.5
+          let c = start + growth * h - d2.squareRoot() + 0.5
           if c <= 0 { continue }
-          let alpha = (c >= 1 ? 1 : Float(c)) * (alphaA + (alphaB - alphaA) * Float(h))
+          let alpha = Swift.min(c, 1) * (alphaA + (alphaB - alphaA) * h)
           if alpha > buffer[row &+ x] { buffer[row &+ x] = alpha }
         }
       }
@@ -177,16 +288,26 @@ struct StrokeRasterizer {
     let p = m.apply(path.location(at: t))
     let before = m.apply(path.location(at: t - delta))
     let after = m.apply(path.location(at: t + delta))
-    var nx = after.x - before.x, ny = after.y - before.y
+    var nx = after.x - before.x
+    var ny = after.y - before.y
     let length = (nx * nx + ny * ny).squareRoot()
     guard length > 0, length.isFinite, p.x.isFinite, p.y.isFinite else { return }
-    nx /= length; ny /= length
-    if !forward { nx = -nx; ny = -ny }
-    let r = Swift.min(style.metrics.halfWidth(radius: path.interpolatedPoint(at: t).radius) * radiusScale, Double(width + height)) + 4
-    let x0 = Swift.max(Self.index(p.x - r, .down), minX), x1 = Swift.min(Self.index(p.x + r, .up), maxX)
-    let y0 = Swift.max(Self.index(p.y - r, .down), minY), y1 = Swift.min(Self.index(p.y + r, .up), maxY)
+    nx /= length
+    ny /= length
+    if !forward {
+      nx = -nx
+      ny = -ny
+    }
+    let r =
+      Swift.min(
+        style.metrics.halfWidth(radius: path.interpolatedPoint(at: t).radius) * radiusScale,
+        Double(width + height)) + 4
+    let x0 = Swift.max(Self.index(p.x - r, .down), minX)
+    let x1 = Swift.min(Self.index(p.x + r, .up), maxX)
+    let y0 = Swift.max(Self.index(p.y - r, .down), minY)
+    let y1 = Swift.min(Self.index(p.y + r, .up), maxY)
     guard x0 <= x1, y0 <= y1 else { return }
-    let w = width
+    let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { buffer in
       for y in y0...y1 {
         for x in x0...x1 {
@@ -194,7 +315,7 @@ struct StrokeRasterizer {
           let s = (Double(x) + 0.5 - p.x) * nx + (Double(y) + 0.5 - p.y) * ny
           if s <= -0.5 { continue }
           let keep = s >= 0.5 ? 0 : Float(0.5 - s)
-          buffer[y &* w &+ x] *= keep
+          buffer[layout.slot(x, y)] *= keep
         }
       }
     }
@@ -213,7 +334,6 @@ struct StrokeRasterizer {
     var polygonRow = [Float](repeating: 0, count: span)
     var crossings: [Double] = []
     let subRows = 4
-    let w = width
     for y in minY...maxY {
       for i in 0..<span { rowCoverage[i] = 0 }
       for polygon in mapped {
@@ -223,7 +343,8 @@ struct StrokeRasterizer {
           crossings.removeAll(keepingCapacity: true)
           var j = polygon.count - 1
           for i in 0..<polygon.count {
-            let a = polygon[j], b = polygon[i]
+            let a = polygon[j]
+            let b = polygon[i]
             j = i
             if (a.y <= sy) != (b.y <= sy) {
               let x = a.x + (sy - a.y) / (b.y - a.y) * (b.x - a.x)
@@ -238,20 +359,25 @@ struct StrokeRasterizer {
             k += 2
           }
         }
-        for i in 0..<span { rowCoverage[i] = Swift.max(rowCoverage[i], Swift.min(polygonRow[i], 1)) }
+        for i in 0..<span {
+          rowCoverage[i] = Swift.max(rowCoverage[i], Swift.min(polygonRow[i], 1))
+        }
       }
+      let layout = self.layout
       coverage.withUnsafeMutableBufferPointer { buffer in
-        let row = y &* w
-        for i in 0..<span { buffer[row &+ minX &+ i] *= rowCoverage[i] }
+        let row = layout.slot(minX, y)
+        for i in 0..<span { buffer[row &+ i] *= rowCoverage[i] }
       }
     }
   }
 
   /// Adds `weight` × the horizontal coverage of [x0, x1] to each pixel of the box's row.
   private func addSpan(_ x0: Double, _ x1: Double, into row: inout [Float], weight: Float) {
-    let lo = Swift.max(x0, Double(minX)), hi = Swift.min(x1, Double(maxX + 1))
+    let lo = Swift.max(x0, Double(minX))
+    let hi = Swift.min(x1, Double(maxX + 1))
     guard lo < hi else { return }
-    let first = Int(lo.rounded(.down)), last = Int((hi - 1e-12).rounded(.down))
+    let first = Int(lo.rounded(.down))
+    let last = Int((hi - 1e-12).rounded(.down))
     for x in first...Swift.min(last, maxX) {
       let covered = Swift.min(hi, Double(x + 1)) - Swift.max(lo, Double(x))
       if covered > 0 { row[x - minX] += Float(covered) * weight }
@@ -259,9 +385,9 @@ struct StrokeRasterizer {
   }
 
   private mutating func clearBox() {
-    let w = width
+    let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { buffer in
-      for y in minY...maxY { for x in minX...maxX { buffer[y &* w &+ x] = 0 } }
+      for y in minY...maxY { for x in minX...maxX { buffer[layout.slot(x, y)] = 0 } }
     }
   }
 
@@ -274,20 +400,21 @@ struct StrokeRasterizer {
     let w = width
     let seed32 = UInt32(truncatingIfNeeded: seed ^ (seed >> 32))
     let (x0, x1, y0, y1) = (minX, maxX, minY, maxY)
+    let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { cov in
       canvas.bytes.withUnsafeMutableBufferPointer { bytes in
         guard let base = bytes.baseAddress else { return }
         for y in y0...y1 {
           for x in x0...x1 {
-            let index = y &* w &+ x
-            let c = cov[index]
+            let local = layout.slot(x, y)
+            let c = cov[local]
             if c <= 0 { continue }
-            cov[index] = 0
+            cov[local] = 0
             var a = c * alpha
             if style.texture != .none {
               a *= Grain.factor(style.texture, x: x, y: y, scale: scale, seed: seed32)
             }
-            Canvas.blend(base + index &* 4, color, a)
+            Canvas.blend(base + (y &* w &+ x) &* 4, color, a)
           }
         }
       }
@@ -298,6 +425,8 @@ struct StrokeRasterizer {
   /// the canvas), so that huge finite coordinates cannot trap.
   @inline(__always) static func index(_ v: Double, _ rule: FloatingPointRoundingRule) -> Int {
     let limit = 1e9
+    // NaN (∞ − ∞ from coordinates near Double's limits) must not reach Int(_:), which traps.
+    guard !v.isNaN else { return 0 }
     return Int(Swift.min(Swift.max(v, -limit), limit).rounded(rule))
   }
 

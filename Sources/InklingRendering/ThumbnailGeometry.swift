@@ -29,8 +29,12 @@ public struct RenderGeometry: Hashable, Sendable {
   public init(
     width: Int, height: Int, source: Rect, scale: Double, offsetX: Double = 0, offsetY: Double = 0
   ) {
-    self.width = width; self.height = height; self.source = source; self.scale = scale
-    self.offsetX = offsetX; self.offsetY = offsetY
+    self.width = width
+    self.height = height
+    self.source = source
+    self.scale = scale
+    self.offsetX = offsetX
+    self.offsetY = offsetY
   }
 
   /// The margin around the drawing's bounds in a thumbnail, and the square shown when empty.
@@ -56,7 +60,8 @@ public struct RenderGeometry: Hashable, Sendable {
     let side = Double(size)
     guard let bounds else {
       let square = Rect(x: 0, y: 0, width: emptyThumbnailSide, height: emptyThumbnailSide)
-      return RenderGeometry(width: size, height: size, source: square, scale: side / emptyThumbnailSide)
+      return RenderGeometry(
+        width: size, height: size, source: square, scale: side / emptyThumbnailSide)
     }
     let source = grow(bounds, by: thumbnailMargin)
     let scale = side / Swift.max(source.width, source.height)
@@ -68,10 +73,16 @@ public struct RenderGeometry: Hashable, Sendable {
   /// The export of `drawing` at `scale` pixels per point (a non-finite or non-positive scale
   /// counts as 1; the result is scaled down to fit the size caps).
   public static func export(for drawing: Drawing, scale: Double) -> RenderGeometry {
+    export(bounds: drawing.renderBounds, canvas: drawing.canvasBounds, scale: scale)
+  }
+
+  /// The export geometry for drawing bounds already computed (nil when empty) and the
+  /// drawing's canvas bounds.
+  public static func export(bounds: Rect?, canvas: Rect?, scale: Double) -> RenderGeometry {
     let source: Rect
-    if let bounds = drawing.renderBounds {
+    if let bounds {
       source = grow(bounds, by: exportMargin)
-    } else if let canvas = drawing.canvasBounds, canvas.width > 0, canvas.height > 0,
+    } else if let canvas, canvas.width > 0, canvas.height > 0,
       canvas.width.isFinite, canvas.height.isFinite, canvas.x.isFinite, canvas.y.isFinite
     {
       source = canvas
@@ -95,10 +106,12 @@ public struct RenderGeometry: Hashable, Sendable {
   /// The drawing → pixel mapping as an affine transform.
   public var transform: AffineTransform {
     AffineTransform(
-      a: scale, b: 0, c: 0, d: scale, tx: offsetX - source.x * scale, ty: offsetY - source.y * scale)
+      a: scale, b: 0, c: 0, d: scale, tx: offsetX - source.x * scale, ty: offsetY - source.y * scale
+    )
   }
 
   private static func grow(_ r: Rect, by margin: Double) -> Rect {
-    Rect(x: r.x - margin, y: r.y - margin, width: r.width + 2 * margin, height: r.height + 2 * margin)
+    Rect(
+      x: r.x - margin, y: r.y - margin, width: r.width + 2 * margin, height: r.height + 2 * margin)
   }
 }

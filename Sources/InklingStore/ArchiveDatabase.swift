@@ -115,6 +115,11 @@ package enum ArchiveDatabase {
         kind: .notAnArchive,
         message: "\(path) is a folder, not an inkling archive. Choose a file with --archive.", path: path)
     }
+    try HeaderReads.once(path) { try checkHeader(path) }
+  }
+
+  /// The header checks of `checkFile`; HeaderReads runs them at most once per file per process.
+  private static func checkHeader(_ path: String) throws {
     guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite will say why
     defer { try? file.close() }
     let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
@@ -129,9 +134,8 @@ package enum ArchiveDatabase {
     }
     if let truncation = SchemaVerification.truncation(path: path, header: header) {
       throw StoreError(
-        kind: .corrupt,
-        message: "the archive \(path) is damaged (\(truncation)). Restore it from a backup.",
-        path: path)
+        kind: .corrupt, code: SQLITE_CORRUPT,
+        message: "the archive \(path) is damaged (\(truncation)). \(StoreError.damageAdvice)", path: path)
     }
   }
 
@@ -158,12 +162,14 @@ package enum ArchiveDatabase {
     try db.execute("PRAGMA foreign_keys = ON")
     // inkling_fold, which migration 0003's triggers call (NameFolding.swift).
     try db.registerSearchFunctions()
-    // 16 MB of page cache instead of 2 MB: imports touch many index pages.
-    try db.execute("PRAGMA cache_size = -16384")
   }
 
   /// Settings of a writing connection, once the file is known to be ours or empty.
   private static func configureWriter(_ db: Database) throws {
+    // 8 MB of page cache instead of 2 MB for writers: imports touch many index pages.
+    // Readers keep SQLite's default; an import runs a reader per worker, and the import's
+    // memory must stay flat (BENCHMARKS.md: peak RSS).
+    try db.execute("PRAGMA cache_size = -8192")
     if db.isReadOnlyFile {
       throw StoreError(
         kind: .readOnly, code: SQLITE_READONLY,

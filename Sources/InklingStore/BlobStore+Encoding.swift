@@ -69,10 +69,11 @@ extension EncodedBlob {
 
 /// Encodes blobs; owns a compressor and a decompressor. One per worker thread.
 package final class BlobEncoder {
-  /// zstd level 3: on drawing bytes it compresses ~140 MB/s per core (deltas ~350 MB/s),
-  /// and levels up to 19 make full blobs only ~2% smaller and deltas no smaller
-  /// (measurements in ZstdBenchmarkTests and the store's report).
-  package static let defaultLevel: Int32 = 3
+  /// zstd level 1: on drawing bytes it compresses ~300 MB/s per core (deltas ~440 MB/s),
+  /// twice level 3's speed for blobs about 1% larger (deltas the same size); levels up to 19
+  /// make full blobs only ~2% smaller (ZstdBenchmarkTests). Import time is what the archive
+  /// is measured on against `sqlite3 -A`, and compression is its largest cost.
+  package static let defaultLevel: Int32 = 1
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:
   /// drawing bytes (float32 points) compress ~1.1–1.5× alone, so a full frame cannot win.

@@ -31,6 +31,8 @@ import Testing
     var finished = 0
     var archived = 0
     var killedMidImport = 0
+    // The latest moment of a kill, in microseconds after the start (adapted as runs go).
+    var latestKill: UInt32 = 1_300_000
     let started = Date()
     while killed < Self.kills {
       for _ in 0..<15 {
@@ -40,8 +42,13 @@ import Testing
       let child = try ChildProcess(
         [inklingArchiveBinary, "--archive", archive, "--quiet", "import", drafts], folder: folder, label: "run\(runs)")
       // A random moment: a third of the runs die starting up or walking, the rest while
-      // preparing and writing (the first batch commits about half a second in).
-      let delay = runs % 3 == 0 ? UInt32.random(in: 0...400_000, using: &generator) : UInt32.random(in: 300_000...1_300_000, using: &generator)
+      // preparing and writing. How long an import takes depends on the machine and its load,
+      // so the window adapts: it grows while kills land before anything was committed and
+      // shrinks while runs finish before the kill.
+      let delay =
+        runs % 3 == 0
+        ? UInt32.random(in: 0...400_000, using: &generator)
+        : UInt32.random(in: 300_000...max(400_000, latestKill), using: &generator)
       usleep(delay)
       let wasKilled = child.killNow()
       if wasKilled { killed += 1 }
@@ -55,6 +62,14 @@ import Testing
       // How far the run got: kills that landed after some commits and before the end.
       let count = Int(try sqlite3(archive, "SELECT count(*) FROM version")) ?? 0
       if wasKilled && count > archived { killedMidImport += 1 }
+      if runs % 3 != 1 {
+        // (runs was incremented above: this was one of the later-kill runs.)
+        if !wasKilled {
+          latestKill = max(400_000, latestKill * 3 / 4)
+        } else if count == archived {
+          latestKill = min(20_000_000, latestKill * 3 / 2)
+        }
+      }
       archived = count
     }
 

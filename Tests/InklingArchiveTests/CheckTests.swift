@@ -127,7 +127,7 @@ import Testing
   @Test func aTamperedSchemaIsRefusedAtOpenAndReportedByCheck() throws {
     try tamper(
       """
-      DROP INDEX version_by_saved;
+      DROP INDEX version_by_blob;
       CREATE TRIGGER evil AFTER INSERT ON version BEGIN DELETE FROM version WHERE id = new.id; END;
       """)
     #expect(throws: ArchiveError.self) { try Archive(path: archivePath, mode: .readOnly) }
@@ -139,13 +139,13 @@ import Testing
       #expect(
         error.message
           == "the archive \(archivePath) was changed outside inkling-archive: its schema differs from the one this build "
-          + "creates (index version_by_saved is missing; trigger evil is not part of the archive's schema). "
+          + "creates (index version_by_blob is missing; trigger evil is not part of the archive's schema). "
           + "Run `inkling-archive check` to see every problem, or restore it from a backup.")
     }
     let report = try check(full: false)
     #expect(
       report.problems.map(\.description) == [
-        "schema: index version_by_saved is missing",
+        "schema: index version_by_blob is missing",
         "schema: trigger evil is not part of the archive's schema",
       ])
   }

@@ -49,6 +49,15 @@ import Testing
     }
   }
 
+  @Test func keepsMixedSlashSpellingsVerbatim() throws {
+    // "////" decodes to FF FF FF; one slash escaped and three not is no encoder's spelling.
+    let file = Array(#"{"drawingData":"\////","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8)
+    let envelope = try DraftEnvelope.parse(file)
+    #expect(envelope.drawing == [0xFF, 0xFF, 0xFF])
+    #expect(envelope.template.spelling == .verbatim)
+    #expect(envelope.template.rebuild(drawing: envelope.drawing) == file)
+  }
+
   @Test func keepsNonCanonicalBase64Verbatim() throws {
     // "QR==" decodes to 0x41 like "QQ==", but has padding bits set: only verbatim rebuilds it.
     let file = Array(#"{"drawingData":"QR==","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8)

@@ -8,7 +8,8 @@ import Testing
 
 private func path(_ xy: [(Double, Double)], width: Double = 3) -> StrokePath {
   StrokePath(
-    creationDate: 0, points: xy.map { StrokePoint(location: Point(x: $0.0, y: $0.1), width: width) })
+    creationDate: 0, points: xy.map { StrokePoint(location: Point(x: $0.0, y: $0.1), width: width) }
+  )
 }
 
 private func distance(_ a: Point, _ b: Point) -> Double {
@@ -76,11 +77,17 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
 
   @Test func otherPropertiesAreInterpolatedLinearly() {
     var p = path([(0, 0), (10, 0), (20, 0)])
-    p.points[0].width = 2; p.points[1].width = 6; p.points[2].width = 4
-    p.points[0].opacity = 0; p.points[1].opacity = 1
-    p.points[0].azimuth = 1; p.points[1].azimuth = 2
-    p.points[0].force = 0.5; p.points[1].force = 1.5
-    p.points[0].altitude = 0.2; p.points[1].altitude = 0.4
+    p.points[0].width = 2
+    p.points[1].width = 6
+    p.points[2].width = 4
+    p.points[0].opacity = 0
+    p.points[1].opacity = 1
+    p.points[0].azimuth = 1
+    p.points[1].azimuth = 2
+    p.points[0].force = 0.5
+    p.points[1].force = 1.5
+    p.points[0].altitude = 0.2
+    p.points[1].altitude = 0.4
     let q = p.interpolatedPoint(at: 0.25)
     #expect(q.radius == 3)
     #expect(q.opacity == 0.25)
@@ -105,7 +112,8 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
 
   @Test func boundsOfAHandBuiltStroke() throws {
     // A straight horizontal pen stroke, radius 3: half-width 1.2 around y = 10, x 10…50.
-    let drawing = Drawing(inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(10, 10), (30, 10), (50, 10)]))])
+    let drawing = Drawing(
+      inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(10, 10), (30, 10), (50, 10)]))])
     let exact = try #require(drawing.visiblePieces.first?.exactBounds)
     #expect(abs(exact.minX - 8.8) < 1e-9 && abs(exact.maxX - 51.2) < 1e-9)
     #expect(abs(exact.minY - 8.8) < 1e-9 && abs(exact.maxY - 11.2) < 1e-9)
@@ -116,7 +124,9 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
   @Test func boundsFollowTheCurveNotTheControlPolygon() throws {
     // The middle control point pulls the curve only two thirds of the way: the top of the
     // curve is at (0 + 4·30 + 0) / 6 = 20 at t = 1, not 30.
-    let drawing = Drawing(inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 30), (20, 0)], width: 1.8 + 2))])
+    let drawing = Drawing(
+      inks: [pen],
+      strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 30), (20, 0)], width: 1.8 + 2))])
     let exact = try #require(drawing.visiblePieces.first?.exactBounds)
     #expect(abs(exact.maxY - 22) < 1e-9)
     #expect(abs(exact.minY - -2) < 1e-9)
@@ -131,21 +141,69 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
     #expect(abs(exact.minX - -1) < 1e-9 && abs(exact.maxX - 110) < 1e-9)
     #expect(abs(exact.minY - -10) < 1e-9 && abs(exact.maxY - 10) < 1e-9)
     // Thin inks keep a minimum half-width.
-    let thin = Drawing(inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)], width: 0.5))])
+    let thin = Drawing(
+      inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)], width: 0.5))])
     let t = try #require(thin.visiblePieces.first?.exactBounds)
     #expect(t.minY == -InkMetrics.vector.minimum)
+  }
+
+  @Test func exactBoundsMatchADenseSweepOnRandomStrokes() throws {
+    var seed: UInt64 = 0x1234_5678
+    func random() -> Double {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(seed >> 11) / Double(1 << 53)
+    }
+    let inks = [pen, Ink(inkType: .pencil, color: pen.color)]
+    for trial in 0..<60 {
+      let count = 1 + Int(random() * 40)
+      var x = random() * 100
+      var y = random() * 100
+      var points: [StrokePoint] = []
+      for _ in 0..<count {
+        x += random() * 20 - 10
+        y += random() * 20 - 10
+        points.append(StrokePoint(location: Point(x: x, y: y), width: 0.5 + random() * 8))
+      }
+      let path = StrokePath(creationDate: 0, points: points)
+      let transform =
+        trial % 3 == 0
+        ? AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 5, ty: -7) : .identity
+      let ink = inks[trial % 2]
+      let metrics = InkMetrics.of(ink.inkType)
+      let range: ClosedRange<Double>? =
+        trial % 4 == 1 && count > 3 ? 0.7...(Double(count) - 1.6) : nil
+      let piece = StrokePiece(
+        strokeIndex: 0, ink: ink, path: path, ranges: [range ?? 0...path.parameterEnd],
+        transform: transform)
+      let exact = try #require(piece.exactBounds)
+      // Brute force: discs along a dense sampling, mapped through the (rigid) transform.
+      var lo = (x: Double.infinity, y: Double.infinity)
+      var hi = (x: -Double.infinity, y: -Double.infinity)
+      for sample in path.interpolatedPoints(maxSpacing: 0.01, in: range) {
+        let h = metrics.halfWidth(radius: sample.radius)
+        let p = transform.apply(sample.location)
+        lo = (min(lo.x, p.x - h), min(lo.y, p.y - h))
+        hi = (max(hi.x, p.x + h), max(hi.y, p.y + h))
+      }
+      #expect(exact.minX <= lo.x + 1e-9 && exact.minX >= lo.x - 1e-3, "trial \(trial)")
+      #expect(exact.minY <= lo.y + 1e-9 && exact.minY >= lo.y - 1e-3, "trial \(trial)")
+      #expect(exact.maxX >= hi.x - 1e-9 && exact.maxX <= hi.x + 1e-3, "trial \(trial)")
+      #expect(exact.maxY >= hi.y - 1e-9 && exact.maxY <= hi.y + 1e-3, "trial \(trial)")
+    }
   }
 
   @Test func transformIsApplied() throws {
     // Scale by 2 and move by (100, 50): half-width 1.2 becomes 2.4.
     let m = AffineTransform(a: 2, b: 0, c: 0, d: 2, tx: 100, ty: 50)
-    let drawing = Drawing(inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)]), transform: m)])
+    let drawing = Drawing(
+      inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)]), transform: m)])
     let exact = try #require(drawing.visiblePieces.first?.exactBounds)
     #expect(abs(exact.minX - 97.6) < 1e-9 && abs(exact.maxX - 122.4) < 1e-9)
     #expect(abs(exact.minY - 47.6) < 1e-9 && abs(exact.maxY - 52.4) < 1e-9)
     // A quarter turn swaps the axes.
     let turn = AffineTransform(a: 0, b: 1, c: -1, d: 0, tx: 0, ty: 0)
-    let turned = Drawing(inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)]), transform: turn)])
+    let turned = Drawing(
+      inks: [pen], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)]), transform: turn)])
     let r = try #require(turned.visiblePieces.first?.exactBounds)
     #expect(abs(r.minX - -1.2) < 1e-9 && abs(r.maxX - 1.2) < 1e-9)
     #expect(abs(r.minY - -1.2) < 1e-9 && abs(r.maxY - 11.2) < 1e-9)
@@ -170,7 +228,9 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
     // A 9-point horizontal line x = 0…80; the eraser removed x ≈ 30…50.
     let line = path((0...8).map { (Double($0) * 10, 0) })
     let left = Stroke(inkIndex: 0, path: nil, slices: [0, 3])
-    let mask: [Point] = [Point(x: 48, y: -5), Point(x: 90, y: -5), Point(x: 90, y: 1), Point(x: 48, y: 1)]
+    let mask: [Point] = [
+      Point(x: 48, y: -5), Point(x: 90, y: -5), Point(x: 90, y: 1), Point(x: 48, y: 1),
+    ]
     let right = Stroke(inkIndex: 0, path: nil, maskPolygons: [mask], slices: [5, 8])
     let parent = Stroke(inkIndex: 0, path: line, substrokes: [left, right])
     let drawing = Drawing(inks: [pen], strokes: [parent])
@@ -186,7 +246,8 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
 
   @Test func particleInksSpreadFurther() throws {
     let pencil = Ink(inkType: .pencil, color: RGBA(red: 0, green: 0, blue: 0, alpha: 1))
-    let drawing = Drawing(inks: [pencil], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)], width: 1.2))])
+    let drawing = Drawing(
+      inks: [pencil], strokes: [Stroke(inkIndex: 0, path: path([(0, 0), (10, 0)], width: 1.2))])
     let exact = try #require(drawing.visiblePieces.first?.exactBounds)
     #expect(abs(exact.minY - -2.5) < 1e-9)
   }
@@ -207,7 +268,9 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.samplesFolder.path)
       .filter { $0.hasSuffix(".pkdrawing") }.sorted()
     #expect(files.count >= 4)
-    var total = 0, exact = 0, within2 = 0
+    var total = 0
+    var exact = 0
+    var within2 = 0
     for file in files {
       let bytes = [UInt8](try Data(contentsOf: Self.samplesFolder.appendingPathComponent(file)))
       let drawing = try Drawing(bytes: bytes)
@@ -227,7 +290,8 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
         #expect(worst <= 2, "\(file) stroke \(index): computed \(computed), stored \(stored)")
       }
     }
-    print("Sample stroke bounds: \(exact) exact, \(within2) within 2 pt, of \(total) visible strokes")
+    print(
+      "Sample stroke bounds: \(exact) exact, \(within2) within 2 pt, of \(total) visible strokes")
     #expect(total >= 8)
   }
 }

@@ -23,7 +23,9 @@ enum Fixtures {
     return parts.joined(separator: "/")
   }
 
-  static let sampleNames = ["empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"]
+  static let sampleNames = [
+    "empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes",
+  ]
 
   /// A real device drawing from the shared samples.
   static func sample(_ name: String) throws -> Drawing {
@@ -40,28 +42,38 @@ enum Fixtures {
   static let red = RGBA(red: 1, green: 0, blue: 0, alpha: 1)
   static let blue = RGBA(red: 0.08, green: 0.49, blue: 0.98, alpha: 1)
 
-  static func ink(_ type: Ink.InkType, _ color: RGBA = black) -> Ink { Ink(inkType: type, color: color) }
+  static func ink(_ type: Ink.InkType, _ color: RGBA = black) -> Ink {
+    Ink(inkType: type, color: color)
+  }
 
   /// A path through `xy` with `width` (PencilKit's radius) at every point.
   static func path(_ xy: [(Double, Double)], width: Double = 3.2) -> StrokePath {
-    StrokePath(creationDate: 0, points: xy.map { StrokePoint(location: Point(x: $0.0, y: $0.1), width: width) })
+    StrokePath(
+      creationDate: 0,
+      points: xy.map { StrokePoint(location: Point(x: $0.0, y: $0.1), width: width) })
   }
 
   /// A straight line from `a` to `b` with `count` points.
-  static func line(_ a: (Double, Double), _ b: (Double, Double), count: Int = 8, width: Double = 3.2) -> StrokePath {
-    path((0..<count).map { i in
-      let f = Double(i) / Double(count - 1)
-      return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
-    }, width: width)
+  static func line(
+    _ a: (Double, Double), _ b: (Double, Double), count: Int = 8, width: Double = 3.2
+  ) -> StrokePath {
+    path(
+      (0..<count).map { i in
+        let f = Double(i) / Double(count - 1)
+        return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
+      }, width: width)
   }
 
   /// Cursive-like loops: a trochoid along x, the way handwriting "e e e" moves.
-  static func loops(x: Double, y: Double, length: Double, count: Int = 120, width: Double = 3.2) -> StrokePath {
-    path((0..<count).map { i in
-      let s = Double(i) / Double(count - 1)
-      let phase = s * 2 * .pi * length / 40
-      return (x + s * length - 12 * sin(phase), y - 14 * cos(phase) + 6 * sin(phase * 0.5))
-    }, width: width)
+  static func loops(x: Double, y: Double, length: Double, count: Int = 120, width: Double = 3.2)
+    -> StrokePath
+  {
+    path(
+      (0..<count).map { i in
+        let s = Double(i) / Double(count - 1)
+        let phase = s * 2 * .pi * length / 40
+        return (x + s * length - 12 * sin(phase), y - 14 * cos(phase) + 6 * sin(phase * 0.5))
+      }, width: width)
   }
 
   /// A drawing of several inks side by side (used for the look and the goldens).
@@ -98,13 +110,15 @@ enum Fixtures {
   static func page(strokes count: Int, points: Int, seed: UInt64 = 1) -> Drawing {
     var state = seed
     func random() -> Double {
-      state = state &* 6364136223846793005 &+ 1442695040888963407
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Double(state >> 11) / Double(1 << 53)
     }
     var strokes: [Stroke] = []
     for _ in 0..<count {
-      let x = random() * 700, y = random() * 900
-      var p = loops(x: x, y: y, length: 40 + random() * 160, count: points, width: 2.5 + random() * 2)
+      let x = random() * 700
+      let y = random() * 900
+      var p = loops(
+        x: x, y: y, length: 40 + random() * 160, count: points, width: 2.5 + random() * 2)
       for k in p.points.indices { p.points[k].timeOffset = Double(k) / 120 }
       strokes.append(Stroke(inkIndex: random() < 0.8 ? 0 : 1, path: p, randomSeed: state >> 40))
     }
@@ -116,7 +130,8 @@ extension RenderedImage {
   /// The mean of |a − b| over every byte, and the largest byte difference.
   func difference(from other: RenderedImage) -> (mean: Double, max: Int) {
     guard width == other.width, height == other.height else { return (255, 255) }
-    var total = 0, largest = 0
+    var total = 0
+    var largest = 0
     for (a, b) in zip(rgba, other.rgba) {
       let d = abs(Int(a) - Int(b))
       total += d
@@ -126,7 +141,9 @@ extension RenderedImage {
   }
 
   /// How many pixels in the box differ from `color` by more than `tolerance` in any channel.
-  func countDiffering(from color: (UInt8, UInt8, UInt8), x: Range<Int>, y: Range<Int>, tolerance: Int = 8) -> Int {
+  func countDiffering(
+    from color: (UInt8, UInt8, UInt8), x: Range<Int>, y: Range<Int>, tolerance: Int = 8
+  ) -> Int {
     var n = 0
     for row in y.clamped(to: 0..<height) {
       for col in x.clamped(to: 0..<width) {

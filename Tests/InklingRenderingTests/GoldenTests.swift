@@ -20,22 +20,41 @@ import Testing
 
 @Suite struct GoldenTests {
   static var folder: String { Fixtures.packageFolder + "/Tests/Golden" }
-  static var regenerate: Bool { getenv("INKLING_REGENERATE_GOLDEN").map { String(cString: $0) == "1" } ?? false }
+  static var regenerate: Bool {
+    getenv("INKLING_REGENERATE_GOLDEN").map { String(cString: $0) == "1" } ?? false
+  }
 
   static let paper = RGBA(red: 0.98, green: 0.97, blue: 0.93, alpha: 1)
 
   /// The goldens: name → how to render it.
   static let cases: [(String, @Sendable () throws -> RenderedImage)] = [
-    ("inks-thumbnail-128", { Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 128) }),
-    ("half-notes-thumbnail-96", {
-      Renderer.thumbnail(of: try Fixtures.sample("handwritten-half-notes"), background: Fixtures.white, pixelSize: 96)
-    }),
-    ("three-pen-strokes-export-1x", {
-      Renderer.export(of: try Fixtures.sample("three-pen-strokes"), background: RGBA(red: 0.1, green: 0.1, blue: 0.15, alpha: 1), scale: 1)
-    }),
-    ("pen-marker-hidden-export-2x", {
-      Renderer.export(of: try Fixtures.sample("pen-marker-hidden"), background: Fixtures.white, scale: 2)
-    }),
+    (
+      "inks-thumbnail-128",
+      { Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 128) }
+    ),
+    (
+      "half-notes-thumbnail-96",
+      {
+        Renderer.thumbnail(
+          of: try Fixtures.sample("handwritten-half-notes"), background: Fixtures.white,
+          pixelSize: 96)
+      }
+    ),
+    (
+      "three-pen-strokes-export-1x",
+      {
+        Renderer.export(
+          of: try Fixtures.sample("three-pen-strokes"),
+          background: RGBA(red: 0.1, green: 0.1, blue: 0.15, alpha: 1), scale: 1)
+      }
+    ),
+    (
+      "pen-marker-hidden-export-2x",
+      {
+        Renderer.export(
+          of: try Fixtures.sample("pen-marker-hidden"), background: Fixtures.white, scale: 2)
+      }
+    ),
   ]
 
   @Test(arguments: cases.map(\.0))
@@ -45,10 +64,15 @@ import Testing
     let path = "\(Self.folder)/\(name).png"
     if Self.regenerate {
       mkdir(Self.folder, 0o755)
-      writeFile(path, try PNG.encode(image, text: [("Software", "inkling-archive golden"), ("Title", name)], compressionLevel: 9))
+      writeFile(
+        path,
+        try PNG.encode(
+          image, text: [("Software", "inkling-archive golden"), ("Title", name)],
+          compressionLevel: 9))
       return
     }
-    let bytes = try #require(readFile(path), "missing golden \(path); regenerate with INKLING_REGENERATE_GOLDEN=1")
+    let bytes = try #require(
+      readFile(path), "missing golden \(path); regenerate with INKLING_REGENERATE_GOLDEN=1")
     let golden = try PNG.decode(bytes)
     #expect(golden.width == image.width && golden.height == image.height)
     let (mean, _) = image.difference(from: golden)

@@ -17,13 +17,25 @@ import Testing
     let white = Fixtures.white
     let images: [(String, RenderedImage)] = [
       ("inks-export", Renderer.export(of: Fixtures.inkSampler(), background: paper, scale: 2)),
-      ("inks-thumb", Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 256)),
-      ("page-thumb", Renderer.thumbnail(of: Fixtures.page(strokes: 100, points: 120), background: white, pixelSize: 256)),
-      ("page-export", Renderer.export(of: Fixtures.page(strokes: 100, points: 120), background: white, scale: 1)),
+      (
+        "inks-thumb",
+        Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 256)
+      ),
+      (
+        "page-thumb",
+        Renderer.thumbnail(
+          of: Fixtures.page(strokes: 100, points: 120), background: white, pixelSize: 256)
+      ),
+      (
+        "page-export",
+        Renderer.export(of: Fixtures.page(strokes: 100, points: 120), background: white, scale: 1)
+      ),
     ]
     // A thick pen line split by the pixel eraser, the right part also clipped by a mask.
     let line = Fixtures.path((0...8).map { (Double($0) * 20, Double($0 % 2) * 6) }, width: 8)
-    let mask = [Point(x: 90, y: -20), Point(x: 140, y: -20), Point(x: 120, y: 30), Point(x: 90, y: 30)]
+    let mask = [
+      Point(x: 90, y: -20), Point(x: 140, y: -20), Point(x: 120, y: 30), Point(x: 90, y: 30),
+    ]
     let erased = Drawing(
       inks: [Fixtures.ink(.pen)],
       strokes: [
@@ -38,11 +50,15 @@ import Testing
     all.append(("erased-export", Renderer.export(of: erased, background: white, scale: 3)))
     for name in Fixtures.sampleNames {
       let drawing = try Fixtures.sample(name)
-      all.append(("sample-\(name)-thumb", Renderer.thumbnail(of: drawing, background: paper, pixelSize: 256)))
-      all.append(("sample-\(name)-export", Renderer.export(of: drawing, background: white, scale: 2)))
+      all.append(
+        ("sample-\(name)-thumb", Renderer.thumbnail(of: drawing, background: paper, pixelSize: 256))
+      )
+      all.append(
+        ("sample-\(name)-export", Renderer.export(of: drawing, background: white, scale: 2)))
     }
     for (name, image) in all {
-      try writeFile("\(folder)/\(name).png", PNG.encode(image, text: [("Software", "inkling-archive tests")]))
+      try writeFile(
+        "\(folder)/\(name).png", PNG.encode(image, text: [("Software", "inkling-archive tests")]))
     }
   }
 }

@@ -11,7 +11,10 @@ import Testing
     var rgba: [UInt8] = []
     for y in 0..<height {
       for x in 0..<width {
-        rgba += [UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)), UInt8((x + y) % 256), UInt8(255 - x % 200)]
+        rgba += [
+          UInt8(x * 255 / max(width - 1, 1)), UInt8(y * 255 / max(height - 1, 1)),
+          UInt8((x + y) % 256), UInt8(255 - x % 200),
+        ]
       }
     }
     return RenderedImage(width: width, height: height, rgba: rgba)
@@ -20,7 +23,8 @@ import Testing
   @Test func roundTripKeepsEveryByte() throws {
     let image = Self.gradient(width: 37, height: 23)
     for level: Int32 in [0, 1, 6, 9] {
-      let png = try PNG.encode(image, text: [("Software", "inkling-archive")], compressionLevel: level)
+      let png = try PNG.encode(
+        image, text: [("Software", "inkling-archive")], compressionLevel: level)
       #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
       #expect(try PNG.decode(png) == image)
     }
@@ -47,8 +51,12 @@ import Testing
     #expect(throws: PNGError.invalidText(key: "")) { try PNG.encode(image, text: [("", "x")]) }
     let long = String(repeating: "k", count: 80)
     #expect(throws: PNGError.invalidText(key: long)) { try PNG.encode(image, text: [(long, "x")]) }
-    #expect(throws: PNGError.invalidText(key: "Tïtle")) { try PNG.encode(image, text: [("Tïtle", "x")]) }
-    #expect(throws: PNGError.invalidText(key: "Title")) { try PNG.encode(image, text: [("Title", "a\0b")]) }
+    #expect(throws: PNGError.invalidText(key: "Tïtle")) {
+      try PNG.encode(image, text: [("Tïtle", "x")])
+    }
+    #expect(throws: PNGError.invalidText(key: "Title")) {
+      try PNG.encode(image, text: [("Title", "a\0b")])
+    }
     let empty = RenderedImage(width: 0, height: 0, rgba: [])
     #expect(throws: PNGError.self) { try PNG.encode(empty) }
   }
@@ -74,21 +82,29 @@ import Testing
 
   @Test func decoderExpandsEveryColourType() throws {
     // Grey, 1 bit: 0b1010_0000 → white, black, white, black.
-    let grey1 = PNGChunks.make(width: 4, height: 1, bitDepth: 1, colourType: 0, rows: [[0b1010_0000]])
-    #expect(try PNG.decode(grey1).rgba == [255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255])
+    let grey1 = PNGChunks.make(
+      width: 4, height: 1, bitDepth: 1, colourType: 0, rows: [[0b1010_0000]])
+    #expect(
+      try PNG.decode(grey1).rgba == [
+        255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255,
+      ])
     // Palette with transparency: index 1 is half-transparent red.
     let palette = PNGChunks.make(
       width: 2, height: 1, bitDepth: 8, colourType: 3, rows: [[0, 1]],
       extra: [("PLTE", [0, 0, 255, 255, 0, 0]), ("tRNS", [255, 128])])
     #expect(try PNG.decode(palette).rgba == [0, 0, 255, 255, 255, 0, 0, 128])
     // 16-bit RGB scales to 8 bits and gains an opaque alpha.
-    let rgb16 = PNGChunks.make(width: 1, height: 1, bitDepth: 16, colourType: 2, rows: [[0xFF, 0xFF, 0x80, 0x00, 0x00, 0x00]])
+    let rgb16 = PNGChunks.make(
+      width: 1, height: 1, bitDepth: 16, colourType: 2,
+      rows: [[0xFF, 0xFF, 0x80, 0x00, 0x00, 0x00]])
     #expect(try PNG.decode(rgb16).rgba == [255, 128, 0, 255])
     // Grey + alpha, 8 bits.
-    let greyAlpha = PNGChunks.make(width: 1, height: 1, bitDepth: 8, colourType: 4, rows: [[200, 100]])
+    let greyAlpha = PNGChunks.make(
+      width: 1, height: 1, bitDepth: 8, colourType: 4, rows: [[200, 100]])
     #expect(try PNG.decode(greyAlpha).rgba == [200, 200, 200, 100])
     // Grey 8-bit with a tRNS colour key.
-    let keyed = PNGChunks.make(width: 2, height: 1, bitDepth: 8, colourType: 0, rows: [[7, 9]], extra: [("tRNS", [0, 7])])
+    let keyed = PNGChunks.make(
+      width: 2, height: 1, bitDepth: 8, colourType: 0, rows: [[7, 9]], extra: [("tRNS", [0, 7])])
     #expect(try PNG.decode(keyed).rgba == [7, 7, 7, 0, 9, 9, 9, 255])
   }
 
@@ -102,13 +118,17 @@ import Testing
 /// Reading and writing PNG chunks by hand, to check what the encoder wrote and to make inputs
 /// of every colour type for the decoder.
 enum PNGChunks {
-  struct Chunk { var type: String; var data: [UInt8] }
+  struct Chunk {
+    var type: String
+    var data: [UInt8]
+  }
 
   static func list(_ png: [UInt8]) -> [Chunk] {
     var chunks: [Chunk] = []
     var i = 8
     while i + 12 <= png.count {
-      let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+      let length =
+        Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
       let type = String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self)
       guard i + 12 + length <= png.count else { break }
       chunks.append(Chunk(type: type, data: Array(png[(i + 8)..<(i + 8 + length)])))
@@ -136,8 +156,12 @@ enum PNGChunks {
       zlib += raw[offset..<(offset + n)]
       offset += n
     } while offset < raw.count
-    var a: UInt32 = 1, b: UInt32 = 0
-    for byte in raw { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in raw {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
     zlib += be32(Int(b << 16 | a))
     png += chunk("IDAT", zlib)
     png += chunk("IEND", [])

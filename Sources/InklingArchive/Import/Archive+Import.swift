@@ -22,7 +22,7 @@ extension Archive {
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     let started = Date()
     let jobs = BlockingQueue<WalkEvent>(capacity: 8)
-    let results = BlockingQueue<WorkResult>(capacity: 8)
+    let results = BlockingQueue<WorkResult>(capacity: 4)
     let progress = ProgressCounter()
 
     // The walk.

@@ -56,6 +56,7 @@ final class VersionPreparer {
   /// Prepares the versions of one draft found in one folder, oldest first.
   func prepare(_ entries: [DraftFileEntry]) -> [PreparedFile] {
     previous = nil
+    indexer.forget()
     let ordered = entries.map { ($0, Self.savedTime($0)) }.sorted { $0.1.milliseconds < $1.1.milliseconds }
     return ordered.map { entry, saved in
       do {

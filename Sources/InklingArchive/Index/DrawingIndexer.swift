@@ -10,8 +10,12 @@ import InklingStore
 
 final class DrawingIndexer {
   private var known: [[UInt8]: StrokeFacts] = [:]
-  /// The memory of strokes is dropped past this many entries; it only saves work.
-  static let memoryLimit = 100_000
+  /// The memory of strokes is dropped past this many entries; it only saves work, and the
+  /// import's memory must stay flat.
+  static let memoryLimit = 20_000
+
+  /// Forgets the strokes seen so far: call between drafts, whose strokes differ.
+  func forget() { known.removeAll(keepingCapacity: true) }
   /// Seconds between Apple's reference date (2001-01-01) and 1970-01-01.
   static let appleEpoch = 978_307_200.0
 

@@ -3,6 +3,7 @@
 // in save order — the best encoding when imports arrived out of order or in parallel.
 
 import Foundation
+import InklingRendering
 import InklingStore
 
 /// What `gc` did.
@@ -30,6 +31,8 @@ extension Archive {
         report.envelopesRemoved = database.changes
         report.strokesRemoved = try removeUnreferencedStrokes()
       }
+      // Its own transaction: a cache, whatever happened above.
+      report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       if repack {
         report.drawingsRepacked = try repackBlobs()
         // Blobs kept only as bases of old deltas are free now.

@@ -6,7 +6,8 @@
 import Foundation
 
 enum Base64 {
-  private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+  private static let alphabet = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// 255 marks a byte outside the alphabet.
   private static let values: [UInt8] = {
@@ -20,7 +21,9 @@ enum Base64 {
 
   /// Appends the base64 text of `bytes`, writing `/` as `\/` when `escapeSlashes` is set
   /// (JSONEncoder's default spelling).
-  static func encode(_ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, into output: inout [UInt8]) {
+  static func encode(
+    _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, into output: inout [UInt8]
+  ) {
     let plainLength = encodedLength(bytes.count)
     // Each escaped slash adds a byte; at most every character is one.
     let capacity = escapeSlashes ? plainLength * 2 : plainLength
@@ -35,9 +38,13 @@ enum Base64 {
   }
 
   /// Whether `text` is exactly the base64 of `bytes` in the given spelling, without building it.
-  static func matches(_ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, _ text: UnsafeRawBufferPointer) -> Bool {
+  static func matches(
+    _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, _ text: UnsafeRawBufferPointer
+  ) -> Bool {
     let plainLength = encodedLength(bytes.count)
-    guard text.count >= plainLength, escapeSlashes || text.count == plainLength else { return false }
+    guard text.count >= plainLength, escapeSlashes || text.count == plainLength else {
+      return false
+    }
     // Encode in blocks of 3 KiB of input into a small buffer and compare as we go.
     let block = 3 * 1024
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block / 3 * 4 * 2) { scratch in
@@ -47,7 +54,8 @@ enum Base64 {
         while input < bytes.count {
           let end = min(input + block, bytes.count)
           let count = encode(
-            UnsafeRawBufferPointer(rebasing: bytes[input..<end]), escapeSlashes: escapeSlashes, table: table,
+            UnsafeRawBufferPointer(rebasing: bytes[input..<end]), escapeSlashes: escapeSlashes,
+            table: table,
             into: scratch.baseAddress!)
           guard position + count <= text.count,
             memcmp(scratch.baseAddress!, text.baseAddress! + position, count) == 0
@@ -78,43 +86,84 @@ enum Base64 {
     var index = 0
     let count = bytes.count
     while index + 3 <= count {
-      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-      put(word >> 18); put(word >> 12); put(word >> 6); put(word)
+      let word =
+        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+      put(word >> 18)
+      put(word >> 12)
+      put(word >> 6)
+      put(word)
       index += 3
     }
     let rest = count - index
     if rest == 1 {
       let word = UInt32(bytes[index]) << 16
-      put(word >> 18); put(word >> 12)
-      output[out] = UInt8(ascii: "="); output[out + 1] = UInt8(ascii: "=")
+      put(word >> 18)
+      put(word >> 12)
+      output[out] = UInt8(ascii: "=")
+      output[out + 1] = UInt8(ascii: "=")
       out += 2
     } else if rest == 2 {
       let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-      put(word >> 18); put(word >> 12); put(word >> 6)
+      put(word >> 18)
+      put(word >> 12)
+      put(word >> 6)
       output[out] = UInt8(ascii: "=")
       out += 1
     }
     return out
   }
 
-  /// Decodes the content of a JSON string holding base64 in which `/` may be written `\/`
-  /// (and no other escape). Returns nil when it is not base64 or holds other escapes.
-  static func decodeEscapingSlashes(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(text.count, 1)) { scratch -> [UInt8]? in
-      var count = 0
+  /// What one pass over a JSON string's content found: the decoded bytes, and the spelling
+  /// that gives the content back when encoded again (nil: no plain spelling does).
+  struct JSONDecoding {
+    let bytes: [UInt8]
+    let escapedSlashes: Bool?
+  }
+
+  /// Decodes the content of a JSON string holding base64 in which `/` may be written `\/`,
+  /// in one pass, and tells whether re-encoding gives the same text: it does exactly when
+  /// every `/` is spelled alike and the padding bits are zero (canonical base64 is a
+  /// bijection). Returns nil when the content is not base64 or holds other escapes.
+  static func decodeJSONContent(_ text: UnsafeRawBufferPointer) -> JSONDecoding? {
+    let count = text.count
+    // The characters without the escapes' backslashes (at most `count`), and the slashes
+    // of each spelling.
+    var escaped = 0
+    var plain = 0
+    var sextets = [UInt8](repeating: 0, count: count)
+    var length = 0
+    let ok = sextets.withUnsafeMutableBufferPointer { out -> Bool in
       var index = 0
-      while index < text.count {
-        let byte = text[index]
+      while index < count {
+        var byte = text[index]
         if byte == UInt8(ascii: "\\") {
-          guard index + 1 < text.count, text[index + 1] == UInt8(ascii: "/") else { return nil }
+          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else { return false }
+          escaped += 1
           index += 1
-          continue
+          byte = UInt8(ascii: "/")
+        } else if byte == UInt8(ascii: "/") {
+          plain += 1
         }
-        scratch[count] = byte
-        count += 1
+        out[length] = byte
+        length += 1
         index += 1
       }
-      return decode(UnsafeRawBufferPointer(start: scratch.baseAddress, count: count))
+      return true
+    }
+    guard ok else { return nil }
+    return sextets.withUnsafeBytes { raw -> JSONDecoding? in
+      let characters = UnsafeRawBufferPointer(rebasing: raw[..<length])
+      guard let bytes = decode(characters) else { return nil }
+      // Padding bits: the unused low bits of the last character before '='.
+      var canonical = true
+      if length >= 4, characters[length - 1] == UInt8(ascii: "=") {
+        let twoPads = characters[length - 2] == UInt8(ascii: "=")
+        let last = values[Int(characters[length - (twoPads ? 3 : 2)])]
+        canonical = last & (twoPads ? 0x0F : 0x03) == 0
+      }
+      let spelling: Bool? =
+        !canonical || (escaped > 0 && plain > 0) ? nil : escaped > 0 || plain == 0
+      return JSONDecoding(bytes: bytes, escapedSlashes: spelling)
     }
   }
 
@@ -136,17 +185,29 @@ enum Base64 {
         var index = 0
         while index < count {
           let last = index + 4 == count
-          let a = table[Int(text[index])], b = table[Int(text[index + 1])]
-          var c = table[Int(text[index + 2])], d = table[Int(text[index + 3])]
+          let a = table[Int(text[index])]
+          let b = table[Int(text[index + 1])]
+          var c = table[Int(text[index + 2])]
+          var d = table[Int(text[index + 3])]
           if last {
             if padding >= 1 { d = 0 }
             if padding == 2 { c = 0 }
           }
-          if (a | b | c | d) & 0xC0 != 0 { failed = true; break }
+          if (a | b | c | d) & 0xC0 != 0 {
+            failed = true
+            break
+          }
           let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-          buffer[out] = UInt8(truncatingIfNeeded: word >> 16); out += 1
-          if out < outputCount { buffer[out] = UInt8(truncatingIfNeeded: word >> 8); out += 1 }
-          if out < outputCount { buffer[out] = UInt8(truncatingIfNeeded: word); out += 1 }
+          buffer[out] = UInt8(truncatingIfNeeded: word >> 16)
+          out += 1
+          if out < outputCount {
+            buffer[out] = UInt8(truncatingIfNeeded: word >> 8)
+            out += 1
+          }
+          if out < outputCount {
+            buffer[out] = UInt8(truncatingIfNeeded: word)
+            out += 1
+          }
           index += 4
         }
         initialized = failed ? 0 : out

@@ -88,19 +88,24 @@ extension DraftEnvelope {
     guard let drawing else { throw EnvelopeError(reason: "the key drawingData is missing") }
     guard let background else { throw EnvelopeError(reason: "the key color is missing") }
     let bytes = scanner.bytes
-    let content = UnsafeRawBufferPointer(rebasing: bytes[drawing.contentStart..<drawing.contentEnd])
-    let decoded: [UInt8]?
-    if drawing.hasEscapes {
-      decoded =
-        Base64.decodeEscapingSlashes(content)
-        ?? JSONScanner.unescape(content).withUnsafeBytes { Base64.decode($0) }
-    } else {
-      decoded = Base64.decode(content)
+    let span = drawing.contentStart..<drawing.contentEnd
+    let content = UnsafeRawBufferPointer(rebasing: bytes[span])
+    // The common case in one pass: base64 with `/` or `\/`, and its spelling for free.
+    if let fast = Base64.decodeJSONContent(content) {
+      let spelling: EnvelopeTemplate.Base64Spelling =
+        switch fast.escapedSlashes {
+        case true?: .escapedSlashes
+        case false?: .plainSlashes
+        case nil: .verbatim
+        }
+      let template = EnvelopeTemplate(file: bytes, drawingContent: span, spelling: spelling)
+      return DraftEnvelope(drawing: fast.bytes, background: background, template: template)
     }
-    guard let decoded else {
+    // Any other escape (`\u0041`…): JSON's meaning first, then base64; kept verbatim if need be.
+    guard let decoded = JSONScanner.unescape(content).withUnsafeBytes({ Base64.decode($0) }) else {
       throw EnvelopeError(reason: "drawingData is not valid base64")
     }
-    let template = EnvelopeTemplate(file: bytes, drawingContent: drawing.contentStart..<drawing.contentEnd, drawing: decoded)
+    let template = EnvelopeTemplate(file: bytes, drawingContent: span, drawing: decoded)
     return DraftEnvelope(drawing: decoded, background: background, template: template)
   }
 

@@ -27,10 +27,17 @@ public struct EnvelopeTemplate: Hashable, Sendable {
     self.spelling = spelling; self.verbatimBase64 = verbatimBase64
   }
 
-  /// Splits `file` around the drawingData content, choosing the spelling that rebuilds it.
-  init(file: UnsafeRawBufferPointer, drawingContent: Range<Int>, drawing: [UInt8]) {
+  /// Splits `file` around the drawingData content, with a spelling known to rebuild it.
+  init(file: UnsafeRawBufferPointer, drawingContent: Range<Int>, spelling: Base64Spelling) {
     var text = [UInt8](UnsafeRawBufferPointer(rebasing: file[..<drawingContent.lowerBound]))
     text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[drawingContent.upperBound...]))
+    self.init(
+      text: text, drawingOffset: drawingContent.lowerBound, spelling: spelling,
+      verbatimBase64: spelling == .verbatim ? Array(UnsafeRawBufferPointer(rebasing: file[drawingContent])) : nil)
+  }
+
+  /// Splits `file` around the drawingData content, choosing the spelling that rebuilds it.
+  init(file: UnsafeRawBufferPointer, drawingContent: Range<Int>, drawing: [UInt8]) {
     let original = UnsafeRawBufferPointer(rebasing: file[drawingContent])
     let spelling: Base64Spelling = drawing.withUnsafeBytes { bytes in
       if Base64.matches(bytes, escapeSlashes: true, original) {
@@ -41,9 +48,7 @@ public struct EnvelopeTemplate: Hashable, Sendable {
         .verbatim
       }
     }
-    self.init(
-      text: text, drawingOffset: drawingContent.lowerBound, spelling: spelling,
-      verbatimBase64: spelling == .verbatim ? Array(original) : nil)
+    self.init(file: file, drawingContent: drawingContent, spelling: spelling)
   }
 
   /// The file these bytes came from, given its drawing.

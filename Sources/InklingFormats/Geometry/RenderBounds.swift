@@ -23,7 +23,9 @@ public struct InkMetrics: Hashable, Sendable {
   public var minimum: Double
 
   public init(scale: Double, offset: Double, minimum: Double) {
-    self.scale = scale; self.offset = offset; self.minimum = minimum
+    self.scale = scale
+    self.offset = offset
+    self.minimum = minimum
   }
 
   /// The rendered half-width for a radius; the minimum for a non-finite radius.
@@ -83,15 +85,18 @@ extension StrokePiece {
   }
 
   /// The render bounds PencilKit stores: `exactBounds` rounded outward to whole points.
+  public var renderBounds: Rect? { exactBounds.map(Self.roundedOut) }
+
+  /// A rectangle rounded outward to whole points (floor the origin, ceil the far edge).
   ///
   /// Values within a billionth of a whole number count as whole, so that rounding error in
   /// the sweep cannot add a point.
-  public var renderBounds: Rect? {
-    let box = exactBox
-    guard box.rect != nil else { return nil }
+  public static func roundedOut(_ r: Rect) -> Rect {
     let epsilon = 1e-9
-    let x0 = (box.minX + epsilon).rounded(.down), y0 = (box.minY + epsilon).rounded(.down)
-    let x1 = (box.maxX - epsilon).rounded(.up), y1 = (box.maxY - epsilon).rounded(.up)
+    let x0 = (r.minX + epsilon).rounded(.down)
+    let y0 = (r.minY + epsilon).rounded(.down)
+    let x1 = (r.maxX - epsilon).rounded(.up)
+    let y1 = (r.maxY - epsilon).rounded(.up)
     return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
@@ -104,33 +109,44 @@ extension StrokePiece {
     let last = Swift.max(Swift.min(Int(range.upperBound.rounded(.up)) - 1, n - 2), first)
     let hm = metrics.minimum
     path.points.withUnsafeBufferPointer { points in
-      for segment in first...last {
+      /// Grows the box by the sweep of one segment.
+      func visit(_ segment: Int) {
         let base = Double(segment)
         let u0 = Swift.max(range.lowerBound - base, 0)
         let u1 = Swift.min(range.upperBound - base, 1)
-        guard u0 <= u1 else { continue }
+        guard u0 <= u1 else { return }
         // The B-spline's own control points hold the segment too: a cheap first test.
         if transform.isIdentity, segment > 0, segment + 2 < n {
           let r = Swift.max(points[segment].width, points[segment + 1].width)
           let h = metrics.halfWidth(radius: r)
-          let a = points[segment - 1].location, b = points[segment].location
-          let c = points[segment + 1].location, d = points[segment + 2].location
-          if Swift.min(a.x, b.x, c.x, d.x) - h >= box.minX, Swift.max(a.x, b.x, c.x, d.x) + h <= box.maxX,
-            Swift.min(a.y, b.y, c.y, d.y) - h >= box.minY, Swift.max(a.y, b.y, c.y, d.y) + h <= box.maxY
+          let a = points[segment - 1].location
+          let b = points[segment].location
+          let c = points[segment + 1].location
+          let d = points[segment + 2].location
+          if Swift.min(a.x, b.x, c.x, d.x) - h >= box.minX,
+            Swift.max(a.x, b.x, c.x, d.x) + h <= box.maxX,
+            Swift.min(a.y, b.y, c.y, d.y) - h >= box.minY,
+            Swift.max(a.y, b.y, c.y, d.y) + h <= box.maxY
           {
-            continue
+            return
           }
         }
         var bezier = BezierSegment(points, segment: segment)
         if !transform.isIdentity {
-          bezier.b0 = transform.apply(bezier.b0); bezier.b1 = transform.apply(bezier.b1)
-          bezier.b2 = transform.apply(bezier.b2); bezier.b3 = transform.apply(bezier.b3)
+          bezier.b0 = transform.apply(bezier.b0)
+          bezier.b1 = transform.apply(bezier.b1)
+          bezier.b2 = transform.apply(bezier.b2)
+          bezier.b3 = transform.apply(bezier.b3)
         }
         // Half-width along the segment: max(q + s·u, minimum).
-        let r0 = points[segment].width, r1 = points[segment + 1].width
+        let r0 = points[segment].width
+        let r1 = points[segment + 1].width
         var q = metrics.scale * r0 + metrics.offset
         var s = metrics.scale * (r1 - r0)
-        if !q.isFinite || !s.isFinite { q = hm; s = 0 }
+        if !q.isFinite || !s.isFinite {
+          q = hm
+          s = 0
+        }
         let linear = Swift.max(q, q + s) > hm
         // The curve lies in the hull of its Bézier points: a side of the box that this hull,
         // grown by the widest half-width, does not pass cannot move.
@@ -141,33 +157,73 @@ extension StrokePiece {
         if s == 0 {
           // Constant half-width (the usual case): one extreme per side.
           let h = Swift.max(q, hm)
-          if !(hull.minX >= box.minX) { box.lower(minX: xs.extreme(offset: -sx * h, slope: 0, u0, u1, max: false)) }
-          if !(hull.maxX <= box.maxX) { box.raise(maxX: xs.extreme(offset: sx * h, slope: 0, u0, u1, max: true)) }
-          if !(hull.minY >= box.minY) { box.lower(minY: ys.extreme(offset: -sy * h, slope: 0, u0, u1, max: false)) }
-          if !(hull.maxY <= box.maxY) { box.raise(maxY: ys.extreme(offset: sy * h, slope: 0, u0, u1, max: true)) }
-          continue
+          if !(hull.minX >= box.minX) {
+            box.lower(minX: xs.extreme(offset: -sx * h, slope: 0, u0, u1, max: false))
+          }
+          if !(hull.maxX <= box.maxX) {
+            box.raise(maxX: xs.extreme(offset: sx * h, slope: 0, u0, u1, max: true))
+          }
+          if !(hull.minY >= box.minY) {
+            box.lower(minY: ys.extreme(offset: -sy * h, slope: 0, u0, u1, max: false))
+          }
+          if !(hull.maxY <= box.maxY) {
+            box.raise(maxY: ys.extreme(offset: sy * h, slope: 0, u0, u1, max: true))
+          }
+          return
         }
         if !(hull.minX >= box.minX) {
           var v = xs.extreme(offset: -sx * hm, slope: 0, u0, u1, max: false)
-          if linear { v = Swift.min(v, xs.extreme(offset: -sx * q, slope: -sx * s, u0, u1, max: false)) }
+          if linear {
+            v = Swift.min(v, xs.extreme(offset: -sx * q, slope: -sx * s, u0, u1, max: false))
+          }
           box.lower(minX: v)
         }
         if !(hull.maxX <= box.maxX) {
           var v = xs.extreme(offset: sx * hm, slope: 0, u0, u1, max: true)
-          if linear { v = Swift.max(v, xs.extreme(offset: sx * q, slope: sx * s, u0, u1, max: true)) }
+          if linear {
+            v = Swift.max(v, xs.extreme(offset: sx * q, slope: sx * s, u0, u1, max: true))
+          }
           box.raise(maxX: v)
         }
         if !(hull.minY >= box.minY) {
           var v = ys.extreme(offset: -sy * hm, slope: 0, u0, u1, max: false)
-          if linear { v = Swift.min(v, ys.extreme(offset: -sy * q, slope: -sy * s, u0, u1, max: false)) }
+          if linear {
+            v = Swift.min(v, ys.extreme(offset: -sy * q, slope: -sy * s, u0, u1, max: false))
+          }
           box.lower(minY: v)
         }
         if !(hull.maxY <= box.maxY) {
           var v = ys.extreme(offset: sy * hm, slope: 0, u0, u1, max: true)
-          if linear { v = Swift.max(v, ys.extreme(offset: sy * q, slope: sy * s, u0, u1, max: true)) }
+          if linear {
+            v = Swift.max(v, ys.extreme(offset: sy * q, slope: sy * s, u0, u1, max: true))
+          }
           box.raise(maxY: v)
         }
       }
+      // Seed the box with the segments around the extreme control points: most segments then
+      // cannot grow it, and the cheap hull tests skip them.
+      if transform.isIdentity, last - first > 4 {
+        var lowX = first
+        var highX = first
+        var lowY = first
+        var highY = first
+        for i in first...(last + 1) {
+          let p = points[i].location
+          if p.x < points[lowX].location.x { lowX = i }
+          if p.x > points[highX].location.x { highX = i }
+          if p.y < points[lowY].location.y { lowY = i }
+          if p.y > points[highY].location.y { highY = i }
+        }
+        func around(_ i: Int) {
+          if i - 1 >= first { visit(i - 1) }
+          if i <= last { visit(i) }
+        }
+        around(lowX)
+        around(highX)
+        around(lowY)
+        around(highY)
+      }
+      for segment in first...last { visit(segment) }
     }
   }
 }
@@ -211,7 +267,9 @@ private struct Cubic {
       best = max ? Swift.max(best, f(u)) : Swift.min(best, f(u))
     }
     // f'(u) = 3c3·u² + 2c2·u + (c1 + slope).
-    let a = 3 * c3, b = 2 * c2, c = c1 + slope
+    let a = 3 * c3
+    let b = 2 * c2
+    let c = c1 + slope
     let scale = Swift.max(abs(a), abs(b), abs(c))
     if abs(a) <= 1e-12 * scale {
       if b != 0 { consider(-c / b) }
@@ -236,8 +294,10 @@ struct BoundsBox {
 
   mutating func add(minX x0: Double, maxX x1: Double, minY y0: Double, maxY y1: Double) {
     guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite else { return }
-    minX = Swift.min(minX, x0); maxX = Swift.max(maxX, x1)
-    minY = Swift.min(minY, y0); maxY = Swift.max(maxY, y1)
+    minX = Swift.min(minX, x0)
+    maxX = Swift.max(maxX, x1)
+    minY = Swift.min(minY, y0)
+    maxY = Swift.max(maxY, y1)
   }
 
   mutating func lower(minX v: Double) { if v.isFinite { minX = Swift.min(minX, v) } }
@@ -261,8 +321,10 @@ struct BoundsBox {
   }
 
   mutating func intersect(_ other: BoundsBox) {
-    minX = Swift.max(minX, other.minX); maxX = Swift.min(maxX, other.maxX)
-    minY = Swift.max(minY, other.minY); maxY = Swift.min(maxY, other.maxY)
+    minX = Swift.max(minX, other.minX)
+    maxX = Swift.min(maxX, other.maxX)
+    minY = Swift.max(minY, other.minY)
+    maxY = Swift.min(maxY, other.maxY)
   }
 
   /// The box as a rectangle; nil when nothing was added or the box is empty.

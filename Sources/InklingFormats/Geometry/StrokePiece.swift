@@ -33,8 +33,13 @@ public struct StrokePiece: Sendable {
     strokeIndex: Int, ink: Ink, path: StrokePath, ranges: [ClosedRange<Double>],
     maskPolygons: [[Point]] = [], transform: AffineTransform = .identity, randomSeed: UInt64 = 0
   ) {
-    self.strokeIndex = strokeIndex; self.ink = ink; self.path = path; self.ranges = ranges
-    self.maskPolygons = maskPolygons; self.transform = transform; self.randomSeed = randomSeed
+    self.strokeIndex = strokeIndex
+    self.ink = ink
+    self.path = path
+    self.ranges = ranges
+    self.maskPolygons = maskPolygons
+    self.transform = transform
+    self.randomSeed = randomSeed
   }
 
   /// Whether a range ends before the path does, i.e. was cut by the eraser: such an end is
@@ -98,7 +103,8 @@ extension Drawing {
     var ranges: [ClosedRange<Double>] = []
     var k = 0
     while k + 1 < slices.count {
-      let a = Double(slices[k]), b = Double(slices[k + 1])
+      let a = Double(slices[k])
+      let b = Double(slices[k + 1])
       k += 2
       guard a.isFinite, b.isFinite, a <= b, b >= 0, a <= end else { continue }
       ranges.append(max(a, 0)...min(b, end))

@@ -35,9 +35,15 @@ public struct InterpolatedPoint: Hashable, Sendable {
     t: Double, location: Point, radius: Double, aspectRatio: Double = 1, edgeWidth: Double = 0,
     force: Double = 1, azimuth: Double = 0, altitude: Double = .pi / 2, opacity: Double = 1
   ) {
-    self.t = t; self.location = location; self.radius = radius; self.aspectRatio = aspectRatio
-    self.edgeWidth = edgeWidth; self.force = force; self.azimuth = azimuth
-    self.altitude = altitude; self.opacity = opacity
+    self.t = t
+    self.location = location
+    self.radius = radius
+    self.aspectRatio = aspectRatio
+    self.edgeWidth = edgeWidth
+    self.force = force
+    self.azimuth = azimuth
+    self.altitude = altitude
+    self.opacity = opacity
   }
 }
 
@@ -60,7 +66,9 @@ extension StrokePath {
   public func interpolatedPoint(at t: Double) -> InterpolatedPoint {
     let n = points.count
     guard n > 0 else { return InterpolatedPoint(t: 0, location: Point(x: 0, y: 0), radius: 0) }
-    if n == 1 { return Self.properties(points[0], points[0], fraction: 0, t: 0, location: points[0].location) }
+    if n == 1 {
+      return Self.properties(points[0], points[0], fraction: 0, t: 0, location: points[0].location)
+    }
     let (segment, u) = segmentAndLocal(t)
     let location = BezierSegment(path: self, segment: segment).point(at: u)
     return Self.properties(
@@ -181,16 +189,21 @@ struct BezierSegment {
     let n = pts.count
     @inline(__always) func control(_ k: Int) -> Point {
       if k < 0 {
-        return Point(x: 2 * pts[0].location.x - pts[1].location.x,
-                     y: 2 * pts[0].location.y - pts[1].location.y)
+        return Point(
+          x: 2 * pts[0].location.x - pts[1].location.x,
+          y: 2 * pts[0].location.y - pts[1].location.y)
       }
       if k >= n {
-        return Point(x: 2 * pts[n - 1].location.x - pts[n - 2].location.x,
-                     y: 2 * pts[n - 1].location.y - pts[n - 2].location.y)
+        return Point(
+          x: 2 * pts[n - 1].location.x - pts[n - 2].location.x,
+          y: 2 * pts[n - 1].location.y - pts[n - 2].location.y)
       }
       return pts[k].location
     }
-    let p0 = control(i - 1), p1 = control(i), p2 = control(i + 1), p3 = control(i + 2)
+    let p0 = control(i - 1)
+    let p1 = control(i)
+    let p2 = control(i + 1)
+    let p3 = control(i + 2)
     // The standard B-spline → Bézier conversion.
     b0 = Point(x: (p0.x + 4 * p1.x + p2.x) / 6, y: (p0.y + 4 * p1.y + p2.y) / 6)
     b1 = Point(x: (2 * p1.x + p2.x) / 3, y: (2 * p1.y + p2.y) / 3)
@@ -212,8 +225,12 @@ struct BezierSegment {
 
   @inline(__always) func point(at u: Double) -> Point {
     let v = 1 - u
-    let w0 = v * v * v, w1 = 3 * v * v * u, w2 = 3 * v * u * u, w3 = u * u * u
-    return Point(x: w0 * b0.x + w1 * b1.x + w2 * b2.x + w3 * b3.x,
-                 y: w0 * b0.y + w1 * b1.y + w2 * b2.y + w3 * b3.y)
+    let w0 = v * v * v
+    let w1 = 3 * v * v * u
+    let w2 = 3 * v * u * u
+    let w3 = u * u * u
+    return Point(
+      x: w0 * b0.x + w1 * b1.x + w2 * b2.x + w3 * b3.x,
+      y: w0 * b0.y + w1 * b1.y + w2 * b2.y + w3 * b3.y)
   }
 }

@@ -71,7 +71,7 @@ package final class DrawingIndexWriter {
   private let db: Database
   private var strokeIDs: [[UInt8]: Int64] = [:]
   /// The cache is dropped when it grows past this; it only saves look-ups.
-  static let cacheLimit = 200_000
+  static let cacheLimit = 50_000
 
   package init(_ db: Database) { self.db = db }
 
