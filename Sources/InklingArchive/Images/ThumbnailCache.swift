@@ -32,7 +32,8 @@ public struct ThumbnailCache: Sendable {
 
   /// The renderer version in keys and rows; tests set another to simulate a renderer change.
   var rendererVersion: Int = Renderer.version
-  /// zlib level of cached PNGs: level 6 costs twice level 3 for about 3 % smaller files.
+  /// zlib level of cached PNGs: below libpng's default 6, as encoding is part of every cold
+  /// thumbnail (the trade-off is not measured in detail yet; see docs/thumbnails.md).
   var compressionLevel: Int32 = 3
 
   init(rendererVersion: Int = Renderer.version) { self.rendererVersion = rendererVersion }
