@@ -22,8 +22,9 @@
 // Why the walk is cheaper than it looks: draft_by_latest holds (latest_saved_ms,
 // first_saved_ms), and SQLite defers reading a table row until a column outside the index
 // is needed (OP_DeferredSeek), so the date tests, which come first in the WHERE clause,
-// reject drafts from the index alone; "has versions" is `latest_saved_ms IS NOT NULL`
-// there for the same reason (a draft without versions has no latest save).
+// reject drafts from the index alone. "Has versions" comes last: as `latest_saved_ms IS NOT
+// NULL` it would become a range on the index, walked upwards, and newest-first would then
+// sort every draft (measured: 150 ms at a million drafts instead of 0.3).
 
 import Foundation
 import InklingStore
@@ -66,7 +67,7 @@ struct SearchCompiler {
     return CompiledSearch(
       sql: """
         SELECT \(columns) FROM draft AS d INDEXED BY \(Self.index(sort))
-        WHERE \(predicate) AND d.latest_saved_ms IS NOT NULL ORDER BY \(order)\(limitClause)
+        WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order)\(limitClause)
         """,
       arguments: arguments, plan: .walk)
   }
