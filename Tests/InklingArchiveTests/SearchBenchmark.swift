@@ -11,7 +11,8 @@ import Testing
 ///
 /// Environment: INKLING_BENCH_DRAFTS (default 1000000), INKLING_BENCH_ARCHIVE (kept between
 /// runs: building takes minutes; default bench-work/search-DRAFTS.sqlite), INKLING_BENCH_OUT
-/// (the Markdown report; default bench-work/search.md), INKLING_BENCH_FILES (100000).
+/// (the Markdown report; default bench-work/search.md), INKLING_BENCH_FILES (100000),
+/// INKLING_BENCH_QUERIES (random queries per shape, 400).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["INKLING_BENCH"] == "1"), .serialized)
 struct SearchBenchmark {
   static let environment = ProcessInfo.processInfo.environment
@@ -23,7 +24,7 @@ struct SearchBenchmark {
   static let reportPath = environment["INKLING_BENCH_OUT"] ?? root + "/bench-work/search.md"
   /// Fixed, so that a kept archive and new queries agree on "today".
   static let now: Int64 = 1_795_953_600_000  // 2026-11-29T12:00:00Z
-  static let queriesPerShape = 400
+  static let queriesPerShape = Int(environment["INKLING_BENCH_QUERIES"] ?? "") ?? 400
 
   static func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

@@ -27,11 +27,10 @@ extension Archive {
     matching query: DraftQuery = .all, sort: DraftSort = .newest, limit: Int? = nil, _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
     try storeCall {
-      try database.readTransaction {
-        let compiled = try SearchCompiler(database: database).compile(query.expression, sort: sort, limit: limit)
-        try database.makeStatement(compiled.sql).forEach(compiled.arguments) { row in
-          body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
-        }
+      // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
+      let compiled = try SearchCompiler(database: database).compile(query.expression, sort: sort, limit: limit)
+      try database.makeStatement(compiled.sql).forEach(compiled.arguments) { row in
+        body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
       }
     }
   }

@@ -18,6 +18,13 @@
 //            and stop after `limit` matches. A large driver means the matches are dense, so
 //            the walk meets them quickly; sorting a large driver's rows would not be quick.
 // EXPLAIN QUERY PLAN checks of both live in SearchTests.
+//
+// Why the walk is cheaper than it looks: draft_by_latest holds (latest_saved_ms,
+// first_saved_ms), and SQLite defers reading a table row until a column outside the index
+// is needed (OP_DeferredSeek), so the date tests, which come first in the WHERE clause,
+// reject drafts from the index alone. "Has versions" comes last: as `latest_saved_ms IS NOT
+// NULL` it would become a range on the index, walked upwards, and newest-first would then
+// sort every draft (measured: 150 ms at a million drafts instead of 0.3).
 
 import Foundation
 import InklingStore
@@ -53,14 +60,14 @@ struct SearchCompiler {
       return CompiledSearch(
         sql: """
           SELECT \(columns) FROM (\(driver.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
-          WHERE d.version_count > 0 AND \(predicate) ORDER BY \(order)\(limitClause)
+          WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order)\(limitClause)
           """,
         arguments: driver.arguments + arguments, plan: .driver)
     }
     return CompiledSearch(
       sql: """
         SELECT \(columns) FROM draft AS d INDEXED BY \(Self.index(sort))
-        WHERE d.version_count > 0 AND \(predicate) ORDER BY \(order)\(limitClause)
+        WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order)\(limitClause)
         """,
       arguments: arguments, plan: .walk)
   }

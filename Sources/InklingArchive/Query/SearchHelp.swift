@@ -1,0 +1,31 @@
+// The search language in a few lines, for `inkling-archive search --help` and `help search`.
+
+extension SearchParser {
+  /// A summary of the search language for people, one idea per line, 80 columns wide.
+  public static let helpText = """
+    A query is terms joined by `and` (or just spaces), `or`, `not` and parentheses:
+      name:cat saved:>=2025-10 saved:<7d
+      (name:portrait or name:study) and strokes:>100 and ink:marker
+      background:#1a1a1f versions:>3 imported:today
+
+    Fields (a bare word is a name):
+      name:TEXT        the name contains TEXT (case and accents ignored: cafe finds Café)
+      name:=NAME       the whole name is NAME (case and accents ignored)
+      name:GLOB        the whole name matches * ? [abc]; quote to keep them literal
+      saved:DATE       a version was saved then; imported:DATE a version was imported then
+      versions:N       how many versions the draft has
+      strokes:N        visible strokes in the newest version
+      ink:NAME         the newest version uses pen, pencil, marker, monoline, fountainpen,
+                       watercolor or crayon
+      background:C     the newest version's background: #rrggbb, #rgb or white, black,
+                       cream, gray, red, … (close colours match too)
+
+    Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
+    2025-10, 2025-10-05 (local time), 2025-10-05T14:03:12Z, today, yesterday, or an age
+    7d, 3w, 2m, 1y (the time since then). `>=` means from its start, `>` after its end,
+    `<` before its start, `<=` until its end: saved:<7d is "saved before the last 7
+    days". Date terms on one field joined by `and` are one period: saved:>=2025-10
+    saved:<2025-11 finds drafts with a version saved in October.
+    Values with spaces or keywords go in double quotes: name:"still life", "and".
+    """
+}
