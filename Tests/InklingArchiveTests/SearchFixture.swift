@@ -23,6 +23,8 @@ struct SplitMix: RandomNumberGenerator {
 
 /// A draft as the reference filter sees it.
 struct DraftModel {
+  /// The draft's row id: drafts are numbered in the order they are made.
+  var id: Int
   var name: String
   /// NameFolding.fold(name), computed once.
   var folded: String
@@ -164,7 +166,7 @@ enum SearchFixture {
           if keepModels {
             models.append(
               DraftModel(
-                name: name, folded: NameFolding.fold(name), versions: times.map { (saved: $0.0, imported: $0.1) },
+                id: made + 1, name: name, folded: NameFolding.fold(name), versions: times.map { (saved: $0.0, imported: $0.1) },
                 latestSaved: times.map(\.0).max()!, strokes: drawings[latestBlob].strokes,
                 inks: drawings[latestBlob].inks, background: background))
           }

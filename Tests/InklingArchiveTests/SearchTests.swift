@@ -123,10 +123,12 @@ import Testing
 
   static func sorted(_ drafts: [DraftModel], _ sort: DraftSort) -> [String] {
     func bytes(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    // Newest and oldest break ties as draft_by_latest does: first save, then id (insertion order).
+    func key(_ d: DraftModel) -> (Int64, Int64, Int) { (d.latestSaved, d.versions.map(\.saved).min()!, d.id) }
     return drafts.sorted { a, b in
       switch sort {
-      case .newest: a.latestSaved != b.latestSaved ? a.latestSaved > b.latestSaved : bytes(a.name, b.name)
-      case .oldest: a.latestSaved != b.latestSaved ? a.latestSaved < b.latestSaved : bytes(a.name, b.name)
+      case .newest: key(a) > key(b)
+      case .oldest: key(a) < key(b)
       case .name: a.folded != b.folded ? bytes(a.folded, b.folded) : bytes(a.name, b.name)
       case .versions:
         a.versions.count != b.versions.count

@@ -74,8 +74,10 @@ struct SearchCompiler {
 
   static func order(_ sort: DraftSort) -> String {
     switch sort {
-    case .newest: "d.latest_saved_ms DESC, d.name"
-    case .oldest: "d.latest_saved_ms, d.name"
+    // Ties follow the index (latest, first, id): a tie-break outside it (the name) makes
+    // SQLite sort "the right part" of everything it walks (160 ms instead of 6 at 1M drafts).
+    case .newest: "d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
+    case .oldest: "d.latest_saved_ms, d.first_saved_ms, d.id"
     case .name: "d.name_folded, d.name"
     case .versions: "d.version_count DESC, d.latest_saved_ms DESC, d.name"
     }
