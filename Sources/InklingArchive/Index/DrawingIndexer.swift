@@ -10,12 +10,23 @@ import InklingStore
 
 final class DrawingIndexer {
   private var known: [[UInt8]: StrokeFacts] = [:]
+  /// Content digests of strokes seen, by their bytes and their ink (the bytes name the ink
+  /// only by its index in the drawing's ink table).
+  private var digests: [DigestKey: DrawingFingerprint] = [:]
+
+  private struct DigestKey: Hashable {
+    let fingerprint: [UInt8]
+    let ink: Ink?
+  }
   /// The memory of strokes is dropped past this many entries; it only saves work, and the
   /// import's memory must stay flat.
   static let memoryLimit = 20_000
 
   /// Forgets the strokes seen so far: call between drafts, whose strokes differ.
-  func forget() { known.removeAll(keepingCapacity: true) }
+  func forget() {
+    known.removeAll(keepingCapacity: true)
+    digests.removeAll(keepingCapacity: true)
+  }
   /// Seconds between Apple's reference date (2001-01-01) and 1970-01-01.
   static let appleEpoch = 978_307_200.0
 
@@ -35,7 +46,7 @@ final class DrawingIndexer {
   }
 
   func facts(of drawing: Drawing, fingerprints: [[UInt8]]) -> DrawingFacts {
-    if known.count > Self.memoryLimit { known.removeAll(keepingCapacity: true) }
+    if known.count + digests.count > Self.memoryLimit { forget() }
     var strokes: [StrokeFacts] = []
     strokes.reserveCapacity(drawing.strokes.count)
     var points = 0
@@ -72,7 +83,13 @@ final class DrawingIndexer {
       status: .decoded, formatVersion: Int(drawing.formatVersion), strokes: strokes, pointCount: points,
       bounds: box, firstPoint: first?.isFinite == true ? first : nil, lastPoint: last?.isFinite == true ? last : nil,
       maxInkVersion: drawing.inks.compactMap(\.version).max().map { Int(clamping: $0) },
-      contentHash: drawing.contentFingerprint.bytes)
+      contentHash: drawing.contentFingerprint { index in
+        let key = DigestKey(fingerprint: fingerprints[index], ink: drawing.ink(of: drawing.strokes[index]))
+        if let digest = digests[key] { return digest }
+        let digest = drawing.strokeContentDigest(at: index)
+        digests[key] = digest
+        return digest
+      }.bytes)
   }
 
   private func union(_ a: Rect, _ b: Rect) -> Rect {

@@ -56,10 +56,37 @@ extension Drawing {
   /// A fingerprint of the visible content; equal exactly when `hasSameContent` is (up to hash
   /// collisions, about 2^-64 per pair).
   public var contentFingerprint: DrawingFingerprint {
-    canonicalContent().withUnsafeBytes { canonical in
+    contentFingerprint { strokeContentDigest(at: $0) }
+  }
+
+  /// The content fingerprint built from one digest per visible stroke (`strokeContentDigest`),
+  /// so that a caller who sees the same strokes again and again (every save repeats the
+  /// earlier ones) can reuse their digests instead of serialising every point of every save.
+  package func contentFingerprint(strokeDigest: (Int) -> DrawingFingerprint) -> DrawingFingerprint {
+    var words: [UInt64] = [0x696E_6B6C_696E_6733]  // "inkling3": the composed form
+    let visible = strokes.indices.filter { !strokes[$0].isHidden }
+    words.reserveCapacity(2 + 2 * visible.count)
+    words.append(UInt64(visible.count))
+    for index in visible {
+      let digest = strokeDigest(index)
+      words.append(digest.high)
+      words.append(digest.low)
+    }
+    return Self.fingerprint(words)
+  }
+
+  /// The fingerprint of the canonical form of stroke `index` (its ink by value, transform,
+  /// points, masks, slices and visible substrokes).
+  package func strokeContentDigest(at index: Int) -> DrawingFingerprint {
+    var out = ContentSerializer(drawing: self, reservingFor: strokes[index])
+    out.stroke(strokes[index])
+    return Self.fingerprint(out.words)
+  }
+
+  private static func fingerprint(_ words: [UInt64]) -> DrawingFingerprint {
+    words.withUnsafeBytes { canonical in
       DrawingFingerprint(
-        high: XXHash64.hash(canonical, seed: 0),
-        low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
+        high: XXHash64.hash(canonical, seed: 0), low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
     }
   }
 
@@ -85,6 +112,11 @@ private struct ContentSerializer {
     self.drawing = drawing
     words.reserveCapacity(
       16 + drawing.strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 11 })
+  }
+
+  init(drawing: Drawing, reservingFor stroke: Stroke) {
+    self.drawing = drawing
+    words.reserveCapacity(24 + (stroke.path?.points.count ?? 0) * 11)
   }
 
   mutating func word(_ value: UInt64) { words.append(value.littleEndian) }
