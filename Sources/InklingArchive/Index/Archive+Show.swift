@@ -78,23 +78,22 @@ extension Archive {
 
   /// A version's row and its history entry.
   func versionRow(draft name: String, _ selector: VersionSelector) throws(ArchiveError) -> (VersionRow, VersionInfo) {
-    let history = try history(of: name)
-    let rows = try storeCall { try VersionRecords.versions(ofDraft: try draftID(named: name), in: database) }
+    let versions = try versions(of: name)
     let index: Int
     switch selector {
     case .latest:
-      index = history.count - 1
+      index = versions.count - 1
     case .number(let number):
-      guard (1...history.count).contains(number) else {
-        throw ArchiveError(.failed, "\"\(name)\" has \(history.count) version\(history.count == 1 ? "" : "s"); there is no version \(number)")
+      guard (1...versions.count).contains(number) else {
+        throw ArchiveError(.failed, "\"\(name)\" has \(versions.count) version\(versions.count == 1 ? "" : "s"); there is no version \(number)")
       }
       index = number - 1
     case .at(let range):
-      guard let last = rows.lastIndex(where: { $0.savedMilliseconds < range.end }) else {
-        throw ArchiveError(.failed, "\"\(name)\" has no version saved by then; its first was saved \(history[0].saved)")
+      guard let last = versions.lastIndex(where: { $0.row.savedMilliseconds < range.end }) else {
+        throw ArchiveError(.failed, "\"\(name)\" has no version saved by then; its first was saved \(versions[0].info.saved)")
       }
       index = last
     }
-    return (rows[index], history[index])
+    return versions[index]
   }
 }

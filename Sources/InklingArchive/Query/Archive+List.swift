@@ -43,6 +43,12 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError` when there is no such draft.
   public func history(of name: String) throws(ArchiveError) -> [VersionInfo] {
+    try versions(of: name).map(\.info)
+  }
+
+  /// Every version of the draft called `name`, oldest first: its row and its history entry,
+  /// from one read of the versions.
+  func versions(of name: String) throws(ArchiveError) -> [(row: VersionRow, info: VersionInfo)] {
     let draftID = try draftID(named: name)
     return try storeCall {
       let blobs = try database.fetchAll(
@@ -71,12 +77,13 @@ extension Archive {
           same = firstWithContent[content]
           if same == nil { firstWithContent[content] = index + 1 }
         }
-        return VersionInfo(
+        let info = VersionInfo(
           draftName: row.draftName, number: index + 1, saved: Self.date(row.savedMilliseconds),
           savedFromFileName: row.savedSource == "stamp", imported: Self.date(row.importedMilliseconds),
           fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
           background: row.background, drawingSHA256: blob?.sha ?? "", drawingSize: blob?.size ?? 0,
           strokeCount: blob?.strokes, sameDrawingAs: same)
+        return (row, info)
       }
     }
   }

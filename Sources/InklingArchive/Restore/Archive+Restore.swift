@@ -45,10 +45,8 @@ extension Archive {
 
   /// Restores every version of a draft into `folder`.
   public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError) -> [RestoredFile] {
-    let history = try history(of: name)
-    let rows = try storeCall { try VersionRecords.versions(ofDraft: try draftID(named: name), in: database) }
     var restored: [RestoredFile] = []
-    for (row, info) in zip(rows, history) {
+    for (row, info) in try versions(of: name) {
       restored.append(try write(row, info: info, to: .folder(folder), overwrite: overwrite))
     }
     return restored
