@@ -1,9 +1,13 @@
 // Telling an archive whose schema or file was changed behind our back from a healthy one,
 // cheaply enough to do on every open.
 //
-// The schema an archive should have is, by definition, what the migrations create: they are
-// applied once per process to an in-memory database and its `sqlite_master` is the
-// reference. An archive's `sqlite_master` is compared with it object by object (type, name,
+// The schema an archive should have is, by definition, what the migrations create: applied
+// to an in-memory database, its `sqlite_master` is the reference. Replaying them costs about
+// 7 ms (ALTER TABLE re-parses the schema; 0003 fills a table of 4096 rows), more than the
+// rest of a one-file restore, so SchemaSnapshot.swift keeps that result, generated from the
+// migrations and stamped with their digest; a replay happens only when the digest does not
+// match (a migration edited without regenerating), and SchemaSnapshotTests fails until the
+// snapshot is regenerated. An archive's `sqlite_master` is compared with it object by object (type, name,
 // table, SQL with comments and spacing normalised, so that editing a comment in a migration
 // file does not turn every existing archive into a "tampered" one). The work is bounded by the
 // number of schema objects (a few dozen), never by the size of the archive.
@@ -14,7 +18,8 @@
 // at all is reported as SQLITE_CORRUPT ("malformed database schema") by the first query.
 //
 // Invariants:
-//   1. `expectedSchema` is computed from `Migration.all` only; it never reads an archive.
+//   1. `expectedSchema` is computed from `Migration.all` only (directly, or through a snapshot
+//      whose digest equals theirs); it never reads an archive.
 //   2. Objects SQLite creates on its own when asked (`sqlite_stat1`…`sqlite_stat4` by
 //      ANALYZE or `PRAGMA optimize`) are not differences.
 //   3. `truncation` trusts the header's page count only when SQLite does (the change counter
@@ -33,8 +38,26 @@ package struct SchemaObject: Hashable, Sendable {
 }
 
 package enum SchemaVerification {
-  /// The schema the migrations create, by name.
+  /// The schema the migrations create, by name (invariant 1).
   package static let expectedSchema: Result<[String: SchemaObject], StoreError> = {
+    guard SchemaSnapshot.migrationsDigest == migrationsDigest else { return replayedSchema() }
+    return .success(Dictionary(uniqueKeysWithValues: SchemaSnapshot.objects.map { ($0.name, $0) }))
+  }()
+
+  /// SHA-256 (hex) of every migration's number, name and text, in order.
+  package static var migrationsDigest: String { digest(of: Migration.all) }
+
+  package static func digest(of migrations: [Migration]) -> String {
+    var digest = SHA256Hasher()
+    for migration in migrations {
+      let bytes = Array("\(migration.version)\u{0}\(migration.name)\u{0}\(migration.sql)\u{0}".utf8)
+      bytes.withUnsafeBytes { digest.update($0) }
+    }
+    return hexString(digest.finalize())
+  }
+
+  /// The schema the migrations create, by applying them to an in-memory database.
+  package static func replayedSchema() -> Result<[String: SchemaObject], StoreError> {
     do {
       let db = try Database(path: ":memory:", mode: .readWrite)
       // Migrations may call the functions every archive connection has (inkling_fold).
@@ -47,7 +70,45 @@ package enum SchemaVerification {
     } catch {
       return .failure(StoreError(kind: .sqlite, message: "\(error)"))
     }
-  }()
+  }
+
+  /// The text of SchemaSnapshot.swift for `schema`, made from migrations of `digest`.
+  package static func snapshotSource(of schema: [String: SchemaObject], digest: String) -> String {
+    func literal(_ text: String) -> String {
+      var out = "\""
+      for character in text.unicodeScalars {
+        switch character {
+        case "\\": out += "\\\\"
+        case "\"": out += "\\\""
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default: out.unicodeScalars.append(character)
+        }
+      }
+      return out + "\""
+    }
+    var lines = [
+      "// Generated from migrations/ by `INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`;",
+      "// do not edit. What the migrations create, so that opening an archive need not replay them",
+      "// (SchemaVerification.swift explains why and when it still does).",
+      "",
+      "enum SchemaSnapshot {",
+      "  /// SchemaVerification.migrationsDigest of the migrations this was made from.",
+      "  static let migrationsDigest = \(literal(digest))",
+      "",
+      "  static let objects: [SchemaObject] = [",
+    ]
+    for name in schema.keys.sorted() {
+      let object = schema[name]!
+      let sql = object.sql.map(literal) ?? "nil"
+      lines.append("    SchemaObject(")
+      lines.append("      type: \(literal(object.type)), name: \(literal(object.name)), table: \(literal(object.table)),")
+      lines.append("      sql: \(sql)),")
+    }
+    lines += ["  ]", "}", ""]
+    return lines.joined(separator: "\n")
+  }
 
   /// Every schema object of `db` except SQLite's statistics tables (invariant 2), by name.
   package static func objects(in db: Database) throws -> [String: SchemaObject] {
@@ -111,9 +172,11 @@ package enum SchemaVerification {
     out.reserveCapacity(bytes.count)
     var pendingSpace = false
     var i = 0
+    func isTight(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: ",")
+    }
     func emit(_ byte: UInt8) {
-      let tight: Set<UInt8> = [UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: ",")]
-      if pendingSpace, let last = out.last, !tight.contains(last), !tight.contains(byte) { out.append(0x20) }
+      if pendingSpace, let last = out.last, !isTight(last), !isTight(byte) { out.append(0x20) }
       pendingSpace = false
       out.append(byte)
     }
@@ -175,13 +238,17 @@ package enum SchemaVerification {
     let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
     let pageCount = Int(uint32(28))
     guard pageSize >= 512, pageCount > 0, uint32(24) == uint32(92) else { return nil }
-    let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-    guard walSize == 0,
-      let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-    else { return nil }
+    guard fileSize(path + "-wal") ?? 0 == 0, let fileSize = fileSize(path) else { return nil }
     let expected = pageSize * pageCount
     guard fileSize < expected else { return nil }
     return "the file is truncated: its header says \(pageCount) pages of \(pageSize) bytes (\(expected) bytes), "
       + "but it holds \(fileSize) bytes"
+  }
+
+  /// The size of the file at `path`, or nil when there is none. (`stat` rather than
+  /// FileManager: this runs on every open, and a restore is a few milliseconds in all.)
+  private static func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
   }
 }

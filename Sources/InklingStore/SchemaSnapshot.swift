@@ -1,0 +1,128 @@
+// Generated from migrations/ by `INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`;
+// do not edit. What the migrations create, so that opening an archive need not replay them
+// (SchemaVerification.swift explains why and when it still does).
+
+enum SchemaSnapshot {
+  /// SchemaVerification.migrationsDigest of the migrations this was made from.
+  static let migrationsDigest = "78d6c9d2a10bae3b37840c34f28a390237a41f92123308af83f7166fc4bf23dd"
+
+  static let objects: [SchemaObject] = [
+    SchemaObject(
+      type: "table", name: "blob", table: "blob",
+      sql: "CREATE TABLE blob(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE CHECK(length(sha256)= 32),size INTEGER NOT NULL,encoding INTEGER NOT NULL CHECK(encoding IN(0,1,2)),base_id INTEGER REFERENCES blob(id),depth INTEGER NOT NULL DEFAULT 0,data BLOB NOT NULL,CHECK((encoding = 2)=(base_id IS NOT NULL)),CHECK(base_id IS NULL OR base_id <> id))"),
+    SchemaObject(
+      type: "index", name: "blob_by_base", table: "blob",
+      sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),
+    SchemaObject(
+      type: "table", name: "draft", table: "draft",
+      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER)"),
+    SchemaObject(
+      type: "index", name: "draft_by_first", table: "draft",
+      sql: "CREATE INDEX draft_by_first ON draft(first_saved_ms,latest_saved_ms)"),
+    SchemaObject(
+      type: "index", name: "draft_by_folded", table: "draft",
+      sql: "CREATE INDEX draft_by_folded ON draft(name_folded)"),
+    SchemaObject(
+      type: "index", name: "draft_by_latest", table: "draft",
+      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms)"),
+    SchemaObject(
+      type: "index", name: "draft_by_latest_version", table: "draft",
+      sql: "CREATE INDEX draft_by_latest_version ON draft(latest_version_id)"),
+    SchemaObject(
+      type: "index", name: "draft_by_versions", table: "draft",
+      sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
+    SchemaObject(
+      type: "trigger", name: "draft_search_delete", table: "draft",
+      sql: "CREATE TRIGGER draft_search_delete AFTER DELETE ON draft BEGIN DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); END"),
+    SchemaObject(
+      type: "trigger", name: "draft_search_insert", table: "draft",
+      sql: "CREATE TRIGGER draft_search_insert AFTER INSERT ON draft BEGIN SELECT RAISE(ABORT,'a draft name is at most 4096 characters')WHERE length(inkling_fold(NEW.name))> 4096; UPDATE draft SET name_folded = inkling_fold(NEW.name)WHERE id = NEW.id; INSERT OR IGNORE INTO name_gram(gram,draft_id)SELECT substr(d.name_folded || char(1,1),p.i,3),d.id FROM draft d JOIN search_position p ON p.i <= length(d.name_folded)WHERE d.id = NEW.id; END"),
+    SchemaObject(
+      type: "trigger", name: "draft_search_rename", table: "draft",
+      sql: "CREATE TRIGGER draft_search_rename AFTER UPDATE OF name ON draft WHEN NEW.name IS NOT OLD.name BEGIN SELECT RAISE(ABORT,'a draft name is at most 4096 characters')WHERE length(inkling_fold(NEW.name))> 4096; DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); UPDATE draft SET name_folded = inkling_fold(NEW.name)WHERE id = NEW.id; INSERT OR IGNORE INTO name_gram(gram,draft_id)SELECT substr(d.name_folded || char(1,1),p.i,3),d.id FROM draft d JOIN search_position p ON p.i <= length(d.name_folded)WHERE d.id = NEW.id; END"),
+    SchemaObject(
+      type: "table", name: "drawing", table: "drawing",
+      sql: "CREATE TABLE drawing(blob_id INTEGER PRIMARY KEY REFERENCES blob(id),status INTEGER NOT NULL CHECK(status IN(0,1,2)),problem TEXT,format_version INTEGER,stroke_count INTEGER NOT NULL DEFAULT 0,hidden_count INTEGER NOT NULL DEFAULT 0,point_count INTEGER NOT NULL DEFAULT 0,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,first_point_s REAL,last_point_s REAL,max_ink_version INTEGER,content_hash BLOB,strokes BLOB NOT NULL DEFAULT x'')"),
+    SchemaObject(
+      type: "index", name: "drawing_by_content", table: "drawing",
+      sql: "CREATE INDEX drawing_by_content ON drawing(content_hash)"),
+    SchemaObject(
+      type: "index", name: "drawing_by_strokes", table: "drawing",
+      sql: "CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count)"),
+    SchemaObject(
+      type: "table", name: "drawing_ink", table: "drawing_ink",
+      sql: "CREATE TABLE drawing_ink(blob_id INTEGER NOT NULL REFERENCES blob(id),ink TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,stroke_count INTEGER NOT NULL,PRIMARY KEY(blob_id,ink,color_r,color_g,color_b,color_a))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "drawing_ink_by_ink", table: "drawing_ink",
+      sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink,blob_id)"),
+    SchemaObject(
+      type: "table", name: "envelope", table: "envelope",
+      sql: "CREATE TABLE envelope(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE,text BLOB NOT NULL,drawing_offset INTEGER NOT NULL,base64_style INTEGER NOT NULL CHECK(base64_style IN(0,1,2)),base64_text BLOB,CHECK((base64_style = 2)=(base64_text IS NOT NULL)))"),
+    SchemaObject(
+      type: "table", name: "import_problem", table: "import_problem",
+      sql: "CREATE TABLE import_problem(run_id INTEGER NOT NULL REFERENCES import_run(id),path TEXT NOT NULL,reason TEXT NOT NULL)"),
+    SchemaObject(
+      type: "index", name: "import_problem_by_run", table: "import_problem",
+      sql: "CREATE INDEX import_problem_by_run ON import_problem(run_id)"),
+    SchemaObject(
+      type: "table", name: "import_run", table: "import_run",
+      sql: "CREATE TABLE import_run(id INTEGER PRIMARY KEY,started_ms INTEGER NOT NULL,finished_ms INTEGER,versions_imported INTEGER NOT NULL DEFAULT 0,drafts_created INTEGER NOT NULL DEFAULT 0,already_archived INTEGER NOT NULL DEFAULT 0,ignored INTEGER NOT NULL DEFAULT 0,rejected INTEGER NOT NULL DEFAULT 0,bytes_read INTEGER NOT NULL DEFAULT 0)"),
+    SchemaObject(
+      type: "table", name: "name_gram", table: "name_gram",
+      sql: "CREATE TABLE name_gram(gram TEXT NOT NULL,draft_id INTEGER NOT NULL,PRIMARY KEY(gram,draft_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "table", name: "search_position", table: "search_position",
+      sql: "CREATE TABLE search_position(i INTEGER PRIMARY KEY)"),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_blob_1", table: "blob",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_draft_1", table: "draft",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_envelope_1", table: "envelope",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_stroke_1", table: "stroke",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_thumbnail_1", table: "thumbnail",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_version_1", table: "version",
+      sql: nil),
+    SchemaObject(
+      type: "table", name: "stroke", table: "stroke",
+      sql: "CREATE TABLE stroke(id INTEGER PRIMARY KEY,fingerprint BLOB NOT NULL UNIQUE,uuid BLOB,hidden INTEGER NOT NULL,ink TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,point_count INTEGER NOT NULL,created_s REAL)"),
+    SchemaObject(
+      type: "table", name: "thumbnail", table: "thumbnail",
+      sql: "CREATE TABLE thumbnail(id INTEGER PRIMARY KEY,key BLOB NOT NULL UNIQUE CHECK(length(key)= 32),content_hash BLOB,background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,pixel_size INTEGER NOT NULL CHECK(pixel_size > 0),renderer_version INTEGER NOT NULL,png BLOB NOT NULL,byte_size INTEGER NOT NULL,created_ms INTEGER NOT NULL)"),
+    SchemaObject(
+      type: "table", name: "version", table: "version",
+      sql: "CREATE TABLE version(id INTEGER PRIMARY KEY,draft_id INTEGER NOT NULL REFERENCES draft(id),saved_ms INTEGER NOT NULL,saved_source TEXT NOT NULL CHECK(saved_source IN('stamp','mtime')),imported_ms INTEGER NOT NULL,file_name TEXT NOT NULL,file_sha256 BLOB NOT NULL CHECK(length(file_sha256)= 32),file_size INTEGER NOT NULL,file_mtime_ns INTEGER NOT NULL,blob_id INTEGER NOT NULL REFERENCES blob(id),envelope_id INTEGER NOT NULL REFERENCES envelope(id),background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,UNIQUE(draft_id,saved_ms,file_sha256))"),
+    SchemaObject(
+      type: "index", name: "version_by_blob", table: "version",
+      sql: "CREATE INDEX version_by_blob ON version(blob_id)"),
+    SchemaObject(
+      type: "index", name: "version_by_draft", table: "version",
+      sql: "CREATE INDEX version_by_draft ON version(draft_id,saved_ms)"),
+    SchemaObject(
+      type: "index", name: "version_by_envelope", table: "version",
+      sql: "CREATE INDEX version_by_envelope ON version(envelope_id)"),
+    SchemaObject(
+      type: "index", name: "version_by_imported_draft", table: "version",
+      sql: "CREATE INDEX version_by_imported_draft ON version(imported_ms,draft_id)"),
+    SchemaObject(
+      type: "index", name: "version_by_saved_draft", table: "version",
+      sql: "CREATE INDEX version_by_saved_draft ON version(saved_ms,draft_id)"),
+    SchemaObject(
+      type: "trigger", name: "version_search_delete", table: "version",
+      sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),
+    SchemaObject(
+      type: "trigger", name: "version_search_insert", table: "version",
+      sql: "CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms,NEW.saved_ms),NEW.saved_ms)WHERE id = NEW.draft_id; END"),
+    SchemaObject(
+      type: "trigger", name: "version_search_move", table: "version",
+      sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),
+  ]
+}
