@@ -23,7 +23,7 @@ struct RestoreBenchmark {
     let folder = try TemporaryFolder()
     let output = folder.path("restored.inkling")
 
-    var fresh: [Double] = []
+    var fresh: [(wall: Double, cpu: Double)] = []
     for (name, number) in picks {
       fresh.append(
         try Self.milliseconds {
@@ -32,7 +32,7 @@ struct RestoreBenchmark {
         })
     }
     let archive = try Archive(path: path, mode: .readOnly)
-    var warm: [Double] = []
+    var warm: [(wall: Double, cpu: Double)] = []
     for (name, number) in picks {
       warm.append(
         try Self.milliseconds {
@@ -40,8 +40,11 @@ struct RestoreBenchmark {
         })
     }
     #expect(fresh.count == picks.count && warm.count == picks.count)
-    print("restore-in-process open+restore: \(Self.quantiles(fresh)) over \(fresh.count) versions")
-    print("restore-in-process restore only: \(Self.quantiles(warm)) over \(warm.count) versions")
+    for (label, times) in [("open+restore", fresh), ("restore only", warm)] {
+      print(
+        "restore-in-process \(label): \(Self.quantiles(times.map(\.wall))) over \(times.count) versions "
+          + "(CPU time \(Self.quantiles(times.map(\.cpu))))")
+    }
   }
 
   /// `samples` random (draft, version) pairs and the oldest version of the longest histories.
@@ -59,10 +62,18 @@ struct RestoreBenchmark {
     return picks
   }
 
-  static func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+  /// Wall-clock and thread CPU milliseconds of `body` (on a shared machine the CPU time is
+  /// what other processes do not inflate; the wall time includes waiting for fsync).
+  static func milliseconds(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+    func cpuNow() -> Double {
+      var time = timespec()
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+      return Double(time.tv_sec) * 1e3 + Double(time.tv_nsec) / 1e6
+    }
     let start = DispatchTime.now().uptimeNanoseconds
+    let cpuStart = cpuNow()
     try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, cpuNow() - cpuStart)
   }
 
   static func quantiles(_ values: [Double]) -> String {
