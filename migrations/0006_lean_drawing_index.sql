@@ -4,10 +4,11 @@
 --
 --  - A stroke row named its ink by text and its colour by four REALs (about 40 bytes),
 --    though an archive holds a few dozen (ink, colour) pairs: it now names a row of `ink`.
---  - The 16-byte fingerprint was stored twice, in the row and in its UNIQUE index; it now
---    lives only in `stroke_key` (fingerprint → id, WITHOUT ROWID), which the importer
---    consults to share rows between saves. Readers tell strokes apart by id (the same id
---    is the same fingerprint).
+--  - The 16-byte fingerprint had a UNIQUE index, whose inserts land at random places in
+--    a B-tree (a SHA-256 has no order): that cost the import more than any other write of
+--    the index (issue 3). The importer finds a draft's earlier strokes through the stroke
+--    lists of the draft's versions instead (DrawingIndexWriter), so the fingerprint stays
+--    in the row, unindexed. A stroke pasted into another draft gets a row of its own there.
 --  - `drawing_ink` kept one row per (ink, colour) with the colour, in a rowid table and an
 --    index; only `ink:NAME` searches read it, by name. It now keeps one row per ink name,
 --    WITHOUT ROWID, keyed by (blob_id, ink), plus the index by name.
@@ -32,21 +33,18 @@ CREATE TABLE stroke (
   -- Render bounds, rounded out to whole points (stored as small integers by SQLite).
   bounds_x REAL, bounds_y REAL, bounds_width REAL, bounds_height REAL,
   created_s REAL,                        -- the path's creation date, seconds since 1970
-  uuid BLOB                              -- the stroke's UUID: `diff` tells a hidden stroke by it
+  uuid BLOB,                             -- the stroke's UUID: `diff` tells a hidden stroke by it
+  -- SHA-256 (first 16 bytes) of the stroke's encoded message: the same stroke in two saves
+  -- of a draft is the same row; hiding or erasing it makes a new one.
+  fingerprint BLOB NOT NULL
 );
-INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid)
-  SELECT s.id, i.id, s.hidden, s.point_count, s.bounds_x, s.bounds_y, s.bounds_width, s.bounds_height, s.created_s, s.uuid
+INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid,
+    fingerprint)
+  SELECT s.id, i.id, s.hidden, s.point_count, s.bounds_x, s.bounds_y, s.bounds_width, s.bounds_height, s.created_s,
+    s.uuid, s.fingerprint
   FROM stroke_0002 AS s JOIN ink AS i ON i.name = s.ink AND i.color_r = s.color_r AND i.color_g = s.color_g
     AND i.color_b = s.color_b AND i.color_a = s.color_a
   ORDER BY s.id;
-
--- SHA-256 (first 16 bytes) of the stroke's encoded message: the same stroke in two saves
--- is the same row; hiding or erasing it makes a new one.
-CREATE TABLE stroke_key (
-  fingerprint BLOB PRIMARY KEY,
-  stroke_id INTEGER NOT NULL
-) WITHOUT ROWID;
-INSERT INTO stroke_key(fingerprint, stroke_id) SELECT fingerprint, id FROM stroke_0002 ORDER BY fingerprint;
 DROP TABLE stroke_0002;
 
 -- The ink names each drawing's visible strokes use, for `ink:` searches.

@@ -55,15 +55,22 @@ extension Archive {
     return diff
   }
 
-  /// Decodes and indexes every drawing that has no index row yet (or every drawing, with
-  /// `all`), in batches. Returns how many drawings were indexed.
+  /// Decodes and indexes every drawing that has no index row yet (or, with `all`, drops
+  /// the whole index and builds it again), in batches. Returns how many drawings were
+  /// indexed. Interrupted, it leaves drawings "not indexed", which a plain `reindex` fills.
   @discardableResult
   public func reindex(all: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(ArchiveError) -> Int {
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     return try storeCall {
-      let ids = try database.fetchAll(
-        all ? "SELECT id FROM blob ORDER BY id" : "SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id"
-      ) { $0.int64(0) }
+      if all {
+        // From nothing, so that strokes are shared as at import and no row is left over.
+        try database.transaction {
+          try database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")
+        }
+      }
+      let ids = try database.fetchAll("SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id") {
+        $0.int64(0)
+      }
       let indexer = DrawingIndexer()
       let writer = DrawingIndexWriter(database)
       var done = 0

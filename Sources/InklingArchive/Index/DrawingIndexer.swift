@@ -5,13 +5,15 @@
 // One indexer per worker thread, fed the saves of one draft in order. Every save repeats
 // the strokes of the one before byte for byte (erasing re-encodes a stroke in place), and
 // issue 3 allows indexing 15 % of an import, so the indexer remembers, for the draft at hand:
-//   1. the previous save's stroke messages: a stroke whose bytes equal the one at the same
-//      position there gets its fingerprint without hashing (a memcmp, not a SHA-256);
+//   1. the previous save's bytes, stroke ranges, decoded strokes and fingerprints: a stroke
+//      message equal byte for byte to the one at the same position there is neither decoded
+//      (DrawingReader.read(_:reusing:)) nor hashed (a memcmp instead of a SHA-256);
 //   2. per (fingerprint, ink), the stroke's facts and content digest: render bounds and the
 //      canonical serialisation are costly, and are computed once per distinct stroke.
 // The key of (2) holds the ink by value, numbered (`inkNumbers`), because a stroke's bytes
 // name its ink only by its index in the drawing's ink table. A stroke whose substrokes use
 // another ink than its own is never remembered (its digest depends on more than the key).
+// Gzipped drawings are decoded whole (their stroke bytes live in a buffer the reader frees).
 
 import Foundation
 import InklingFormats
@@ -37,6 +39,7 @@ final class DrawingIndexer {
     var message: [UInt8] = []
     var ranges: [Range<Int>] = []
     var fingerprints: [StrokeFingerprint] = []
+    var strokes: [Stroke] = []
   }
 
   /// How often the memories paid off, over the indexer's life (for tests and tuning).
@@ -67,16 +70,55 @@ final class DrawingIndexer {
   /// The facts of `bytes`, whatever they hold: a drawing that does not decode is still
   /// described (status and reason), never an error.
   func facts(of bytes: [UInt8]) -> DrawingFacts {
+    if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) {
+      previous = PreviousStrokes()
+      let drawing: Drawing
+      do {
+        switch try DrawingReader.read(bytes) {
+        case .drawing(let decoded): drawing = decoded
+        case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
+        }
+      } catch {
+        return DrawingFacts(status: .damaged, problem: error.description)
+      }
+      return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
+    }
+    // Memory 1: the reader asks about each stroke message before decoding it.
+    let before = previous
+    previous = PreviousStrokes()
+    var fingerprints: [StrokeFingerprint] = []
+    var ranges: [Range<Int>] = []
+    var reused = 0
     let drawing: Drawing
     do {
-      switch try DrawingReader.read(bytes) {
+      let result = try DrawingReader.read(bytes) { index, range, buffer in
+        guard index == fingerprints.count else { return nil }
+        ranges.append(range)
+        if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
+          before.message.withUnsafeBytes({ old in
+            memcmp(buffer.baseAddress! + range.lowerBound, old.baseAddress! + before.ranges[index].lowerBound, range.count)
+          }) == 0
+        {
+          fingerprints.append(before.fingerprints[index])
+          reused += 1
+          return before.strokes[index]
+        }
+        fingerprints.append(StrokeFingerprint(prefixOf: SHA256.hash(UnsafeRawBufferPointer(rebasing: buffer[range]))))
+        return nil
+      }
+      switch result {
       case .drawing(let decoded): drawing = decoded
       case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
       }
     } catch {
       return DrawingFacts(status: .damaged, problem: error.description)
     }
-    return facts(of: drawing, fingerprints: strokeFingerprints(bytes, count: drawing.strokes.count))
+    guard fingerprints.count == drawing.strokes.count else {
+      return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
+    }
+    statistics.fingerprintsReused += reused
+    previous = PreviousStrokes(message: bytes, ranges: ranges, fingerprints: fingerprints, strokes: drawing.strokes)
+    return facts(of: drawing, fingerprints: fingerprints)
   }
 
   func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint]) -> DrawingFacts {
@@ -147,53 +189,34 @@ final class DrawingIndexer {
   /// The fingerprint of each top-level stroke message, in order. The reader has already
   /// accepted these bytes, so the walk cannot fail; if it ever disagrees with the reader's
   /// stroke count, each stroke gets a fingerprint of its own (no sharing, still correct).
-  func strokeFingerprints(_ bytes: [UInt8], count: Int) -> [StrokeFingerprint] {
+  static func strokeFingerprints(_ bytes: [UInt8], count: Int) -> [StrokeFingerprint] {
     var fingerprints: [StrokeFingerprint] = []
     fingerprints.reserveCapacity(count)
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(count)
     let message: [UInt8]
     if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) {
       message = (try? bytes.withUnsafeBytes { try Gzip.decompress($0, limit: DrawingLimits.default.maxInflatedBytes) }) ?? []
     } else {
       message = bytes
     }
-    let before = previous
-    var reused = 0
     message.withUnsafeBytes { raw in
       guard raw.count >= 8, raw.starts(with: DrawingReader.magic) else { return }
       let headerLength = Int(raw[6]) | Int(raw[7]) << 8
       guard headerLength >= 8, headerLength <= raw.count else { return }
-      before.message.withUnsafeBytes { old in
-        var reader = ProtobufReader(raw, range: headerLength..<raw.count)
-        while let tag = try? reader.readTag() {
-          if tag.number == 5, tag.wireType == .lengthDelimited, let range = try? reader.readLengthDelimitedRange() {
-            let index = fingerprints.count
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[range])
-            if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
-              memcmp(bytes.baseAddress!, old.baseAddress! + before.ranges[index].lowerBound, range.count) == 0
-            {
-              fingerprints.append(before.fingerprints[index])
-              reused += 1
-            } else {
-              fingerprints.append(StrokeFingerprint(prefixOf: SHA256.hash(bytes)))
-            }
-            ranges.append(range)
-          } else if (try? reader.skip(tag)) == nil {
-            return
-          }
+      var reader = ProtobufReader(raw, range: headerLength..<raw.count)
+      while let tag = try? reader.readTag() {
+        if tag.number == 5, tag.wireType == .lengthDelimited, let range = try? reader.readLengthDelimitedRange() {
+          fingerprints.append(StrokeFingerprint(prefixOf: SHA256.hash(UnsafeRawBufferPointer(rebasing: raw[range]))))
+        } else if (try? reader.skip(tag)) == nil {
+          return
         }
       }
     }
     guard fingerprints.count == count else {
-      previous = PreviousStrokes()
       let salt = SHA256.hash(bytes)
       return (0..<count).map { index in
         StrokeFingerprint(prefixOf: SHA256.hash(salt + withUnsafeBytes(of: index) { Array($0) }))
       }
     }
-    statistics.fingerprintsReused += reused
-    previous = PreviousStrokes(message: message, ranges: ranges, fingerprints: fingerprints)
     return fingerprints
   }
 }

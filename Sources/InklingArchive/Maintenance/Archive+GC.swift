@@ -87,10 +87,6 @@ extension Archive {
       try database.execute("DELETE FROM stroke WHERE id = ?", [id])
       removed += 1
     }
-    if removed > 0 {
-      // stroke_key is keyed by fingerprint: one pass over it rather than a scan per stroke.
-      try database.execute("DELETE FROM stroke_key WHERE stroke_id NOT IN (SELECT id FROM stroke)")
-    }
     return removed
   }
 

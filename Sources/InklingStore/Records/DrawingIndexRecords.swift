@@ -3,10 +3,15 @@
 // `diff` and searches.
 //
 // Writing is on the import's critical path (issue 3: indexing may add at most 15 % to an
-// import), so the writer keeps its prepared statements, caches stroke and ink ids between
-// versions (a save repeats every earlier stroke), and inserts a version's new strokes in
-// multi-row INSERTs with ids it numbers itself (it holds the write lock, so max(id) + 1 is
-// free; see `write`).
+// import), so the writer keeps its ids in memory and its inserts sequential:
+//   1. Stroke ids are cached by fingerprint. A save repeats every earlier stroke of its
+//      draft, so the first time a run meets a draft that has versions already, the writer
+//      loads the ids and fingerprints of those versions' strokes (one read of the draft's
+//      stroke lists); a run never looks a fingerprint up in SQL, and there is no
+//      fingerprint index to update at random places.
+//   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
+//      so max(id) + 1 onwards is free) and go in 32 rows per INSERT, appended in id order.
+// A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
 
@@ -28,7 +33,7 @@ package struct StrokeFingerprint: Hashable, Sendable {
     low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
   }
 
-  /// 16 bytes, big-endian: the BLOB stored in `stroke_key`.
+  /// 16 bytes, big-endian: the BLOB stored in `stroke.fingerprint`.
   package var bytes: [UInt8] {
     var out = [UInt8](repeating: 0, count: 16)
     for i in 0..<8 {
@@ -101,15 +106,24 @@ package struct DrawingIndexRow: Sendable {
 }
 
 /// Writes drawing facts; one per writer connection, caching stroke and ink ids between
-/// versions (a save repeats every earlier stroke, so most look-ups hit the cache).
+/// versions (a save repeats every earlier stroke, so most strokes are found in memory).
 package final class DrawingIndexWriter {
   private let db: Database
   private var strokeIDs: [StrokeFingerprint: Int64] = [:]
+  /// Drafts whose archived strokes are in `strokeIDs` (invariant 1 of the file comment).
+  private var loadedDrafts = Set<Int64>()
   private var inkIDs: [InkKey: Int64] = [:]
-  /// The stroke cache is dropped when it grows past this; it only saves look-ups.
-  static let cacheLimit = 10_000
-  /// Rows per multi-row INSERT of strokes (10 parameters each, well under SQLite's limit).
+  /// The stroke cache is dropped when it grows past this; it only saves rows.
+  static let cacheLimit = 20_000
+  /// Rows per multi-row INSERT of strokes (11 parameters each, well under SQLite's limit).
   static let rowsPerInsert = 32
+  private static let insertSQL: [String] = (0...rowsPerInsert).map { count in
+    """
+    INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid,
+      fingerprint)
+    VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
+    """
+  }
 
   private struct InkKey: Hashable {
     let name: String
@@ -125,11 +139,16 @@ package final class DrawingIndexWriter {
 
   /// Stores the facts of blob `blobID`, replacing any row it had.
   ///
-  /// - Parameter isNew: the blob was inserted in this transaction, so it has no rows yet
-  ///   (saves the deletion of its old ink rows).
-  package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false) throws {
+  /// - Parameters:
+  ///   - isNew: the blob was inserted in this transaction, so it has no rows yet (saves
+  ///     the deletion of its old ink rows).
+  ///   - draftID: the draft whose version holds the blob, when known: its earlier strokes
+  ///     are shared with this drawing's (invariant 1).
+  package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false, draftID: Int64? = nil) throws {
     precondition(
       facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
+    if strokeIDs.count >= Self.cacheLimit { forgetCache() }
+    if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
     let ids = try strokeIDs(for: facts)
     let bounds = facts.bounds
     try db.execute(
@@ -158,25 +177,33 @@ package final class DrawingIndexWriter {
     for use in names { try insert.execute([blobID, use.name, use.count]) }
   }
 
-  /// The row id of each stroke, inserting the rows of strokes the archive does not have.
+  /// Puts the strokes of every indexed version of draft `draftID` in the cache.
+  private func loadStrokes(ofDraft draftID: Int64) throws {
+    loadedDrafts.insert(draftID)
+    var ids = Set<Int64>()
+    try db.statement(
+      "SELECT DISTINCT drawing.strokes FROM version JOIN drawing ON drawing.blob_id = version.blob_id WHERE version.draft_id = ?"
+    ).forEach([draftID]) { row in
+      // A malformed list only loses sharing here; `show` reports it.
+      ids.formUnion(StrokeRuns.decode(row.bytes(0)) ?? [])
+    }
+    let fingerprint = try db.statement("SELECT fingerprint FROM stroke WHERE id = ?")
+    for id in ids {
+      try fingerprint.forEach([id]) { row in
+        let bytes = row.bytes(0)
+        if bytes.count == 16 { strokeIDs[StrokeFingerprint(prefixOf: bytes)] = id }
+      }
+    }
+  }
+
+  /// The row id of each stroke, inserting the rows of strokes not in the cache.
   private func strokeIDs(for facts: DrawingFacts) throws -> [Int64] {
-    if strokeIDs.count >= Self.cacheLimit { strokeIDs.removeAll(keepingCapacity: true) }
     var ids = [Int64](repeating: 0, count: facts.strokes.count)
     var missing: [Int] = []
-    var missingSet = Set<StrokeFingerprint>()
     for index in facts.strokes.indices {
-      let fingerprint = facts.fingerprints[index]
-      if let id = strokeIDs[fingerprint] {
+      if let id = strokeIDs[facts.fingerprints[index]] {
         ids[index] = id
-      } else if missingSet.contains(fingerprint) {
-        missing.append(index)  // the same stroke twice in one drawing (a pasted copy): one row
-      } else if let id = try db.fetchOne(
-        "SELECT stroke_id FROM stroke_key WHERE fingerprint = ?", [fingerprint.bytes], { $0.int64(0) })
-      {
-        ids[index] = id
-        strokeIDs[fingerprint] = id
       } else {
-        missingSet.insert(fingerprint)
         missing.append(index)
       }
     }
@@ -185,53 +212,38 @@ package final class DrawingIndexWriter {
     // before it ends (WAL: a stale snapshot could not write at all), and max(id) + 1
     // onwards is free.
     var next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
-    var assigned: [StrokeFingerprint: Int64] = [:]
-    var rows: [(fingerprint: StrokeFingerprint, stroke: StrokeFacts, id: Int64, ink: Int64)] = []
-    rows.reserveCapacity(missing.count)
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    arguments.reserveCapacity(min(missing.count, Self.rowsPerInsert) * 11)
+    var rows = 0
+    func flush() throws {
+      guard rows > 0 else { return }
+      try db.execute(Self.insertSQL[rows], arguments)
+      arguments.removeAll(keepingCapacity: true)
+      rows = 0
+    }
     for index in missing {
       let fingerprint = facts.fingerprints[index]
-      if let id = assigned[fingerprint] {
+      // The same stroke twice in one drawing (a pasted copy) gets one row.
+      if let id = strokeIDs[fingerprint] {
         ids[index] = id
         continue
       }
       let stroke = facts.strokes[index]
-      rows.append((fingerprint, stroke, next, try inkID(stroke.ink, stroke.color)))
-      assigned[fingerprint] = next
+      let bounds = stroke.bounds
+      arguments += [
+        next, try inkID(stroke.ink, stroke.color), stroke.hidden, stroke.pointCount, bounds?.x, bounds?.y, bounds?.width,
+        bounds?.height, stroke.created, stroke.uuid, fingerprint.bytes,
+      ]
+      rows += 1
+      strokeIDs[fingerprint] = next
       ids[index] = next
       next += 1
+      if rows == Self.rowsPerInsert { try flush() }
     }
-    var start = 0
-    while start < rows.count {
-      let chunk = rows[start..<min(start + Self.rowsPerInsert, rows.count)]
-      var strokeArguments: [(any DatabaseValueConvertible)?] = []
-      strokeArguments.reserveCapacity(chunk.count * 10)
-      var keyArguments: [(any DatabaseValueConvertible)?] = []
-      keyArguments.reserveCapacity(chunk.count * 2)
-      for row in chunk {
-        let bounds = row.stroke.bounds
-        strokeArguments += [
-          row.id, row.ink, row.stroke.hidden, row.stroke.pointCount, bounds?.x, bounds?.y, bounds?.width, bounds?.height,
-          row.stroke.created, row.stroke.uuid,
-        ]
-        keyArguments += [row.fingerprint.bytes, row.id]
-      }
-      try db.execute(Self.insertSQL(strokeRows: chunk.count), strokeArguments)
-      try db.execute(Self.insertSQL(keyRows: chunk.count), keyArguments)
-      start += chunk.count
-    }
-    for row in rows { strokeIDs[row.fingerprint] = row.id }
+    // On a throw the caller rolls back and calls forgetCache(): the ids cached above name
+    // rows that are gone.
+    try flush()
     return ids
-  }
-
-  private static func insertSQL(strokeRows count: Int) -> String {
-    """
-    INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid)
-    VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
-    """
-  }
-
-  private static func insertSQL(keyRows count: Int) -> String {
-    "INSERT INTO stroke_key(fingerprint, stroke_id) VALUES \(repeatElement("(?, ?)", count: count).joined(separator: ", "))"
   }
 
   /// The id of the (ink, colour) row, inserted when new.
@@ -255,7 +267,8 @@ package final class DrawingIndexWriter {
 
   /// Forgets cached ids (after a rollback, the rows they name may be gone).
   package func forgetCache() {
-    strokeIDs.removeAll()
+    strokeIDs.removeAll(keepingCapacity: true)
+    loadedDrafts.removeAll(keepingCapacity: true)
     inkIDs.removeAll()
   }
 }
