@@ -73,7 +73,7 @@ func sharedSample(_ name: String) throws -> [UInt8] {
     try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try sharedSample("pen-marker-hidden")))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("")])
-    try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke")
+    try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")
     #expect(try archive.show(draft: "A").drawing.status == .notIndexed)
     #expect(try archive.reindex() == 1)
     #expect(try archive.show(draft: "A").drawing.hiddenCount == 2)

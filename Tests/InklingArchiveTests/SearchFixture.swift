@@ -107,12 +107,9 @@ enum SearchFixture {
         var inks: Set<String> = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let ink = Self.inks.randomElement(using: &random)!
-          let colour = Double(Int.random(in: 0...4, using: &random)) / 4
+          _ = Double(Int.random(in: 0...4, using: &random)) / 4  // was a colour; keeps the fixture's random sequence
           try db.execute(
-            """
-            INSERT OR IGNORE INTO drawing_ink(blob_id, ink, color_r, color_g, color_b, color_a, stroke_count)
-            VALUES (?, ?, ?, 0, 0, 1, 1)
-            """, [blobID, ink, colour])
+            "INSERT OR IGNORE INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, 1)", [blobID, ink])
           inks.insert(ink)
         }
         drawings.append((total - hidden, inks))

@@ -44,6 +44,7 @@ extension Archive {
     let remaining = WorkerCount(workerCount)
     let archivePath = path
     let maximumFileSize = options.maximumFileSize
+    let indexDrawings = options.indexDrawings
     var workerThreads: [Thread] = []
     for _ in 0..<workerCount {
       workerThreads.append(
@@ -51,7 +52,8 @@ extension Archive {
           defer { if remaining.finishOne() { results.close() } }
           let preparer: VersionPreparer
           do {
-            preparer = try VersionPreparer(archivePath: archivePath, maximumFileSize: maximumFileSize)
+            preparer = try VersionPreparer(
+              archivePath: archivePath, maximumFileSize: maximumFileSize, indexDrawings: indexDrawings)
           } catch {
             results.push(.failure("\(error)"))
             while jobs.pop() != nil {}

@@ -45,10 +45,13 @@ final class VersionPreparer {
   private var previous: (draftName: String, base: BlobBase)?
 
   private let maximumFileSize: Int64
+  /// False when the import leaves the drawing index to a later `reindex` (ImportOptions).
+  private let indexDrawings: Bool
 
-  init(archivePath: String, maximumFileSize: Int64) throws {
+  init(archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true) throws {
     reader = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
     self.maximumFileSize = maximumFileSize
+    self.indexDrawings = indexDrawings
   }
 
   deinit { reader.close() }
@@ -93,7 +96,7 @@ final class VersionPreparer {
       let encoded = try encoder.encode(drawing, sha256: blobSHA256, base: base)
       blob = encoded
       depth = encoded.depth
-      facts = indexer.facts(of: drawing)
+      facts = indexDrawings ? indexer.facts(of: drawing) : nil
     }
     // Verify before commit: the template and the drawing bytes that will be stored must
     // give back the file exactly. (The blob encoder has already checked that its stored

@@ -117,7 +117,7 @@ final class VersionWriter {
       let stored = try blobs.insert(blob)
       blobID = stored.id
       if let facts = version.drawingFacts, try stored.inserted || !drawingIndex.isIndexed(blobID) {
-        try drawingIndex.write(facts, blobID: blobID)
+        try drawingIndex.write(facts, blobID: blobID, isNew: stored.inserted, draftID: draft.id)
       }
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id

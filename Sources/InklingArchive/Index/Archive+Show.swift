@@ -27,14 +27,19 @@ extension Archive {
     }
     let before = DrawingSummary(factsA.facts).strokes
     let after = DrawingSummary(factsB.facts).strokes
-    // A stroke is the same stroke in both when its UUID is (hiding a stroke re-encodes it).
-    func key(_ facts: DrawingFacts, _ index: Int) -> [UInt8] { facts.strokes[index].uuid ?? facts.strokes[index].fingerprint }
-    var beforeByKey: [[UInt8]: StrokeSummary] = [:]
-    for (index, stroke) in before.enumerated() { beforeByKey[key(factsA.facts, index)] = stroke }
-    var afterKeys = Set<[UInt8]>()
+    // A stroke is the same stroke in both when its UUID is (hiding a stroke re-encodes it);
+    // without a UUID, when it is the same row of the index (the same bytes).
+    enum Key: Hashable {
+      case uuid([UInt8])
+      case row(Int64)
+    }
+    func key(_ row: DrawingIndexRow, _ index: Int) -> Key { row.facts.strokes[index].uuid.map(Key.uuid) ?? .row(row.strokeIDs[index]) }
+    var beforeByKey: [Key: StrokeSummary] = [:]
+    for (index, stroke) in before.enumerated() { beforeByKey[key(factsA, index)] = stroke }
+    var afterKeys = Set<Key>()
     var diff = DrawingDiff(from: infoA, to: infoB, added: [], removed: [], hidden: [], unhidden: [])
     for (index, stroke) in after.enumerated() {
-      let k = key(factsB.facts, index)
+      let k = key(factsB, index)
       afterKeys.insert(k)
       switch (beforeByKey[k], stroke.hidden) {
       case (nil, false): diff.added.append(stroke)
@@ -44,21 +49,28 @@ extension Archive {
       default: break
       }
     }
-    for (index, stroke) in before.enumerated() where !stroke.hidden && !afterKeys.contains(key(factsA.facts, index)) {
+    for (index, stroke) in before.enumerated() where !stroke.hidden && !afterKeys.contains(key(factsA, index)) {
       diff.removed.append(stroke)
     }
     return diff
   }
 
-  /// Decodes and indexes every drawing that has no index row yet (or every drawing, with
-  /// `all`), in batches. Returns how many drawings were indexed.
+  /// Decodes and indexes every drawing that has no index row yet (or, with `all`, drops
+  /// the whole index and builds it again), in batches. Returns how many drawings were
+  /// indexed. Interrupted, it leaves drawings "not indexed", which a plain `reindex` fills.
   @discardableResult
   public func reindex(all: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(ArchiveError) -> Int {
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     return try storeCall {
-      let ids = try database.fetchAll(
-        all ? "SELECT id FROM blob ORDER BY id" : "SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id"
-      ) { $0.int64(0) }
+      if all {
+        // From nothing, so that strokes are shared as at import and no row is left over.
+        try database.transaction {
+          try database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")
+        }
+      }
+      let ids = try database.fetchAll("SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id") {
+        $0.int64(0)
+      }
       let indexer = DrawingIndexer()
       let writer = DrawingIndexWriter(database)
       var done = 0

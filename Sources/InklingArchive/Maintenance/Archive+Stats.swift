@@ -51,7 +51,7 @@ extension Archive {
       stats.envelopeBytes =
         try database.fetchOne("SELECT total(length(text)) + total(length(base64_text)) FROM envelope") { $0.int64(0) } ?? 0
       let pages = try Self.pageBytes(in: database)
-      stats.indexBytes = ["drawing", "stroke", "drawing_ink"].reduce(0) { $0 + (pages[$1] ?? 0) }
+      stats.indexBytes = ["drawing", "stroke", "ink", "drawing_ink"].reduce(0) { $0 + (pages[$1] ?? 0) }
       stats.thumbnailBytes = pages.filter { $0.key.hasPrefix("thumbnail") }.values.reduce(0, +)
       let pageSize = try database.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 4096
       let pageCount = try database.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0

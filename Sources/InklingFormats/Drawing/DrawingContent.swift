@@ -125,14 +125,12 @@ private struct ContentSerializer {
 
   mutating func count(_ value: Int) { word(UInt64(value)) }
 
-  mutating func number(_ value: Double) {
-    if value == 0 {
-      word(0)
-    } else if value.isNaN {
-      word(0x7FF8_0000_0000_0000)
-    } else {
-      word(value.bitPattern)
-    }
+  mutating func number(_ value: Double) { words.append(Self.bits(value)) }
+
+  /// A double's word: −0 as +0, every NaN as one NaN, little-endian.
+  @inline(__always) static func bits(_ value: Double) -> UInt64 {
+    let bits: UInt64 = value == 0 ? 0 : value.isNaN ? 0x7FF8_0000_0000_0000 : value.bitPattern
+    return bits.littleEndian
   }
 
   /// The UTF-8 length, then the bytes packed little-endian into words, zero-padded.
@@ -178,18 +176,26 @@ private struct ContentSerializer {
     if let path = stroke.path {
       flag(true)
       count(path.points.count)
-      for p in path.points {
-        number(p.location.x)
-        number(p.location.y)
-        number(p.width)
-        number(p.aspectRatio)
-        number(p.edgeWidth)
-        number(p.force)
-        number(p.azimuth)
-        number(p.altitude)
-        number(p.opacity)
-        number(p.secondaryRadius)
-        number(p.threshold)
+      // The bulk of the form: written in place, 11 words a point, rather than appended one by
+      // one (the same words as `number` gives).
+      let start = words.count
+      words.append(contentsOf: repeatElement(0, count: path.points.count * 11))
+      words.withUnsafeMutableBufferPointer { out in
+        var i = start
+        for p in path.points {
+          out[i] = Self.bits(p.location.x)
+          out[i + 1] = Self.bits(p.location.y)
+          out[i + 2] = Self.bits(p.width)
+          out[i + 3] = Self.bits(p.aspectRatio)
+          out[i + 4] = Self.bits(p.edgeWidth)
+          out[i + 5] = Self.bits(p.force)
+          out[i + 6] = Self.bits(p.azimuth)
+          out[i + 7] = Self.bits(p.altitude)
+          out[i + 8] = Self.bits(p.opacity)
+          out[i + 9] = Self.bits(p.secondaryRadius)
+          out[i + 10] = Self.bits(p.threshold)
+          i += 11
+        }
       }
     } else {
       flag(false)  // a substroke: the parent's path, already serialised

@@ -32,6 +32,9 @@ struct DrawingDecoder {
   var strokePath: [Int] = []
   var inkContext: Int?
   var inPath = false
+  /// Asked for each top-level stroke message (its index, and its range in the buffer) before decoding it; a
+  /// stroke it returns is taken as the message's decoding (DrawingReader.read(_:reusing:)).
+  var reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)?
 
   init(buffer: UnsafeRawBufferPointer, limits: DrawingLimits) {
     self.buffer = buffer
@@ -78,7 +81,11 @@ struct DrawingDecoder {
         inkContext = nil
       case 5:
         strokePath.append(drawing.strokes.count)
-        drawing.strokes.append(try readStroke(&reader, tag, depth: 0, parentInkIndex: nil))
+        if let reused = try reusedStroke(&reader, tag, index: drawing.strokes.count) {
+          drawing.strokes.append(reused)
+        } else {
+          drawing.strokes.append(try readStroke(&reader, tag, depth: 0, parentInkIndex: nil))
+        }
         strokePath.removeLast()
       case 6: drawing.canvasBounds = try readRect(&reader, tag)
       case 7: drawing.boundsVersion = try readStrokeID(&reader, tag)
@@ -139,6 +146,31 @@ struct DrawingDecoder {
   }
 
   // MARK: - Stroke
+
+  /// The stroke `reuse` gives for the message at `tag`, counted against the limits as if
+  /// decoded (so a drawing of reused strokes meets the same limits as one decoded whole),
+  /// with `reader` moved past it; nil, and `reader` unmoved, when there is none.
+  mutating func reusedStroke(_ reader: inout ProtobufReader, _ tag: FieldTag, index: Int) throws -> Stroke? {
+    guard let reuse, tag.wireType == .lengthDelimited else { return nil }
+    var peek = reader
+    let range = try peek.readLengthDelimitedRange()
+    guard let stroke = reuse(index, range, buffer) else { return nil }
+    try count(stroke, depth: 0, at: tag.offset)
+    reader = peek
+    return stroke
+  }
+
+  /// Counts a reused stroke as `readStroke` counts what it decodes (invariant 1, 2).
+  private mutating func count(_ stroke: Stroke, depth: Int, at offset: Int) throws {
+    strokeCount += 1
+    guard strokeCount <= limits.maxStrokes else {
+      throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: offset)
+    }
+    guard depth <= maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: offset) }
+    if let path = stroke.path { try countPoints(path.points.count, at: offset) }
+    for polygon in stroke.maskPolygons { try countPoints(polygon.count + 1, at: offset) }
+    for substroke in stroke.substrokes { try count(substroke, depth: depth + 1, at: offset) }
+  }
 
   /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke).
   mutating func readStroke(

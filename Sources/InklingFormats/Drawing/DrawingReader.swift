@@ -63,6 +63,25 @@ public enum DrawingReader {
     }
   }
 
+  /// Decodes drawing data whose strokes may repeat those of a drawing decoded before: for
+  /// each top-level stroke message, `reuse(index, range, buffer)` (the message is
+  /// `buffer[range]`; `buffer` is the ungzipped container) may return the stroke it decodes
+  /// to, which is then not decoded again. A caller that keeps the previous save's
+  /// drawing and stroke bytes answers for messages equal byte for byte, so that decoding a
+  /// save costs what it added. Reused strokes count against `limits` as decoded ones do.
+  /// - Throws: `DrawingReadError` as `read(_:limits:)`.
+  package static func read(
+    _ bytes: [UInt8], limits: DrawingLimits = .default, reusing reuse: @escaping (Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?
+  ) throws(DrawingReadError) -> DrawingDecodeResult {
+    let outcome = bytes.withUnsafeBytes { raw in
+      Result { () throws(DrawingReadError) in try decode(raw, limits: limits, reuse: reuse) }
+    }
+    switch try outcome.get() {
+    case .drawing(let drawing): return .drawing(drawing)
+    case .unreadable(let reason): return .unreadable(reason: reason, bytes: bytes)
+    }
+  }
+
   /// Decodes drawing data from borrowed memory; `.unreadable` copies the bytes.
   /// - Throws: `DrawingReadError` when the data is a damaged drawing or exceeds `limits`.
   public static func read(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits = .default)
@@ -81,14 +100,14 @@ public enum DrawingReader {
     case unreadable(String)
   }
 
-  static func decode(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits)
-    throws(DrawingReadError) -> Outcome
-  {
+  static func decode(
+    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)? = nil
+  ) throws(DrawingReadError) -> Outcome {
     guard bytes.count <= limits.maxBytes else {
       throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
     }
     guard Gzip.isGzip(bytes) else {
-      return try decodeContainer(bytes, limits: limits, gzipped: false)
+      return try decodeContainer(bytes, limits: limits, gzipped: false, reuse: reuse)
     }
     let unpacked: [UInt8]
     switch Result(catching: { () throws(Gzip.Failure) in
@@ -100,16 +119,17 @@ public enum DrawingReader {
     }
     let outcome = unpacked.withUnsafeBytes { raw in
       Result { () throws(DrawingReadError) in
-        try decodeContainer(raw, limits: limits, gzipped: true)
+        try decodeContainer(raw, limits: limits, gzipped: true, reuse: reuse)
       }
     }
     return try outcome.get()
   }
 
   /// Reads the 8-byte header, then the `Drawing` message at the offset it gives.
-  static func decodeContainer(_ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool)
-    throws(DrawingReadError) -> Outcome
-  {
+  static func decodeContainer(
+    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool,
+    reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)? = nil
+  ) throws(DrawingReadError) -> Outcome {
     let what = gzipped ? "gzipped data" : "data"
     let hasMagic = bytes.count >= 4 && bytes.prefix(4).elementsEqual(magic)
     guard hasMagic else {
@@ -135,6 +155,7 @@ public enum DrawingReader {
         offset: 6)
     }
     var decoder = DrawingDecoder(buffer: bytes, limits: limits)
+    decoder.reuse = reuse
     do {
       var drawing = try decoder.readDrawing(range: headerLength..<bytes.count)
       drawing.formatVersion = version

@@ -1,12 +1,51 @@
-// The drawing index (migrations/0002_drawing_index.sql): what is inside each drawing blob,
-// written once per blob at import (or by `reindex`), read by `show`, `diff` and searches.
+// The drawing index (migrations/0002_drawing_index.sql, made leaner by 0006): what is inside
+// each drawing blob, written once per blob at import (or by `reindex`), read by `show`,
+// `diff` and searches.
+//
+// Writing is on the import's critical path (issue 3: indexing may add at most 15 % to an
+// import), so the writer keeps its ids in memory and its inserts sequential:
+//   1. Stroke ids are cached by fingerprint. A save repeats every earlier stroke of its
+//      draft, so the first time a run meets a draft that has versions already, the writer
+//      loads the ids and fingerprints of those versions' strokes (one read of the draft's
+//      stroke lists); a run never looks a fingerprint up in SQL, and there is no
+//      fingerprint index to update at random places.
+//   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
+//      so max(id) + 1 onwards is free) and go in 32 rows per INSERT, appended in id order.
+// A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
 
+/// The first 16 bytes of the SHA-256 of a stroke's encoded message, as two words (cheap to
+/// hash and compare, unlike an array).
+package struct StrokeFingerprint: Hashable, Sendable {
+  package var high: UInt64
+  package var low: UInt64
+
+  package init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
+  /// The first 16 bytes of `bytes` (which must hold at least 16).
+  package init(prefixOf bytes: [UInt8]) {
+    precondition(bytes.count >= 16, "a fingerprint is made from a digest of at least 16 bytes")
+    high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+    low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+  }
+
+  /// 16 bytes, big-endian: the BLOB stored in `stroke.fingerprint`.
+  package var bytes: [UInt8] {
+    var out = [UInt8](repeating: 0, count: 16)
+    for i in 0..<8 {
+      out[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
+      out[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
+    }
+    return out
+  }
+}
+
 /// One stroke as the index keeps it.
 package struct StrokeFacts: Sendable, Equatable {
-  /// The first 16 bytes of the SHA-256 of the stroke's encoded message.
-  package var fingerprint: [UInt8]
   package var uuid: [UInt8]?
   package var hidden: Bool
   package var ink: String
@@ -16,11 +55,8 @@ package struct StrokeFacts: Sendable, Equatable {
   /// The path's creation date, seconds since 1970.
   package var created: Double?
 
-  package init(
-    fingerprint: [UInt8], uuid: [UInt8]?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int,
-    created: Double?
-  ) {
-    self.fingerprint = fingerprint; self.uuid = uuid; self.hidden = hidden; self.ink = ink; self.color = color
+  package init(uuid: [UInt8]?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?) {
+    self.uuid = uuid; self.hidden = hidden; self.ink = ink; self.color = color
     self.bounds = bounds; self.pointCount = pointCount; self.created = created
   }
 }
@@ -39,6 +75,9 @@ package struct DrawingFacts: Sendable, Equatable {
   package var problem: String?
   package var formatVersion: Int?
   package var strokes: [StrokeFacts]
+  /// One per stroke when the facts come from a drawing; empty when read from the index
+  /// (readers tell strokes apart by their row ids).
+  package var fingerprints: [StrokeFingerprint]
   package var pointCount: Int
   package var bounds: Rect?
   package var firstPoint: Double?
@@ -48,12 +87,12 @@ package struct DrawingFacts: Sendable, Equatable {
 
   package init(
     status: Status, problem: String? = nil, formatVersion: Int? = nil, strokes: [StrokeFacts] = [],
-    pointCount: Int = 0, bounds: Rect? = nil, firstPoint: Double? = nil, lastPoint: Double? = nil,
-    maxInkVersion: Int? = nil, contentHash: [UInt8]? = nil
+    fingerprints: [StrokeFingerprint] = [], pointCount: Int = 0, bounds: Rect? = nil, firstPoint: Double? = nil,
+    lastPoint: Double? = nil, maxInkVersion: Int? = nil, contentHash: [UInt8]? = nil
   ) {
     self.status = status; self.problem = problem; self.formatVersion = formatVersion; self.strokes = strokes
-    self.pointCount = pointCount; self.bounds = bounds; self.firstPoint = firstPoint; self.lastPoint = lastPoint
-    self.maxInkVersion = maxInkVersion; self.contentHash = contentHash
+    self.fingerprints = fingerprints; self.pointCount = pointCount; self.bounds = bounds; self.firstPoint = firstPoint
+    self.lastPoint = lastPoint; self.maxInkVersion = maxInkVersion; self.contentHash = contentHash
   }
 
   package var hiddenCount: Int { strokes.count(where: \.hidden) }
@@ -62,16 +101,34 @@ package struct DrawingFacts: Sendable, Equatable {
 /// A drawing's row as read back.
 package struct DrawingIndexRow: Sendable {
   package var facts: DrawingFacts
+  /// The stroke rows, in the drawing's order: equal ids are the same stroke.
   package var strokeIDs: [Int64]
 }
 
-/// Writes drawing facts; one per writer connection, caching stroke ids between versions
-/// (a save repeats every earlier stroke, so most look-ups hit the cache).
+/// Writes drawing facts; one per writer connection, caching stroke and ink ids between
+/// versions (a save repeats every earlier stroke, so most strokes are found in memory).
 package final class DrawingIndexWriter {
   private let db: Database
-  private var strokeIDs: [[UInt8]: Int64] = [:]
-  /// The cache is dropped when it grows past this; it only saves look-ups.
-  static let cacheLimit = 10_000
+  private var strokeIDs: [StrokeFingerprint: Int64] = [:]
+  /// Drafts whose archived strokes are in `strokeIDs` (invariant 1 of the file comment).
+  private var loadedDrafts = Set<Int64>()
+  private var inkIDs: [InkKey: Int64] = [:]
+  /// The stroke cache is dropped when it grows past this; it only saves rows.
+  static let cacheLimit = 20_000
+  /// Rows per multi-row INSERT of strokes (11 parameters each, well under SQLite's limit).
+  static let rowsPerInsert = 32
+  private static let insertSQL: [String] = (0...rowsPerInsert).map { count in
+    """
+    INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid,
+      fingerprint)
+    VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
+    """
+  }
+
+  private struct InkKey: Hashable {
+    let name: String
+    let color: RGBA
+  }
 
   package init(_ db: Database) { self.db = db }
 
@@ -81,10 +138,18 @@ package final class DrawingIndexWriter {
   }
 
   /// Stores the facts of blob `blobID`, replacing any row it had.
-  package func write(_ facts: DrawingFacts, blobID: Int64) throws {
-    var ids: [Int64] = []
-    ids.reserveCapacity(facts.strokes.count)
-    for stroke in facts.strokes { ids.append(try id(of: stroke)) }
+  ///
+  /// - Parameters:
+  ///   - isNew: the blob was inserted in this transaction, so it has no rows yet (saves
+  ///     the deletion of its old ink rows).
+  ///   - draftID: the draft whose version holds the blob, when known: its earlier strokes
+  ///     are shared with this drawing's (invariant 1).
+  package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false, draftID: Int64? = nil) throws {
+    precondition(
+      facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
+    if strokeIDs.count >= Self.cacheLimit { forgetCache() }
+    if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
+    let ids = try strokeIDs(for: facts)
     let bounds = facts.bounds
     try db.execute(
       """
@@ -98,45 +163,114 @@ package final class DrawingIndexWriter {
         facts.pointCount, bounds?.x, bounds?.y, bounds?.width, bounds?.height, facts.firstPoint, facts.lastPoint,
         facts.maxInkVersion, facts.contentHash, StrokeRuns.encode(ids),
       ])
-    try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID])
-    var inks: [String: (ink: String, color: RGBA, count: Int)] = [:]
+    if !isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID]) }
+    // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
+    var names: [(name: String, count: Int)] = []
     for stroke in facts.strokes where !stroke.hidden {
-      let key = "\(stroke.ink) \(stroke.color.red) \(stroke.color.green) \(stroke.color.blue) \(stroke.color.alpha)"
-      inks[key, default: (stroke.ink, stroke.color, 0)].count += 1
+      if let index = names.firstIndex(where: { $0.name == stroke.ink }) {
+        names[index].count += 1
+      } else {
+        names.append((stroke.ink, 1))
+      }
     }
-    for use in inks.values {
-      try db.execute(
-        "INSERT INTO drawing_ink(blob_id, ink, color_r, color_g, color_b, color_a, stroke_count) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [blobID, use.ink, use.color.red, use.color.green, use.color.blue, use.color.alpha, use.count])
+    let insert = try db.statement("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, ?)")
+    for use in names { try insert.execute([blobID, use.name, use.count]) }
+  }
+
+  /// Puts the strokes of every indexed version of draft `draftID` in the cache.
+  private func loadStrokes(ofDraft draftID: Int64) throws {
+    loadedDrafts.insert(draftID)
+    var ids = Set<Int64>()
+    try db.statement(
+      "SELECT DISTINCT drawing.strokes FROM version JOIN drawing ON drawing.blob_id = version.blob_id WHERE version.draft_id = ?"
+    ).forEach([draftID]) { row in
+      // A malformed list only loses sharing here; `show` reports it.
+      ids.formUnion(StrokeRuns.decode(row.bytes(0)) ?? [])
+    }
+    let fingerprint = try db.statement("SELECT fingerprint FROM stroke WHERE id = ?")
+    for id in ids {
+      try fingerprint.forEach([id]) { row in
+        let bytes = row.bytes(0)
+        if bytes.count == 16 { strokeIDs[StrokeFingerprint(prefixOf: bytes)] = id }
+      }
     }
   }
 
-  private func id(of stroke: StrokeFacts) throws -> Int64 {
-    if let id = strokeIDs[stroke.fingerprint] { return id }
-    if strokeIDs.count >= Self.cacheLimit { strokeIDs.removeAll(keepingCapacity: true) }
+  /// The row id of each stroke, inserting the rows of strokes not in the cache.
+  private func strokeIDs(for facts: DrawingFacts) throws -> [Int64] {
+    var ids = [Int64](repeating: 0, count: facts.strokes.count)
+    var missing: [Int] = []
+    for index in facts.strokes.indices {
+      if let id = strokeIDs[facts.fingerprints[index]] {
+        ids[index] = id
+      } else {
+        missing.append(index)
+      }
+    }
+    guard !missing.isEmpty else { return ids }
+    // The writer is inside a write transaction, so no other connection inserts strokes
+    // before it ends (WAL: a stale snapshot could not write at all), and max(id) + 1
+    // onwards is free.
+    var next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    arguments.reserveCapacity(min(missing.count, Self.rowsPerInsert) * 11)
+    var rows = 0
+    func flush() throws {
+      guard rows > 0 else { return }
+      try db.execute(Self.insertSQL[rows], arguments)
+      arguments.removeAll(keepingCapacity: true)
+      rows = 0
+    }
+    for index in missing {
+      let fingerprint = facts.fingerprints[index]
+      // The same stroke twice in one drawing (a pasted copy) gets one row.
+      if let id = strokeIDs[fingerprint] {
+        ids[index] = id
+        continue
+      }
+      let stroke = facts.strokes[index]
+      let bounds = stroke.bounds
+      arguments += [
+        next, try inkID(stroke.ink, stroke.color), stroke.hidden, stroke.pointCount, bounds?.x, bounds?.y, bounds?.width,
+        bounds?.height, stroke.created, stroke.uuid, fingerprint.bytes,
+      ]
+      rows += 1
+      strokeIDs[fingerprint] = next
+      ids[index] = next
+      next += 1
+      if rows == Self.rowsPerInsert { try flush() }
+    }
+    // On a throw the caller rolls back and calls forgetCache(): the ids cached above name
+    // rows that are gone.
+    try flush()
+    return ids
+  }
+
+  /// The id of the (ink, colour) row, inserted when new.
+  private func inkID(_ name: String, _ color: RGBA) throws -> Int64 {
+    let key = InkKey(name: name, color: color)
+    if let id = inkIDs[key] { return id }
+    let arguments: [(any DatabaseValueConvertible)?] = [name, color.red, color.green, color.blue, color.alpha]
     let id: Int64
-    if let existing = try db.fetchOne("SELECT id FROM stroke WHERE fingerprint = ?", [stroke.fingerprint], { $0.int64(0) }) {
+    if let existing = try db.fetchOne(
+      "SELECT id FROM ink WHERE name = ? AND color_r = ? AND color_g = ? AND color_b = ? AND color_a = ?", arguments,
+      { $0.int64(0) })
+    {
       id = existing
     } else {
-      let bounds = stroke.bounds
-      try db.execute(
-        """
-        INSERT INTO stroke(fingerprint, uuid, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y,
-          bounds_width, bounds_height, point_count, created_s)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          stroke.fingerprint, stroke.uuid, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green, stroke.color.blue,
-          stroke.color.alpha, bounds?.x, bounds?.y, bounds?.width, bounds?.height, stroke.pointCount, stroke.created,
-        ])
+      try db.execute("INSERT INTO ink(name, color_r, color_g, color_b, color_a) VALUES (?, ?, ?, ?, ?)", arguments)
       id = db.lastInsertRowID
     }
-    strokeIDs[stroke.fingerprint] = id
+    inkIDs[key] = id
     return id
   }
 
   /// Forgets cached ids (after a rollback, the rows they name may be gone).
-  package func forgetCache() { strokeIDs.removeAll() }
+  package func forgetCache() {
+    strokeIDs.removeAll(keepingCapacity: true)
+    loadedDrafts.removeAll(keepingCapacity: true)
+    inkIDs.removeAll()
+  }
 }
 
 package enum DrawingIndexRecords {
@@ -179,17 +313,17 @@ package enum DrawingIndexRecords {
       guard
         let stroke = try db.fetchOne(
           """
-          SELECT fingerprint, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y, bounds_width,
-            bounds_height, point_count, created_s, uuid FROM stroke WHERE id = ?
+          SELECT s.hidden, i.name, i.color_r, i.color_g, i.color_b, i.color_a, s.bounds_x, s.bounds_y, s.bounds_width,
+            s.bounds_height, s.point_count, s.created_s, s.uuid FROM stroke AS s JOIN ink AS i ON i.id = s.ink_id
+          WHERE s.id = ?
           """, [id],
           { row in
             StrokeFacts(
-              fingerprint: row.bytes(0), uuid: row.isNull(13) ? nil : row.bytes(13), hidden: row.int(1) != 0,
-              ink: row.string(2),
-              color: RGBA(red: row.double(3), green: row.double(4), blue: row.double(5), alpha: row.double(6)),
-              bounds: row.isNull(7)
-                ? nil : Rect(x: row.double(7), y: row.double(8), width: row.double(9), height: row.double(10)),
-              pointCount: row.int(11), created: row.isNull(12) ? nil : row.double(12))
+              uuid: row.isNull(12) ? nil : row.bytes(12), hidden: row.int(0) != 0, ink: row.string(1),
+              color: RGBA(red: row.double(2), green: row.double(3), blue: row.double(4), alpha: row.double(5)),
+              bounds: row.isNull(6)
+                ? nil : Rect(x: row.double(6), y: row.double(7), width: row.double(8), height: row.double(9)),
+              pointCount: row.int(10), created: row.isNull(11) ? nil : row.double(11))
           })
       else {
         throw StoreError(kind: .corrupt, message: "stroke \(id) of the drawing index is missing; run `inkling-archive reindex`")

@@ -25,6 +25,14 @@ enum ImportCommand {
     try CommandContext.run(parsed) { context in
       var options = ImportOptions()
       options.maximumFileSize = try parsed.value("--max-file-size", expected: "a size such as 256M", parseSize) ?? 256 << 20
+      // For scripts/bench only, which times import with and without the drawing index:
+      // not an option, since an archive without its index is not what `import` promises.
+      // Always said on standard error, so that a run with it set cannot pass unnoticed.
+      if ProcessInfo.processInfo.environment["INKLING_IMPORT_SKIP_INDEX"] == "1" {
+        options.indexDrawings = false
+        StandardStreams.writeError(
+          "note: INKLING_IMPORT_SKIP_INDEX=1: the drawing index is not built; `inkling-archive reindex` builds it\n")
+      }
       let progress = ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !context.quiet)
       let quiet = context.quiet
       options.onEvent = { event in

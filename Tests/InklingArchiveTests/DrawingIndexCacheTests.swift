@@ -1,0 +1,161 @@
+import Foundation
+import InklingCorpus
+import InklingFormats
+import Testing
+
+@testable import InklingArchive
+@testable import InklingStore
+
+/// The indexer's memories (previous save's bytes, facts per stroke) and the lean index of
+/// migration 0006, including the conversion of an archive indexed under 0002.
+@Suite struct DrawingIndexCacheTests {
+  /// The drawings of a small generated corpus, draft by draft, oldest save first.
+  private func drafts(_ count: Int, seed: UInt64) -> [[[UInt8]]] {
+    var drafts: [[[UInt8]]] = []
+    generateCorpus(CorpusSpec(drafts: count, versionsPerDraft: 3...8, seed: seed)) { file in
+      if file.versionIndex == 0 { drafts.append([]) }
+      drafts[drafts.count - 1].append(file.drawingBytes)
+    }
+    return drafts
+  }
+
+  @Test func rememberedFactsEqualFreshOnesAndMostStrokesAreRemembered() throws {
+    let indexer = DrawingIndexer()
+    for draft in drafts(12, seed: 5) {
+      indexer.forget()
+      for bytes in draft {
+        let remembered = indexer.facts(of: bytes)
+        let fresh = DrawingIndexer().facts(of: bytes)
+        #expect(remembered == fresh)
+        #expect(remembered.status == .decoded)
+      }
+    }
+    let statistics = indexer.statistics
+    // Saves repeat the strokes before them: with 3–8 saves, over half the strokes were seen.
+    #expect(statistics.strokes > 500)
+    #expect(Double(statistics.factsReused) > 0.5 * Double(statistics.strokes), "\(statistics)")
+    #expect(Double(statistics.fingerprintsReused) > 0.5 * Double(statistics.strokes), "\(statistics)")
+  }
+
+  @Test func aDraftsStrokesAreSharedAcrossImportsButNotWithOtherDrafts() throws {
+    let folder = try TemporaryFolder("lean")
+    // Three blobs holding the same stroke messages: the drawing's own UUID differs.
+    guard case .drawing(var model) = try DrawingReader.read(try sharedSample("three-pen-strokes")) else {
+      Issue.record("the sample does not decode")
+      return
+    }
+    let variants = try (1...3).map { (n: UInt8) in
+      model.uuid = UUIDBytes([UInt8](repeating: n, count: 16))
+      return try model.dataRepresentation()
+    }
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: variants[0]))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    // A later import, a later save of A with the same strokes: the writer finds them
+    // through A's archived versions.
+    try folder.write("A-2025-10-02T00:00:00Z.inkling", inklingFile(drawing: variants[1]))
+    _ = try archive.importFiles(at: [folder.path("")])
+    let count = { (table: String) in try archive.database.fetchOne("SELECT count(*) FROM \(table)") { $0.int(0) } }
+    #expect(try count("stroke") == 3)
+    #expect(try count("ink") == archive.show(draft: "A").drawing.inks.count)
+    #expect(try archive.database.fetchAll("SELECT ink, stroke_count FROM drawing_ink") { "\($0.string(0)) \($0.int(1))" } == ["pen 3", "pen 3"])
+    // Another draft holding the same strokes has rows of its own (no fingerprint index).
+    try folder.write("B-2025-10-03T00:00:00Z.inkling", inklingFile(drawing: variants[2]))
+    _ = try archive.importFiles(at: [folder.path("")])
+    #expect(try count("stroke") == 6)
+    #expect(try archive.search("ink:pen", limit: 10).count == 2)
+    #expect(try archive.diff(draft: "A", from: 1, to: 2).added.isEmpty)
+    // reindex --all builds the same index again from nothing.
+    #expect(try archive.reindex(all: true) == 3)
+    #expect(try count("stroke") == 3)
+    #expect(try archive.show(draft: "B").drawing.visibleCount == 3)
+  }
+
+  /// An archive indexed by the writer of migration 0002 (rows written here with its SQL)
+  /// converts to 0006 with every fact that `show` and `diff` read, and later imports share
+  /// its stroke rows.
+  @Test func anArchiveIndexedUnder0002ConvertsWithoutLoss() throws {
+    let folder = try TemporaryFolder("convert")
+    let path = folder.path("old.sqlite")
+    let samples = try ["pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"].map(sharedSample)
+    var expected: [(blobID: Int64, facts: DrawingFacts)] = []
+    do {
+      let db = try Database(path: path, mode: .readWrite)
+      defer { db.close() }
+      try db.registerSearchFunctions()
+      try db.execute("PRAGMA application_id = \(ArchiveDatabase.applicationID)")
+      for migration in Migration.all where migration.version <= 4 { try db.execute(migration.sql) }
+      try db.execute("PRAGMA user_version = 4")
+      let indexer = DrawingIndexer()
+      var strokeIDs: [StrokeFingerprint: Int64] = [:]
+      for (index, bytes) in samples.enumerated() {
+        try db.execute(
+          "INSERT INTO blob(sha256, size, encoding, data) VALUES (?, ?, 0, ?)", [SHA256.hash(bytes), bytes.count, bytes])
+        let blobID = db.lastInsertRowID
+        let facts = indexer.facts(of: bytes)
+        var ids: [Int64] = []
+        for (stroke, fingerprint) in zip(facts.strokes, facts.fingerprints) {
+          if let id = strokeIDs[fingerprint] {
+            ids.append(id)
+            continue
+          }
+          let b = stroke.bounds
+          try db.execute(
+            """
+            INSERT INTO stroke(fingerprint, uuid, hidden, ink, color_r, color_g, color_b, color_a, bounds_x, bounds_y,
+              bounds_width, bounds_height, point_count, created_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+              fingerprint.bytes, stroke.uuid, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green,
+              stroke.color.blue, stroke.color.alpha, b?.x, b?.y, b?.width, b?.height, stroke.pointCount, stroke.created,
+            ])
+          strokeIDs[fingerprint] = db.lastInsertRowID
+          ids.append(db.lastInsertRowID)
+        }
+        let b = facts.bounds
+        try db.execute(
+          """
+          INSERT INTO drawing(blob_id, status, problem, format_version, stroke_count, hidden_count, point_count, bounds_x,
+            bounds_y, bounds_width, bounds_height, first_point_s, last_point_s, max_ink_version, content_hash, strokes)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            blobID, facts.status.rawValue, facts.problem, facts.formatVersion, facts.strokes.count, facts.hiddenCount,
+            facts.pointCount, b?.x, b?.y, b?.width, b?.height, facts.firstPoint, facts.lastPoint, facts.maxInkVersion,
+            facts.contentHash, StrokeRuns.encode(ids),
+          ])
+        // 0002 kept one row per (ink, colour); give one sample two colours of one ink.
+        var inks: [String: Int] = [:]
+        for stroke in facts.strokes where !stroke.hidden { inks[stroke.ink, default: 0] += 1 }
+        for (ink, count) in inks {
+          for (shade, share) in (index == 1 && count > 1) ? [(0.5, count - 1), (1.0, 1)] : [(0.0, count)] {
+            try db.execute(
+              "INSERT INTO drawing_ink(blob_id, ink, color_r, color_g, color_b, color_a, stroke_count) VALUES (?, ?, ?, 0, 0, 1, ?)",
+              [blobID, ink, shade, share])
+          }
+        }
+        var stored = facts
+        stored.fingerprints = []
+        expected.append((blobID, stored))
+      }
+    }
+
+    let db = try ArchiveDatabase.open(path: path, mode: .readWrite)
+    defer { db.close() }
+    #expect(try db.fetchOne("PRAGMA user_version") { $0.int(0) } == Int(ArchiveDatabase.schemaVersion))
+    #expect(try db.fetchAll("PRAGMA foreign_key_check") { $0.string(0) }.isEmpty)
+    for (blobID, facts) in expected {
+      #expect(try DrawingIndexRecords.read(blobID: blobID, in: db)?.facts == facts)
+      var inks: [String: Int] = [:]
+      for stroke in facts.strokes where !stroke.hidden { inks[stroke.ink, default: 0] += 1 }
+      let rows = try db.fetchAll("SELECT ink, stroke_count FROM drawing_ink WHERE blob_id = ?", [blobID]) {
+        ($0.string(0), $0.int(1))
+      }
+      #expect(Dictionary(uniqueKeysWithValues: rows) == inks)
+    }
+    // The fingerprints came along, so later imports of these drafts share the rows.
+    let stored = try db.fetchAll("SELECT fingerprint FROM stroke") { StrokeFingerprint(prefixOf: $0.bytes(0)) }
+    let indexer = DrawingIndexer()
+    #expect(Set(stored) == Set(samples.flatMap { indexer.facts(of: $0).fingerprints }))
+  }
+}
