@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "78d6c9d2a10bae3b37840c34f28a390237a41f92123308af83f7166fc4bf23dd"
+  static let migrationsDigest = "bba9b3db78483606eb587ede737af71dabfe1f87a43b307130625a39ef103615"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -51,10 +51,10 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count)"),
     SchemaObject(
       type: "table", name: "drawing_ink", table: "drawing_ink",
-      sql: "CREATE TABLE drawing_ink(blob_id INTEGER NOT NULL REFERENCES blob(id),ink TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,stroke_count INTEGER NOT NULL,PRIMARY KEY(blob_id,ink,color_r,color_g,color_b,color_a))WITHOUT ROWID"),
+      sql: "CREATE TABLE drawing_ink(blob_id INTEGER NOT NULL REFERENCES blob(id),ink TEXT NOT NULL,stroke_count INTEGER NOT NULL,PRIMARY KEY(blob_id,ink))WITHOUT ROWID"),
     SchemaObject(
       type: "index", name: "drawing_ink_by_ink", table: "drawing_ink",
-      sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink,blob_id)"),
+      sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink)"),
     SchemaObject(
       type: "table", name: "envelope", table: "envelope",
       sql: "CREATE TABLE envelope(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE,text BLOB NOT NULL,drawing_offset INTEGER NOT NULL,base64_style INTEGER NOT NULL CHECK(base64_style IN(0,1,2)),base64_text BLOB,CHECK((base64_style = 2)=(base64_text IS NOT NULL)))"),
@@ -67,6 +67,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "table", name: "import_run", table: "import_run",
       sql: "CREATE TABLE import_run(id INTEGER PRIMARY KEY,started_ms INTEGER NOT NULL,finished_ms INTEGER,versions_imported INTEGER NOT NULL DEFAULT 0,drafts_created INTEGER NOT NULL DEFAULT 0,already_archived INTEGER NOT NULL DEFAULT 0,ignored INTEGER NOT NULL DEFAULT 0,rejected INTEGER NOT NULL DEFAULT 0,bytes_read INTEGER NOT NULL DEFAULT 0)"),
+    SchemaObject(
+      type: "table", name: "ink", table: "ink",
+      sql: "CREATE TABLE ink(id INTEGER PRIMARY KEY,name TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,UNIQUE(name,color_r,color_g,color_b,color_a))"),
     SchemaObject(
       type: "table", name: "name_gram", table: "name_gram",
       sql: "CREATE TABLE name_gram(gram TEXT NOT NULL,draft_id INTEGER NOT NULL,PRIMARY KEY(gram,draft_id))WITHOUT ROWID"),
@@ -83,7 +86,7 @@ enum SchemaSnapshot {
       type: "index", name: "sqlite_autoindex_envelope_1", table: "envelope",
       sql: nil),
     SchemaObject(
-      type: "index", name: "sqlite_autoindex_stroke_1", table: "stroke",
+      type: "index", name: "sqlite_autoindex_ink_1", table: "ink",
       sql: nil),
     SchemaObject(
       type: "index", name: "sqlite_autoindex_thumbnail_1", table: "thumbnail",
@@ -93,7 +96,7 @@ enum SchemaSnapshot {
       sql: nil),
     SchemaObject(
       type: "table", name: "stroke", table: "stroke",
-      sql: "CREATE TABLE stroke(id INTEGER PRIMARY KEY,fingerprint BLOB NOT NULL UNIQUE,uuid BLOB,hidden INTEGER NOT NULL,ink TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,point_count INTEGER NOT NULL,created_s REAL)"),
+      sql: "CREATE TABLE stroke(id INTEGER PRIMARY KEY,ink_id INTEGER NOT NULL REFERENCES ink(id),hidden INTEGER NOT NULL,point_count INTEGER NOT NULL,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,created_s REAL,uuid BLOB,fingerprint BLOB NOT NULL)"),
     SchemaObject(
       type: "table", name: "thumbnail", table: "thumbnail",
       sql: "CREATE TABLE thumbnail(id INTEGER PRIMARY KEY,key BLOB NOT NULL UNIQUE CHECK(length(key)= 32),content_hash BLOB,background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,pixel_size INTEGER NOT NULL CHECK(pixel_size > 0),renderer_version INTEGER NOT NULL,png BLOB NOT NULL,byte_size INTEGER NOT NULL,created_ms INTEGER NOT NULL)"),

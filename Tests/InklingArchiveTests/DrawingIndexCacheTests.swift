@@ -7,7 +7,7 @@ import Testing
 @testable import InklingStore
 
 /// The indexer's memories (previous save's bytes, facts per stroke) and the lean index of
-/// migration 0006, including the conversion of an archive indexed under 0002.
+/// migration 0005, including the conversion of an archive indexed under 0002.
 @Suite struct DrawingIndexCacheTests {
   /// The drawings of a small generated corpus, draft by draft, oldest save first.
   private func drafts(_ count: Int, seed: UInt64) -> [[[UInt8]]] {
@@ -72,7 +72,7 @@ import Testing
   }
 
   /// An archive indexed by the writer of migration 0002 (rows written here with its SQL)
-  /// converts to 0006 with every fact that `show` and `diff` read, and later imports share
+  /// converts to 0005 with every fact that `show` and `diff` read, and later imports share
   /// its stroke rows.
   @Test func anArchiveIndexedUnder0002ConvertsWithoutLoss() throws {
     let folder = try TemporaryFolder("convert")

@@ -1,4 +1,4 @@
-// The drawing index (migrations/0002_drawing_index.sql, made leaner by 0006): what is inside
+// The drawing index (migrations/0002_drawing_index.sql, made leaner by 0005): what is inside
 // each drawing blob, written once per blob at import (or by `reindex`), read by `show`,
 // `diff` and searches.
 //

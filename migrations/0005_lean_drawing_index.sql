@@ -1,4 +1,4 @@
--- 0006: a leaner drawing index (issue 5: at 200 drafts the index of 0002 was 18 % of the
+-- 0005: a leaner drawing index (issue 5: at 200 drafts the index of 0002 was 18 % of the
 -- archive). Nothing that `show`, `diff`, `history` or the `strokes:` and `ink:` searches
 -- read is lost; what goes is repetition:
 --
