@@ -30,6 +30,22 @@ import Testing
     }
   }
 
+  @Test func opaqueImagesAreRGBAndUnfilteredRowsRoundTrip() throws {
+    var opaque = Self.gradient(width: 37, height: 23)
+    for i in stride(from: 3, to: opaque.rgba.count, by: 4) { opaque.rgba[i] = 255 }
+    let translucent = Self.gradient(width: 37, height: 23)
+    for filter in [PNG.RowFilter.adaptive, .none] {
+      let rgb = try PNG.encode(opaque, compressionLevel: 1, filter: filter)
+      let ihdr = try #require(PNGChunks.list(rgb).first)
+      #expect(ihdr.data[8] == 8 && ihdr.data[9] == 2, "8-bit RGB")
+      #expect(try PNG.decode(rgb) == opaque)
+      try PNGCheck.expectValid(rgb, name: "rgb")
+      let rgba = try PNG.encode(translucent, compressionLevel: 1, filter: filter)
+      #expect(PNGChunks.list(rgba).first?.data[9] == 6, "8-bit RGBA")
+      #expect(try PNG.decode(rgba) == translucent)
+    }
+  }
+
   @Test func textChunksAreWrittenInOrderAndUnicodeUsesITXt() throws {
     let text = [
       ("Software", "inkling-archive 0.1"), ("Title", "Plan-B"), ("Renderer Version", "1"),
