@@ -76,7 +76,9 @@ struct StrokeRasterizer {
     guard boxX0 <= boxX1, boxY0 <= boxY1 else { return }
     stride = boxX1 - boxX0 + 1
     let area = stride * (boxY1 - boxY0 + 1)
-    if coverage.count < area { coverage += [Float](repeating: 0, count: area - coverage.count) }
+    if coverage.count < area + Self.padding {
+      coverage += [Float](repeating: 0, count: area + Self.padding - coverage.count)
+    }
     let style = InkStyle.of(piece.ink)
     let color = ClampedColor(piece.ink.color)
     let baseAlpha = color.a * style.alphaScale
@@ -172,6 +174,14 @@ struct StrokeRasterizer {
 
   // MARK: - Sweep
 
+  /// Four pixels of a row, computed together.
+  private typealias Pixels = SIMD4<Float>
+  /// The lanes' offsets from the group's first pixel.
+  private static let lanes = Pixels(0, 1, 2, 3)
+  /// Spare coverage slots after the box, so that a group of four starting at its last pixel
+  /// stays inside the buffer.
+  private static let padding = 3
+
   private struct Sample {
     var x, y, radius: Double
     var alpha: Float
@@ -236,25 +246,40 @@ struct StrokeRasterizer {
               last = Swift.min(x1, Self.index(a.x + hi - 0.5, .down))
               guard first <= last else { continue }
             }
-            let row = layout.slot(0, y)
-            let rowY = Float(py)
+            guard let base = buffer.baseAddress else { return }
+            let row = UnsafeMutableRawPointer(base + layout.slot(first, y))
+            let rowY = Pixels(repeating: Float(py))
             let rowDot = rowY * fy
-            var qx = Float(Double(first) + 0.5 - a.x)
+            let qx0 = Float(Double(first) + 0.5 - a.x)
             var touchedFirst = Int.max
             var touchedLast = Int.min
-            for x in first...last {
-              defer { qx += 1 }
-              let h = Swift.min(Swift.max((qx * fx + rowDot) * inverse, 0), 1)
+            // Four pixels at a time, without branches: a pixel outside the capsule or past
+            // `last` gets alpha 0, and max(coverage, 0) leaves it as it was (the buffer has
+            // `Self.padding` spare slots for the last group of the last row).
+            var x = first
+            while x <= last {
+              let offset = x - first
+              let qx = Pixels(repeating: qx0 + Float(offset)) + Self.lanes
+              // Clamps and maxima as masked replacements: `pointwiseMin`/`Max` are not inlined.
+              var h = (qx * fx + rowDot) * inverse
+              h.replace(with: 0, where: h .< 0)
+              h.replace(with: 1, where: h .> 1)
               let dx = qx - h * fx
               let dy = rowY - h * fy
               let d2 = dx * dx + dy * dy
-              if d2 >= limit { continue }
-              let c = start + growth * h - d2.squareRoot() + 0.5
-              if c <= 0 { continue }
-              let alpha = Swift.min(c, 1) * (alphaA + (alphaB - alphaA) * h)
-              if alpha > buffer[row &+ x] { buffer[row &+ x] = alpha }
-              if touchedFirst == Int.max { touchedFirst = x }
-              touchedLast = x
+              var c = start + growth * h - d2.squareRoot() + 0.5
+              c.replace(with: 1, where: c .> 1)
+              var alpha = c * (alphaA + (alphaB - alphaA) * h)
+              alpha.replace(with: 0, where: c .<= 0 .| d2 .>= limit .| Self.lanes .> Float(last - x))
+              let slot = row + offset * MemoryLayout<Float>.stride
+              var coverage = slot.loadUnaligned(as: Pixels.self)
+              coverage.replace(with: alpha, where: alpha .> coverage)
+              slot.storeBytes(of: coverage, as: Pixels.self)
+              if any(alpha .> 0) {
+                if touchedFirst == Int.max { touchedFirst = x }
+                touchedLast = Swift.min(x + 3, last)
+              }
+              x += 4
             }
             guard touchedFirst <= touchedLast else { continue }
             rowFirst[y] = Swift.min(rowFirst[y], Int32(truncatingIfNeeded: touchedFirst))
