@@ -78,30 +78,27 @@ public enum Renderer {
         union.y1 = Swift.max(union.y1, r.maxY)
       }
       for i in visible.indices where coarse[i] == nil { measure(i) }
-      // Side by side, the pieces whose cheap box reaches furthest first, until the next one
-      // cannot reach past the union. The margin covers rounding in the exact sweep, which
-      // may land an ulp beyond the control points' box.
-      let boxed = visible.indices.filter { coarse[$0] != nil }
+      // First the piece whose cheap box reaches furthest on each side, which brings the union
+      // close to its final size; then every piece whose cheap box still reaches past it. The
+      // union only grows, so a piece skipped once stays inside it. The margin covers rounding
+      // in the exact sweep, which may land an ulp beyond the control points' box.
       @inline(__always) func margin(_ v: Double) -> Double { 1e-6 * (1 + abs(v)) }
-      for i in boxed.sorted(by: { coarse[$0]!.minX < coarse[$1]!.minX }) {
-        let v = coarse[i]!.minX
-        guard v - margin(v) < union.x0 else { break }
-        measure(i)
+      func reachesPast(_ box: Rect) -> Bool {
+        box.minX - margin(box.minX) < union.x0 || box.minY - margin(box.minY) < union.y0
+          || box.maxX + margin(box.maxX) > union.x1 || box.maxY + margin(box.maxY) > union.y1
       }
-      for i in boxed.sorted(by: { coarse[$0]!.minY < coarse[$1]!.minY }) {
-        let v = coarse[i]!.minY
-        guard v - margin(v) < union.y0 else { break }
-        measure(i)
+      // Per side (left, top, −right, −bottom): the furthest value and its piece.
+      var extremes = [(value: Double, index: Int)](repeating: (.infinity, -1), count: 4)
+      for (i, box) in coarse.enumerated() {
+        guard let box else { continue }
+        for (side, value) in [box.minX, box.minY, -box.maxX, -box.maxY].enumerated()
+        where value < extremes[side].value {
+          extremes[side] = (value, i)
+        }
       }
-      for i in boxed.sorted(by: { coarse[$0]!.maxX > coarse[$1]!.maxX }) {
-        let v = coarse[i]!.maxX
-        guard v + margin(v) > union.x1 else { break }
-        measure(i)
-      }
-      for i in boxed.sorted(by: { coarse[$0]!.maxY > coarse[$1]!.maxY }) {
-        let v = coarse[i]!.maxY
-        guard v + margin(v) > union.y1 else { break }
-        measure(i)
+      for extreme in extremes where extreme.index >= 0 { measure(extreme.index) }
+      for (i, box) in coarse.enumerated() {
+        if let box, reachesPast(box) { measure(i) }
       }
       for i in visible.indices {
         if let measured = exact[i] {
