@@ -14,8 +14,14 @@
 // 3. Composite: colour × alpha × texture × coverage, source-over, and the touched pixels of
 //    the buffer are reset to zero for the next piece.
 //
-// Invariants: the coverage buffer is all zeros between pieces; only pixels inside the
-// touched box, itself inside the piece's box, are ever non-zero. Work is bounded: samples are capped per spline segment
+// Each row remembers the span of columns the sweep touched, so that the clip and composite
+// passes visit only those pixels rather than the piece's whole box: a long diagonal stroke
+// covers a small part of its box, and at thumbnail scale most strokes are long and thin.
+//
+// Invariants: (1) the coverage buffer is all zeros between pieces, and every row span is
+// empty (first > last); (2) during a piece, only pixels inside their row's span are ever
+// non-zero, and every span lies inside the touched box, itself inside the piece's box. Work is
+// bounded: samples are capped per spline segment
 // (`StrokePath.maxStepsPerSegment`), capsules are clipped to the canvas, radii are capped at
 // the canvas diagonal, and non-finite samples are skipped (breaking the chain).
 
@@ -35,10 +41,15 @@ struct StrokeRasterizer {
   private var boxX0 = 0, boxY0 = 0, boxX1 = -1, boxY1 = -1, stride = 0
   // The box of pixels the current piece touched (inclusive), empty when minX > maxX.
   private var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+  /// Per canvas row, the first and last column the current piece touched (invariants above).
+  private var rowFirst: [Int32]
+  private var rowLast: [Int32]
 
   init(width: Int, height: Int) {
     self.width = width
     self.height = height
+    rowFirst = [Int32](repeating: Int32.max, count: Swift.max(height, 0))
+    rowLast = [Int32](repeating: Int32.min, count: Swift.max(height, 0))
   }
 
   /// The current piece's box origin and row stride, to index `coverage` inside closures
@@ -65,7 +76,9 @@ struct StrokeRasterizer {
     guard boxX0 <= boxX1, boxY0 <= boxY1 else { return }
     stride = boxX1 - boxX0 + 1
     let area = stride * (boxY1 - boxY0 + 1)
-    if coverage.count < area { coverage += [Float](repeating: 0, count: area - coverage.count) }
+    if coverage.count < area + Self.padding {
+      coverage += [Float](repeating: 0, count: area + Self.padding - coverage.count)
+    }
     let style = InkStyle.of(piece.ink)
     let color = ClampedColor(piece.ink.color)
     let baseAlpha = color.a * style.alphaScale
@@ -161,6 +174,14 @@ struct StrokeRasterizer {
 
   // MARK: - Sweep
 
+  /// Four pixels of a row, computed together.
+  private typealias Pixels = SIMD4<Float>
+  /// The lanes' offsets from the group's first pixel.
+  private static let lanes = Pixels(0, 1, 2, 3)
+  /// Spare coverage slots after the box, so that a group of four starting at its last pixel
+  /// stays inside the buffer.
+  private static let padding = 3
+
   private struct Sample {
     var x, y, radius: Double
     var alpha: Float
@@ -199,81 +220,126 @@ struct StrokeRasterizer {
     let inverseLength = lengthSquared > 1e-12 ? 1 / lengthSquared : 0
     let reachSquared = reach * reach
     let length = lengthSquared.squareRoot()
+    // A narrow box (the usual capsule at thumbnail scale: a couple of pixels long, a pixel or
+    // two wide) is scanned whole: the per-pixel distance test rejects the corners for less
+    // than finding each row's chord would cost.
+    let narrow = x1 - x0 < 8
+    // Float from here: coordinates relative to the capsule's start are small.
+    let fx = Float(ex)
+    let fy = Float(ey)
+    let inverse = Float(inverseLength)
+    let start = Float(ra)
+    let growth = Float(rb - ra)
+    let limit = Float(reachSquared)
     let layout = self.layout
     coverage.withUnsafeMutableBufferPointer { buffer in
-      for y in y0...y1 {
-        let py = Double(y) + 0.5 - a.y
-        // The columns whose centres can be within `reach` of the axis on this row: the row's
-        // chord through the capsule (the union of the two end discs and the band between).
-        var lo = Double.infinity
-        var hi = -Double.infinity
-        if py * py < reachSquared {
-          let half = (reachSquared - py * py).squareRoot()
-          lo = Swift.min(lo, -half)
-          hi = Swift.max(hi, half)
-        }
-        let qy = py - ey
-        if qy * qy < reachSquared {
-          let half = (reachSquared - qy * qy).squareRoot()
-          lo = Swift.min(lo, ex - half)
-          hi = Swift.max(hi, ex + half)
-        }
-        if lengthSquared > 1e-12 {
-          // |cross(p, e)| / L < reach and 0 ≤ dot(p, e) / L² ≤ 1, both linear in p.x.
-          var bandLo = -Double.infinity
-          var bandHi = Double.infinity
-          if ey != 0 {
-            let u = (py * ex - reach * length) / ey
-            let v = (py * ex + reach * length) / ey
-            bandLo = Swift.min(u, v)
-            bandHi = Swift.max(u, v)
-          } else if abs(py * ex) >= reach * length {
-            bandLo = 1
-            bandHi = 0
+      rowFirst.withUnsafeMutableBufferPointer { rowFirst in
+        rowLast.withUnsafeMutableBufferPointer { rowLast in
+          for y in y0...y1 {
+            let py = Double(y) + 0.5 - a.y
+            var first = x0
+            var last = x1
+            if !narrow {
+              guard let (lo, hi) = Self.chord(py: py, ex: ex, ey: ey, reach: reach, length: length)
+              else { continue }
+              first = Swift.max(x0, Self.index(a.x + lo - 0.5, .up))
+              last = Swift.min(x1, Self.index(a.x + hi - 0.5, .down))
+              guard first <= last else { continue }
+            }
+            guard let base = buffer.baseAddress else { return }
+            let row = UnsafeMutableRawPointer(base + layout.slot(first, y))
+            let rowY = Pixels(repeating: Float(py))
+            let rowDot = rowY * fy
+            let qx0 = Float(Double(first) + 0.5 - a.x)
+            var touchedFirst = Int.max
+            var touchedLast = Int.min
+            // Four pixels at a time, without branches: a pixel outside the capsule or past
+            // `last` gets alpha 0, and max(coverage, 0) leaves it as it was (the buffer has
+            // `Self.padding` spare slots for the last group of the last row).
+            var x = first
+            while x <= last {
+              let offset = x - first
+              let qx = Pixels(repeating: qx0 + Float(offset)) + Self.lanes
+              // Clamps and maxima as masked replacements: `pointwiseMin`/`Max` are not inlined.
+              var h = (qx * fx + rowDot) * inverse
+              h.replace(with: 0, where: h .< 0)
+              h.replace(with: 1, where: h .> 1)
+              let dx = qx - h * fx
+              let dy = rowY - h * fy
+              let d2 = dx * dx + dy * dy
+              var c = start + growth * h - d2.squareRoot() + 0.5
+              c.replace(with: 1, where: c .> 1)
+              var alpha = c * (alphaA + (alphaB - alphaA) * h)
+              alpha.replace(with: 0, where: c .<= 0 .| d2 .>= limit .| Self.lanes .> Float(last - x))
+              let slot = row + offset * MemoryLayout<Float>.stride
+              var coverage = slot.loadUnaligned(as: Pixels.self)
+              coverage.replace(with: alpha, where: alpha .> coverage)
+              slot.storeBytes(of: coverage, as: Pixels.self)
+              if any(alpha .> 0) {
+                if touchedFirst == Int.max { touchedFirst = x }
+                touchedLast = Swift.min(x + 3, last)
+              }
+              x += 4
+            }
+            guard touchedFirst <= touchedLast else { continue }
+            rowFirst[y] = Swift.min(rowFirst[y], Int32(truncatingIfNeeded: touchedFirst))
+            rowLast[y] = Swift.max(rowLast[y], Int32(truncatingIfNeeded: touchedLast))
           }
-          if ex != 0 {
-            let u = -py * ey / ex
-            let v = (lengthSquared - py * ey) / ex
-            bandLo = Swift.max(bandLo, Swift.min(u, v))
-            bandHi = Swift.min(bandHi, Swift.max(u, v))
-          } else if py * ey < 0 || py * ey > lengthSquared {
-            bandLo = 1
-            bandHi = 0
-          }
-          if bandLo < bandHi {
-            lo = Swift.min(lo, bandLo)
-            hi = Swift.max(hi, bandHi)
-          }
-        }
-        guard lo < hi else { continue }
-        let first = Swift.max(x0, Self.index(a.x + lo - 0.5, .up))
-        let last = Swift.min(x1, Self.index(a.x + hi - 0.5, .down))
-        guard first <= last else { continue }
-        let row = layout.slot(0, y)
-        // Float from here: coordinates relative to the capsule's start are small.
-        let fx = Float(ex)
-        let fy = Float(ey)
-        let inverse = Float(inverseLength)
-        let rowY = Float(py)
-        let start = Float(ra)
-        let growth = Float(rb - ra)
-        let limit = Float(reachSquared)
-        let rowDot = rowY * fy
-        var qx = Float(Double(first) + 0.5 - a.x)
-        for x in first...last {
-          defer { qx += 1 }
-          let h = Swift.min(Swift.max((qx * fx + rowDot) * inverse, 0), 1)
-          let dx = qx - h * fx
-          let dy = rowY - h * fy
-          let d2 = dx * dx + dy * dy
-          if d2 >= limit { continue }
-          let c = start + growth * h - d2.squareRoot() + 0.5
-          if c <= 0 { continue }
-          let alpha = Swift.min(c, 1) * (alphaA + (alphaB - alphaA) * h)
-          if alpha > buffer[row &+ x] { buffer[row &+ x] = alpha }
         }
       }
     }
+  }
+
+  /// The offsets from the capsule's start, along x, of the row `py` below it whose pixel
+  /// centres can be within `reach` of the axis (`ex`, `ey`) of length `length`: the row's
+  /// chord through the union of the two end discs and the band between them; nil when the
+  /// row misses the capsule.
+  private static func chord(py: Double, ex: Double, ey: Double, reach: Double, length: Double)
+    -> (Double, Double)?
+  {
+    let reachSquared = reach * reach
+    let lengthSquared = length * length
+    var lo = Double.infinity
+    var hi = -Double.infinity
+    if py * py < reachSquared {
+      let half = (reachSquared - py * py).squareRoot()
+      lo = Swift.min(lo, -half)
+      hi = Swift.max(hi, half)
+    }
+    let qy = py - ey
+    if qy * qy < reachSquared {
+      let half = (reachSquared - qy * qy).squareRoot()
+      lo = Swift.min(lo, ex - half)
+      hi = Swift.max(hi, ex + half)
+    }
+    if lengthSquared > 1e-12 {
+      // |cross(p, e)| / L < reach and 0 ≤ dot(p, e) / L² ≤ 1, both linear in p.x.
+      var bandLo = -Double.infinity
+      var bandHi = Double.infinity
+      if ey != 0 {
+        let u = (py * ex - reach * length) / ey
+        let v = (py * ex + reach * length) / ey
+        bandLo = Swift.min(u, v)
+        bandHi = Swift.max(u, v)
+      } else if abs(py * ex) >= reach * length {
+        bandLo = 1
+        bandHi = 0
+      }
+      if ex != 0 {
+        let u = -py * ey / ex
+        let v = (lengthSquared - py * ey) / ex
+        bandLo = Swift.max(bandLo, Swift.min(u, v))
+        bandHi = Swift.min(bandHi, Swift.max(u, v))
+      } else if py * ey < 0 || py * ey > lengthSquared {
+        bandLo = 1
+        bandHi = 0
+      }
+      if bandLo < bandHi {
+        lo = Swift.min(lo, bandLo)
+        hi = Swift.max(hi, bandHi)
+      }
+    }
+    return lo < hi ? (lo, hi) : nil
   }
 
   // MARK: - Clip
@@ -308,9 +374,13 @@ struct StrokeRasterizer {
     let y1 = Swift.min(Self.index(p.y + r, .up), maxY)
     guard x0 <= x1, y0 <= y1 else { return }
     let layout = self.layout
+    let (rowFirst, rowLast) = (self.rowFirst, self.rowLast)
     coverage.withUnsafeMutableBufferPointer { buffer in
       for y in y0...y1 {
-        for x in x0...x1 {
+        let first = Swift.max(x0, Int(rowFirst[y]))
+        let last = Swift.min(x1, Int(rowLast[y]))
+        guard first <= last else { continue }
+        for x in first...last {
           // Signed distance past the cut line; keep ½ − distance of the pixel.
           let s = (Double(x) + 0.5 - p.x) * nx + (Double(y) + 0.5 - p.y) * ny
           if s <= -0.5 { continue }
@@ -405,7 +475,13 @@ struct StrokeRasterizer {
       canvas.bytes.withUnsafeMutableBufferPointer { bytes in
         guard let base = bytes.baseAddress else { return }
         for y in y0...y1 {
-          for x in x0...x1 {
+          // The row's span, emptied for the next piece (invariant 1).
+          let first = Swift.max(x0, Int(rowFirst[y]))
+          let last = Swift.min(x1, Int(rowLast[y]))
+          rowFirst[y] = Int32.max
+          rowLast[y] = Int32.min
+          guard first <= last else { continue }
+          for x in first...last {
             let local = layout.slot(x, y)
             let c = cov[local]
             if c <= 0 { continue }
@@ -427,7 +503,15 @@ struct StrokeRasterizer {
     let limit = 1e9
     // NaN (∞ − ∞ from coordinates near Double's limits) must not reach Int(_:), which traps.
     guard !v.isNaN else { return 0 }
-    return Int(Swift.min(Swift.max(v, -limit), limit).rounded(rule))
+    let clamped = Swift.min(Swift.max(v, -limit), limit)
+    // Truncation and a correction rather than `rounded(_:)`, which calls libm's floor or
+    // ceil out of line on the x86-64 baseline: this runs a few times per capsule row.
+    let truncated = Int(clamped)
+    switch rule {
+    case .down: return Double(truncated) > clamped ? truncated - 1 : truncated
+    case .up: return Double(truncated) < clamped ? truncated + 1 : truncated
+    default: return Int(clamped.rounded(rule))
+    }
   }
 
   // MARK: - Transforms

@@ -389,5 +389,30 @@ private func isBackground(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ c: (U
     _ = try PNG.encode(thumb)
   }
 
+  /// The renderer computes exact bounds only for pieces that can reach the drawing's edge;
+  /// its thumbnails must equal those drawn with `Drawing.renderBounds`, which measures every
+  /// piece exactly.
+  @Test func thumbnailsUseTheExactRenderBounds() throws {
+    var drawings = try Fixtures.sampleNames.map(Fixtures.sample) + [Fixtures.inkSampler()]
+    drawings += (1...4).map { Fixtures.page(strokes: 60, points: 40, seed: $0) }
+    // Transforms, a one-point stroke, pressure that ends wide and slices.
+    var page = Fixtures.page(strokes: 30, points: 25, seed: 9)
+    page.strokes[0].transform = AffineTransform(a: 0.5, b: 0.8, c: -0.8, d: 0.5, tx: -300, ty: 40)
+    page.strokes[1].path = Fixtures.path([(-90, 1200)], width: 9)
+    var wide = try #require(page.strokes[2].path)
+    wide.points[wide.points.count - 1].width = 40
+    page.strokes[2].path = wide
+    page.strokes[3].slices = [0.5, 3.5, 10, 12]
+    drawings.append(page)
+    for (index, drawing) in drawings.enumerated() {
+      for size in [96, 256] {
+        let thumb = Renderer.thumbnail(of: drawing, background: white, pixelSize: size)
+        let reference = Renderer.render(
+          drawing, geometry: .thumbnail(for: drawing, pixelSize: size), background: white)
+        #expect(thumb == reference, "drawing \(index) at \(size) px")
+      }
+    }
+  }
+
   @Test func versionIsPositive() { #expect(Renderer.version >= 1) }
 }

@@ -32,10 +32,6 @@ public struct ThumbnailCache: Sendable {
 
   /// The renderer version in keys and rows; tests set another to simulate a renderer change.
   var rendererVersion: Int = Renderer.version
-  /// zlib level of cached PNGs: below libpng's default 6, as encoding is part of every cold
-  /// thumbnail (the trade-off is not measured in detail yet; see docs/thumbnails.md).
-  var compressionLevel: Int32 = 3
-
   init(rendererVersion: Int = Renderer.version) { self.rendererVersion = rendererVersion }
 
   /// The number of cached thumbnails and the bytes of their PNGs.

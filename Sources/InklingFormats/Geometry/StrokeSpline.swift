@@ -217,10 +217,11 @@ struct BezierSegment {
   /// An upper bound of the speed |dB/du| over the segment: the derivative is a quadratic
   /// Bézier with control points 3(b1 − b0), 3(b2 − b1), 3(b3 − b2), inside their hull.
   var maxSpeed: Double {
-    func d(_ a: Point, _ b: Point) -> Double {
-      ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    // The largest squared distance, then one square root (this runs once per segment).
+    @inline(__always) func d2(_ a: Point, _ b: Point) -> Double {
+      (b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)
     }
-    return 3 * Swift.max(d(b0, b1), d(b1, b2), d(b2, b3))
+    return 3 * Swift.max(d2(b0, b1), d2(b1, b2), d2(b2, b3)).squareRoot()
   }
 
   @inline(__always) func point(at u: Double) -> Point {
