@@ -37,8 +37,7 @@ let package = Package(
       name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
       providers: [.apt(["libpng-dev"])]),
     // libpng reports errors with longjmp, which Swift cannot survive; this C shim catches them.
-    // It also holds the PNG writer for drawings, which needs only zlib's checksums.
-    .target(name: "PNGBridge", dependencies: ["CPNG", "CZlib"], path: "Sources/C/PNGBridge"),
+    .target(name: "PNGBridge", dependencies: ["CPNG"], path: "Sources/C/PNGBridge"),
 
     // MARK: - The library, layer by layer
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.

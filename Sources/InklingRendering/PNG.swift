@@ -29,9 +29,18 @@ public enum PNGError: Error, Equatable, CustomStringConvertible {
 
 /// PNG bytes from and to `RenderedImage`s.
 public enum PNG {
+  /// How the rows of an image are filtered before compression.
+  public enum RowFilter: Sendable {
+    /// libpng's choice per row among the five filters: smaller for photographs and gradients.
+    case adaptive
+    /// No filter: for drawings on a flat background about as small, and encoded about three
+    /// times faster (docs/thumbnails.md, "Measurements").
+    case none
+  }
+
   /// The bytes of an 8-bit PNG of `image` (RGB when it is opaque, else RGBA), with text
-  /// chunks `text` in order (tEXt for ASCII values, iTXt in UTF-8 otherwise), through libpng
-  /// at zlib level `compressionLevel` (0…9).
+  /// chunks `text` in order (tEXt for ASCII values, iTXt in UTF-8 otherwise) at zlib level
+  /// `compressionLevel` (0…9), its rows filtered as `filter` says.
   ///
   /// ```swift
   /// let png = try PNG.encode(image, text: [("Software", "inkling-archive"), ("Title", "Cat")])
@@ -39,43 +48,8 @@ public enum PNG {
   /// - Throws: `PNGError.invalidText` for a bad key or a NUL, `.invalidImage` for an empty or
   ///   inconsistent image, `.libpng` or `.outOfMemory` when libpng fails.
   public static func encode(
-    _ image: RenderedImage, text: [(String, String)] = [], compressionLevel: Int32 = 6
-  ) throws(PNGError) -> [UInt8] {
-    try encode(image, text: text) { pixels, keys, values, output, size, message, messageSize in
-      inkling_png_encode(
-        pixels, UInt32(image.width), UInt32(image.height), image.width * 4, keys, values,
-        text.count, compressionLevel, output, size, message, messageSize)
-    }
-  }
-
-  /// The bytes of a PNG of `image` as `encode` writes them, but about three times faster for
-  /// a drawing over a flat background (a thumbnail), and as small: the rows are not filtered
-  /// and only repeats of the previous pixel and of the row above are compressed, without
-  /// libpng or zlib's search (see Sources/C/PNGBridge/DrawingPNG.c). Any image round-trips;
-  /// photographs and gradients just come out larger than with `encode`.
-  ///
-  /// - Throws: as `encode`.
-  public static func encodeDrawing(_ image: RenderedImage, text: [(String, String)] = [])
-    throws(PNGError) -> [UInt8]
-  {
-    try encode(image, text: text) { pixels, keys, values, output, size, message, messageSize in
-      inkling_png_encode_drawing(
-        pixels, UInt32(image.width), UInt32(image.height), image.width * 4, keys, values,
-        text.count, output, size, message, messageSize)
-    }
-  }
-
-  /// A C encoder's arguments after the pixels: the text keys and values, the output pointer
-  /// and size, and the message buffer and its size.
-  private typealias Encoder = (
-    UnsafePointer<UInt8>?, UnsafePointer<UnsafePointer<CChar>?>?,
-    UnsafePointer<UnsafePointer<CChar>?>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>,
-    UnsafeMutablePointer<Int>, UnsafeMutablePointer<CChar>?, Int
-  ) -> Int32
-
-  /// Checks `image` and `text`, then calls `encoder` with C views of them.
-  private static func encode(
-    _ image: RenderedImage, text: [(String, String)], with encoder: Encoder
+    _ image: RenderedImage, text: [(String, String)] = [], compressionLevel: Int32 = 6,
+    filter: RowFilter = .adaptive
   ) throws(PNGError) -> [UInt8] {
     guard image.width > 0, image.height > 0,
       image.width <= Int(INKLING_PNG_MAX_DIMENSION), image.height <= Int(INKLING_PNG_MAX_DIMENSION)
@@ -94,12 +68,14 @@ public enum PNG {
     var message = [CChar](repeating: 0, count: 256)
     var output: UnsafeMutablePointer<UInt8>?
     var size = 0
+    let options: Int32 = filter == .none ? Int32(INKLING_PNG_NO_FILTER) : 0
     let code: Int32 = withPointers(keys) { keyPointers in
       withPointers(values) { valuePointers in
         image.rgba.withUnsafeBufferPointer { pixels in
           message.withUnsafeMutableBufferPointer { messageBuffer in
-            encoder(
-              pixels.baseAddress, keyPointers, valuePointers, &output, &size,
+            inkling_png_encode(
+              pixels.baseAddress, UInt32(image.width), UInt32(image.height), image.width * 4,
+              keyPointers, valuePointers, text.count, compressionLevel, options, &output, &size,
               messageBuffer.baseAddress, messageBuffer.count)
           }
         }

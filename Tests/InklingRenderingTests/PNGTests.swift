@@ -30,71 +30,28 @@ import Testing
     }
   }
 
-  /// Both encoders: libpng's (level 6) and the one for drawings.
-  static let encoders: [(String, @Sendable (RenderedImage, [(String, String)]) throws -> [UInt8])] = [
-    ("libpng", { try PNG.encode($0, text: $1) }), ("drawing", { try PNG.encodeDrawing($0, text: $1) }),
-  ]
-
-  @Test func opaqueImagesAreRGBAndOthersRGBA() throws {
+  @Test func opaqueImagesAreRGBAndUnfilteredRowsRoundTrip() throws {
     var opaque = Self.gradient(width: 37, height: 23)
     for i in stride(from: 3, to: opaque.rgba.count, by: 4) { opaque.rgba[i] = 255 }
     let translucent = Self.gradient(width: 37, height: 23)
-    for (name, encode) in Self.encoders {
-      let rgb = try encode(opaque, [])
+    for filter in [PNG.RowFilter.adaptive, .none] {
+      let rgb = try PNG.encode(opaque, compressionLevel: 1, filter: filter)
       let ihdr = try #require(PNGChunks.list(rgb).first)
-      #expect(ihdr.data[8] == 8 && ihdr.data[9] == 2, "\(name): 8-bit RGB")
-      #expect(try PNG.decode(rgb) == opaque, "\(name)")
-      try PNGCheck.expectValid(rgb, name: "\(name)-rgb")
-      let rgba = try encode(translucent, [])
-      #expect(PNGChunks.list(rgba).first?.data[9] == 6, "\(name): 8-bit RGBA")
-      #expect(try PNG.decode(rgba) == translucent, "\(name)")
-      try PNGCheck.expectValid(rgba, name: "\(name)-rgba")
+      #expect(ihdr.data[8] == 8 && ihdr.data[9] == 2, "8-bit RGB")
+      #expect(try PNG.decode(rgb) == opaque)
+      try PNGCheck.expectValid(rgb, name: "rgb")
+      let rgba = try PNG.encode(translucent, compressionLevel: 1, filter: filter)
+      #expect(PNGChunks.list(rgba).first?.data[9] == 6, "8-bit RGBA")
+      #expect(try PNG.decode(rgba) == translucent)
     }
   }
 
-  /// The drawing encoder on what it is for and on what it is not: a drawing, flat colour,
-  /// noise (stored blocks), one pixel, and rows too long to match the row above (> 32 KB).
-  @Test func drawingEncoderRoundTripsAnyImage() throws {
-    var state: UInt64 = 7
-    func random() -> UInt8 {  // a 64-bit LCG (Knuth's MMIX constants): deterministic noise
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return UInt8(truncatingIfNeeded: state >> 56)
-    }
-    func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> [UInt8]) -> RenderedImage {
-      var rgba: [UInt8] = []
-      rgba.reserveCapacity(width * height * 4)
-      for y in 0..<height { for x in 0..<width { rgba += pixel(x, y) } }
-      return RenderedImage(width: width, height: height, rgba: rgba)
-    }
-    let paper = RGBA(red: 0.98, green: 0.97, blue: 0.93, alpha: 1)
-    let drawing = Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 256)
-    let cases: [(String, RenderedImage)] = [
-      ("drawing", drawing),
-      ("flat", image(64, 64) { _, _ in [200, 190, 180, 255] }),
-      ("noise", image(61, 17) { _, _ in (0..<4).map { _ in random() } }),
-      ("opaque noise", image(50, 9) { _, _ in (0..<3).map { _ in random() } + [255] }),
-      ("one pixel", image(1, 1) { _, _ in [1, 2, 3, 4] }),
-      ("long rows", image(8200, 3) { x, y in [UInt8(x % 7 * 30), UInt8(y * 40), 9, x % 5 == 0 ? 128 : 255] }),
-      ("stripes", image(300, 40) { x, y in (x / 3 + y) % 4 == 0 ? [0, 0, 0, 255] : [255, 255, 255, 255] }),
-    ]
-    for (name, picture) in cases {
-      let png = try PNG.encodeDrawing(picture, text: [("Software", "inkling-archive")])
-      #expect(try PNG.decode(png) == picture, "\(name)")
-      try PNGCheck.expectValid(png, name: name.replacingOccurrences(of: " ", with: "-"))
-    }
-    // It is meant to be as small as libpng's for drawings.
-    let libpng = try PNG.encode(drawing, compressionLevel: 6)
-    #expect(try PNG.encodeDrawing(drawing).count < libpng.count * 5 / 4)
-  }
-
-  @Test(arguments: encoders.map(\.0))
-  func textChunksAreWrittenInOrderAndUnicodeUsesITXt(_ encoder: String) throws {
+  @Test func textChunksAreWrittenInOrderAndUnicodeUsesITXt() throws {
     let text = [
       ("Software", "inkling-archive 0.1"), ("Title", "Plan-B"), ("Renderer Version", "1"),
       ("Source", "saved 2025-10-05T14:03:12Z"), ("Description", "Café 🎨 drawing"),
     ]
-    let encode = try #require(Self.encoders.first { $0.0 == encoder }?.1)
-    let png = try encode(Self.gradient(width: 4, height: 4), text)
+    let png = try PNG.encode(Self.gradient(width: 4, height: 4), text: text)
     let chunks = PNGChunks.list(png)
     #expect(chunks.first?.type == "IHDR" && chunks.last?.type == "IEND")
     let texts = chunks.filter { $0.type == "tEXt" || $0.type == "iTXt" }
@@ -118,8 +75,6 @@ import Testing
     }
     let empty = RenderedImage(width: 0, height: 0, rgba: [])
     #expect(throws: PNGError.self) { try PNG.encode(empty) }
-    #expect(throws: PNGError.self) { try PNG.encodeDrawing(empty) }
-    #expect(throws: PNGError.invalidText(key: "")) { try PNG.encodeDrawing(image, text: [("", "x")]) }
   }
 
   @Test func damagedDataThrowsLibpngErrors() throws {

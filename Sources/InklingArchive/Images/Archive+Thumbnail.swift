@@ -232,7 +232,7 @@ extension Archive {
       }
       image = Renderer.thumbnail(of: drawing, background: job.background, pixelSize: job.size)
     }
-    return try PNG.encodeDrawing(image, text: [pngSoftware])
+    return try PNG.encode(image, text: [pngSoftware], compressionLevel: cache.compressionLevel, filter: .none)
   }
 
   /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only

@@ -32,6 +32,11 @@ public struct ThumbnailCache: Sendable {
 
   /// The renderer version in keys and rows; tests set another to simulate a renderer change.
   var rendererVersion: Int = Renderer.version
+  /// zlib level of cached PNGs, whose rows are not filtered: encoding is part of every cold
+  /// thumbnail, and level 1 without filters is both faster and smaller than libpng's default
+  /// (level 6, adaptive filters) on thumbnails (docs/thumbnails.md, "Measurements").
+  var compressionLevel: Int32 = 1
+
   init(rendererVersion: Int = Renderer.version) { self.rendererVersion = rendererVersion }
 
   /// The number of cached thumbnails and the bytes of their PNGs.

@@ -30,30 +30,25 @@ enum {
 #define INKLING_PNG_MAX_DIMENSION 32768u
 #define INKLING_PNG_MAX_PIXELS (64u * 1024u * 1024u)
 
+/// Options of inkling_png_encode, or'ed together.
+enum {
+  /// Every row unfiltered (filter type None) instead of libpng's adaptive choice.
+  INKLING_PNG_NO_FILTER = 1,
+};
+
 /// Encodes `height` rows of `width` RGBA8 pixels (non-premultiplied, `stride` bytes apart) as
 /// an 8-bit PNG, RGB when every alpha is 255 and RGBA otherwise, with `text_count` text chunks
 /// (tEXt when the value is ASCII, iTXt in UTF-8 otherwise; keys must be 1–79 printable ASCII
-/// characters) at zlib level `compression_level` (clamped to 0…9), rows filtered as libpng
-/// chooses.
+/// characters) at zlib level `compression_level` (clamped to 0…9), with `options` (above).
 ///
 /// On success returns INKLING_PNG_OK and stores a malloc'ed buffer in `*out_data` and its size
 /// in `*out_size`; otherwise writes a NUL-terminated message into `message` (at most
 /// `message_size` bytes) and leaves `*out_data` NULL.
 int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
                        const char *const *text_keys, const char *const *text_values,
-                       size_t text_count, int compression_level, uint8_t **out_data,
-                       size_t *out_size, char *message, size_t message_size);
-
-/// Encodes an image as `inkling_png_encode` does (same arguments, results and text chunks;
-/// RGB when opaque, else RGBA), without libpng and much faster for drawings over a flat
-/// background: rows unfiltered, compressed with LZ77 matches against the previous pixel and
-/// the row above only, in one dynamic-Huffman deflate block (see DrawingPNG.c). Any image
-/// round-trips; photographs just compress worse than with libpng.
-int inkling_png_encode_drawing(const uint8_t *rgba, uint32_t width, uint32_t height,
-                               size_t stride, const char *const *text_keys,
-                               const char *const *text_values, size_t text_count,
-                               uint8_t **out_data, size_t *out_size, char *message,
-                               size_t message_size);
+                       size_t text_count, int compression_level, int options,
+                       uint8_t **out_data, size_t *out_size, char *message,
+                       size_t message_size);
 
 /// Decodes any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to 8-bit
 /// non-premultiplied RGBA, rows packed (`width × 4` bytes apart).
