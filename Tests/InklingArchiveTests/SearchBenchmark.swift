@@ -180,13 +180,16 @@ struct SearchBenchmark {
     let now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
     let loadBefore = Self.loadAverage()
     var rows: [String] = []
-    for (index, shape) in shapes.enumerated() {
+    let only = Self.environment["INKLING_BENCH_SHAPES"].map { $0.split(separator: ",").map(String.init) }
+    for (index, shape) in shapes.enumerated() where only?.contains(where: shape.label.hasPrefix) ?? true {
       var random = SplitMix(seed: UInt64(100 + index))
       var latencies: [Double] = []
       var cpu: [Double] = []
       var matches: [Int] = []
+      var texts: [String] = []
       for _ in 0..<Self.queriesPerShape {
         let text = shape.query(&random)
+        texts.append(text)
         let start = clock.now
         let cpuStart = Self.threadCPUMilliseconds()
         let query = try DraftQuery(search: text, now: now)
@@ -202,6 +205,12 @@ struct SearchBenchmark {
       rows.append(
         "| \(shape.label) | \(shape.limit.map(String.init) ?? "none") | \(figures.joined(separator: " | ")) | \(medianMatches) |")
       Self.log(rows.last!)
+      // The slowest queries (by CPU) and the plans they ran, for whoever tunes the plans.
+      for slow in cpu.indices.sorted(by: { cpu[$0] > cpu[$1] }).prefix(Self.slowestShown) {
+        let query = try DraftQuery(search: texts[slow], now: now)
+        let plans = try Self.plans(archive, query, sort: shape.sort, limit: shape.limit)
+        Self.log(String(format: "    %7.2f ms CPU, %4d found: ", cpu[slow], matches[slow]) + "\(texts[slow])  [\(plans)]")
+      }
     }
 
     let baseline = try Self.findBaseline()
@@ -229,6 +238,28 @@ struct SearchBenchmark {
       atPath: (Self.reportPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try report.write(toFile: Self.reportPath, atomically: true, encoding: .utf8)
     print(report)
+  }
+
+  /// How many of each shape's slowest queries are logged (INKLING_BENCH_SLOWEST, default 3).
+  static let slowestShown = Int(environment["INKLING_BENCH_SLOWEST"] ?? "") ?? 3
+
+  /// The plans `drafts(matching:sort:limit:)` runs for `query`: a bounded walk's fallback
+  /// when it found too few, and the estimate of each driver.
+  static func plans(_ archive: Archive, _ query: DraftQuery, sort: DraftSort, limit: Int?) throws -> String {
+    let compiler = SearchCompiler(database: archive.database)
+    let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+    var text = "\(compiled.plan)"
+    if compiled.plan == .boundedWalk, let limit {
+      let found = try archive.database.fetchAll(compiled.sql, compiled.arguments) { _ in 0 }.count
+      if found < limit {
+        let fallback = try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: found)
+        text += " found \(found), then \(fallback.continues ? "the rest of the walk" : "\(fallback.plan)")"
+      }
+    }
+    if let driver = try compiler.driver(SearchCompiler.mergingPeriods(query.expression)) {
+      text += ", driver estimate \(driver.estimate)"
+    }
+    return text
   }
 
   /// Reads the whole file (and its write-ahead log), so that it is in the page cache.

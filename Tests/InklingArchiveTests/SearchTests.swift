@@ -243,6 +243,7 @@ import Testing
       var maker = QueryMaker(random: SplitMix(seed: 7), models: shared.models)
       var nonEmpty = 0
       var plans: [CompiledSearch.Plan: Int] = [:]
+      var fallbacks: [String: Int] = [:]
       for index in 0..<600 {
         let expression = maker.expression()
         let sort = DraftSort.allCases[index % 4]
@@ -251,11 +252,20 @@ import Testing
         let expected = Self.expected(expression, shared.models, sort: sort, limit: limit)
         #expect(found == expected, "\(label): \(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
         if !expected.isEmpty { nonEmpty += 1 }
-        plans[try compiler.compile(expression, sort: sort, limit: limit).plan, default: 0] += 1
+        let compiled = try compiler.compile(expression, sort: sort, limit: limit)
+        plans[compiled.plan, default: 0] += 1
+        if compiled.plan == .boundedWalk, let limit {
+          let walked = try shared.archive.database.fetchAll(compiled.sql, compiled.arguments) { _ in 0 }.count
+          if walked < limit {
+            let fallback = try compiler.fallback(after: compiled, expression, sort: sort, limit: limit, found: walked)
+            fallbacks[fallback.continues ? "rest of the walk" : "driver", default: 0] += 1
+          }
+        }
       }
       #expect(nonEmpty > 300, "the random queries should mostly find something")
       if label == "scaled" {
         #expect(plans.count == 4, "every plan should be tried: \(plans)")
+        #expect(fallbacks.count == 2, "both fallbacks should be tried: \(fallbacks)")
       }
     }
   }
@@ -422,9 +432,14 @@ import Testing
       case .driver:
         #expect(plan.contains { $0.hasPrefix("SEARCH") }, "\(label): \(plan)")
       case .walk, .boundedWalk:
-        // A walk only when there is a limit, along the sort's index; a bounded one reads a
-        // range of it, of (latest, first) keys.
-        #expect(limit != nil, "\(label)")
+        // A walk when there is a limit, or when the driver lists many drafts; along the
+        // sort's index. A bounded one reads a range of it, of (latest, first) keys.
+        if limit == nil {
+          var wide = compiler
+          wide.estimateCap = compiler.fallbackEstimateCap
+          let driver = try wide.driver(SearchCompiler.mergingPeriods(query.expression))
+          #expect(driver.map { $0.estimate >= compiler.fallbackEstimateCap } ?? true, "\(label)")
+        }
         #expect(plan.contains { $0.contains("INDEX \(SearchCompiler.index(sort))") }, "\(label): \(plan)")
         if compiled.plan == .boundedWalk {
           #expect(plan.first?.contains("(latest_saved_ms,first_saved_ms)") == true, "\(label): \(plan)")

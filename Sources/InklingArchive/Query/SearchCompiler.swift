@@ -8,8 +8,9 @@
 //     superset is fine: the WHERE clause has the last word), plus a *probe* over the same
 //     index to estimate its size cheaply (count(*) of at most `estimateCap` index entries).
 //
-// Plans (invariant: none reads all of `draft` or `version` unless the result may be all of
-// it, i.e. there is no limit and no term with an index):
+// Plans (invariant: none reads all of `draft` or `version` unless the result may be a large
+// part of it: there is no limit, and no term has an index or the smallest index lists at
+// least `fallbackEstimateCap` drafts, when reading draft_by_latest through costs less):
 //   driver  — the smallest driver of an `and` (the union of drivers for an `or`) is the outer
 //             loop: `FROM (driver) CROSS JOIN draft d ON d.id = c.id` (CROSS JOIN fixes the
 //             order, https://www.sqlite.org/optoverview.html#crossjoin), then sort. Chosen
@@ -26,8 +27,9 @@
 //             driver usually means dense matches, which the walk meets quickly; but a large
 //             estimate can hide few matches (common grams, rare term), so for newest/oldest
 //             the walk is *bounded* to the first `walkLength` drafts of the index; when it
-//             finds fewer than `limit` there, the whole walk or the driver runs instead,
-//             whichever the density it saw and larger estimates say is cheaper (`fallback`).
+//             finds fewer than `limit` there, the walk goes on from where it stopped, or the
+//             driver runs instead, whichever the density it saw and larger estimates say is
+//             cheaper (`fallback`).
 // EXPLAIN QUERY PLAN checks of each live in SearchTests.
 //
 // Why the walk is cheap: draft_by_latest holds (latest_saved_ms, first_saved_ms, id,
@@ -49,6 +51,11 @@ struct CompiledSearch {
   var sql: String
   var arguments: [(any DatabaseValueConvertible)?]
   var plan: Plan
+  /// For a bounded walk: the key (latest, first, id) of the last draft it reads.
+  var bound: (Int64, Int64, Int64)?
+  /// For a fallback: its rows follow the bounded walk's (the walk goes on past its bound),
+  /// rather than replace them.
+  var continues = false
 }
 
 struct SearchCompiler {
@@ -74,11 +81,17 @@ struct SearchCompiler {
     let expression = Self.mergingPeriods(expression)
     var arguments: [(any DatabaseValueConvertible)?] = []
     let predicate = Self.predicate(expression, &arguments)
-    let driver = try self.driver(expression)
     guard let limit = limit.map({ max(0, $0) }) else {
-      if let driver { return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: nil) }
+      // Every match: a driver unless it lists a large part of the archive, which reading
+      // the sort's index through costs less than looking up and sorting.
+      var wide = self
+      wide.estimateCap = fallbackEstimateCap
+      if let driver = try wide.driver(expression), driver.estimate < fallbackEstimateCap {
+        return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: nil)
+      }
       return Self.walkPlan(predicate, arguments, sort: sort, limit: nil)
     }
+    let driver = try self.driver(expression)
     if let driver, driver.estimate < estimateCap {
       return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: limit)
     }
@@ -91,23 +104,29 @@ struct SearchCompiler {
     return Self.walkPlan(predicate, arguments, sort: sort, limit: limit, bound: bound)
   }
 
-  /// The plan to run when a bounded walk (`compile`) found only `found` < `limit` matches in
-  /// the `walkLength` drafts it read: the whole walk, or the smallest driver, whichever
-  /// should read less. At the density the walk saw, `limit` matches lie within
-  /// walkLength · limit / found drafts; a walk's draft costs about a fifth of a driver's row.
+  /// The plan to run when `walk`, a bounded walk from `compile`, found only `found` < `limit`
+  /// matches in the `walkLength` drafts it read: the rest of the walk (`continues`: its rows
+  /// follow the walk's), or the smallest driver, whichever should read less. At the density
+  /// the walk saw, the missing matches lie within walkLength · (limit − found) / found more
+  /// drafts; a walk's draft costs about a fifth of a driver's row.
   ///
   /// - Throws: `StoreError` from the size estimates.
-  func fallback(_ expression: SearchExpression, sort: DraftSort, limit: Int, found: Int) throws -> CompiledSearch {
+  func fallback(
+    after walk: CompiledSearch, _ expression: SearchExpression, sort: DraftSort, limit: Int, found: Int
+  ) throws -> CompiledSearch {
+    precondition(walk.plan == .boundedWalk && walk.bound != nil, "only a bounded walk has a fallback")
     let expression = Self.mergingPeriods(expression)
     var arguments: [(any DatabaseValueConvertible)?] = []
     let predicate = Self.predicate(expression, &arguments)
+    var rest = Self.walkPlan(predicate, arguments, sort: sort, limit: limit - found, after: walk.bound)
+    rest.continues = true
     var wide = self
     wide.estimateCap = fallbackEstimateCap
-    let walk = Self.walkPlan(predicate, arguments, sort: sort, limit: limit)
     // A driver that is a range of draft_by_latest lists drafts in the walk's own order.
-    guard let driver = try wide.driver(expression), !driver.followsLatest else { return walk }
-    let walkDrafts = Double(walkLength) * Double(limit) / max(Double(found), 0.5)
-    return Double(driver.estimate) * 5 < walkDrafts ? Self.driverPlan(driver, predicate, arguments, sort: sort, limit: limit) : walk
+    guard let driver = try wide.driver(expression), !driver.followsLatest else { return rest }
+    let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
+    guard Double(driver.estimate) * 5 < walkDrafts else { return rest }
+    return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: limit)
   }
 
   // MARK: - Plans
@@ -125,11 +144,21 @@ struct SearchCompiler {
       arguments: driver.arguments + arguments, plan: .driver)
   }
 
-  /// Drafts in the order of `sort`'s index; with `bound`, only up to that key (inclusive).
+  /// Drafts in the order of `sort`'s index; with `bound`, only up to that key (inclusive);
+  /// `after`, only past that key.
   static func walkPlan(
     _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], sort: DraftSort, limit: Int?,
-    bound: (Int64, Int64, Int64)? = nil
+    bound: (Int64, Int64, Int64)? = nil, after: (Int64, Int64, Int64)? = nil
   ) -> CompiledSearch {
+    if let after {
+      return CompiledSearch(
+        sql: """
+          SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
+          WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? "<" : ">") (?, ?, ?)
+          AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
+          """,
+        arguments: [after.0, after.1, after.2] + arguments, plan: .walk)
+    }
     guard let bound else {
       return CompiledSearch(
         sql: """
@@ -146,7 +175,7 @@ struct SearchCompiler {
         WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? ">=" : "<=") (?, ?, ?)
         AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
         """,
-      arguments: [bound.0, bound.1, bound.2] + arguments, plan: .boundedWalk)
+      arguments: [bound.0, bound.1, bound.2] + arguments, plan: .boundedWalk, bound: bound)
   }
 
   /// Newest first, for a query that requires a version saved before `upper` (see the file
