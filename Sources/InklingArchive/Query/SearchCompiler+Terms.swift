@@ -106,6 +106,8 @@ extension SearchCompiler {
     /// The candidates are a range of draft_by_latest (`saved:>=`): a newest-first walk
     /// reads them in order anyway, and stops early.
     var followsLatest = false
+    /// A term every candidate matches (its driver lists exactly its drafts).
+    var implies: SearchExpression?
   }
 
   func driver(_ expression: SearchExpression) throws -> Driver? {
@@ -113,7 +115,14 @@ extension SearchCompiler {
     case .all, .not:
       return nil
     case .term(let term):
-      return try driver(term)
+      var driver = try driver(term)
+      // Exactly the drafts with a version in the period: the WHERE clause need not look.
+      switch term {
+      case .saved(let period) where period.lower != nil && period.upper != nil: driver?.implies = expression
+      case .imported: driver?.implies = expression
+      default: break
+      }
+      return driver
     case .and(let children):
       var best: Driver?
       for child in children {

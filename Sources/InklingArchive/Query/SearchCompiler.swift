@@ -87,13 +87,13 @@ struct SearchCompiler {
       var wide = self
       wide.estimateCap = fallbackEstimateCap
       if let driver = try wide.driver(expression), driver.estimate < fallbackEstimateCap {
-        return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: nil)
+        return Self.driverPlan(driver, expression, sort: sort, limit: nil)
       }
       return Self.walkPlan(predicate, arguments, sort: sort, limit: nil)
     }
     let driver = try self.driver(expression)
     if let driver, driver.estimate < estimateCap {
-      return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: limit)
+      return Self.driverPlan(driver, expression, sort: sort, limit: limit)
     }
     if sort == .newest, let period = Self.savedPeriod(expression), let upper = period.upper {
       return Self.periodPlan(upper: upper, predicate, arguments, limit: limit)
@@ -126,17 +126,28 @@ struct SearchCompiler {
     guard let driver = try wide.driver(expression), !driver.followsLatest else { return rest }
     let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
     guard Double(driver.estimate) * 5 < walkDrafts else { return rest }
-    return Self.driverPlan(driver, predicate, arguments, sort: sort, limit: limit)
+    return Self.driverPlan(driver, expression, sort: sort, limit: limit)
   }
 
   // MARK: - Plans
 
   static let columns = "d.name, d.version_count, d.latest_saved_ms"
 
-  static func driverPlan(
-    _ driver: Driver, _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], sort: DraftSort, limit: Int?
-  ) -> CompiledSearch {
-    CompiledSearch(
+  /// The drafts of `driver` that match `expression` (merged), sorted. The term the driver
+  /// implies is not tested again: for a period, that test reads the draft's versions.
+  static func driverPlan(_ driver: Driver, _ expression: SearchExpression, sort: DraftSort, limit: Int?) -> CompiledSearch {
+    var rest = expression
+    if let implied = driver.implies {
+      if rest == implied {
+        rest = .all
+      } else if case .and(var children) = rest, let index = children.firstIndex(of: implied) {
+        children.remove(at: index)
+        rest = children.count == 1 ? children[0] : .and(children)
+      }
+    }
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    let predicate = Self.predicate(rest, &arguments)
+    return CompiledSearch(
       sql: """
         SELECT \(columns) FROM (\(driver.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
         WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
