@@ -17,6 +17,7 @@ extension Migration {
     Migration(version: 3, name: "0003_search.sql", sql: text(PackageResources._003_search_sql)),
     Migration(version: 4, name: "0004_thumbnails.sql", sql: text(PackageResources._004_thumbnails_sql)),
     Migration(version: 5, name: "0005_lean_drawing_index.sql", sql: text(PackageResources._005_lean_drawing_index_sql)),
+    Migration(version: 6, name: "0006_search_walks.sql", sql: text(PackageResources._006_search_walks_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

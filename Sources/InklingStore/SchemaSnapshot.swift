@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "bba9b3db78483606eb587ede737af71dabfe1f87a43b307130625a39ef103615"
+  static let migrationsDigest = "1457b14af8539cc64d57f1d9193e6d3686d2a55dfdf4d12f293b0798e7ae48d4"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -15,7 +15,7 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),
     SchemaObject(
       type: "table", name: "draft", table: "draft",
-      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER)"),
+      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL)"),
     SchemaObject(
       type: "index", name: "draft_by_first", table: "draft",
       sql: "CREATE INDEX draft_by_first ON draft(first_saved_ms,latest_saved_ms)"),
@@ -24,10 +24,13 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX draft_by_folded ON draft(name_folded)"),
     SchemaObject(
       type: "index", name: "draft_by_latest", table: "draft",
-      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms)"),
+      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms,id,version_count,name_folded)"),
     SchemaObject(
       type: "index", name: "draft_by_latest_version", table: "draft",
       sql: "CREATE INDEX draft_by_latest_version ON draft(latest_version_id)"),
+    SchemaObject(
+      type: "index", name: "draft_by_span", table: "draft",
+      sql: "CREATE INDEX draft_by_span ON draft(span_class,latest_saved_ms,first_saved_ms)"),
     SchemaObject(
       type: "index", name: "draft_by_versions", table: "draft",
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),

@@ -221,20 +221,90 @@ import Testing
 
   // MARK: - Tests
 
+  /// The compiler as the archive uses it, and one whose thresholds make 3,000 drafts behave
+  /// like a million: small drivers are rare, walks are bounded and give up, periods are
+  /// read class by class.
+  static func compilers(_ database: Database) -> [(String, SearchCompiler)] {
+    [
+      ("default", SearchCompiler(database: database)),
+      ("scaled", SearchCompiler(database: database, estimateCap: 20, walkLength: 120, fallbackEstimateCap: 200)),
+    ]
+  }
+
+  static func drafts(_ archive: Archive, _ compiler: SearchCompiler, _ expression: SearchExpression, sort: DraftSort, limit: Int?) throws -> [String] {
+    var names: [String] = []
+    try archive.forEachDraft(matching: DraftQuery(expression), sort: sort, limit: limit, compiler: compiler) { names.append($0.name) }
+    return names
+  }
+
   @Test func randomQueriesMatchTheReference() throws {
     let shared = try Self.shared()
-    var maker = QueryMaker(random: SplitMix(seed: 7), models: shared.models)
-    var nonEmpty = 0
-    for index in 0..<600 {
-      let expression = maker.expression()
-      let sort = DraftSort.allCases[index % 4]
-      let limit: Int? = index % 3 == 0 ? nil : [1, 20, 50][index % 3 == 1 ? 1 : Int.random(in: 0...2, using: &maker.random)]
-      let found = try shared.archive.drafts(matching: DraftQuery(expression), sort: sort, limit: limit).map(\.name)
-      let expected = Self.expected(expression, shared.models, sort: sort, limit: limit)
-      #expect(found == expected, "\(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
-      if !expected.isEmpty { nonEmpty += 1 }
+    for (label, compiler) in Self.compilers(shared.archive.database) {
+      var maker = QueryMaker(random: SplitMix(seed: 7), models: shared.models)
+      var nonEmpty = 0
+      var plans: [CompiledSearch.Plan: Int] = [:]
+      var fallbacks: [String: Int] = [:]
+      for index in 0..<600 {
+        let expression = maker.expression()
+        let sort = DraftSort.allCases[index % 4]
+        let limit: Int? = index % 3 == 0 ? nil : [1, 20, 50][index % 3 == 1 ? 1 : Int.random(in: 0...2, using: &maker.random)]
+        let found = try Self.drafts(shared.archive, compiler, expression, sort: sort, limit: limit)
+        let expected = Self.expected(expression, shared.models, sort: sort, limit: limit)
+        #expect(found == expected, "\(label): \(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
+        if !expected.isEmpty { nonEmpty += 1 }
+        let compiled = try compiler.compile(expression, sort: sort, limit: limit)
+        plans[compiled.plan, default: 0] += 1
+        if compiled.plan == .boundedWalk, let limit {
+          let walked = try shared.archive.database.fetchAll(compiled.sql, compiled.arguments) { _ in 0 }.count
+          if walked < limit {
+            let fallback = try compiler.fallback(after: compiled, expression, sort: sort, limit: limit, found: walked)
+            fallbacks[fallback.continues ? "rest of the walk" : "driver", default: 0] += 1
+          }
+        }
+      }
+      #expect(nonEmpty > 300, "the random queries should mostly find something")
+      if label == "scaled" {
+        #expect(plans.count == 4, "every plan should be tried: \(plans)")
+        #expect(fallbacks.count == 2, "both fallbacks should be tried: \(fallbacks)")
+      }
     }
-    #expect(nonEmpty > 300, "the random queries should mostly find something")
+  }
+
+  /// Period queries, newest first, at the scaled thresholds: every one is read class by
+  /// class, whatever the period's length and wherever it lies.
+  @Test func periodsReadClassByClassMatchTheReference() throws {
+    let shared = try Self.shared()
+    let compiler = Self.compilers(shared.archive.database)[1].1
+    var maker = QueryMaker(random: SplitMix(seed: 11), models: shared.models)
+    var periods = 0
+    for index in 0..<300 {
+      var expression = SearchExpression.term(.saved(maker.period()))
+      if index % 3 == 0 { expression = expression && .term(.name(.contains(maker.nameText()))) }
+      if index % 5 == 0 { expression = expression && .term(maker.term()) }
+      let limit = [1, 5, 50][index % 3]
+      let found = try Self.drafts(shared.archive, compiler, expression, sort: .newest, limit: limit)
+      #expect(found == Self.expected(expression, shared.models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
+      if try compiler.compile(expression, sort: .newest, limit: limit).plan == .period { periods += 1 }
+    }
+    #expect(periods > 100)
+  }
+
+  /// Invariant of migration 0006: span_class c holds the drafts whose span (newest save −
+  /// first save) is below SearchCompiler.spanLimits[c] and not below spanLimits[c − 1].
+  @Test func spanClassesMatchTheCompilersLimits() throws {
+    let shared = try Self.shared()
+    let rows = try shared.archive.database.fetchAll(
+      "SELECT latest_saved_ms - first_saved_ms, span_class FROM draft WHERE latest_saved_ms IS NOT NULL"
+    ) { ($0.int64(0), $0.int(1)) }
+    #expect(rows.count == shared.models.count)
+    var classes: Set<Int> = []
+    for (span, spanClass) in rows {
+      let limits = SearchCompiler.spanLimits
+      #expect(spanClass == 0 || span >= limits[spanClass - 1]!, "span \(span) in class \(spanClass)")
+      #expect(limits[spanClass].map { span < $0 } ?? true, "span \(span) in class \(spanClass)")
+      classes.insert(spanClass)
+    }
+    #expect(classes.count > 10)
   }
 
   @Test func everyNameShapeMatchesTheReference() throws {
@@ -332,12 +402,13 @@ import Testing
     ]
   }
 
-  @Test func everyShapeUsesAnIndex() throws {
+  @Test(arguments: ["default", "scaled"]) func everyShapeUsesAnIndex(_ thresholds: String) throws {
     let shared = try Self.shared()
+    let compiler = Self.compilers(shared.archive.database).first { $0.0 == thresholds }!.1
     // Statistics as a real archive would have after `ANALYZE`-free use: none; the plans
     // must not depend on them.
     for (label, query, sort, limit) in Self.shapes(shared.models) {
-      let (sql, plan) = try shared.archive.explain(query, sort: sort, limit: limit)
+      let (sql, plan) = try shared.archive.explain(query, sort: sort, limit: limit, compiler: compiler)
       let fullScans = plan.filter { line in
         ["SCAN d", "SCAN draft", "SCAN v", "SCAN version", "SCAN d2", "SCAN dr", "SCAN drawing", "SCAN name_gram"]
           .contains(line.trimmingCharacters(in: .whitespaces))
@@ -345,23 +416,40 @@ import Testing
       #expect(fullScans.isEmpty, "\(label): \(plan)\n\(sql)")
       #expect(plan.contains { $0.contains("USING") }, "\(label): \(plan)")
       // A walk along the sort's index never sorts everything it reads.
-      if limit != nil, try SearchCompiler(database: shared.archive.database).compile(query.expression, sort: sort, limit: limit).plan == .walk {
+      if limit != nil, try compiler.compile(query.expression, sort: sort, limit: limit).plan == .walk {
         #expect(!plan.contains("USE TEMP B-TREE FOR ORDER BY"), "\(label): \(plan)")
       }
     }
   }
 
-  @Test func selectiveShapesSearchRatherThanWalk() throws {
+  @Test(arguments: ["default", "scaled"]) func selectiveShapesSearchRatherThanWalk(_ thresholds: String) throws {
     let shared = try Self.shared()
+    let compiler = Self.compilers(shared.archive.database).first { $0.0 == thresholds }!.1
     for (label, query, sort, limit) in Self.shapes(shared.models) where !label.hasPrefix("newest") && label != "by name" {
-      let compiled = try SearchCompiler(database: shared.archive.database).compile(query.expression, sort: sort, limit: limit)
-      let (_, plan) = try shared.archive.explain(query, sort: sort, limit: limit)
-      if compiled.plan == .driver {
+      let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+      let (_, plan) = try shared.archive.explain(query, sort: sort, limit: limit, compiler: compiler)
+      switch compiled.plan {
+      case .driver:
         #expect(plan.contains { $0.hasPrefix("SEARCH") }, "\(label): \(plan)")
-      } else {
-        // A walk only when there is a limit, along the sort's index.
+      case .walk, .boundedWalk:
+        // A walk when there is a limit, or when the driver lists many drafts; along the
+        // sort's index. A bounded one reads a range of it, of (latest, first) keys.
+        if limit == nil {
+          var wide = compiler
+          wide.estimateCap = compiler.fallbackEstimateCap
+          let driver = try wide.driver(SearchCompiler.mergingPeriods(query.expression))
+          #expect(driver.map { $0.estimate >= compiler.fallbackEstimateCap } ?? true, "\(label)")
+        }
+        #expect(plan.contains { $0.contains("INDEX \(SearchCompiler.index(sort))") }, "\(label): \(plan)")
+        if compiled.plan == .boundedWalk {
+          #expect(plan.first?.contains("(latest_saved_ms,first_saved_ms)") == true, "\(label): \(plan)")
+        }
+      case .period:
+        // Each span class is a range of draft_by_span, the rest a range of draft_by_latest.
         #expect(limit != nil, "\(label)")
-        #expect(plan.contains { $0.contains("USING INDEX \(SearchCompiler.index(sort))") }, "\(label): \(plan)")
+        let spans = plan.filter { $0.contains("USING INDEX draft_by_span (span_class=? AND latest_saved_ms>?") }
+        #expect(spans.count == SearchCompiler.spanLimits.count, "\(label): \(plan)")
+        #expect(plan.contains { $0.contains("INDEX draft_by_latest (latest_saved_ms") }, "\(label): \(plan)")
       }
     }
     let exact = try SearchCompiler(database: shared.archive.database)

@@ -26,12 +26,35 @@ extension Archive {
   public func forEachDraft(
     matching query: DraftQuery = .all, sort: DraftSort = .newest, limit: Int? = nil, _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
+    try forEachDraft(matching: query, sort: sort, limit: limit, compiler: nil, body)
+  }
+
+  /// `forEachDraft` with a compiler of other thresholds (tests: every plan on a small archive).
+  func forEachDraft(
+    matching query: DraftQuery, sort: DraftSort, limit: Int?, compiler: SearchCompiler?, _ body: (DraftSummary) -> Void
+  ) throws(ArchiveError) {
     try storeCall {
-      // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
-      let compiled = try SearchCompiler(database: database).compile(query.expression, sort: sort, limit: limit)
-      try database.makeStatement(compiled.sql).forEach(compiled.arguments) { row in
-        body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
+      // Searches read rows scattered over the file (a driver's drafts, their versions); through
+      // the connection's 2 MB page cache each is a read() of a page the OS already holds.
+      // Mapped, it is a memory access (https://www.sqlite.org/mmap.html). Only here: an
+      // import's readers keep their memory flat. SQLite caps the size (2 GB on Debian).
+      try database.execute("PRAGMA mmap_size = \(Self.searchMapSize)")
+      func run(_ compiled: CompiledSearch, _ body: (DraftSummary) -> Void) throws {
+        // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
+        try database.makeStatement(compiled.sql).forEach(compiled.arguments) { row in
+          body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
+        }
       }
+      let compiler = compiler ?? SearchCompiler(database: database)
+      let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+      guard compiled.plan == .boundedWalk, let limit else { return try run(compiled, body) }
+      // Its rows are the answer only if there are `limit` of them.
+      var rows: [DraftSummary] = []
+      try run(compiled) { rows.append($0) }
+      guard rows.count < limit else { return rows.forEach(body) }
+      let fallback = try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
+      if fallback.continues { rows.forEach(body) }
+      try run(fallback, body)
     }
   }
 
@@ -54,14 +77,29 @@ extension Archive {
     return try drafts(matching: query, sort: sort, limit: limit)
   }
 
-  /// The SQL a query runs and SQLite's plan for it (EXPLAIN QUERY PLAN), for tests and `--explain`.
-  package func explain(_ query: DraftQuery, sort: DraftSort = .newest, limit: Int? = nil) throws(ArchiveError)
+  /// How much of the archive file a searching connection maps.
+  static let searchMapSize: Int64 = 1 << 36
+
+  /// The SQL a query runs and SQLite's plan for it (EXPLAIN QUERY PLAN), for tests and `--explain`;
+  /// for a bounded walk, the walk's and then its fallback's.
+  func explain(
+    _ query: DraftQuery, sort: DraftSort = .newest, limit: Int? = nil, compiler: SearchCompiler? = nil
+  ) throws(ArchiveError)
     -> (sql: String, plan: [String])
   {
     try storeCall {
-      let compiled = try SearchCompiler(database: database).compile(query.expression, sort: sort, limit: limit)
-      let plan = try database.makeStatement("EXPLAIN QUERY PLAN " + compiled.sql).fetchStrings(compiled.arguments)
-      return (compiled.sql, plan)
+      // A bounded walk's plan, then that of its fallback when it finds nothing.
+      let compiler = compiler ?? SearchCompiler(database: database)
+      let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+      var parts = [compiled]
+      if compiled.plan == .boundedWalk, let limit {
+        parts.append(try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: 0))
+      }
+      var plan: [String] = []
+      for part in parts {
+        plan += try database.makeStatement("EXPLAIN QUERY PLAN " + part.sql).fetchStrings(part.arguments)
+      }
+      return (parts.map(\.sql).joined(separator: "\n-- fallback:\n"), plan)
     }
   }
 }

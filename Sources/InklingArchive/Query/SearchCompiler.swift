@@ -1,6 +1,6 @@
-// A SearchExpression → one SQL SELECT over `draft`, with every value a bound parameter.
+// A SearchExpression → SQL SELECTs over `draft`, with every value a bound parameter.
 //
-// Each term compiles to two things:
+// Each term compiles to two things (SearchCompiler+Terms.swift):
 //   - a row predicate on `draft AS d`, exact, cheap for one draft (a column compare, or an
 //     index probe keyed by d.id / d.latest_version_id); the whole expression becomes the
 //     WHERE clause, so and/or/not need nothing special;
@@ -8,42 +8,71 @@
 //     superset is fine: the WHERE clause has the last word), plus a *probe* over the same
 //     index to estimate its size cheaply (count(*) of at most `estimateCap` index entries).
 //
-// Plans (invariant: neither reads all of `draft` or `version` unless the result may be all
-// of it, i.e. there is no limit and no term with an index):
-//   driver — the smallest driver of an `and` (the union of drivers for an `or`) is the outer
-//            loop: `FROM (driver) CROSS JOIN draft d ON d.id = c.id` (CROSS JOIN fixes the
-//            order, https://www.sqlite.org/optoverview.html#crossjoin), then sort;
-//   walk   — no term has a driver, or the smallest one is large (≥ estimateCap) and there is
-//            a limit: read drafts in the sort's own index (draft_by_latest for newest first)
-//            and stop after `limit` matches. A large driver means the matches are dense, so
-//            the walk meets them quickly; sorting a large driver's rows would not be quick.
-// EXPLAIN QUERY PLAN checks of both live in SearchTests.
+// Plans (invariant: none reads all of `draft` or `version` unless the result may be a large
+// part of it: there is no limit, and no term has an index or the smallest index lists at
+// least `fallbackEstimateCap` drafts, when reading draft_by_latest through costs less):
+//   driver  — the smallest driver of an `and` (the union of drivers for an `or`) is the outer
+//             loop: `FROM (driver) CROSS JOIN draft d ON d.id = c.id` (CROSS JOIN fixes the
+//             order, https://www.sqlite.org/optoverview.html#crossjoin), then sort. Chosen
+//             when there is no limit, or the driver is small (< estimateCap).
+//             A `saved` period is "latest >= L and first < U and a version in [L, U)", and the
+//             version rows are read only when neither the first nor the newest save is in it.
+//   period  — newest first with a `saved` period that ends at U: the drafts that lived
+//             across U come first, then those whose newest save is in the period. The first
+//             are read class by class from draft_by_span (migration 0006 says why that range
+//             is short), the second from draft_by_latest below U; the newest `limit` of each
+//             part are merged. Reads a few hundred index entries however old the period.
+//   walk    — no driver, or a large one: read drafts in the sort's own index
+//             (draft_by_latest for newest first) and stop after `limit` matches. A large
+//             driver usually means dense matches, which the walk meets quickly; but a large
+//             estimate can hide few matches (common grams, rare term), so for newest/oldest
+//             the walk is *bounded* to the first `walkLength` drafts of the index; when it
+//             finds fewer than `limit` there, the walk goes on from where it stopped, or the
+//             driver runs instead, whichever the density it saw and larger estimates say is
+//             cheaper (`fallback`).
+// EXPLAIN QUERY PLAN checks of each live in SearchTests.
 //
-// Why the walk is cheaper than it looks: draft_by_latest holds (latest_saved_ms,
-// first_saved_ms), and SQLite defers reading a table row until a column outside the index
-// is needed (OP_DeferredSeek), so the date tests, which come first in the WHERE clause,
-// reject drafts from the index alone. "Has versions" comes last: as `latest_saved_ms IS NOT
-// NULL` it would become a range on the index, walked upwards, and newest-first would then
-// sort every draft (measured: 150 ms at a million drafts instead of 0.3).
+// Why the walk is cheap: draft_by_latest holds (latest_saved_ms, first_saved_ms, id,
+// version_count, name_folded), so name, date and "has versions" tests reject drafts from the
+// index alone; SQLite defers reading a table row until a column outside the index is needed
+// (OP_DeferredSeek). Terms that read other rows (strokes, ink, background, imported) are
+// ordered after those that do not (`cost`). "Has versions" is `version_count > 0`: as
+// `latest_saved_ms IS NOT NULL` it would become a range on the index, walked upwards, and
+// newest-first would then sort every draft.
 
 import Foundation
 import InklingStore
 
 /// SQL and its arguments, ready for `Database.fetchAll`.
 struct CompiledSearch {
-  enum Plan: Equatable { case driver, walk }
+  /// `boundedWalk`: its rows are the answer only if there are `limit` of them; otherwise
+  /// they are only those of the part it read, and `SearchCompiler.fallback` gives the plan.
+  enum Plan: Equatable { case driver, walk, boundedWalk, period }
   var sql: String
   var arguments: [(any DatabaseValueConvertible)?]
   var plan: Plan
+  /// For a bounded walk: the key (latest, first, id) of the last draft it reads.
+  var bound: (Int64, Int64, Int64)?
+  /// For a fallback: its rows follow the bounded walk's (the walk goes on past its bound),
+  /// rather than replace them.
+  var continues = false
 }
 
 struct SearchCompiler {
-  /// The most index entries read to estimate a driver's size.
-  static let estimateCap = 2_000
   /// The most grams of one term whose lists are sized (evenly spread over the term).
   static let gramsSized = 4
+  /// span_class c holds drafts whose newest save is less than spanLimits[c] ms after their
+  /// first; the last class is unbounded (migration 0006).
+  static let spanLimits: [Int64?] = (0..<15).map { Int64(3_600_000) << $0 } + [nil]
 
   let database: Database
+  /// The most index entries read to estimate a driver's size; a driver below it is used.
+  /// Reading a driver's row costs about 1.5 µs at a million drafts, so at most ~6 ms.
+  var estimateCap = 4_000
+  /// The drafts a bounded walk reads before it gives up: about 2 ms of draft_by_latest.
+  var walkLength = 10_000
+  /// The most index entries read to size the drivers again when a bounded walk gave up.
+  var fallbackEstimateCap = 50_000
 
   /// The SELECT of (name, version_count, latest_saved_ms) for `expression`.
   ///
@@ -52,25 +81,166 @@ struct SearchCompiler {
     let expression = Self.mergingPeriods(expression)
     var arguments: [(any DatabaseValueConvertible)?] = []
     let predicate = Self.predicate(expression, &arguments)
-    let columns = "d.name, d.version_count, d.latest_saved_ms"
-    let order = Self.order(sort)
-    let limitClause = limit.map { " LIMIT \(max(0, $0))" } ?? ""
-    let driver = try self.driver(expression)
-    if let driver, driver.estimate < Self.estimateCap || limit == nil {
-      return CompiledSearch(
-        sql: """
-          SELECT \(columns) FROM (\(driver.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
-          WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order)\(limitClause)
-          """,
-        arguments: driver.arguments + arguments, plan: .driver)
+    guard let limit = limit.map({ max(0, $0) }) else {
+      // Every match: a driver unless it lists a large part of the archive, which reading
+      // the sort's index through costs less than looking up and sorting.
+      var wide = self
+      wide.estimateCap = fallbackEstimateCap
+      if let driver = try wide.driver(expression), driver.estimate < fallbackEstimateCap {
+        return Self.driverPlan(driver, expression, sort: sort, limit: nil)
+      }
+      return Self.walkPlan(predicate, arguments, sort: sort, limit: nil)
     }
+    let driver = try self.driver(expression)
+    if let driver, driver.estimate < estimateCap {
+      return Self.driverPlan(driver, expression, sort: sort, limit: limit)
+    }
+    if sort == .newest, let period = Self.savedPeriod(expression), let upper = period.upper {
+      return Self.periodPlan(upper: upper, predicate, arguments, limit: limit)
+    }
+    guard driver != nil, sort == .newest || sort == .oldest, let bound = try walkBound(sort) else {
+      return Self.walkPlan(predicate, arguments, sort: sort, limit: limit)
+    }
+    return Self.walkPlan(predicate, arguments, sort: sort, limit: limit, bound: bound)
+  }
+
+  /// The plan to run when `walk`, a bounded walk from `compile`, found only `found` < `limit`
+  /// matches in the `walkLength` drafts it read: the rest of the walk (`continues`: its rows
+  /// follow the walk's), or the smallest driver, whichever should read less. At the density
+  /// the walk saw, the missing matches lie within walkLength · (limit − found) / found more
+  /// drafts; a walk's draft costs about a fifth of a driver's row.
+  ///
+  /// - Throws: `StoreError` from the size estimates.
+  func fallback(
+    after walk: CompiledSearch, _ expression: SearchExpression, sort: DraftSort, limit: Int, found: Int
+  ) throws -> CompiledSearch {
+    precondition(walk.plan == .boundedWalk && walk.bound != nil, "only a bounded walk has a fallback")
+    let expression = Self.mergingPeriods(expression)
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    let predicate = Self.predicate(expression, &arguments)
+    var rest = Self.walkPlan(predicate, arguments, sort: sort, limit: limit - found, after: walk.bound)
+    rest.continues = true
+    var wide = self
+    wide.estimateCap = fallbackEstimateCap
+    // A driver that is a range of draft_by_latest lists drafts in the walk's own order.
+    guard let driver = try wide.driver(expression), !driver.followsLatest else { return rest }
+    let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
+    guard Double(driver.estimate) * 5 < walkDrafts else { return rest }
+    return Self.driverPlan(driver, expression, sort: sort, limit: limit)
+  }
+
+  // MARK: - Plans
+
+  static let columns = "d.name, d.version_count, d.latest_saved_ms"
+
+  /// The drafts of `driver` that match `expression` (merged), sorted. The term the driver
+  /// implies is not tested again: for a period, that test reads the draft's versions.
+  static func driverPlan(_ driver: Driver, _ expression: SearchExpression, sort: DraftSort, limit: Int?) -> CompiledSearch {
+    var rest = expression
+    if let implied = driver.implies {
+      if rest == implied {
+        rest = .all
+      } else if case .and(var children) = rest, let index = children.firstIndex(of: implied) {
+        children.remove(at: index)
+        rest = children.count == 1 ? children[0] : .and(children)
+      }
+    }
+    var arguments: [(any DatabaseValueConvertible)?] = []
+    let predicate = Self.predicate(rest, &arguments)
     return CompiledSearch(
       sql: """
-        SELECT \(columns) FROM draft AS d INDEXED BY \(Self.index(sort))
-        WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order)\(limitClause)
+        SELECT \(columns) FROM (\(driver.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
+        WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
         """,
-      arguments: arguments, plan: .walk)
+      arguments: driver.arguments + arguments, plan: .driver)
   }
+
+  /// Drafts in the order of `sort`'s index; with `bound`, only up to that key (inclusive);
+  /// `after`, only past that key.
+  static func walkPlan(
+    _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], sort: DraftSort, limit: Int?,
+    bound: (Int64, Int64, Int64)? = nil, after: (Int64, Int64, Int64)? = nil
+  ) -> CompiledSearch {
+    if let after {
+      return CompiledSearch(
+        sql: """
+          SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
+          WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? "<" : ">") (?, ?, ?)
+          AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
+          """,
+        arguments: [after.0, after.1, after.2] + arguments, plan: .walk)
+    }
+    guard let bound else {
+      return CompiledSearch(
+        sql: """
+          SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
+          WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
+          """,
+        arguments: arguments, plan: .walk)
+    }
+    // The bound comes first: of two ranges on latest_saved_ms (a `saved:>=` term is one),
+    // SQLite walks the first and tests the other.
+    return CompiledSearch(
+      sql: """
+        SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
+        WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? ">=" : "<=") (?, ?, ?)
+        AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
+        """,
+      arguments: [bound.0, bound.1, bound.2] + arguments, plan: .boundedWalk, bound: bound)
+  }
+
+  /// Newest first, for a query that requires a version saved before `upper` (see the file
+  /// comment): one part per span class and one for the drafts last saved before `upper`.
+  static func periodPlan(
+    upper: Int64, _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], limit: Int
+  ) -> CompiledSearch {
+    let order = order(.newest)
+    var parts: [String] = []
+    var all: [(any DatabaseValueConvertible)?] = []
+    for (spanClass, spanLimit) in spanLimits.enumerated() {
+      var range = "d.span_class = ? AND d.latest_saved_ms >= ?"
+      all += [spanClass, upper]
+      if let spanLimit {
+        range += " AND d.latest_saved_ms < ?"
+        all.append(upper + spanLimit)
+      }
+      parts.append(
+        """
+        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+        FROM draft AS d INDEXED BY draft_by_span WHERE \(range) AND d.first_saved_ms < ? AND \(predicate) \
+        ORDER BY \(order) LIMIT \(limit))
+        """)
+      all += [upper] + arguments
+    }
+    parts.append(
+      """
+      SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+      FROM draft AS d INDEXED BY draft_by_latest WHERE d.latest_saved_ms < ? AND \(predicate) \
+      AND d.version_count > 0 ORDER BY \(order) LIMIT \(limit))
+      """)
+    all += [upper] + arguments
+    let merged = "c.latest DESC, c.first DESC, c.id DESC"
+    return CompiledSearch(
+      sql: """
+        SELECT \(columns) FROM (SELECT * FROM (\(parts.joined(separator: "\nUNION ALL "))) AS u \
+        ORDER BY u.latest DESC, u.first DESC, u.id DESC LIMIT \(limit)) AS c
+        CROSS JOIN draft AS d ON d.id = c.id ORDER BY \(merged)
+        """,
+      arguments: all, plan: .period)
+  }
+
+  /// The key (latest, first, id) of the `walkLength`-th draft with versions in `sort`'s
+  /// order; nil when there are fewer drafts (a walk then reads them all anyway).
+  func walkBound(_ sort: DraftSort) throws -> (Int64, Int64, Int64)? {
+    try database.fetchOne(
+      """
+      SELECT d.latest_saved_ms, d.first_saved_ms, d.id FROM draft AS d INDEXED BY draft_by_latest
+      WHERE d.version_count > 0 ORDER BY \(Self.order(sort)) LIMIT 1 OFFSET \(walkLength - 1)
+      """
+    ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+  }
+
+  static func limitClause(_ limit: Int?) -> String { limit.map { " LIMIT \(max(0, $0))" } ?? "" }
 
   static func order(_ sort: DraftSort) -> String {
     switch sort {
@@ -93,6 +263,18 @@ struct SearchCompiler {
   }
 
   // MARK: - Periods
+
+  /// The `saved` period every match must have a version in, if the expression requires one
+  /// (after `mergingPeriods`: the expression's own, or one of its top-level `and`).
+  static func savedPeriod(_ expression: SearchExpression) -> SearchPeriod? {
+    switch expression {
+    case .term(.saved(let period)): return period
+    case .and(let children):
+      for case .term(.saved(let period)) in children { return period }
+      return nil
+    default: return nil
+    }
+  }
 
   /// The expression with the `saved` (and `imported`) terms of each `and` merged into one
   /// period: `saved:>=2025-10 saved:<2025-11` is one version saved in October, not one saved
@@ -117,255 +299,5 @@ struct SearchCompiler {
         + (imported.map { [SearchExpression.term(.imported($0))] } ?? []) + rest
       return merged.count == 1 ? merged[0] : .and(merged)
     }
-  }
-
-  // MARK: - Row predicates
-
-  static func predicate(_ expression: SearchExpression, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String {
-    switch expression {
-    case .all: return "1"
-    case .term(let term): return predicate(term, &arguments)
-    case .and(let children): return "(" + children.map { predicate($0, &arguments) }.joined(separator: " AND ") + ")"
-    case .or(let children): return "(" + children.map { predicate($0, &arguments) }.joined(separator: " OR ") + ")"
-    case .not(let inner): return "NOT " + predicate(inner, &arguments)
-    }
-  }
-
-  static func predicate(_ term: SearchTerm, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String {
-    switch term {
-    case .name(.contains(let text)):
-      arguments.append(NameFolding.fold(text))
-      return "instr(d.name_folded, ?) > 0"
-    case .name(.exact(let text)):
-      arguments.append(NameFolding.fold(text))
-      return "d.name_folded = ?"
-    case .name(.glob(let pattern)):
-      arguments.append(NameFolding.fold(pattern))
-      return "d.name_folded GLOB ?"
-    case .saved(let period):
-      if let lower = period.lower, let upper = period.upper {
-        guard lower < upper else { return "0" }
-        arguments += [lower, upper, lower, upper]
-        return """
-          (d.latest_saved_ms >= ? AND d.first_saved_ms < ? AND EXISTS (SELECT 1 FROM version AS v \
-          WHERE v.draft_id = d.id AND v.saved_ms >= ? AND v.saved_ms < ?))
-          """
-      }
-      if let lower = period.lower {
-        arguments.append(lower)
-        return "d.latest_saved_ms >= ?"
-      }
-      if let upper = period.upper {
-        arguments.append(upper)
-        return "d.first_saved_ms < ?"
-      }
-      return "1"
-    case .imported(let period):
-      var conditions = ["v.draft_id = d.id"]
-      if let lower = period.lower { conditions.append("v.imported_ms >= ?"); arguments.append(lower) }
-      if let upper = period.upper { conditions.append("v.imported_ms < ?"); arguments.append(upper) }
-      return "EXISTS (SELECT 1 FROM version AS v WHERE \(conditions.joined(separator: " AND ")))"
-    case .versions(let comparison, let count):
-      arguments.append(count)
-      return "d.version_count \(comparison.rawValue) ?"
-    case .strokes(let comparison, let count):
-      // A draft whose newest drawing is not indexed (yet) has no stroke count: no match.
-      arguments.append(count)
-      return """
-        coalesce((SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr \
-        ON dr.blob_id = v.blob_id WHERE v.id = d.latest_version_id) \(comparison.rawValue) ?, 0)
-        """
-    case .ink(let ink):
-      arguments.append(ink)
-      return """
-        EXISTS (SELECT 1 FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id \
-        WHERE v.id = d.latest_version_id AND di.ink = ?)
-        """
-    case .background(let red, let green, let blue, let tolerance):
-      arguments += [red - tolerance, red + tolerance, green - tolerance, green + tolerance, blue - tolerance, blue + tolerance]
-      return """
-        EXISTS (SELECT 1 FROM version AS v WHERE v.id = d.latest_version_id \
-        AND v.background_r BETWEEN ? AND ? AND v.background_g BETWEEN ? AND ? AND v.background_b BETWEEN ? AND ?)
-        """
-    }
-  }
-
-  // MARK: - Drivers
-
-  /// A SELECT of candidate draft ids (column `id`, each at most once) and its size estimate.
-  struct Driver {
-    var sql: String
-    var arguments: [(any DatabaseValueConvertible)?]
-    /// At most `estimateCap`: the number of index entries behind the candidates.
-    var estimate: Int
-  }
-
-  func driver(_ expression: SearchExpression) throws -> Driver? {
-    switch expression {
-    case .all, .not:
-      return nil
-    case .term(let term):
-      return try driver(term)
-    case .and(let children):
-      var best: Driver?
-      for child in children {
-        guard let candidate = try driver(child) else { continue }
-        if candidate.estimate < best?.estimate ?? .max { best = candidate }
-        if candidate.estimate < 50 { break }  // good enough: sizing the rest would cost more
-      }
-      return best
-    case .or(let children):
-      var parts: [Driver] = []
-      for child in children {
-        guard let part = try driver(child) else { return nil }
-        parts.append(part)
-      }
-      return Driver(
-        sql: parts.map { "SELECT id FROM (\($0.sql))" }.joined(separator: " UNION "),
-        arguments: parts.flatMap(\.arguments),
-        estimate: min(Self.estimateCap, parts.reduce(0) { $0 + $1.estimate }))
-    }
-  }
-
-  func driver(_ term: SearchTerm) throws -> Driver? {
-    switch term {
-    case .name(.contains(let text)):
-      return try substringDriver(NameFolding.fold(text))
-    case .name(.exact(let text)):
-      let folded = NameFolding.fold(text)
-      return try sized("SELECT id FROM draft WHERE name_folded = ?", [folded])
-    case .name(.glob(let pattern)):
-      let folded = NameFolding.fold(pattern)
-      let parts = Self.globLiterals(folded)
-      if !parts.prefix.isEmpty {
-        return try sized(
-          "SELECT id FROM draft WHERE name_folded >= ? AND name_folded < ?", [parts.prefix, parts.prefix + "\u{10FFFF}"])
-      }
-      guard let longest = parts.literals.max(by: { $0.unicodeScalars.count < $1.unicodeScalars.count }) else {
-        return nil  // `*`, `???`: no literal to look up
-      }
-      return try substringDriver(longest)
-    case .saved(let period):
-      switch (period.lower, period.upper) {
-      case (let lower?, let upper?):
-        guard lower < upper else { return Driver(sql: "SELECT NULL AS id WHERE 0", arguments: [], estimate: 0) }
-        return try sized(
-          "SELECT DISTINCT draft_id AS id FROM version INDEXED BY version_by_saved_draft WHERE saved_ms >= ? AND saved_ms < ?",
-          [lower, upper])
-      case (let lower?, nil):
-        return try sized("SELECT id FROM draft INDEXED BY draft_by_latest WHERE latest_saved_ms >= ?", [lower])
-      case (nil, let upper?):
-        return try sized("SELECT id FROM draft INDEXED BY draft_by_first WHERE first_saved_ms < ?", [upper])
-      case (nil, nil):
-        return nil
-      }
-    case .imported(let period):
-      var conditions: [String] = []
-      var arguments: [(any DatabaseValueConvertible)?] = []
-      if let lower = period.lower { conditions.append("imported_ms >= ?"); arguments.append(lower) }
-      if let upper = period.upper { conditions.append("imported_ms < ?"); arguments.append(upper) }
-      guard !conditions.isEmpty else { return nil }
-      return try sized(
-        "SELECT DISTINCT draft_id AS id FROM version INDEXED BY version_by_imported_draft WHERE "
-          + conditions.joined(separator: " AND "), arguments)
-    case .versions(let comparison, let count):
-      return try sized("SELECT id FROM draft INDEXED BY draft_by_versions WHERE version_count \(comparison.rawValue) ?", [count])
-    case .strokes(let comparison, let count):
-      return try sized(
-        """
-        SELECT d2.id AS id FROM drawing AS dr INDEXED BY drawing_by_strokes JOIN version AS v ON v.blob_id = dr.blob_id \
-        JOIN draft AS d2 ON d2.latest_version_id = v.id WHERE dr.stroke_count - dr.hidden_count \(comparison.rawValue) ?
-        """, [count],
-        probe: "SELECT 1 FROM drawing INDEXED BY drawing_by_strokes WHERE stroke_count - hidden_count \(comparison.rawValue) ?")
-    case .ink(let ink):
-      return try sized(
-        """
-        SELECT d2.id AS id FROM version AS v JOIN draft AS d2 ON d2.latest_version_id = v.id \
-        WHERE v.blob_id IN (SELECT blob_id FROM drawing_ink WHERE ink = ?)
-        """, [ink], probe: "SELECT 1 FROM drawing_ink WHERE ink = ?")
-    case .background:
-      return nil
-    }
-  }
-
-  /// The driver for drafts whose folded name contains `term` (already folded).
-  private func substringDriver(_ term: String) throws -> Driver? {
-    let scalars = Array(term.unicodeScalars)
-    switch scalars.count {
-    case 0:
-      return nil
-    case 1, 2:
-      // Every character of a padded name starts a gram: a short term is a prefix range.
-      let range: [(any DatabaseValueConvertible)?] = [term, term + "\u{10FFFF}"]
-      return try sized(
-        "SELECT DISTINCT draft_id AS id FROM name_gram WHERE gram >= ? AND gram < ?", range,
-        probe: "SELECT 1 FROM name_gram WHERE gram >= ? AND gram < ?")
-    default:
-      var grams: [String] = []
-      for start in 0...(scalars.count - 3) {
-        var gram = String.UnicodeScalarView()
-        gram.append(contentsOf: scalars[start..<start + 3])
-        let text = String(gram)
-        if !grams.contains(text) { grams.append(text) }
-      }
-      // Size a few grams spread over the term; the rarest two are intersected.
-      let step = max(1, Double(grams.count - 1) / Double(Self.gramsSized - 1))
-      let chosen = Set((0..<min(grams.count, Self.gramsSized)).map { Int((Double($0) * step).rounded()) })
-        .sorted().map { grams[min($0, grams.count - 1)] }
-      var sizes: [(gram: String, count: Int)] = []
-      for gram in Set(chosen) {
-        let count = try boundedCount("SELECT 1 FROM name_gram WHERE gram = ?", [gram])
-        if count == 0 { return Driver(sql: "SELECT NULL AS id WHERE 0", arguments: [], estimate: 0) }
-        sizes.append((gram, count))
-      }
-      sizes.sort { ($0.count, $0.gram) < ($1.count, $1.gram) }
-      let single = "SELECT draft_id AS id FROM name_gram WHERE gram = ?"
-      if sizes.count > 1, sizes[0].count > 500, sizes[1].count < Self.estimateCap {
-        return Driver(
-          sql: single + " INTERSECT SELECT draft_id AS id FROM name_gram WHERE gram = ?",
-          arguments: [sizes[0].gram, sizes[1].gram], estimate: sizes[0].count)
-      }
-      return Driver(sql: single, arguments: [sizes[0].gram], estimate: sizes[0].count)
-    }
-  }
-
-  /// A driver whose size is estimated by `probe` (the driver itself when nil).
-  private func sized(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?], probe: String? = nil) throws -> Driver {
-    Driver(sql: sql, arguments: arguments, estimate: try boundedCount(probe ?? sql, arguments))
-  }
-
-  /// The number of rows of `sql`, counting at most `estimateCap`.
-  private func boundedCount(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> Int {
-    try database.fetchOne("SELECT count(*) FROM (\(sql) LIMIT \(Self.estimateCap))", arguments) { $0.int(0) } ?? 0
-  }
-
-  // MARK: - Globs
-
-  /// The literal text before a glob's first wildcard, and every run of literal text.
-  static func globLiterals(_ pattern: String) -> (prefix: String, literals: [String]) {
-    var literals: [String] = []
-    var current = ""
-    var prefix: String?
-    var iterator = pattern.unicodeScalars.makeIterator()
-    while let scalar = iterator.next() {
-      switch scalar {
-      case "*", "?", "[":
-        if prefix == nil { prefix = current }
-        if !current.isEmpty { literals.append(current) }
-        current = ""
-        if scalar == "[" {
-          // Skip the set: its first character may be ']' (SQLite's GLOB rules).
-          var first = true
-          while let next = iterator.next() {
-            if next == "]" && !first { break }
-            first = false
-          }
-        }
-      default:
-        current.unicodeScalars.append(scalar)
-      }
-    }
-    if !current.isEmpty { literals.append(current) }
-    return (prefix ?? current, literals)
   }
 }
