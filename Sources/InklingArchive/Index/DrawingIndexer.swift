@@ -6,10 +6,9 @@
 // One indexer per worker thread, fed the saves of one draft in order. Every save repeats
 // the strokes of the one before byte for byte (erasing re-encodes a stroke in place), and
 // issue 3 allows indexing 15 % of an import, so the indexer remembers, for the draft at hand:
-//   1. the previous save's bytes, stroke ranges, decoded strokes, fingerprints and facts: a
-//      stroke message equal byte for byte to the one at the same position there is neither
-//      decoded (DrawingReader.read(_:reusing:)) nor hashed (a memcmp instead of a hash), and
-//      when the ink table is equal too, its facts are taken by position (no key to hash);
+//   1. the previous save's bytes, stroke ranges, decoded strokes and fingerprints: a stroke
+//      message equal byte for byte to the one at the same position there is neither decoded
+//      (DrawingReader.read(_:reusing:)) nor hashed (a memcmp instead of a hash);
 //   2. per (fingerprint, ink), the stroke's facts and content digest: render bounds and the
 //      canonical serialisation are costly, and are computed once per distinct stroke.
 // The key of (2) holds the ink by value, numbered (`inkNumbers`), because a stroke's bytes
@@ -31,11 +30,6 @@ final class DrawingIndexer {
     let facts: StrokeFacts
     /// The content digest; unused (zero) for a hidden stroke, which the content leaves out.
     let digest: DrawingFingerprint
-    /// The path's point count and its first and last point's time (seconds since 1970;
-    /// ±infinity without points): like the facts, fixed by the stroke's bytes.
-    let points: Int
-    let first: Double
-    let last: Double
   }
 
   private var known: [Key: Known] = [:]
@@ -47,11 +41,6 @@ final class DrawingIndexer {
     var ranges: [Range<Int>] = []
     var fingerprints: [StrokeFingerprint] = []
     var strokes: [Stroke] = []
-    /// The drawing's inks and what was known of each stroke: a byte-equal stroke at the
-    /// same position takes its facts from here, without hashing a key, when the inks are
-    /// equal too (its bytes name its ink by position in the ink table).
-    var inks: [Ink] = []
-    var known: [Known] = []
   }
 
   /// How often the memories paid off, over the indexer's life (for tests and tuning).
@@ -101,20 +90,17 @@ final class DrawingIndexer {
     var fingerprints: [StrokeFingerprint] = []
     var ranges: [Range<Int>] = []
     var reused = 0
-    var reusedAt = [Bool]()
     let drawing: Drawing
     do {
       let result = try DrawingReader.read(bytes) { index, range, buffer in
         guard index == fingerprints.count else { return nil }
         ranges.append(range)
-        reusedAt.append(false)
         if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
           before.message.withUnsafeBytes({ old in
             memcmp(buffer.baseAddress! + range.lowerBound, old.baseAddress! + before.ranges[index].lowerBound, range.count)
           }) == 0
         {
           fingerprints.append(before.fingerprints[index])
-          reusedAt[index] = true
           reused += 1
           return before.strokes[index]
         }
@@ -132,43 +118,18 @@ final class DrawingIndexer {
       return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
     }
     statistics.fingerprintsReused += reused
-    var carried: [Known?] = []
-    if reused > 0, before.known.count == before.strokes.count, before.inks == drawing.inks {
-      carried = reusedAt.indices.map { reusedAt[$0] ? before.known[$0] : nil }
-    }
-    let (facts, known) = describe(drawing, fingerprints: fingerprints, carried: carried)
-    previous = PreviousStrokes(
-      message: bytes, ranges: ranges, fingerprints: fingerprints, strokes: drawing.strokes, inks: drawing.inks,
-      known: known)
-    return facts
+    previous = PreviousStrokes(message: bytes, ranges: ranges, fingerprints: fingerprints, strokes: drawing.strokes)
+    return facts(of: drawing, fingerprints: fingerprints)
   }
 
   func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint]) -> DrawingFacts {
-    describe(drawing, fingerprints: fingerprints, carried: []).facts
-  }
-
-  /// The facts of `drawing`, and what is known of each stroke. `carried[i]`, when there is
-  /// such an element and it is not nil, is what is known of stroke `i` already (memory 1).
-  private func describe(_ drawing: Drawing, fingerprints: [StrokeFingerprint], carried: [Known?])
-    -> (facts: DrawingFacts, known: [Known])
-  {
     if known.count > Self.memoryLimit { forget() }
-    // Ink numbers only for keys of the memory, so only when some stroke is not carried.
-    var numbers: [Int]?
-    func number(ofInk index: Int) -> Int {
-      let table =
-        numbers
-        ?? drawing.inks.map { ink in
-          if let number = inkNumbers[ink] { return number }
-          let number = inkNumbers.count
-          inkNumbers[ink] = number
-          return number
-        }
-      numbers = table
-      return table.indices.contains(index) ? table[index] : -1
+    let inks = drawing.inks.map { ink in
+      if let number = inkNumbers[ink] { return number }
+      let number = inkNumbers.count
+      inkNumbers[ink] = number
+      return number
     }
-    var list: [Known] = []
-    list.reserveCapacity(drawing.strokes.count)
     var strokes: [StrokeFacts] = []
     strokes.reserveCapacity(drawing.strokes.count)
     var digests: [DrawingFingerprint] = []
@@ -178,25 +139,30 @@ final class DrawingIndexer {
     var last = -Double.infinity
     var box: Rect?
     for index in drawing.strokes.indices {
+      let stroke = drawing.strokes[index]
+      if let path = stroke.path, let head = path.points.first, let tail = path.points.last {
+        points += path.points.count
+        let created = path.creationDate + Self.appleEpoch
+        first = min(first, created + head.timeOffset)
+        last = max(last, created + tail.timeOffset)
+      }
+      let key = Key(fingerprint: fingerprints[index], ink: inks.indices.contains(stroke.inkIndex) ? inks[stroke.inkIndex] : -1)
       let remembered: Known
-      if index < carried.count, let found = carried[index] {
+      if let found = known[key] {
         remembered = found
         statistics.factsReused += 1
       } else {
-        let stroke = drawing.strokes[index]
-        let key = Key(fingerprint: fingerprints[index], ink: number(ofInk: stroke.inkIndex))
-        if let found = known[key] {
-          remembered = found
-          statistics.factsReused += 1
-        } else {
-          remembered = Self.describe(stroke, at: index, in: drawing)
-          if Self.usesOneInk(stroke, stroke.inkIndex) { known[key] = remembered }
-        }
+        let ink = drawing.ink(of: stroke)
+        remembered = Known(
+          facts: StrokeFacts(
+            uuid: stroke.uuid?.bytes, hidden: stroke.isHidden, ink: ink?.inkType.name ?? "unknown",
+            color: ink?.color ?? RGBA(red: 0, green: 0, blue: 0, alpha: 1),
+            bounds: stroke.isHidden ? nil : Self.indexBounds(of: stroke, at: index, in: drawing),
+            pointCount: stroke.path?.points.count ?? 0,
+            created: stroke.path.map { $0.creationDate + Self.appleEpoch }),
+          digest: stroke.isHidden ? DrawingFingerprint(high: 0, low: 0) : drawing.strokeContentDigest(at: index))
+        if Self.usesOneInk(stroke, stroke.inkIndex) { known[key] = remembered }
       }
-      list.append(remembered)
-      points += remembered.points
-      first = min(first, remembered.first)
-      last = max(last, remembered.last)
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
       if !remembered.facts.hidden, let bounds = remembered.facts.bounds {
@@ -204,33 +170,11 @@ final class DrawingIndexer {
       }
     }
     statistics.strokes += drawing.strokes.count
-    let facts = DrawingFacts(
+    return DrawingFacts(
       status: .decoded, formatVersion: Int(drawing.formatVersion), strokes: strokes, fingerprints: fingerprints,
       pointCount: points, bounds: box, firstPoint: first.isFinite ? first : nil, lastPoint: last.isFinite ? last : nil,
       maxInkVersion: drawing.inks.compactMap(\.version).max().map { Int(clamping: $0) },
       contentHash: drawing.contentFingerprint { digests[$0] }.bytes)
-    return (facts, list)
-  }
-
-  /// Works out what the index keeps of stroke `index` (the costly part: bounds and digest).
-  private static func describe(_ stroke: Stroke, at index: Int, in drawing: Drawing) -> Known {
-    let ink = drawing.ink(of: stroke)
-    var first = Double.infinity
-    var last = -Double.infinity
-    if let path = stroke.path, let head = path.points.first, let tail = path.points.last {
-      let created = path.creationDate + appleEpoch
-      first = created + head.timeOffset
-      last = created + tail.timeOffset
-    }
-    return Known(
-      facts: StrokeFacts(
-        uuid: stroke.uuid?.bytes, hidden: stroke.isHidden, ink: ink?.inkType.name ?? "unknown",
-        color: ink?.color ?? RGBA(red: 0, green: 0, blue: 0, alpha: 1),
-        bounds: stroke.isHidden ? nil : indexBounds(of: stroke, at: index, in: drawing),
-        pointCount: stroke.path?.points.count ?? 0,
-        created: stroke.path.map { $0.creationDate + appleEpoch }),
-      digest: stroke.isHidden ? DrawingFingerprint(high: 0, low: 0) : drawing.strokeContentDigest(at: index),
-      points: stroke.path?.points.count ?? 0, first: first, last: last)
   }
 
   /// The bounds the index keeps for a visible stroke: the rectangle PencilKit stored with it
