@@ -165,7 +165,9 @@ package final class Statement {
   package func bind(blob bytes: UnsafeRawBufferPointer?, at index: Int32) throws {
     guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
     // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
-    guard let start = bytes.baseAddress, !bytes.isEmpty else { return try check(sqlite3_bind_zeroblob(handle, index, 0)) }
+    guard let start = bytes.baseAddress, !bytes.isEmpty else {
+      return try check(sqlite3_bind_zeroblob(handle, index, 0))
+    }
     try check(sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), inkling_sqlite_transient()))
   }
 

@@ -24,7 +24,8 @@ import Testing
   @Test func indexBoundsAreTheStoredRectangleWhenUsable() throws {
     let bytes = try #require(drafts(1, seed: 3).first?.last)
     var drawing = try #require(try DrawingReader.read(bytes).drawing)
-    let index = try #require(drawing.strokes.indices.first { drawing.strokes[$0].path != nil && drawing.strokes[$0].substrokes.isEmpty })
+    let index = try #require(
+      drawing.strokes.indices.first { drawing.strokes[$0].path != nil && drawing.strokes[$0].substrokes.isEmpty })
     let stored = Rect(x: 1, y: 2, width: 3, height: 4)
     drawing.strokes[index].storedBounds = stored
     #expect(DrawingIndexer.indexBounds(of: drawing.strokes[index], at: index, in: drawing) == stored)

@@ -46,7 +46,8 @@ struct TestError: Error, Equatable { let name: String }
     try insert.bind(blob: nil as [UInt8]?, at: 8)
     try insert.run()
     let read = try db.fetchAll("SELECT v FROM t ORDER BY id") { $0.value(0) }
-    #expect(read == [.integer(Int64.min), .null, .real(-1.5), .null, .text("Çat 🐈"), .blob([0, 1, 255]), .blob([]), .null])
+    #expect(
+      read == [.integer(Int64.min), .null, .real(-1.5), .null, .text("Çat 🐈"), .blob([0, 1, 255]), .blob([]), .null])
     // Bindings were cleared: running it again inserts eight NULLs.
     try db.statement("INSERT INTO t (v) VALUES (?), (?), (?), (?), (?), (?), (?), (?)").run()
     #expect(try db.fetchOne("SELECT count(*) FROM t WHERE v IS NULL") { $0.int(0) } == 3 + 8)

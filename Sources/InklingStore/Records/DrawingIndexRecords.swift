@@ -137,7 +137,8 @@ package final class DrawingIndexWriter {
   /// Ink rows per drawing that go in one INSERT; a drawing with more inks uses several.
   static let inksPerInsert = 8
   private static let inkInsertSQL: [String] = (0...inksPerInsert).map { count in
-    "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES \(repeatElement("(?, ?, ?)", count: count).joined(separator: ", "))"
+    let rows = repeatElement("(?, ?, ?)", count: count).joined(separator: ", ")
+    return "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES \(rows)"
   }
   private static let insertSQL: [String] = (0...rowsPerInsert).map { count in
     """
@@ -206,7 +207,8 @@ package final class DrawingIndexWriter {
     var start = 0
     while start < names.count {
       let part = names[start..<min(start + Self.inksPerInsert, names.count)]
-      try db.execute(Self.inkInsertSQL[part.count], part.flatMap { use -> [(any DatabaseValueConvertible)?] in [blobID, use.name, use.count] })
+      let arguments = part.flatMap { use -> [(any DatabaseValueConvertible)?] in [blobID, use.name, use.count] }
+      try db.execute(Self.inkInsertSQL[part.count], arguments)
       start += part.count
     }
   }
