@@ -7,7 +7,8 @@
 //   done    — `step()` returned nil, or threw; `bind`/`execute` reset it to ready.
 // Invariants:
 //   1. The statement finalizes itself in `deinit`, and only there.
-//   2. `bind` resets first, so a statement is never bound while running (SQLITE_MISUSE).
+//   2. `bind` resets first, so a statement is never bound while running (SQLITE_MISUSE);
+//      binding one parameter at a time starts with `reset()` for the same reason.
 //   3. After `execute` (success or failure) the statement is reset and its bindings are
 //      cleared, so SQLite keeps no copy of a large blob alive and holds no read lock.
 
@@ -128,6 +129,57 @@ package final class Statement {
         sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), inkling_sqlite_transient())
       }
     }
+  }
+
+  // MARK: - Binding one parameter at a time
+
+  // For the import's hot inserts (issue 3): no argument array of existentials, no
+  // `DatabaseValue`, blobs copied from borrowed memory. Call `reset()`, bind each parameter
+  // (numbered from 1), then `run()`; a parameter left unbound is NULL.
+
+  /// Back to ready, keeping the bindings (invariant 2).
+  package func reset() { sqlite3_reset(handle) }
+
+  /// Binds an integer, or NULL for nil, to parameter `index` (from 1).
+  package func bind(_ value: Int64?, at index: Int32) throws {
+    try check(value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+  }
+
+  /// Binds text, or NULL for nil, to parameter `index` (from 1).
+  package func bind(text: String?, at index: Int32) throws {
+    try check(bind(text.map(DatabaseValue.text) ?? .null, at: index))
+  }
+
+  /// Binds a copy of `bytes`, or NULL for nil, to parameter `index` (from 1).
+  package func bind(blob bytes: [UInt8]?, at index: Int32) throws {
+    guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
+    try bytes.withUnsafeBytes { try bind(blob: $0, at: index) }
+  }
+
+  /// Binds a real, or NULL for nil, to parameter `index` (from 1).
+  package func bind(_ value: Double?, at index: Int32) throws {
+    try check(value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+  }
+
+  /// Binds a copy of `bytes` as a blob, or NULL for nil, to parameter `index` (from 1).
+  package func bind(blob bytes: UnsafeRawBufferPointer?, at index: Int32) throws {
+    guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
+    // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
+    guard let start = bytes.baseAddress, !bytes.isEmpty else {
+      return try check(sqlite3_bind_zeroblob(handle, index, 0))
+    }
+    try check(sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), inkling_sqlite_transient()))
+  }
+
+  private func check(_ code: Int32) throws {
+    guard code == SQLITE_OK else { throw connection.error(code, sql: sql) }
+  }
+
+  /// Runs the statement bound one parameter at a time to completion, then resets it and
+  /// clears its bindings (invariant 3).
+  package func run() throws {
+    defer { finish() }
+    while try step() != nil {}
   }
 
   // MARK: - Running

@@ -19,6 +19,24 @@ import Testing
     return drafts
   }
 
+  /// The index keeps a stroke's stored rectangle when it has a usable one, and computes the
+  /// bounds otherwise (issue 3); the rendering path always computes.
+  @Test func indexBoundsAreTheStoredRectangleWhenUsable() throws {
+    let bytes = try #require(drafts(1, seed: 3).first?.last)
+    var drawing = try #require(try DrawingReader.read(bytes).drawing)
+    let index = try #require(
+      drawing.strokes.indices.first { drawing.strokes[$0].path != nil && drawing.strokes[$0].substrokes.isEmpty })
+    let stored = Rect(x: 1, y: 2, width: 3, height: 4)
+    drawing.strokes[index].storedBounds = stored
+    #expect(DrawingIndexer.indexBounds(of: drawing.strokes[index], at: index, in: drawing) == stored)
+    for unusable in [nil, Rect(x: .nan, y: 0, width: 1, height: 1), Rect(x: 0, y: 0, width: -1, height: 1)] {
+      drawing.strokes[index].storedBounds = unusable
+      #expect(
+        DrawingIndexer.indexBounds(of: drawing.strokes[index], at: index, in: drawing)
+          == drawing.renderBounds(ofStrokeAt: index))
+    }
+  }
+
   @Test func rememberedFactsEqualFreshOnesAndMostStrokesAreRemembered() throws {
     let indexer = DrawingIndexer()
     for draft in drafts(12, seed: 5) {

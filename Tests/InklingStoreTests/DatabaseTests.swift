@@ -31,6 +31,29 @@ struct TestError: Error, Equatable { let name: String }
     #expect(try db.fetchOne("SELECT count(*) FROM t WHERE v IS NULL") { $0.int(0) } == 1)
   }
 
+  /// Binding one parameter at a time (the import's hot inserts) stores what `execute` stores,
+  /// and a statement bound that way comes back ready with no bindings left.
+  @Test func bindingOneParameterAtATimeRoundTrips() throws {
+    let insert = try db.statement("INSERT INTO t (v) VALUES (?), (?), (?), (?), (?), (?), (?), (?)")
+    insert.reset()
+    try insert.bind(Int64.min, at: 1)
+    try insert.bind(nil as Int64?, at: 2)
+    try insert.bind(-1.5, at: 3)
+    try insert.bind(nil as Double?, at: 4)
+    try insert.bind(text: "Çat 🐈", at: 5)
+    try [UInt8]([0, 1, 255]).withUnsafeBytes { try insert.bind(blob: $0, at: 6) }
+    try insert.bind(blob: [UInt8](), at: 7)
+    try insert.bind(blob: nil as [UInt8]?, at: 8)
+    try insert.run()
+    let read = try db.fetchAll("SELECT v FROM t ORDER BY id") { $0.value(0) }
+    #expect(
+      read == [.integer(Int64.min), .null, .real(-1.5), .null, .text("Çat 🐈"), .blob([0, 1, 255]), .blob([]), .null])
+    // Bindings were cleared: running it again inserts eight NULLs.
+    try db.statement("INSERT INTO t (v) VALUES (?), (?), (?), (?), (?), (?), (?), (?)").run()
+    #expect(try db.fetchOne("SELECT count(*) FROM t WHERE v IS NULL") { $0.int(0) } == 3 + 8)
+    #expect(throws: StoreError.self) { try insert.bind(Int64(1), at: 9) }
+  }
+
   @Test func swiftTypesRoundTrip() throws {
     try db.execute("CREATE TABLE s (i, i64, i32, d, s, b, yes, none)")
     let bytes: [UInt8] = [9, 8, 7]

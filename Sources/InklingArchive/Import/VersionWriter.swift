@@ -160,6 +160,7 @@ final class VersionWriter {
     // A COMMIT that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.execute("COMMIT") }
     inTransaction = false
+    drawingIndex.transactionEnded()
     pendingFiles = 0
     pendingBytes = 0
   }
@@ -169,6 +170,7 @@ final class VersionWriter {
     guard inTransaction else { return }
     try? database.execute("ROLLBACK")
     inTransaction = false
+    drawingIndex.transactionEnded()
     drawingIndex.forgetCache()
   }
 }

@@ -75,6 +75,8 @@ extension Archive {
       let writer = DrawingIndexWriter(database)
       var done = 0
       for batch in stride(from: 0, to: ids.count, by: 200).map({ Array(ids[$0..<min($0 + 200, ids.count)]) }) {
+        // Another connection may insert strokes between our transactions.
+        defer { writer.transactionEnded() }
         try database.transaction {
           for id in batch {
             let bytes = try BlobStore(database).bytes(ofBlob: id)

@@ -5,18 +5,18 @@
 // Checked against the reference vectors: XXH64("", 0) = EF46DB3751D8E999,
 // XXH64("abc", 0) = 44BC2CF5AD770999.
 
-enum XXHash64 {
+package enum XXHash64 {
   private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
   private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
   private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
   private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
   private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
-  static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+  package static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
     bytes.withUnsafeBytes { hash($0, seed: seed) }
   }
 
-  static func hash(_ input: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+  package static func hash(_ input: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
     let count = input.count
     var offset = 0
     @inline(__always) func word64(_ at: Int) -> UInt64 {

@@ -10,13 +10,18 @@
 //      stroke lists); a run never looks a fingerprint up in SQL, and there is no
 //      fingerprint index to update at random places.
 //   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
-//      so max(id) + 1 onwards is free) and go in 32 rows per INSERT, appended in id order.
+//      so max(id) + 1 onwards is free; max(id) is read once per transaction, and
+//      `transactionEnded()` forgets it) and go in 32 rows per INSERT, appended in id order.
+//   3. A drawing's ink rows go in one INSERT; a new blob's drawing row is a plain INSERT.
 // A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
 
-/// The first 16 bytes of the SHA-256 of a stroke's encoded message, as two words (cheap to
-/// hash and compare, unlike an array).
+/// The key of a stroke's encoded message: 128 bits, two XXH64 of the message with different
+/// seeds, as two words (cheap to hash and compare, unlike an array). Not cryptographic: it
+/// only decides which saves share a stroke row, within one draft (a collision, about 2^-64
+/// per pair of distinct strokes of a draft, would show one stroke's row for the other). It
+/// was the SHA-256 prefix until issue 3 asked for a cheaper one; the column keeps its name.
 package struct StrokeFingerprint: Hashable, Sendable {
   package var high: UInt64
   package var low: UInt64
@@ -25,6 +30,16 @@ package struct StrokeFingerprint: Hashable, Sendable {
     self.high = high
     self.low = low
   }
+
+  /// The key of the stroke message `message`.
+  package init(hashing message: UnsafeRawBufferPointer) {
+    high = XXHash64.hash(message, seed: Self.seeds.0)
+    low = XXHash64.hash(message, seed: Self.seeds.1)
+  }
+
+  /// "stroke-1", "stroke-2": seeds of their own, so that a stroke key never equals the
+  /// content digest (DrawingContent.swift) of the same bytes.
+  private static let seeds: (UInt64, UInt64) = (0x7374_726F_6B65_2D31, 0x7374_726F_6B65_2D32)
 
   /// The first 16 bytes of `bytes` (which must hold at least 16).
   package init(prefixOf bytes: [UInt8]) {
@@ -113,10 +128,18 @@ package final class DrawingIndexWriter {
   /// Drafts whose archived strokes are in `strokeIDs` (invariant 1 of the file comment).
   private var loadedDrafts = Set<Int64>()
   private var inkIDs: [InkKey: Int64] = [:]
+  /// The next free stroke id, valid until the write transaction ends (invariant 2).
+  private var nextStrokeID: Int64?
   /// The stroke cache is dropped when it grows past this; it only saves rows.
   static let cacheLimit = 20_000
   /// Rows per multi-row INSERT of strokes (11 parameters each, well under SQLite's limit).
   static let rowsPerInsert = 32
+  /// Ink rows per drawing that go in one INSERT; a drawing with more inks uses several.
+  static let inksPerInsert = 8
+  private static let inkInsertSQL: [String] = (0...inksPerInsert).map { count in
+    let rows = repeatElement("(?, ?, ?)", count: count).joined(separator: ", ")
+    return "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES \(rows)"
+  }
   private static let insertSQL: [String] = (0...rowsPerInsert).map { count in
     """
     INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid,
@@ -151,18 +174,26 @@ package final class DrawingIndexWriter {
     if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
     let ids = try strokeIDs(for: facts)
     let bounds = facts.bounds
-    try db.execute(
-      """
-      INSERT OR REPLACE INTO drawing(blob_id, status, problem, format_version, stroke_count, hidden_count,
-        point_count, bounds_x, bounds_y, bounds_width, bounds_height, first_point_s, last_point_s,
-        max_ink_version, content_hash, strokes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """,
-      [
-        blobID, facts.status.rawValue, facts.problem, facts.formatVersion, facts.strokes.count, facts.hiddenCount,
-        facts.pointCount, bounds?.x, bounds?.y, bounds?.width, bounds?.height, facts.firstPoint, facts.lastPoint,
-        facts.maxInkVersion, facts.contentHash, StrokeRuns.encode(ids),
-      ])
+    let drawing = try db.statement(isNew ? Self.insertDrawingSQL : Self.replaceDrawingSQL)
+    drawing.reset()
+    defer { drawing.finish() }
+    try drawing.bind(blobID, at: 1)
+    try drawing.bind(Int64(facts.status.rawValue), at: 2)
+    try drawing.bind(text: facts.problem, at: 3)
+    try drawing.bind(facts.formatVersion.map(Int64.init), at: 4)
+    try drawing.bind(Int64(facts.strokes.count), at: 5)
+    try drawing.bind(Int64(facts.hiddenCount), at: 6)
+    try drawing.bind(Int64(facts.pointCount), at: 7)
+    try drawing.bind(bounds?.x, at: 8)
+    try drawing.bind(bounds?.y, at: 9)
+    try drawing.bind(bounds?.width, at: 10)
+    try drawing.bind(bounds?.height, at: 11)
+    try drawing.bind(facts.firstPoint, at: 12)
+    try drawing.bind(facts.lastPoint, at: 13)
+    try drawing.bind(facts.maxInkVersion.map(Int64.init), at: 14)
+    try drawing.bind(blob: facts.contentHash, at: 15)
+    try drawing.bind(blob: StrokeRuns.encode(ids), at: 16)
+    try drawing.run()
     if !isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID]) }
     // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
     var names: [(name: String, count: Int)] = []
@@ -173,9 +204,27 @@ package final class DrawingIndexWriter {
         names.append((stroke.ink, 1))
       }
     }
-    let insert = try db.statement("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, ?)")
-    for use in names { try insert.execute([blobID, use.name, use.count]) }
+    var start = 0
+    while start < names.count {
+      let part = names[start..<min(start + Self.inksPerInsert, names.count)]
+      let arguments = part.flatMap { use -> [(any DatabaseValueConvertible)?] in [blobID, use.name, use.count] }
+      try db.execute(Self.inkInsertSQL[part.count], arguments)
+      start += part.count
+    }
   }
+
+  private static let drawingColumns = """
+    drawing(blob_id, status, problem, format_version, stroke_count, hidden_count,
+      point_count, bounds_x, bounds_y, bounds_width, bounds_height, first_point_s, last_point_s,
+      max_ink_version, content_hash, strokes)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    """
+  private static let insertDrawingSQL = "INSERT INTO " + drawingColumns
+  private static let replaceDrawingSQL = "INSERT OR REPLACE INTO " + drawingColumns
+
+  /// Call when the write transaction commits or rolls back: another connection may insert
+  /// strokes before the next one (invariant 2).
+  package func transactionEnded() { nextStrokeID = nil }
 
   /// Puts the strokes of every indexed version of draft `draftID` in the cache.
   private func loadStrokes(ofDraft draftID: Int64) throws {
@@ -211,15 +260,42 @@ package final class DrawingIndexWriter {
     // The writer is inside a write transaction, so no other connection inserts strokes
     // before it ends (WAL: a stale snapshot could not write at all), and max(id) + 1
     // onwards is free.
-    var next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
-    var arguments: [(any DatabaseValueConvertible)?] = []
-    arguments.reserveCapacity(min(missing.count, Self.rowsPerInsert) * 11)
-    var rows = 0
+    var next: Int64
+    if let known = nextStrokeID {
+      next = known
+    } else {
+      next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
+    }
+    var pending: [(id: Int64, index: Int, ink: Int64)] = []
+    pending.reserveCapacity(min(missing.count, Self.rowsPerInsert))
     func flush() throws {
-      guard rows > 0 else { return }
-      try db.execute(Self.insertSQL[rows], arguments)
-      arguments.removeAll(keepingCapacity: true)
-      rows = 0
+      guard !pending.isEmpty else { return }
+      let insert = try db.statement(Self.insertSQL[pending.count])
+      insert.reset()
+      defer { insert.finish() }  // also after a failed bind: no bound copies left behind
+      var parameter: Int32 = 1
+      for (id, index, ink) in pending {
+        let stroke = facts.strokes[index]
+        let bounds = stroke.bounds
+        try insert.bind(id, at: parameter)
+        try insert.bind(ink, at: parameter + 1)
+        try insert.bind(Int64(stroke.hidden ? 1 : 0), at: parameter + 2)
+        try insert.bind(Int64(stroke.pointCount), at: parameter + 3)
+        try insert.bind(bounds?.x, at: parameter + 4)
+        try insert.bind(bounds?.y, at: parameter + 5)
+        try insert.bind(bounds?.width, at: parameter + 6)
+        try insert.bind(bounds?.height, at: parameter + 7)
+        try insert.bind(stroke.created, at: parameter + 8)
+        try insert.bind(blob: stroke.uuid, at: parameter + 9)
+        // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives, without an array.
+        let fingerprint = facts.fingerprints[index]
+        try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
+          try insert.bind(blob: $0, at: parameter + 10)
+        }
+        parameter += 11
+      }
+      try insert.run()
+      pending.removeAll(keepingCapacity: true)
     }
     for index in missing {
       let fingerprint = facts.fingerprints[index]
@@ -229,20 +305,16 @@ package final class DrawingIndexWriter {
         continue
       }
       let stroke = facts.strokes[index]
-      let bounds = stroke.bounds
-      arguments += [
-        next, try inkID(stroke.ink, stroke.color), stroke.hidden, stroke.pointCount, bounds?.x, bounds?.y, bounds?.width,
-        bounds?.height, stroke.created, stroke.uuid, fingerprint.bytes,
-      ]
-      rows += 1
+      pending.append((next, index, try inkID(stroke.ink, stroke.color)))
       strokeIDs[fingerprint] = next
       ids[index] = next
       next += 1
-      if rows == Self.rowsPerInsert { try flush() }
+      if pending.count == Self.rowsPerInsert { try flush() }
     }
     // On a throw the caller rolls back and calls forgetCache(): the ids cached above name
     // rows that are gone.
     try flush()
+    nextStrokeID = next
     return ids
   }
 
@@ -270,6 +342,7 @@ package final class DrawingIndexWriter {
     strokeIDs.removeAll(keepingCapacity: true)
     loadedDrafts.removeAll(keepingCapacity: true)
     inkIDs.removeAll()
+    nextStrokeID = nil
   }
 }
 
