@@ -5,7 +5,7 @@
 --  - A stroke row named its ink by text and its colour by four REALs (about 40 bytes),
 --    though an archive holds a few dozen (ink, colour) pairs: it now names a row of `ink`.
 --  - The 16-byte fingerprint had a UNIQUE index, whose inserts land at random places in
---    a B-tree (a SHA-256 has no order): that cost the import more than any other write of
+--    a B-tree (a hash has no order): that cost the import more than any other write of
 --    the index (issue 3). The importer finds a draft's earlier strokes through the stroke
 --    lists of the draft's versions instead (DrawingIndexWriter), so the fingerprint stays
 --    in the row, unindexed. A stroke pasted into another draft gets a row of its own there.
@@ -34,7 +34,7 @@ CREATE TABLE stroke (
   bounds_x REAL, bounds_y REAL, bounds_width REAL, bounds_height REAL,
   created_s REAL,                        -- the path's creation date, seconds since 1970
   uuid BLOB,                             -- the stroke's UUID: `diff` tells a hidden stroke by it
-  -- SHA-256 (first 16 bytes) of the stroke's encoded message: the same stroke in two saves
+  -- Two XXH64 of the stroke's encoded message (StrokeFingerprint): the same stroke in two saves
   -- of a draft is the same row; hiding or erasing it makes a new one.
   fingerprint BLOB NOT NULL
 );

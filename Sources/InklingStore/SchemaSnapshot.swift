@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "1457b14af8539cc64d57f1d9193e6d3686d2a55dfdf4d12f293b0798e7ae48d4"
+  static let migrationsDigest = "0105a865ff47c4daa5ff366b724aa587716d5eff60c4236be0e9d3fbed611aa6"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
