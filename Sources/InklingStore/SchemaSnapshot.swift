@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "0105a865ff47c4daa5ff366b724aa587716d5eff60c4236be0e9d3fbed611aa6"
+  static let migrationsDigest = "76b43e6ccf6de44f3799c9794be4771d46fd3a6c508045b7f25eaccb7e5b6102"
 
   static let objects: [SchemaObject] = [
     SchemaObject(

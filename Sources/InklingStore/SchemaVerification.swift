@@ -27,6 +27,7 @@
 //      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
 
 import Foundation
+import InklingFormats
 
 /// One entry of `sqlite_master`.
 package struct SchemaObject: Hashable, Sendable {
@@ -44,16 +45,22 @@ package enum SchemaVerification {
     return .success(Dictionary(uniqueKeysWithValues: SchemaSnapshot.objects.map { ($0.name, $0) }))
   }()
 
-  /// SHA-256 (hex) of every migration's number, name and text, in order.
+  /// `digest(of:)` of every migration, as SchemaSnapshot.swift records it.
   package static var migrationsDigest: String { digest(of: Migration.all) }
 
+  /// A stamp of `migrations` (number, name and text of each, in order) that changes with any
+  /// byte of them. It detects a stale snapshot, not an adversary, so it is four seeded XXH64
+  /// lanes (the width of the SHA-256 it replaced) rather than SHA-256: every command computes
+  /// it at open, and SHA-256 would first set up OpenSSL's providers, a millisecond of start-up.
   package static func digest(of migrations: [Migration]) -> String {
-    var digest = SHA256Hasher()
+    var bytes: [UInt8] = []
     for migration in migrations {
-      let bytes = Array("\(migration.version)\u{0}\(migration.name)\u{0}\(migration.sql)\u{0}".utf8)
-      bytes.withUnsafeBytes { digest.update($0) }
+      bytes += Array("\(migration.version)\u{0}\(migration.name)\u{0}\(migration.sql)\u{0}".utf8)
     }
-    return hexString(digest.finalize())
+    return (0..<4).map { seed in
+      let lane = String(XXHash64.hash(bytes, seed: UInt64(seed)), radix: 16)
+      return String(repeating: "0", count: 16 - lane.count) + lane
+    }.joined()
   }
 
   /// The schema the migrations create, by applying them to an in-memory database.
