@@ -123,12 +123,15 @@ package final class Statement {
         }
       }
     case .blob(let v):
-      // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
-      if v.isEmpty { return sqlite3_bind_zeroblob(handle, index, 0) }
-      return v.withUnsafeBytes {
-        sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), inkling_sqlite_transient())
-      }
+      return v.withUnsafeBytes { bindBlob($0, at: index) }
     }
+  }
+
+  /// Binds a copy of `bytes` as a blob (empty included) to parameter `index`.
+  private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
+    // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
+    guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
+    return sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), inkling_sqlite_transient())
   }
 
   // MARK: - Binding one parameter at a time
@@ -164,11 +167,7 @@ package final class Statement {
   /// Binds a copy of `bytes` as a blob, or NULL for nil, to parameter `index` (from 1).
   package func bind(blob bytes: UnsafeRawBufferPointer?, at index: Int32) throws {
     guard let bytes else { return try check(sqlite3_bind_null(handle, index)) }
-    // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
-    guard let start = bytes.baseAddress, !bytes.isEmpty else {
-      return try check(sqlite3_bind_zeroblob(handle, index, 0))
-    }
-    try check(sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), inkling_sqlite_transient()))
+    try check(bindBlob(bytes, at: index))
   }
 
   private func check(_ code: Int32) throws {
