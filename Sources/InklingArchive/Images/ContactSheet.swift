@@ -89,7 +89,7 @@ extension Archive {
     let versions = try newestVersions(of: names)
     if versions.count < names.count {
       let found = Set(versions.map(\.name))
-      if let missing = names.first(where: { !found.contains($0.precomposedStringWithCanonicalMapping) }) {
+      if let missing = names.first(where: { !found.contains(DraftFileName.canonicalName($0)) }) {
         throw ArchiveError.noDraft(missing)
       }
     }
@@ -182,7 +182,7 @@ extension Archive {
     }
     guard let names else { return all }
     let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    return names.compactMap { byName[$0.precomposedStringWithCanonicalMapping] }
+    return names.compactMap { byName[DraftFileName.canonicalName($0)] }
   }
 
   /// A 1-pixel grey frame around a square.

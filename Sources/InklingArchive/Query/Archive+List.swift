@@ -90,8 +90,7 @@ extension Archive {
 
   /// The id of the draft called `name` (compared in NFC, as names are stored).
   func draftID(named name: String) throws(ArchiveError) -> Int64 {
-    // Names are stored NFC; ASCII already is, and skips loading Foundation's Unicode tables.
-    let normalized = name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
+    let normalized = DraftFileName.canonicalName(name)
     let id = try storeCall {
       try database.fetchOne("SELECT id FROM draft WHERE name = ?", [normalized]) { $0.int64(0) }
     }

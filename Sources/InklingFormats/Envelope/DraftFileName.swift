@@ -75,7 +75,14 @@ public struct DraftFileName: Hashable, Sendable {
       name = "Untitled"
       fallbacks.append(.emptyName)
     }
-    draftName = name.precomposedStringWithCanonicalMapping
+    draftName = Self.canonicalName(name)
+  }
+
+  /// `name` as drafts are named in the archive: Unicode NFC, so that a name typed or stored
+  /// decomposed (NFD, as macOS file systems hand them out) is the same draft.
+  public static func canonicalName(_ name: String) -> String {
+    // ASCII is already NFC; skipping Foundation's normalizer spares loading its Unicode tables.
+    name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
   }
 
   /// The file name without `.inkling` (any letter case), or nil when it has another ending.
