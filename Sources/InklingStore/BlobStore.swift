@@ -71,10 +71,10 @@ package struct BlobStore {
     }
     let id = try db.fetchOne(
       """
-      INSERT INTO blob (sha256, size, encoding, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?)
+      INSERT INTO blob (sha256, size, encoding, layout, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (sha256) DO NOTHING RETURNING id
       """,
-      [blob.sha256, blob.size, blob.encoding, baseID, blob.depth, blob.data]
+      [blob.sha256, blob.size, blob.encoding, blob.layout, baseID, blob.depth, blob.data]
     ) { $0.int64(0) }
     guard let id else {
       // Not reached with one writer: the lookup above found no such blob.
@@ -93,7 +93,7 @@ package struct BlobStore {
     let base = try decode(baseID)
     let bytes: [UInt8]
     do {
-      bytes = try decodeBlob(encoding: blob.encoding, data: blob.data, size: blob.size, base: base.bytes, decompressor: reader.decompressor)
+      bytes = try decodeBlob(encoding: blob.encoding, layout: blob.layout, data: blob.data, size: blob.size, base: base.bytes, decompressor: reader.decompressor)
     } catch {
       throw invalid(blob, "does not decode over its base (\(error))")
     }
@@ -112,10 +112,10 @@ package struct BlobStore {
     let same = try db.fetchOne(
       """
       SELECT b.sha256 = ?1 AND b.size = ?2 AND b.encoding = ?3 AND b.depth = ?4 AND b.data = ?5
-             AND base.sha256 IS ?6
+             AND base.sha256 IS ?6 AND b.layout = ?8
       FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?7
       """,
-      [blob.sha256, blob.size, blob.encoding, blob.depth, blob.data, blob.baseSHA256, id]
+      [blob.sha256, blob.size, blob.encoding, blob.depth, blob.data, blob.baseSHA256, id, blob.layout]
     ) { $0.int(0) == 1 }
     guard same == true else {
       throw StoreError(
@@ -153,6 +153,7 @@ package struct BlobStore {
     let sha256: [UInt8]
     let size: Int
     let encoding: Int
+    let layout: Int
     let baseID: Int64?
     let baseSHA256: [UInt8]?
     let depth: Int
@@ -162,13 +163,14 @@ package struct BlobStore {
   private func link(_ id: Int64) throws -> Link? {
     try db.fetchOne(
       """
-      SELECT b.sha256, b.size, b.encoding, b.base_id, base.sha256, b.depth, b.data
+      SELECT b.sha256, b.size, b.encoding, b.base_id, base.sha256, b.depth, b.data, b.layout
       FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?
       """, [id]
     ) { row in
       Link(
-        id: id, sha256: row.bytes(0), size: row.int(1), encoding: row.int(2), baseID: row.isNull(3) ? nil : row.int64(3),
-        baseSHA256: row.isNull(4) ? nil : row.bytes(4), depth: row.int(5), data: row.bytes(6))
+        id: id, sha256: row.bytes(0), size: row.int(1), encoding: row.int(2), layout: row.int(7),
+        baseID: row.isNull(3) ? nil : row.int64(3), baseSHA256: row.isNull(4) ? nil : row.bytes(4), depth: row.int(5),
+        data: row.bytes(6))
     }
   }
 
@@ -198,11 +200,21 @@ package struct BlobStore {
       }
       next = baseID
     }
-    // Up the chain: decode each over the one below.
+    // Up the chain: decode each over the one below. A link in point columns decompresses to
+    // the columnar form, which is the prefix of a link above in the same layout: each level
+    // is rearranged once.
     var bytes = below
+    var form: (layout: Int, bytes: [UInt8])?
     for link in chain.reversed() {
       do {
-        bytes = try decodeBlob(encoding: link.encoding, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
+        var prefix: [UInt8]?
+        if link.encoding == BlobEncoding.delta.rawValue, let base = bytes {
+          guard let layout = BlobLayout(rawValue: link.layout) else { throw BlobFormatError(description: "unknown layout \(link.layout)") }
+          prefix = form?.layout == link.layout ? form?.bytes : layout.form(of: base)
+        }
+        let decoded = try decodeForm(encoding: link.encoding, data: link.data, size: link.size, prefix: prefix, decompressor: reader.decompressor)
+        bytes = try writtenBytes(ofForm: decoded, layout: link.layout)
+        form = (link.layout, decoded)
       } catch {
         throw corrupt(link, "its data does not decode (\(error))")
       }
@@ -220,7 +232,7 @@ package struct BlobStore {
   private func corruptLink(in chain: [Link], below: [UInt8]?) throws -> StoreError {
     var bytes = below
     for link in chain.reversed() {
-      let decoded = try decodeBlob(encoding: link.encoding, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
+      let decoded = try decodeBlob(encoding: link.encoding, layout: link.layout, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
       guard SHA256.hash(decoded) == link.sha256 else {
         return corrupt(link, "its data decodes to bytes with another SHA-256")
       }

@@ -18,6 +18,7 @@ extension Migration {
     Migration(version: 4, name: "0004_thumbnails.sql", sql: text(PackageResources._004_thumbnails_sql)),
     Migration(version: 5, name: "0005_lean_drawing_index.sql", sql: text(PackageResources._005_lean_drawing_index_sql)),
     Migration(version: 6, name: "0006_search_walks.sql", sql: text(PackageResources._006_search_walks_sql)),
+    Migration(version: 7, name: "0007_point_columns.sql", sql: text(PackageResources._007_point_columns_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -4,12 +4,12 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "76b43e6ccf6de44f3799c9794be4771d46fd3a6c508045b7f25eaccb7e5b6102"
+  static let migrationsDigest = "2425351277a46a30c311e069def9afcbfe2db5b9e361ae4d4f4cfb78247ed0d7"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
       type: "table", name: "blob", table: "blob",
-      sql: "CREATE TABLE blob(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE CHECK(length(sha256)= 32),size INTEGER NOT NULL,encoding INTEGER NOT NULL CHECK(encoding IN(0,1,2)),base_id INTEGER REFERENCES blob(id),depth INTEGER NOT NULL DEFAULT 0,data BLOB NOT NULL,CHECK((encoding = 2)=(base_id IS NOT NULL)),CHECK(base_id IS NULL OR base_id <> id))"),
+      sql: "CREATE TABLE blob(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE CHECK(length(sha256)= 32),size INTEGER NOT NULL,encoding INTEGER NOT NULL CHECK(encoding IN(0,1,2)),base_id INTEGER REFERENCES blob(id),depth INTEGER NOT NULL DEFAULT 0,data BLOB NOT NULL,layout INTEGER NOT NULL DEFAULT 0 CHECK(layout IN(0,1)),CHECK((encoding = 2)=(base_id IS NOT NULL)),CHECK(base_id IS NULL OR base_id <> id))"),
     SchemaObject(
       type: "index", name: "blob_by_base", table: "blob",
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),

@@ -28,27 +28,32 @@ import Testing
     #expect(imported.versionsImported + imported.alreadyArchived == summary.files)
 
     let before = try restoreEverything(archive, into: folder.path("before"))
-    // Make the storage as bad as it can be: every drawing whole.
+    // Make the storage as bad as it can be, and as archives before migration 0007 stored
+    // it: every drawing whole, compressed as written (layout 0).
     let blobs = try archive.database.fetchAll("SELECT id FROM blob") { $0.int64(0) }
-    let encoder = BlobEncoder()
+    let compressor = ZstdCompressor(level: 1)
     try archive.database.transaction {
       for id in blobs.reversed() {
         let bytes = try BlobStore(archive.database).bytes(ofBlob: id)
-        let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
+        let whole = try bytes.withUnsafeBytes { try compressor.compress($0) }
         try archive.database.execute(
-          "UPDATE blob SET encoding = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?", [full.encoding, full.data, id])
+          "UPDATE blob SET encoding = 1, layout = 0, base_id = NULL, depth = 0, data = ? WHERE id = ?", [whole, id])
       }
     }
     let whole = try archive.statistics()
     #expect(whole.deltaCount == 0)
+    #expect(try restoreEverything(archive, into: folder.path("whole")) == before)
 
-    let report = try archive.collectGarbage(repack: true)
+    let report = try archive.collectGarbage(repack: true, level: 3)
     #expect(report.drawingsRepacked == blobs.count)
     #expect(report.drawingsRemoved == 0)
     let packed = try archive.statistics()
     #expect(packed.deltaCount > 0)
-    #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes)
+    #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes / 2)
+    let layouts = try archive.database.fetchAll("SELECT layout, count(*) FROM blob GROUP BY layout") { [$0.int(0), $0.int(1)] }
+    #expect(layouts == [[1, blobs.count]], "every drawing of the corpus has points, so all are stored in point columns")
     #expect(try restoreEverything(archive, into: folder.path("after")) == before)
+    #expect(try archive.check(full: true).isHealthy)
   }
 
   @Test func gcRemovesWhatNoVersionNeeds() throws {

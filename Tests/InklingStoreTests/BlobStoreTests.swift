@@ -236,4 +236,53 @@ import Testing
     let reader = try ArchiveDatabase.open(path: db.path, mode: .readOnly)
     for (k, id) in ids.enumerated() { #expect(try BlobStore(reader).bytes(ofBlob: id) == corpus.version(k)) }
   }
+
+  // MARK: - Layouts (migration 0007)
+
+  @Test func drawingsAreStoredInPointColumnsAndOtherBytesAsWritten() throws {
+    let corpus = DrawingCorpus(seed: 19, approximateBytes: 60_000)
+    let (firstID, first) = try put(corpus.version(0))
+    let (nextID, next) = try put(corpus.version(3), base: firstID)
+    #expect(first.layout == BlobLayout.pointColumns.rawValue && next.layout == BlobLayout.pointColumns.rawValue)
+    #expect(next.encoding == BlobEncoding.delta.rawValue)
+    // The same drawing compressed as written is larger.
+    let asWritten = try corpus.version(0).withUnsafeBytes { try ZstdCompressor(level: 1).compress($0) }
+    #expect(first.data.count < asWritten.count)
+    #expect(try uncachedStore().bytes(ofBlob: firstID) == corpus.version(0))
+    #expect(try uncachedStore().bytes(ofBlob: nextID) == corpus.version(3))
+
+    let text = Array(String(repeating: "not a drawing, ", count: 400).utf8)
+    let (textID, textBlob) = try put(text)
+    #expect(textBlob.layout == BlobLayout.asWritten.rawValue && textBlob.encoding == BlobEncoding.zstd.rawValue)
+    #expect(try uncachedStore().bytes(ofBlob: textID) == text)
+  }
+
+  @Test func aDeltaInPointColumnsReadsOverABaseStoredAsWritten() throws {
+    // A base as archives before migration 0007 stored it, then a new version over it.
+    let corpus = DrawingCorpus(seed: 20, approximateBytes: 40_000)
+    let old = corpus.version(0)
+    let whole = try old.withUnsafeBytes { try ZstdCompressor(level: 1).compress($0) }
+    try db.execute(
+      "INSERT INTO blob (sha256, size, encoding, layout, depth, data) VALUES (?, ?, 1, 0, 0, ?)",
+      [SHA256.hash(old), old.count, whole])
+    let baseID = db.lastInsertRowID
+    let (id, blob) = try put(corpus.version(2), base: baseID)
+    #expect(blob.encoding == BlobEncoding.delta.rawValue && blob.layout == BlobLayout.pointColumns.rawValue)
+    #expect(try uncachedStore().bytes(ofBlob: baseID) == old)
+    #expect(try uncachedStore().bytes(ofBlob: id) == corpus.version(2))
+  }
+
+  @Test func aWrongLayoutIsCorruptNotATrap() throws {
+    let text = Array(String(repeating: "plain text ", count: 300).utf8)
+    let (textID, _) = try put(text)
+    try db.execute("UPDATE blob SET layout = 1 WHERE id = ?", [textID])
+    let error = storeError { _ = try uncachedStore().bytes(ofBlob: textID) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.contains("point columns") == true)
+
+    let drawing = DrawingCorpus(seed: 21, approximateBytes: 20_000).version(0)
+    let (drawingID, _) = try put(drawing)
+    try db.execute("UPDATE blob SET layout = 0 WHERE id = ?", [drawingID])
+    #expect(storeError { _ = try uncachedStore().bytes(ofBlob: drawingID) }?.kind == .corrupt)
+  }
 }

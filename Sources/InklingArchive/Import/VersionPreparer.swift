@@ -89,13 +89,15 @@ final class VersionPreparer {
     var blob: EncodedBlob?
     var facts: DrawingFacts?
     let depth: Int
+    var columns: [UInt8]?
     if let stored = try storedDepth(ofBlob: blobSHA256) {
       depth = stored
     } else {
       let base = try base(for: entry.name.draftName, before: saved.milliseconds)
-      let encoded = try encoder.encode(drawing, sha256: blobSHA256, base: base)
-      blob = encoded
-      depth = encoded.depth
+      let encoded = try encoder.encodeKeepingColumns(drawing, sha256: blobSHA256, base: base)
+      blob = encoded.blob
+      columns = encoded.columns
+      depth = encoded.blob.depth
       facts = indexDrawings ? indexer.facts(of: drawing) : nil
     }
     // Verify before commit: the template and the drawing bytes that will be stored must
@@ -104,7 +106,7 @@ final class VersionPreparer {
     guard SHA256.hash(envelope.template.rebuild(drawing: drawing)) == fileSHA256 else {
       throw ImportFileError(reason: "internal check failed: the archived form does not rebuild this file exactly; it was not imported (please report this)")
     }
-    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth))
+    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
     return .version(
       PreparedVersion(
         entry: entry, savedMilliseconds: saved.milliseconds, savedSource: saved.source,

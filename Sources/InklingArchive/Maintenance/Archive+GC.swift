@@ -18,9 +18,16 @@ public struct GarbageReport: Sendable, Equatable {
 }
 
 extension Archive {
-  /// Removes unreferenced rows; with `repack`, re-encodes every drawing; then compacts the
-  /// file. Each step is one transaction, so a kill leaves the archive as before that step.
-  public func collectGarbage(repack: Bool = false) throws(ArchiveError) -> GarbageReport {
+  /// The zstd level `gc --repack` compresses at unless told otherwise. Import uses level 1,
+  /// for speed; a repack is the time to spend CPU once for a smaller file, as
+  /// `git gc --aggressive` does (BENCHMARKS.md, "Repack").
+  public static let repackLevel: Int32 = 19
+
+  /// Removes unreferenced rows; with `repack`, re-encodes every drawing at zstd `level`
+  /// (1…19); then compacts the file. Each step is one transaction, so a kill leaves the
+  /// archive as before that step.
+  public func collectGarbage(repack: Bool = false, level: Int32 = Archive.repackLevel) throws(ArchiveError) -> GarbageReport {
+    guard (1...19).contains(level) else { throw ArchiveError(.invalidRequest, "the compression level must be 1 to 19, not \(level)") }
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     return try storeCall {
       var report = GarbageReport()
@@ -34,7 +41,7 @@ extension Archive {
       // Its own transaction: a cache, whatever happened above.
       report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       if repack {
-        report.drawingsRepacked = try repackBlobs()
+        report.drawingsRepacked = try repackBlobs(level: level)
         // Blobs kept only as bases of old deltas are free now.
         report.drawingsRemoved += try database.transaction { try removeUnreferencedBlobs() }
       }
@@ -95,8 +102,8 @@ extension Archive {
   /// the second pass rewrites encodings no chain mixes old and new links (and grows past
   /// the bound); in the second pass bases are always blobs re-encoded earlier, so no chain
   /// can loop, and a blob shared by several drafts is encoded once.
-  private func repackBlobs() throws -> Int {
-    let encoder = BlobEncoder()
+  private func repackBlobs(level: Int32) throws -> Int {
+    let encoder = BlobEncoder(level: level)
     let deltas = try database.fetchAll("SELECT id FROM blob WHERE encoding = 2 ORDER BY depth DESC") { $0.int64(0) }
     for batch in stride(from: 0, to: deltas.count, by: 200).map({ Array(deltas[$0..<min($0 + 200, deltas.count)]) }) {
       try database.transaction {
@@ -104,8 +111,8 @@ extension Archive {
           let bytes = try BlobStore(database).bytes(ofBlob: blobID)
           let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
           try database.execute(
-            "UPDATE blob SET encoding = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
-            [full.encoding, full.data, blobID])
+            "UPDATE blob SET encoding = ?, layout = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
+            [full.encoding, full.layout, full.data, blobID])
         }
       }
     }
@@ -126,8 +133,11 @@ extension Archive {
               let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
               let encoded = try encoder.encode(bytes, sha256: sha256, base: base)
               try database.execute(
-                "UPDATE blob SET encoding = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
-                [encoded.encoding, encoded.baseSHA256 == nil ? nil : previous?.id, encoded.depth, encoded.data, blobID])
+                "UPDATE blob SET encoding = ?, layout = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
+                [
+                  encoded.encoding, encoded.layout, encoded.baseSHA256 == nil ? nil : previous?.id, encoded.depth,
+                  encoded.data, blobID,
+                ])
               done.insert(blobID)
               depth[blobID] = encoded.depth
             }

@@ -1,0 +1,239 @@
+// A reversible rearrangement of a drawing's point records that general-purpose compressors
+// handle far better than the format's own layout (issue 5: keep history small).
+//
+// `StrokeData.7` holds N records of interleaved little-endian values (x, y, time, width, …;
+// ../shared/docs/pkdrawing-format.md, "Point properties"). Neighbouring points of a hand-drawn
+// path differ little, but interleaving hides that from zstd, which sees noisy float bytes.
+// The columnar form replaces each point array, in place and at the same length, by its
+// columns (every x, then every y, …). Each value, taken as an unsigned integer of its width,
+// becomes its difference from a prediction (the value before it; for locations, the value
+// before it plus the last step), zigzag-coded so that small differences of either sign are
+// small numbers, and each column is split into byte planes (all low bytes, then the next, …).
+// On the bench corpus that makes drawings about a third smaller under zstd at the same level.
+//
+// Invariants:
+//  1. Only the bytes inside point arrays change; every tag, length, mask and count stays where
+//     it was. So the columnar form parses exactly like the original, both directions find the
+//     same arrays, and `interleaved(columnar(b)) == b` for every input.
+//  2. An array is rearranged only when it lies in a top-level stroke's path (`Drawing.5` →
+//     `Stroke.5` → `StrokeData.7`, the last occurrence of each field, as protobuf reads
+//     them), its varying mask has only known bits, and stride × N is exactly its length.
+//     Anything else, including input that does not parse, is left as it is.
+//  3. Input drives no recursion and no unchecked arithmetic: the walk is three fixed levels
+//     of the bounds-checked `ProtobufReader`, and stride × N is checked for overflow.
+
+/// Converts drawing bytes to and from the columnar form that the store compresses.
+///
+/// ```swift
+/// if let columns = PointColumns.columnar(bytes) {
+///   // compress `columns`; later: PointColumns.interleaved(columns) == bytes
+/// }
+/// ```
+public enum PointColumns {
+  /// `bytes` with every point array in columnar form, or nil when there is no array to
+  /// rearrange (not a `wrd` container, damaged, or no strokes with points).
+  public static func columnar(_ bytes: [UInt8]) -> [UInt8]? {
+    rearranged(bytes, toColumns: true)
+  }
+
+  /// The original bytes of a columnar form; nil exactly when `columnar` gives nil for them.
+  public static func interleaved(_ columns: [UInt8]) -> [UInt8]? {
+    rearranged(columns, toColumns: false)
+  }
+
+  // MARK: - Finding the arrays
+
+  /// One point array: where it is, and the byte width of each value in a record.
+  private struct PointArray {
+    var range: Range<Int>
+    var count: Int
+    var mask: UInt64
+  }
+
+  private static func rearranged(_ bytes: [UInt8], toColumns: Bool) -> [UInt8]? {
+    let arrays = bytes.withUnsafeBytes { pointArrays(in: $0) }
+    guard !arrays.isEmpty else { return nil }
+    var output = bytes
+    bytes.withUnsafeBytes { input in
+      output.withUnsafeMutableBytes { out in
+        for array in arrays {
+          let source = UnsafeRawBufferPointer(rebasing: input[array.range])
+          let target = UnsafeMutableRawBufferPointer(rebasing: out[array.range])
+          if toColumns {
+            splitColumns(source, into: target, count: array.count, mask: array.mask)
+          } else {
+            joinColumns(source, into: target, count: array.count, mask: array.mask)
+          }
+        }
+      }
+    }
+    return output
+  }
+
+  /// The point arrays invariant 2 admits, in order; empty when the bytes do not parse.
+  private static func pointArrays(in raw: UnsafeRawBufferPointer) -> [PointArray] {
+    guard raw.count >= 8, raw.prefix(4).elementsEqual(DrawingReader.magic) else { return [] }
+    let headerLength = Int(raw[6]) | Int(raw[7]) << 8
+    guard headerLength >= 8 && headerLength <= raw.count else { return [] }
+    var arrays: [PointArray] = []
+    do {
+      var drawing = ProtobufReader(raw, range: headerLength..<raw.count)
+      while let tag = try drawing.readTag() {
+        guard tag.number == 5 && tag.wireType == .lengthDelimited else {
+          try drawing.skip(tag)
+          continue
+        }
+        var stroke = try drawing.readMessage()
+        var path: ProtobufReader?
+        while let strokeTag = try stroke.readTag() {
+          if strokeTag.number == 5 && strokeTag.wireType == .lengthDelimited {
+            path = try stroke.readMessage()
+          } else {
+            try stroke.skip(strokeTag)
+          }
+        }
+        if var path, let array = try pointArray(in: &path) { arrays.append(array) }
+      }
+    } catch {
+      return []
+    }
+    return arrays
+  }
+
+  private static func pointArray(in path: inout ProtobufReader) throws(ProtobufError) -> PointArray? {
+    var count: UInt64?
+    var mask: UInt64?
+    var points: Range<Int>?
+    while let tag = try path.readTag() {
+      switch (tag.number, tag.wireType) {
+      case (3, .varint): count = try path.readVarint()
+      case (4, .varint): mask = try path.readVarint()
+      case (7, .lengthDelimited): points = try path.readLengthDelimitedRange()
+      default: try path.skip(tag)
+      }
+    }
+    guard let count, let mask, let points, count >= 2, mask != 0, mask & ~PointProperties.known.rawValue == 0 else {
+      return nil
+    }
+    let stride = UInt64(PointPropertyCoding.size(of: mask))
+    let (total, overflow) = stride.multipliedReportingOverflow(by: count)
+    guard !overflow, total == UInt64(points.count) else { return nil }
+    return PointArray(range: points, count: Int(count), mask: mask)
+  }
+
+  // MARK: - Rearranging
+
+  /// One value of a record: its byte width, and how far back the column predicts it.
+  private struct Column {
+    var width: Int
+    /// 2 for locations (a hand moves smoothly: the next point continues the last step), 1
+    /// for the rest (the next value repeats the last one).
+    var order: Int
+  }
+
+  /// The columns of a record of `mask`, in record order (location is two).
+  private static func columns(_ mask: UInt64) -> [Column] {
+    var columns: [Column] = []
+    for bit in 0..<11 where mask & (1 << bit) != 0 {
+      switch 1 << bit {
+      case 0x001: columns += [Column(width: 4, order: 2), Column(width: 4, order: 2)]
+      case 0x002, 0x004, 0x200: columns.append(Column(width: 4, order: 1))
+      default: columns.append(Column(width: 2, order: 1))
+      }
+    }
+    return columns
+  }
+
+  /// The prediction of a value from the two before it (wrapping; zero before the first).
+  @inline(__always)
+  private static func prediction(order: Int, previous: UInt32, beforePrevious: UInt32) -> UInt32 {
+    order == 2 ? previous &+ previous &- beforePrevious : previous
+  }
+
+  /// A residual of `width` bytes as a small unsigned number: 0, −1, 1, −2, … → 0, 1, 2, 3, …
+  /// (protobuf's zigzag), so that near-zero residuals of either sign leave the high byte
+  /// planes zero.
+  @inline(__always)
+  private static func zigzag(_ residual: UInt32, width: Int) -> UInt32 {
+    let shift = UInt32(32 - 8 * width)
+    let signed = Int32(bitPattern: residual << shift) >> shift
+    return UInt32(bitPattern: (signed << 1) ^ (signed >> 31)) & mask(width)
+  }
+
+  @inline(__always)
+  private static func unzigzag(_ value: UInt32) -> UInt32 {
+    (value >> 1) ^ (0 &- (value & 1))
+  }
+
+  @inline(__always)
+  private static func mask(_ width: Int) -> UInt32 { width == 4 ? .max : 0xFFFF }
+
+  // The two loops below run over every point of every stored drawing, at import and at every
+  // read, so they work on raw pointers: `count` ≥ 2 and both buffers hold stride × count
+  // bytes (pointArray checked it).
+
+  private static func splitColumns(
+    _ records: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, count: Int, mask recordMask: UInt64
+  ) {
+    let columns = columns(recordMask)
+    let stride = columns.reduce(0) { $0 + $1.width }
+    let source = records.baseAddress!, target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    var valueOffset = 0  // of the value in a record; also where its column starts, in units of `count`
+    for column in columns {
+      let width = column.width, order = column.order
+      let plane0 = target + valueOffset * count, plane1 = plane0 + count
+      var previous: UInt32 = 0, beforePrevious: UInt32 = 0
+      var at = valueOffset
+      for index in 0..<count {
+        let value = width == 4
+          ? UInt32(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+          : UInt32(UInt16(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+        at += stride
+        // The first value stands for itself; the second is predicted by the first.
+        let predicted = index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
+        let code = zigzag(value &- predicted, width: width)
+        beforePrevious = previous
+        previous = value
+        plane0[index] = UInt8(truncatingIfNeeded: code)
+        plane1[index] = UInt8(truncatingIfNeeded: code >> 8)
+        if width == 4 {
+          plane1[count + index] = UInt8(truncatingIfNeeded: code >> 16)
+          plane1[2 * count + index] = UInt8(truncatingIfNeeded: code >> 24)
+        }
+      }
+      valueOffset += width
+    }
+  }
+
+  private static func joinColumns(
+    _ planes: UnsafeRawBufferPointer, into records: UnsafeMutableRawBufferPointer, count: Int, mask recordMask: UInt64
+  ) {
+    let columns = columns(recordMask)
+    let stride = columns.reduce(0) { $0 + $1.width }
+    let source = planes.baseAddress!.assumingMemoryBound(to: UInt8.self), target = records.baseAddress!
+    var valueOffset = 0
+    for column in columns {
+      let width = column.width, order = column.order
+      let plane0 = source + valueOffset * count, plane1 = plane0 + count
+      var previous: UInt32 = 0, beforePrevious: UInt32 = 0
+      var at = valueOffset
+      for index in 0..<count {
+        var code = UInt32(plane0[index]) | UInt32(plane1[index]) << 8
+        if width == 4 {
+          code |= UInt32(plane1[count + index]) << 16 | UInt32(plane1[2 * count + index]) << 24
+        }
+        let predicted = index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
+        let value = (predicted &+ unzigzag(code)) & mask(width)
+        beforePrevious = previous
+        previous = value
+        if width == 4 {
+          target.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt32.self)
+        } else {
+          target.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: at, as: UInt16.self)
+        }
+        at += stride
+      }
+      valueOffset += width
+    }
+  }
+}
