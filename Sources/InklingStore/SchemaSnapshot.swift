@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "2425351277a46a30c311e069def9afcbfe2db5b9e361ae4d4f4cfb78247ed0d7"
+  static let migrationsDigest = "ce4669fb7b3e8e161816de906c5f036d296d7e17e126d87594079eed4191dfc6"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
