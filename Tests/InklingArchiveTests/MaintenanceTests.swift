@@ -52,6 +52,13 @@ import Testing
     #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes / 2)
     let layouts = try archive.database.fetchAll("SELECT layout, count(*) FROM blob GROUP BY layout") { [$0.int(0), $0.int(1)] }
     #expect(layouts == [[1, blobs.count]], "every drawing of the corpus has points, so all are stored in point columns")
+    // Reverse deltas: each draft's newest drawing is whole, the older ones lean on newer ones.
+    let newestInDeltas = try archive.database.fetchOne(
+      """
+      SELECT count(*) FROM draft JOIN version ON version.id = draft.latest_version_id JOIN blob ON blob.id = version.blob_id
+      WHERE blob.depth > 0
+      """) { $0.int(0) }
+    #expect(newestInDeltas == 0)
     #expect(try restoreEverything(archive, into: folder.path("after")) == before)
     #expect(try archive.check(full: true).isHealthy)
   }

@@ -1,6 +1,7 @@
 // `gc`: removes what no version needs (drawings, envelopes, index rows, cached
-// thumbnails), and with `repack`, stores every draft's history again as a chain of deltas
-// in save order — the best encoding when imports arrived out of order or in parallel.
+// thumbnails), and with `repack`, stores every draft's history again as a chain of reverse
+// deltas (newest whole) at a high zstd level — the smallest encoding, and the best one too
+// when imports arrived out of order or in parallel.
 
 import Foundation
 import InklingRendering
@@ -97,19 +98,26 @@ extension Archive {
     return removed
   }
 
-  /// Every draft's drawings encoded again, in save order, each as a delta of the one saved
-  /// before it where that is smaller. First every delta is stored in full, so that while
-  /// the second pass rewrites encodings no chain mixes old and new links (and grows past
-  /// the bound); in the second pass bases are always blobs re-encoded earlier, so no chain
-  /// can loop, and a blob shared by several drafts is encoded once.
+  /// Every draft's drawings encoded again, newest first: the newest whole, each older one
+  /// as a delta of the one saved after it where that is smaller — reverse deltas, as Fossil
+  /// keeps history. A save mostly repeats the strokes of the save before, so an older
+  /// version costs a few copy instructions against the newer one, and all of a draft's
+  /// strokes are compressed together in one frame instead of one frame per save (smaller
+  /// at the same level; the newest version, the one read most, is then one frame).
+  ///
+  /// First every delta is stored in full (at level 1: only the second pass's encoding
+  /// stays), so that while the second pass rewrites encodings no chain mixes old and new
+  /// links (and grows past the bound); in the second pass bases are always blobs re-encoded
+  /// earlier, so no chain can loop, and a blob shared by several drafts is encoded once.
   private func repackBlobs(level: Int32) throws -> Int {
     let encoder = BlobEncoder(level: level)
+    let unchain = BlobEncoder(level: 1)
     let deltas = try database.fetchAll("SELECT id FROM blob WHERE encoding = 2 ORDER BY depth DESC") { $0.int64(0) }
     for batch in stride(from: 0, to: deltas.count, by: 200).map({ Array(deltas[$0..<min($0 + 200, deltas.count)]) }) {
       try database.transaction {
         for blobID in batch {
           let bytes = try BlobStore(database).bytes(ofBlob: blobID)
-          let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
+          let full = try unchain.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
           try database.execute(
             "UPDATE blob SET encoding = ?, layout = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
             [full.encoding, full.layout, full.data, blobID])
@@ -122,16 +130,18 @@ extension Archive {
     for batch in stride(from: 0, to: drafts.count, by: 100).map({ Array(drafts[$0..<min($0 + 100, drafts.count)]) }) {
       try database.transaction {
         for draft in batch {
-          var previous: (id: Int64, base: BlobBase)?
+          var previous: (id: Int64, base: BlobBase)?  // the version saved after this one
           let blobs = try database.fetchAll(
-            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms, id", [draft]) { $0.int64(0) }
+            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms DESC, id DESC", [draft]) { $0.int64(0) }
           for blobID in blobs {
             let store = BlobStore(database)
             let bytes = try store.bytes(ofBlob: blobID)
             let sha256 = SHA256.hash(bytes)
+            var knownColumns: [UInt8]?
             if !done.contains(blobID) {
               let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
-              let encoded = try encoder.encode(bytes, sha256: sha256, base: base)
+              let (encoded, columns) = try encoder.encodeKeepingColumns(bytes, sha256: sha256, base: base)
+              knownColumns = columns
               try database.execute(
                 "UPDATE blob SET encoding = ?, layout = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
                 [
@@ -141,7 +151,7 @@ extension Archive {
               done.insert(blobID)
               depth[blobID] = encoded.depth
             }
-            previous = (blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0))
+            previous = (blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, columns: knownColumns))
           }
         }
       }
