@@ -6,6 +6,8 @@
 //  2. A drawing that decodes and that the writer accepts re-encodes stably:
 //     write(read(write(d))) == write(d) (bytes, so NaN payloads cannot spoil the comparison).
 //  3. A drawing has the same content as itself, and its fingerprint is deterministic.
+//  4. The store's point columns undo exactly, for any input: interleaved(columnar(b)) == b,
+//     at the same length.
 //
 // LLVMFuzzerInitialize writes seed inputs made by the writer when FUZZ_WRITE_SEEDS names a
 // folder (scripts/fuzz does this before fuzzing), so the corpus starts with deep, varied
@@ -23,6 +25,11 @@ let fuzzLimits = DrawingLimits(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size)
+  let array = [UInt8](bytes)
+  if let columns = PointColumns.columnar(array) {
+    precondition(columns.count == array.count, "point columns changed the length")
+    precondition(PointColumns.interleaved(columns) == array, "point columns do not undo exactly")
+  }
   let result: DrawingDecodeResult
   do {
     result = try DrawingReader.read(bytes, limits: fuzzLimits)
