@@ -19,6 +19,8 @@ extension Migration {
     Migration(version: 5, name: "0005_lean_drawing_index.sql", sql: text(PackageResources._005_lean_drawing_index_sql)),
     Migration(version: 6, name: "0006_search_walks.sql", sql: text(PackageResources._006_search_walks_sql)),
     Migration(version: 7, name: "0007_point_columns.sql", sql: text(PackageResources._007_point_columns_sql)),
+    Migration(
+      version: 8, name: "0008_newest_drawing_on_draft.sql", sql: text(PackageResources._008_newest_drawing_on_draft_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

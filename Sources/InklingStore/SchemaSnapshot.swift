@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "ce4669fb7b3e8e161816de906c5f036d296d7e17e126d87594079eed4191dfc6"
+  static let migrationsDigest = "703f43cfa3068a4d7228901f11b947fd9fc4dcb62346b5397e6751fcdf5a7b90"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -15,7 +15,10 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),
     SchemaObject(
       type: "table", name: "draft", table: "draft",
-      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL)"),
+      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER)"),
+    SchemaObject(
+      type: "index", name: "draft_by_early_import", table: "draft",
+      sql: "CREATE INDEX draft_by_early_import ON draft(latest_saved_ms,first_saved_ms,id)WHERE first_imported_ms < first_saved_ms"),
     SchemaObject(
       type: "index", name: "draft_by_first", table: "draft",
       sql: "CREATE INDEX draft_by_first ON draft(first_saved_ms,latest_saved_ms)"),
@@ -24,7 +27,7 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX draft_by_folded ON draft(name_folded)"),
     SchemaObject(
       type: "index", name: "draft_by_latest", table: "draft",
-      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms,id,version_count,name_folded)"),
+      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms,id,version_count,name_folded,latest_strokes,latest_inks,first_imported_ms,latest_imported_ms)"),
     SchemaObject(
       type: "index", name: "draft_by_latest_version", table: "draft",
       sql: "CREATE INDEX draft_by_latest_version ON draft(latest_version_id)"),
@@ -34,6 +37,12 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "index", name: "draft_by_versions", table: "draft",
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
+    SchemaObject(
+      type: "trigger", name: "draft_newest_drawing", table: "draft",
+      sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
+    SchemaObject(
+      type: "trigger", name: "draft_newest_drawing_insert", table: "draft",
+      sql: "CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
     SchemaObject(
       type: "trigger", name: "draft_search_delete", table: "draft",
       sql: "CREATE TRIGGER draft_search_delete AFTER DELETE ON draft BEGIN DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); END"),
@@ -58,6 +67,24 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "index", name: "drawing_ink_by_ink", table: "drawing_ink",
       sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink)"),
+    SchemaObject(
+      type: "trigger", name: "drawing_ink_newest_change", table: "drawing_ink",
+      sql: "CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id,ink ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = draft.latest_version_id),0)WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id IN(OLD.blob_id,NEW.blob_id)); END"),
+    SchemaObject(
+      type: "trigger", name: "drawing_ink_newest_delete", table: "drawing_ink",
+      sql: "CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = draft.latest_version_id),0)WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); END"),
+    SchemaObject(
+      type: "trigger", name: "drawing_ink_newest_insert", table: "drawing_ink",
+      sql: "CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink BEGIN UPDATE draft SET latest_inks = latest_inks | CASE NEW.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
+    SchemaObject(
+      type: "trigger", name: "drawing_newest_delete", table: "drawing",
+      sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN UPDATE draft SET latest_strokes = NULL WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); END"),
+    SchemaObject(
+      type: "trigger", name: "drawing_newest_insert", table: "drawing",
+      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
+    SchemaObject(
+      type: "trigger", name: "drawing_newest_update", table: "drawing",
+      sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN UPDATE draft SET latest_strokes = NULL WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
     SchemaObject(
       type: "table", name: "envelope", table: "envelope",
       sql: "CREATE TABLE envelope(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE,text BLOB NOT NULL,drawing_offset INTEGER NOT NULL,base64_style INTEGER NOT NULL CHECK(base64_style IN(0,1,2)),base64_text BLOB,CHECK((base64_style = 2)=(base64_text IS NOT NULL)))"),
@@ -122,13 +149,16 @@ enum SchemaSnapshot {
       type: "index", name: "version_by_saved_draft", table: "version",
       sql: "CREATE INDEX version_by_saved_draft ON version(saved_ms,draft_id)"),
     SchemaObject(
+      type: "trigger", name: "version_newest_blob", table: "version",
+      sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM drawing AS dr WHERE dr.blob_id = NEW.blob_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM drawing_ink AS di WHERE di.blob_id = NEW.blob_id),0)WHERE latest_version_id = NEW.id; END"),
+    SchemaObject(
       type: "trigger", name: "version_search_delete", table: "version",
-      sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),
+      sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = OLD.draft_id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),
     SchemaObject(
       type: "trigger", name: "version_search_insert", table: "version",
-      sql: "CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms,NEW.saved_ms),NEW.saved_ms)WHERE id = NEW.draft_id; END"),
+      sql: "CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms,NEW.saved_ms),NEW.saved_ms),first_imported_ms = min(coalesce(first_imported_ms,NEW.imported_ms),NEW.imported_ms),latest_imported_ms = max(coalesce(latest_imported_ms,NEW.imported_ms),NEW.imported_ms)WHERE id = NEW.draft_id; END"),
     SchemaObject(
       type: "trigger", name: "version_search_move", table: "version",
-      sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),
+      sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,imported_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = draft.id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),
   ]
 }
