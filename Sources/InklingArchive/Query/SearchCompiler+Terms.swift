@@ -7,6 +7,13 @@ import InklingStore
 extension SearchCompiler {
   // MARK: - Row predicates
 
+  /// The bit of each ink name in draft.latest_inks: invariant 2 of migration 0007, whose
+  /// triggers hold the same table. Every other name sets `otherInkBit`.
+  static let inkBits: [String: Int64] = [
+    "pen": 1, "pencil": 2, "marker": 4, "monoline": 8, "fountainpen": 16, "watercolor": 32, "crayon": 64, "eraser": 128,
+  ]
+  static let otherInkBit: Int64 = 256
+
   static func predicate(_ expression: SearchExpression, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String {
     switch expression {
     case .all: return "1"
@@ -21,15 +28,17 @@ extension SearchCompiler {
   }
 
   /// How much testing `expression` on one draft costs: 0 when draft_by_latest holds what it
-  /// reads (name, version count, one side of a saved period), 1 when it reads one or two rows
-  /// elsewhere (the newest version, its drawing), 2 when it reads all of a draft's versions.
+  /// reads (name, version count, the newest drawing's strokes and inks, one side of a saved or
+  /// imported period), 1 when it reads one or two rows elsewhere (the newest version for its
+  /// background; drawing_ink for an ink outside `inkBits`), 2 when it may read all of a
+  /// draft's versions.
   static func cost(_ expression: SearchExpression) -> Int {
     switch expression {
     case .all: return 0
-    case .term(.name), .term(.versions): return 0
-    case .term(.saved(let period)): return period.lower != nil && period.upper != nil ? 2 : 0
-    case .term(.strokes), .term(.ink), .term(.background): return 1
-    case .term(.imported): return 2
+    case .term(.name), .term(.versions), .term(.strokes): return 0
+    case .term(.saved(let period)), .term(.imported(let period)): return period.lower != nil && period.upper != nil ? 2 : 0
+    case .term(.ink(let ink)): return inkBits[ink] == nil ? 1 : 0
+    case .term(.background): return 1
     case .and(let children), .or(let children): return children.map(cost).max() ?? 0
     case .not(let inner): return cost(inner)
     }
@@ -66,25 +75,44 @@ extension SearchCompiler {
       }
       return "1"
     case .imported(let period):
-      var conditions = ["v.draft_id = d.id"]
-      if let lower = period.lower { conditions.append("v.imported_ms >= ?"); arguments.append(lower) }
-      if let upper = period.upper { conditions.append("v.imported_ms < ?"); arguments.append(upper) }
-      return "EXISTS (SELECT 1 FROM version AS v WHERE \(conditions.joined(separator: " AND ")))"
+      // As for `saved`, with the draft's first and newest import (migration 0007).
+      if let lower = period.lower, let upper = period.upper {
+        guard lower < upper else { return "0" }
+        arguments += [lower, upper, lower, upper, lower, upper]
+        return """
+          (d.latest_imported_ms >= ? AND d.first_imported_ms < ? AND (d.first_imported_ms >= ? \
+          OR d.latest_imported_ms < ? OR EXISTS (SELECT 1 FROM version AS v WHERE v.draft_id = d.id \
+          AND v.imported_ms >= ? AND v.imported_ms < ?)))
+          """
+      }
+      if let lower = period.lower {
+        arguments.append(lower)
+        return "d.latest_imported_ms >= ?"
+      }
+      if let upper = period.upper {
+        arguments.append(upper)
+        return "d.first_imported_ms < ?"
+      }
+      return "d.version_count > 0"
     case .versions(let comparison, let count):
       arguments.append(count)
       return "d.version_count \(comparison.rawValue) ?"
     case .strokes(let comparison, let count):
-      // A draft whose newest drawing is not indexed (yet) has no stroke count: no match.
+      // The newest drawing's visible strokes (migration 0007). A draft whose newest drawing is
+      // not indexed (yet) has none (NULL): no match, and `not strokes:…` matches it.
       arguments.append(count)
-      return """
-        coalesce((SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr \
-        ON dr.blob_id = v.blob_id WHERE v.id = d.latest_version_id) \(comparison.rawValue) ?, 0)
-        """
+      return "coalesce(d.latest_strokes \(comparison.rawValue) ?, 0)"
     case .ink(let ink):
-      arguments.append(ink)
+      // The newest drawing's inks as bits (migration 0007); a name outside the table has the
+      // bit "some other ink", and then its drawing_ink row settles it.
+      if let bit = inkBits[ink] {
+        arguments.append(bit)
+        return "(d.latest_inks & ?) <> 0"
+      }
+      arguments += [otherInkBit, ink]
       return """
-        EXISTS (SELECT 1 FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id \
-        WHERE v.id = d.latest_version_id AND di.ink = ?)
+        ((d.latest_inks & ?) <> 0 AND EXISTS (SELECT 1 FROM version AS v JOIN drawing_ink AS di \
+        ON di.blob_id = v.blob_id WHERE v.id = d.latest_version_id AND di.ink = ?))
         """
     case .background(let red, let green, let blue, let tolerance):
       arguments += [red - tolerance, red + tolerance, green - tolerance, green + tolerance, blue - tolerance, blue + tolerance]

@@ -98,6 +98,13 @@ struct SearchCompiler {
     if sort == .newest, let period = Self.savedPeriod(expression), let upper = period.upper {
       return Self.periodPlan(upper: upper, predicate, arguments, limit: limit)
     }
+    // An `imported` period that ends before the newest save (past ones: a period reaching
+    // today matches most of the newest drafts, which any walk meets first).
+    if sort == .newest, let period = Self.importedPeriod(expression), let upper = period.upper,
+      try upper <= newestSave()
+    {
+      return Self.periodPlan(upper: upper, predicate, arguments, limit: limit, importedBefore: true)
+    }
     guard driver != nil, sort == .newest || sort == .oldest, let bound = try walkBound(sort) else {
       return Self.walkPlan(predicate, arguments, sort: sort, limit: limit)
     }
@@ -191,8 +198,12 @@ struct SearchCompiler {
 
   /// Newest first, for a query that requires a version saved before `upper` (see the file
   /// comment): one part per span class and one for the drafts last saved before `upper`.
+  /// With `importedBefore`, the query requires a version *imported* before `upper` instead:
+  /// those parts list every draft first saved before `upper`, and one more part the drafts
+  /// first saved later but imported before their first save (draft_by_early_import).
   static func periodPlan(
-    upper: Int64, _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], limit: Int
+    upper: Int64, _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], limit: Int,
+    importedBefore: Bool = false
   ) -> CompiledSearch {
     let order = order(.newest)
     var parts: [String] = []
@@ -219,6 +230,15 @@ struct SearchCompiler {
       AND d.version_count > 0 ORDER BY \(order) LIMIT \(limit))
       """)
     all += [upper] + arguments
+    if importedBefore {
+      parts.append(
+        """
+        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+        FROM draft AS d INDEXED BY draft_by_early_import WHERE d.first_imported_ms < d.first_saved_ms \
+        AND d.first_saved_ms >= ? AND \(predicate) ORDER BY \(order) LIMIT \(limit))
+        """)
+      all += [upper] + arguments
+    }
     let merged = "c.latest DESC, c.first DESC, c.id DESC"
     return CompiledSearch(
       sql: """
@@ -238,6 +258,11 @@ struct SearchCompiler {
       WHERE d.version_count > 0 ORDER BY \(Self.order(sort)) LIMIT 1 OFFSET \(walkLength - 1)
       """
     ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+  }
+
+  /// The newest save of any draft (0 when there is none): one step into draft_by_latest.
+  func newestSave() throws -> Int64 {
+    try database.fetchOne("SELECT max(latest_saved_ms) FROM draft") { $0.isNull(0) ? 0 : $0.int64(0) } ?? 0
   }
 
   static func limitClause(_ limit: Int?) -> String { limit.map { " LIMIT \(max(0, $0))" } ?? "" }
@@ -271,6 +296,17 @@ struct SearchCompiler {
     case .term(.saved(let period)): return period
     case .and(let children):
       for case .term(.saved(let period)) in children { return period }
+      return nil
+    default: return nil
+    }
+  }
+
+  /// The `imported` period every match must have a version in, as `savedPeriod`.
+  static func importedPeriod(_ expression: SearchExpression) -> SearchPeriod? {
+    switch expression {
+    case .term(.imported(let period)): return period
+    case .and(let children):
+      for case .term(.imported(let period)) in children { return period }
       return nil
     default: return nil
     }
