@@ -224,6 +224,7 @@ final class ArchiveCheck {
 
   func checkInvariants() {
     step("invariants") { try checkDraftCounters() }
+    step("invariants") { try checkNewestDrawingColumns() }
     step("invariants") { try checkDeltaChains() }
     step("invariants") { try checkEnvelopes() }
     step("invariants") { try checkDuplicates() }
@@ -250,6 +251,29 @@ final class ArchiveCheck {
       } else {
         report(name, "its newest save time does not match its versions")
       }
+    }
+  }
+
+  /// Invariants 1–3 of 0007: what `draft` keeps of its newest drawing and import times.
+  private func checkNewestDrawingColumns() throws {
+    let bit = SearchCompiler.inkBits.sorted { $0.value < $1.value }.map { "WHEN '\($0.key)' THEN \($0.value)" }
+      .joined(separator: " ")
+    try database.statement(
+      """
+      SELECT d.name,
+        d.latest_strokes IS NOT (SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr
+          ON dr.blob_id = v.blob_id WHERE v.id = d.latest_version_id),
+        d.latest_inks IS NOT coalesce((SELECT sum(DISTINCT CASE di.ink \(bit) ELSE \(SearchCompiler.otherInkBit) END)
+          FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = d.latest_version_id), 0),
+        d.first_imported_ms IS NOT c.first OR d.latest_imported_ms IS NOT c.latest
+      FROM draft AS d LEFT JOIN (SELECT draft_id, min(imported_ms) AS first, max(imported_ms) AS latest FROM version
+        GROUP BY draft_id) AS c ON c.draft_id = d.id
+      """
+    ).forEach { row in
+      let name = "draft '\(Self.printable(row.string(0)))'"
+      if row.int(1) != 0 { report(name, "its newest drawing's stroke count (for strokes: searches) is out of date") }
+      if row.int(2) != 0 { report(name, "its newest drawing's inks (for ink: searches) are out of date") }
+      if row.int(3) != 0 { report(name, "its first and newest import times do not match its versions") }
     }
   }
 
