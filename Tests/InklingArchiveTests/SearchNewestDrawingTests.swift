@@ -1,0 +1,209 @@
+import Foundation
+import InklingFormats
+import InklingStore
+import Testing
+
+@testable import InklingArchive
+
+/// What migration 0007 keeps on `draft` for `strokes:`, `ink:` and `imported:` (the newest
+/// drawing's visible strokes and inks, the first and newest import), through every writer:
+/// imports, reindexing, and rows changed behind the importer's back. Each step checks the
+/// searches and that `check` finds the columns right.
+@Suite struct SearchNewestDrawingTests {
+  static let now = Date(timeIntervalSince1970: Double(SearchTests.now) / 1000)
+
+  static func names(_ archive: Archive, _ query: String, limit: Int? = nil) throws -> Set<String> {
+    Set(try archive.search(query, limit: limit, now: now, timeZone: SearchTests.timeZone).map(\.name))
+  }
+
+  /// `check` (without re-hashing) reports nothing about the columns of 0007.
+  static func expectColumnsRight(_ path: String, _ comment: Comment) throws {
+    let report = try Archive(checking: path).check(full: false, limit: 100)
+    #expect(report.problems.isEmpty, "\(comment): \(report.problems)")
+  }
+
+  @Test func theNewestDrawingFollowsImportsAndReindexing() throws {
+    let folder = try TemporaryFolder("newest")
+    let three = try sharedSample("three-pen-strokes")  // 3 visible pen strokes
+    let hidden = try sharedSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
+    let opaque = Array("not a drawing".utf8)  // archived, indexed as unreadable: 0 strokes, no ink
+    try folder.write("one/A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: three))
+    try folder.write("one/B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: hidden))
+    try folder.write("one/C-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: opaque))
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    _ = try archive.importFiles(at: [folder.path("one")])
+    try Self.expectColumnsRight(path, "first import")
+    #expect(try Self.names(archive, "strokes:3") == ["A"])
+    #expect(try Self.names(archive, "strokes:1") == ["B"])
+    #expect(try Self.names(archive, "strokes:0") == ["C"])
+    #expect(try Self.names(archive, "ink:pen") == ["A", "B"])
+    #expect(try Self.names(archive, "ink:marker") == [])  // B's marker strokes are hidden
+    #expect(try Self.names(archive, "not ink:pen") == ["C"])
+
+    // A newer save of A that does not decode; an older one of B that changes nothing.
+    try folder.write("two/A-2025-10-02T00:00:00Z.inkling", inklingFile(drawing: opaque))
+    try folder.write("two/B-2025-09-01T00:00:00Z.inkling", inklingFile(drawing: three))
+    _ = try archive.importFiles(at: [folder.path("two")])
+    try Self.expectColumnsRight(path, "second import")
+    #expect(try Self.names(archive, "strokes:>2") == [])
+    #expect(try Self.names(archive, "strokes:0") == ["A", "C"])
+    #expect(try Self.names(archive, "ink:pen") == ["B"])
+    #expect(try Self.names(archive, "strokes:<5 and ink:pen", limit: 1) == ["B"])
+
+    // Back to a drawing with strokes, saved at the same time as the newest: the later import wins.
+    try folder.write("three/A-2025-10-02T00:00:00Z.inkling", inklingFile(drawing: hidden, color: (0, 0, 0, 1)))
+    _ = try archive.importFiles(at: [folder.path("three")])
+    try Self.expectColumnsRight(path, "third import")
+    #expect(try Self.names(archive, "strokes:1") == ["A", "B"])
+    #expect(try Self.names(archive, "ink:pen") == ["A", "B"])
+
+    // Not indexed: no stroke count and no inks, so only negations match.
+    try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")
+    try Self.expectColumnsRight(path, "index dropped")
+    #expect(try Self.names(archive, "strokes:<100") == [])
+    #expect(try Self.names(archive, "not strokes:>100") == ["A", "B", "C"])
+    #expect(try Self.names(archive, "ink:pen") == [])
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM draft WHERE latest_strokes IS NULL") { $0.int(0) } == 3)
+
+    #expect(try archive.reindex() > 0)
+    try Self.expectColumnsRight(path, "reindex")
+    #expect(try Self.names(archive, "strokes:1") == ["A", "B"])
+    #expect(try Self.names(archive, "strokes:0") == ["C"])
+    #expect(try Self.names(archive, "ink:pen") == ["A", "B"])
+
+    _ = try archive.reindex(all: true)
+    try Self.expectColumnsRight(path, "reindex --all")
+    #expect(try Self.names(archive, "strokes:1 ink:pen") == ["A", "B"])
+    #expect(try Self.names(archive, "not ink:pen") == ["C"])
+  }
+
+  /// Every ink of the bit table, names outside it (bit 256, then drawing_ink), and rows
+  /// written with SQL: the triggers keep the columns whoever writes.
+  @Test func everyInkAndEveryWriter() throws {
+    let folder = try TemporaryFolder("inks")
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    let db = archive.database
+    let inks = SearchCompiler.inkBits.keys.sorted() + ["com.example.brush", "Pen"]
+    try db.transaction {
+      try db.execute("INSERT INTO envelope(sha256, text, drawing_offset, base64_style) VALUES (x'01', x'7b7d', 1, 0)")
+      let envelope = db.lastInsertRowID
+      // Blob k holds ink k alone; its drawing has k + 1 visible strokes.
+      for (index, ink) in inks.enumerated() {
+        try db.execute(
+          "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
+          [Array(SHA256.hash(Array(ink.utf8)))])
+        let blob = db.lastInsertRowID
+        try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, 1)", [blob, index + 2])
+        try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, 1)", [blob, ink])
+        let draft = try VersionRecords.draftID(named: "draft \(ink)", createdMilliseconds: 0, in: db).id
+        _ = try VersionRecords.insert(
+          NewVersion(
+            draftID: draft, savedMilliseconds: 1_000 * Int64(index), savedSource: "stamp", importedMilliseconds: 5_000_000,
+            fileName: "f", fileSHA256: Array(SHA256.hash(Array("file \(ink)".utf8))), fileSize: 1,
+            fileModificationNanoseconds: 0, blobID: blob, envelopeID: envelope, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
+          in: db)
+      }
+    }
+    try Self.expectColumnsRight(path, "written with SQL")
+    for (index, ink) in inks.enumerated() {
+      let query = ink.contains(".") ? "ink:\"\(ink)\"" : "ink:\(ink)"
+      // The parser lowers the ink's name: no query finds the ink "Pen", `ink:Pen` is `ink:pen`.
+      #expect(try Self.names(archive, query) == ["draft \(ink == "Pen" ? "pen" : ink)"], "\(ink)")
+      #expect(try Self.names(archive, "strokes:\(index + 1)") == ["draft \(ink)"], "\(ink)")
+    }
+    #expect(try Self.names(archive, "ink:com.example.other") == [])
+
+    // A second ink, renamed, dropped; strokes hidden; a version pointed at another blob.
+    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) SELECT blob_id, 'marker', 1 FROM drawing_ink WHERE ink = 'pen'")
+    try Self.expectColumnsRight(path, "an ink added")
+    #expect(try Self.names(archive, "ink:marker") == ["draft marker", "draft pen"])
+    try db.execute("UPDATE drawing_ink SET ink = 'com.example.brush' WHERE ink = 'crayon'")
+    try Self.expectColumnsRight(path, "an ink renamed")
+    #expect(try Self.names(archive, "ink:crayon") == [])
+    #expect(try Self.names(archive, "ink:com.example.brush") == ["draft com.example.brush", "draft crayon"])
+    try db.execute("DELETE FROM drawing_ink WHERE ink = 'pen'")
+    try Self.expectColumnsRight(path, "an ink dropped")
+    #expect(try Self.names(archive, "ink:pen or ink:marker") == ["draft marker", "draft pen"])
+    #expect(try Self.names(archive, "ink:pen") == [])
+    try db.execute("UPDATE drawing SET hidden_count = stroke_count WHERE blob_id = (SELECT blob_id FROM drawing_ink WHERE ink = 'eraser')")
+    try Self.expectColumnsRight(path, "strokes hidden")
+    #expect(try Self.names(archive, "strokes:0") == ["draft eraser"])
+    try db.execute(
+      """
+      UPDATE version SET blob_id = (SELECT blob_id FROM drawing_ink WHERE ink = 'pencil')
+      WHERE draft_id = (SELECT id FROM draft WHERE name = 'draft watercolor')
+      """)
+    try Self.expectColumnsRight(path, "a version's blob changed")
+    #expect(try Self.names(archive, "ink:pencil") == ["draft pencil", "draft watercolor"])
+    #expect(try Self.names(archive, "ink:watercolor") == [])
+
+    // check sees columns out of step.
+    try db.execute("UPDATE draft SET latest_strokes = 99, latest_inks = 3, first_imported_ms = 0 WHERE name = 'draft pen'")
+    let report = try Archive(checking: path).check(full: false, limit: 100)
+    #expect(
+      report.problems.map(\.description) == [
+        "draft 'draft pen': its newest drawing's stroke count (for strokes: searches) is out of date",
+        "draft 'draft pen': its newest drawing's inks (for ink: searches) are out of date",
+        "draft 'draft pen': its first and newest import times do not match its versions",
+      ])
+  }
+
+  /// `imported:` periods that end in the past, newest first, read class by class plus the
+  /// drafts imported before their first save (a future stamp, a wrong clock): against the
+  /// reference, at thresholds that make the period plan run.
+  @Test func importedPeriodsMatchTheReference() throws {
+    let folder = try TemporaryFolder("imported")
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let db = archive.database
+    var models = try SearchFixture.build(
+      in: db, drafts: 600, versions: 1...5, blobs: 50, now: SearchTests.now, seed: 5
+    ).models
+    // Drafts whose versions were imported before they were saved, some long before.
+    var random = SplitMix(seed: 9)
+    try db.transaction {
+      for index in 0..<40 {
+        let name = "early \(index)"
+        let draft = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
+        var versions: [(saved: Int64, imported: Int64)] = []
+        for version in 0..<Int.random(in: 1...3, using: &random) {
+          let saved = Int64.random(in: SearchFixture.start...(SearchTests.now - 60_000), using: &random)
+          let imported = saved - Int64.random(in: 0...(800 * 86_400_000), using: &random)
+          _ = try VersionRecords.insert(
+            NewVersion(
+              draftID: draft, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: imported,
+              fileName: "f", fileSHA256: Array(SHA256.hash(Array("early \(index) \(version)".utf8))), fileSize: 1,
+              fileModificationNanoseconds: 0, blobID: 1, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
+            in: db)
+          versions.append((saved, imported))
+        }
+        let strokes = try db.fetchOne("SELECT latest_strokes FROM draft WHERE id = ?", [draft]) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        let inks = Set(try db.fetchAll("SELECT ink FROM drawing_ink WHERE blob_id = 1") { $0.string(0) })
+        models.append(
+          DraftModel(
+            id: Int(draft), name: name, folded: NameFolding.fold(name), versions: versions,
+            latestSaved: versions.map(\.saved).max()!, strokes: strokes, inks: inks, background: (1, 1, 1)))
+      }
+    }
+    #expect(try db.fetchOne("SELECT count(*) FROM draft WHERE first_imported_ms < first_saved_ms") { $0.int(0) } ?? 0 >= 40)
+    let compiler = SearchCompiler(database: db, estimateCap: 5, walkLength: 40, fallbackEstimateCap: 50)
+    var maker = SearchTests.QueryMaker(random: SplitMix(seed: 13), models: models)
+    var periods = 0
+    for index in 0..<200 {
+      var expression = SearchExpression.term(.imported(maker.period()))
+      if index % 3 == 0 { expression = expression && .term(maker.term()) }
+      let limit = [1, 5, 30][index % 3]
+      let found = try SearchTests.drafts(archive, compiler, expression, sort: .newest, limit: limit)
+      #expect(found == SearchTests.expected(expression, models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
+      let compiled = try compiler.compile(expression, sort: .newest, limit: limit)
+      // A `saved` period ending in the past has the plan of its own (SearchTests).
+      if compiled.plan == .period, SearchCompiler.savedPeriod(SearchCompiler.mergingPeriods(expression))?.upper == nil {
+        periods += 1
+        let plan = try db.fetchAll("EXPLAIN QUERY PLAN " + compiled.sql, compiled.arguments) { $0.string(3) }
+        #expect(plan.contains { $0.contains("USING INDEX draft_by_early_import") }, "\(plan)")
+      }
+    }
+    #expect(periods > 30)
+  }
+}
