@@ -398,6 +398,8 @@ import Testing
       ("by name", DraftQuery.all, .name, 50),
       ("compound", query("(name:portrait or name:study) and strokes:>100 and ink:marker"), .newest, 50),
       ("compound, imported", query("background:#1a1a1f versions:>3 imported:today"), .newest, nil),
+      ("compound, imported in a past year", query("background:#1a1a1f versions:>3 imported:2025"), .newest, 50),
+      ("compound, an ink outside the table", query("name:cat ink:\"com.example.brush\" strokes:<50"), .newest, 50),
       ("versions", query("versions:>5"), .versions, 20),
     ]
   }
@@ -450,6 +452,9 @@ import Testing
         let spans = plan.filter { $0.contains("USING INDEX draft_by_span (span_class=? AND latest_saved_ms>?") }
         #expect(spans.count == SearchCompiler.spanLimits.count, "\(label): \(plan)")
         #expect(plan.contains { $0.contains("INDEX draft_by_latest (latest_saved_ms") }, "\(label): \(plan)")
+        if SearchCompiler.savedPeriod(query.expression) == nil {
+          #expect(plan.contains { $0.contains("INDEX draft_by_early_import") }, "\(label): \(plan)")
+        }
       }
     }
     let exact = try SearchCompiler(database: shared.archive.database)

@@ -133,11 +133,13 @@ struct SearchCompiler {
     let predicate = Self.predicate(expression, &arguments)
     var rest = Self.walkPlan(predicate, arguments, sort: sort, limit: limit - found, after: walk.bound)
     rest.continues = true
+    let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
+    // Drivers are sized only up to the estimate that would lose to the walk: when the walk
+    // found nearly enough, a few hundred index entries, not 50,000 per term.
     var wide = self
-    wide.estimateCap = fallbackEstimateCap
+    wide.estimateCap = min(fallbackEstimateCap, max(1, Int((walkDrafts / 5).rounded(.up))))
     // A driver that is a range of draft_by_latest lists drafts in the walk's own order.
     guard let driver = try wide.driver(expression), !driver.followsLatest else { return rest }
-    let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
     guard Double(driver.estimate) * 5 < walkDrafts else { return rest }
     return Self.driverPlan(driver, expression, sort: sort, limit: limit)
   }
