@@ -20,6 +20,8 @@ public final class Archive {
   public let path: String
   public let mode: Mode
   let database: Database
+  /// Searches' walk bound, kept between searches (SearchCompiler.walkBound).
+  let walkBounds = WalkBounds()
 
   /// Opens (and, read-write, creates or migrates) the archive at `path`.
   ///

@@ -166,6 +166,13 @@ package final class Database {
     connection.map { Int(sqlite3_changes64($0.handle)) } ?? 0
   }
 
+  /// The number of rows changed by INSERT, UPDATE and DELETE on this connection since it
+  /// opened (sqlite3_total_changes64): with `PRAGMA data_version`, which changes when another
+  /// connection commits, it tells whether anything was written since it was last read.
+  package var totalChanges: Int64 {
+    connection.map { sqlite3_total_changes64($0.handle) } ?? 0
+  }
+
   /// Whether no transaction is open (sqlite3_get_autocommit).
   package var isAutocommit: Bool {
     connection.map { sqlite3_get_autocommit($0.handle) != 0 } ?? true

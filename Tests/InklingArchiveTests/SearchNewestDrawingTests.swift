@@ -206,4 +206,44 @@ import Testing
     }
     #expect(periods > 30)
   }
+
+  /// A kept walk bound is read again after any write, on this connection or another.
+  @Test func keptWalkBoundsFollowWrites() throws {
+    let folder = try TemporaryFolder("bounds")
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    let db = archive.database
+    _ = try SearchFixture.build(in: db, drafts: 200, versions: 1...3, blobs: 20, now: SearchTests.now, seed: 3)
+    let fresh = SearchCompiler(database: db, walkLength: 40)
+    var kept = fresh
+    kept.bounds = WalkBounds()
+    func same(_ sort: DraftSort) throws -> Bool {
+      let (a, b) = (try kept.walkBound(sort), try fresh.walkBound(sort))
+      return a?.0 == b?.0 && a?.1 == b?.1 && a?.2 == b?.2 && a != nil
+    }
+    #expect(try same(.newest))
+    #expect(try same(.oldest))
+    #expect(try same(.newest))
+    // Forty drafts saved anew move the bound: through this connection, then another.
+    func saveAgain(_ db: Database, _ ids: ClosedRange<Int64>, at saved: Int64) throws {
+      try db.transaction {
+        for id in ids {
+          _ = try VersionRecords.insert(
+            NewVersion(
+              draftID: id, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: saved,
+              fileName: "f", fileSHA256: Array(SHA256.hash(Array("again \(id) \(saved)".utf8))), fileSize: 1,
+              fileModificationNanoseconds: 0, blobID: 1, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
+            in: db)
+        }
+      }
+    }
+    let before = try kept.walkBound(.newest)
+    try saveAgain(db, 1...40, at: SearchTests.now)
+    #expect(try same(.newest))
+    #expect(try kept.walkBound(.newest)?.2 != before?.2)
+    let other = try Database(path: path, mode: .readWrite)
+    defer { other.close() }
+    try saveAgain(other, 101...140, at: SearchTests.now + 1)
+    #expect(try same(.newest))
+  }
 }

@@ -45,7 +45,7 @@ extension Archive {
           body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
         }
       }
-      let compiler = compiler ?? SearchCompiler(database: database)
+      let compiler = compiler ?? SearchCompiler(database: database, bounds: walkBounds)
       let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
       guard compiled.plan == .boundedWalk, let limit else { return try run(compiled, body) }
       // Its rows are the answer only if there are `limit` of them.
