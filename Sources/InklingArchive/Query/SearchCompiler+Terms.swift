@@ -19,9 +19,23 @@ extension SearchCompiler {
     case .all: return "1"
     case .term(let term): return predicate(term, &arguments)
     case .and(let children):
-      // Cheap tests first: SQLite evaluates the terms of a WHERE clause in order.
-      let ordered = children.enumerated().sorted { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }
-      return "(" + ordered.map { predicate($0.element, &arguments) }.joined(separator: " AND ") + ")"
+      // Cheap tests first: SQLite evaluates the terms of a WHERE clause in order. A period
+      // inside a draft's life is two tests: the range of its first and newest times, which
+      // the index holds, goes first; the test that may read versions, last.
+      var pieces: [(cost: Int, offset: Int, sql: String, arguments: [(any DatabaseValueConvertible)?])] = []
+      for (offset, child) in children.enumerated() {
+        if case .term(let term) = child, let parts = periodParts(term) {
+          pieces.append((0, offset, parts.range.sql, parts.range.arguments))
+          pieces.append((3, offset, parts.inside.sql, parts.inside.arguments))
+        } else {
+          var own: [(any DatabaseValueConvertible)?] = []
+          let sql = predicate(child, &own)
+          pieces.append((cost(child), offset, sql, own))
+        }
+      }
+      let ordered = pieces.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+      arguments += ordered.flatMap(\.arguments)
+      return "(" + ordered.map(\.sql).joined(separator: " AND ") + ")"
     case .or(let children): return "(" + children.map { predicate($0, &arguments) }.joined(separator: " OR ") + ")"
     case .not(let inner): return "NOT " + predicate(inner, &arguments)
     }
@@ -48,6 +62,32 @@ extension SearchCompiler {
     }
   }
 
+  /// A `saved` or `imported` period [lower, upper) as two tests: `range`, the draft's first
+  /// time before upper and newest at or after lower (both in draft_by_latest); `inside`, the
+  /// first or newest time inside the period, else a version inside it (reads versions). Nil
+  /// for a one-sided or empty period.
+  static func periodParts(_ term: SearchTerm) -> (
+    range: (sql: String, arguments: [(any DatabaseValueConvertible)?]),
+    inside: (sql: String, arguments: [(any DatabaseValueConvertible)?])
+  )? {
+    let (first, latest, column, period): (String, String, String, SearchPeriod)
+    switch term {
+    case .saved(let p): (first, latest, column, period) = ("d.first_saved_ms", "d.latest_saved_ms", "saved_ms", p)
+    case .imported(let p): (first, latest, column, period) = ("d.first_imported_ms", "d.latest_imported_ms", "imported_ms", p)
+    default: return nil
+    }
+    guard let lower = period.lower, let upper = period.upper, lower < upper else { return nil }
+    return (
+      ("\(latest) >= ? AND \(first) < ?", [lower, upper]),
+      (
+        """
+        (\(first) >= ? OR \(latest) < ? OR EXISTS (SELECT 1 FROM version AS v WHERE v.draft_id = d.id \
+        AND v.\(column) >= ? AND v.\(column) < ?))
+        """, [lower, upper, lower, upper]
+      )
+    )
+  }
+
   static func predicate(_ term: SearchTerm, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String {
     switch term {
     case .name(.contains(let text)):
@@ -60,15 +100,11 @@ extension SearchCompiler {
       arguments.append(NameFolding.fold(pattern))
       return "d.name_folded GLOB ?"
     case .saved(let period):
-      if let lower = period.lower, let upper = period.upper {
-        guard lower < upper else { return "0" }
-        // The first or the newest save inside the period settles it without the versions.
-        arguments += [lower, upper, lower, upper, lower, upper]
-        return """
-          (d.latest_saved_ms >= ? AND d.first_saved_ms < ? AND (d.first_saved_ms >= ? OR d.latest_saved_ms < ? \
-          OR EXISTS (SELECT 1 FROM version AS v WHERE v.draft_id = d.id AND v.saved_ms >= ? AND v.saved_ms < ?)))
-          """
+      if let parts = periodParts(term) {
+        arguments += parts.range.arguments + parts.inside.arguments
+        return "(\(parts.range.sql) AND \(parts.inside.sql))"
       }
+      if let lower = period.lower, let upper = period.upper, lower >= upper { return "0" }
       if let lower = period.lower {
         arguments.append(lower)
         return "d.latest_saved_ms >= ?"
@@ -80,15 +116,11 @@ extension SearchCompiler {
       return "1"
     case .imported(let period):
       // As for `saved`, with the draft's first and newest import (migration 0007).
-      if let lower = period.lower, let upper = period.upper {
-        guard lower < upper else { return "0" }
-        arguments += [lower, upper, lower, upper, lower, upper]
-        return """
-          (d.latest_imported_ms >= ? AND d.first_imported_ms < ? AND (d.first_imported_ms >= ? \
-          OR d.latest_imported_ms < ? OR EXISTS (SELECT 1 FROM version AS v WHERE v.draft_id = d.id \
-          AND v.imported_ms >= ? AND v.imported_ms < ?)))
-          """
+      if let parts = periodParts(term) {
+        arguments += parts.range.arguments + parts.inside.arguments
+        return "(\(parts.range.sql) AND \(parts.inside.sql))"
       }
+      if let lower = period.lower, let upper = period.upper, lower >= upper { return "0" }
       if let lower = period.lower {
         arguments.append(lower)
         return "d.latest_imported_ms >= ?"
