@@ -5,7 +5,7 @@ import Testing
 
 @testable import InklingArchive
 
-/// What migration 0007 keeps on `draft` for `strokes:`, `ink:` and `imported:` (the newest
+/// What migration 0008 keeps on `draft` for `strokes:`, `ink:` and `imported:` (the newest
 /// drawing's visible strokes and inks, the first and newest import), through every writer:
 /// imports, reindexing, and rows changed behind the importer's back. Each step checks the
 /// searches and that `check` finds the columns right.
@@ -16,7 +16,7 @@ import Testing
     Set(try archive.search(query, limit: limit, now: now, timeZone: SearchTests.timeZone).map(\.name))
   }
 
-  /// `check` (without re-hashing) reports nothing about the columns of 0007.
+  /// `check` (without re-hashing) reports nothing about the columns of 0008.
   static func expectColumnsRight(_ path: String, _ comment: Comment) throws {
     let report = try Archive(checking: path).check(full: false, limit: 100)
     #expect(report.problems.isEmpty, "\(comment): \(report.problems)")

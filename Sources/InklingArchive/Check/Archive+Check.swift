@@ -254,7 +254,7 @@ final class ArchiveCheck {
     }
   }
 
-  /// Invariants 1–3 of 0007: what `draft` keeps of its newest drawing and import times.
+  /// Invariants 1–3 of 0008: what `draft` keeps of its newest drawing and import times.
   private func checkNewestDrawingColumns() throws {
     let bit = SearchCompiler.inkBits.sorted { $0.value < $1.value }.map { "WHEN '\($0.key)' THEN \($0.value)" }
       .joined(separator: " ")

@@ -7,7 +7,7 @@ import InklingStore
 extension SearchCompiler {
   // MARK: - Row predicates
 
-  /// The bit of each ink name in draft.latest_inks: invariant 2 of migration 0007, whose
+  /// The bit of each ink name in draft.latest_inks: invariant 2 of migration 0008, whose
   /// triggers hold the same table. Every other name sets `otherInkBit`.
   static let inkBits: [String: Int64] = [
     "pen": 1, "pencil": 2, "marker": 4, "monoline": 8, "fountainpen": 16, "watercolor": 32, "crayon": 64, "eraser": 128,
@@ -115,7 +115,7 @@ extension SearchCompiler {
       }
       return "1"
     case .imported(let period):
-      // As for `saved`, with the draft's first and newest import (migration 0007).
+      // As for `saved`, with the draft's first and newest import (migration 0008).
       if let parts = periodParts(term) {
         arguments += parts.range.arguments + parts.inside.arguments
         return "(\(parts.range.sql) AND \(parts.inside.sql))"
@@ -134,12 +134,12 @@ extension SearchCompiler {
       arguments.append(count)
       return "d.version_count \(comparison.rawValue) ?"
     case .strokes(let comparison, let count):
-      // The newest drawing's visible strokes (migration 0007). A draft whose newest drawing is
+      // The newest drawing's visible strokes (migration 0008). A draft whose newest drawing is
       // not indexed (yet) has none (NULL): no match, and `not strokes:…` matches it.
       arguments.append(count)
       return "coalesce(d.latest_strokes \(comparison.rawValue) ?, 0)"
     case .ink(let ink):
-      // The newest drawing's inks as bits (migration 0007); a name outside the table has the
+      // The newest drawing's inks as bits (migration 0008); a name outside the table has the
       // bit "some other ink", and then its drawing_ink row settles it.
       if let bit = inkBits[ink] {
         arguments.append(bit)

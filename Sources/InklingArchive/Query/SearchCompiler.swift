@@ -25,7 +25,7 @@
 //             An `imported` period that ends at U before the newest save is read the same
 //             way: a match has a version imported before U, so it was first saved before U
 //             (the same parts) or imported before its first save (draft_by_early_import,
-//             migration 0007: one more part, empty unless clocks or stamps were wrong).
+//             migration 0008: one more part, empty unless clocks or stamps were wrong).
 //   walk    — no driver, or a large one: read drafts in the sort's own index
 //             (draft_by_latest for newest first) and stop after `limit` matches. A large
 //             driver usually means dense matches, which the walk meets quickly; but a large
@@ -37,7 +37,7 @@
 // EXPLAIN QUERY PLAN checks of each live in SearchTests.
 //
 // Why the walk is cheap: draft_by_latest holds (latest_saved_ms, first_saved_ms, id,
-// version_count, name_folded) and, since migration 0007, the newest drawing's visible stroke
+// version_count, name_folded) and, since migration 0008, the newest drawing's visible stroke
 // count and inks (bits) and the first and newest import, so name, date, "has versions",
 // strokes, ink and one-sided imported tests reject drafts from the index alone; SQLite defers
 // reading a table row until a column outside the index is needed (OP_DeferredSeek). Terms
