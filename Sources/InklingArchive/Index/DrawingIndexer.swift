@@ -29,7 +29,7 @@ final class DrawingIndexer {
   private struct Known {
     let facts: StrokeFacts
     /// The content digest; unused (zero) for a hidden stroke, which the content leaves out.
-    let digest: DrawingFingerprint
+    let digest: UInt64
   }
 
   private var known: [Key: Known] = [:]
@@ -132,7 +132,7 @@ final class DrawingIndexer {
     }
     var strokes: [StrokeFacts] = []
     strokes.reserveCapacity(drawing.strokes.count)
-    var digests: [DrawingFingerprint] = []
+    var digests: [UInt64] = []
     digests.reserveCapacity(drawing.strokes.count)
     var points = 0
     var first = Double.infinity
@@ -160,7 +160,7 @@ final class DrawingIndexer {
             bounds: stroke.isHidden ? nil : Self.indexBounds(of: stroke, at: index, in: drawing),
             pointCount: stroke.path?.points.count ?? 0,
             created: stroke.path.map { $0.creationDate + Self.appleEpoch }),
-          digest: stroke.isHidden ? DrawingFingerprint(high: 0, low: 0) : drawing.strokeContentDigest(at: index))
+          digest: stroke.isHidden ? 0 : drawing.strokeContentDigest(at: index))
         if Self.usesOneInk(stroke, stroke.inkIndex) { known[key] = remembered }
       }
       strokes.append(remembered.facts)
