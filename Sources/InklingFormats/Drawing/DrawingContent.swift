@@ -141,11 +141,13 @@ extension [UInt64]: ContentSink {
 /// each point as three whole stripes; the padding sits where the words before it put it, so
 /// the form stays unambiguous.
 private struct ContentSerializer<Sink: ContentSink> {
-  let drawing: Drawing
+  /// The drawing's inks (only they, not a copy of the whole drawing: copying a `Drawing`
+  /// retains each of its arrays).
+  let inks: [Ink]
   var sink: Sink
 
   init(drawing: Drawing, sink: Sink) {
-    self.drawing = drawing
+    inks = drawing.inks
     self.sink = sink
   }
 
@@ -181,7 +183,8 @@ private struct ContentSerializer<Sink: ContentSink> {
   }
 
   mutating func stroke(_ stroke: Stroke) {
-    if let ink = drawing.ink(of: stroke) {
+    if inks.indices.contains(stroke.inkIndex) {
+      let ink = inks[stroke.inkIndex]
       flag(true)
       text(ink.inkType.identifier)
       number(ink.color.red)
