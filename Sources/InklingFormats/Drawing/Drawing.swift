@@ -211,117 +211,31 @@ public struct StrokePath: Hashable, Sendable {
 
 /// `PKStroke`: one stroke, or an erased stroke kept hidden, or a stroke split by the pixel
 /// eraser into substrokes.
-///
-/// A value type whose fields live in one reference-counted box, copied on write: a stroke
-/// holds a dozen arrays (UUIDs, points, masks, substrokes), and copying a stroke retained
-/// each of them, atomically; readers and the drawing index copy strokes they already hold
-/// (a save repeats the strokes of the one before), so a copy is now one retain (issue 3).
-/// The box is a `ManagedBuffer` whose header is reached through its pointer: a class's
-/// stored `var`s (`ManagedBuffer.header` too) cost a dynamic exclusivity check at every read.
-// @unchecked Sendable: `ManagedBuffer` is not Sendable, and the box is shared between copies;
-// it is written only through the accessors below, after `unique()` has made it this
-// value's own (copy on write), so a box that two values or threads share is only ever read.
-public struct Stroke: Hashable, @unchecked Sendable {
-  private struct Fields: Hashable {
-    var uuid: UUIDBytes?
-    var sortID: StrokeID?
-    var versionID: StrokeID?
-    var inkIndex: Int
-    var path: StrokePath?
-    var storedBounds: Rect?
-    var transform: AffineTransform
-    var isHidden: Bool
-    var randomSeed: UInt64
-    var substrokesVersion: StrokeID?
-    var maskPolygons: [[Point]]
-    var substrokes: [Stroke]
-    var slices: [Float]
-    var renderGroupID: UUIDBytes?
-  }
-
-  private final class Box: ManagedBuffer<Fields, Void> {
-    static func make(_ fields: Fields) -> Box {
-      unsafeDowncast(Box.create(minimumCapacity: 0) { _ in fields }, to: Box.self)
-    }
-  }
-
-  private var box: Box
-
-  /// The fields, for reading; valid while `box` is (this value holds it).
-  private var fields: UnsafeMutablePointer<Fields> { box.withUnsafeMutablePointerToHeader { $0 } }
-
-  /// The fields of a box made this value's own first if it was shared (copy on write).
-  private mutating func unique() -> UnsafeMutablePointer<Fields> {
-    if !isKnownUniquelyReferenced(&box) { box = Box.make(fields.pointee) }
-    return fields
-  }
-
-  public var uuid: UUIDBytes? {
-    get { fields.pointee.uuid }
-    _modify { yield &unique().pointee.uuid }
-  }
+public struct Stroke: Hashable, Sendable {
+  public var uuid: UUIDBytes?
   /// `Stroke.2`: sort order.
-  public var sortID: StrokeID? {
-    get { fields.pointee.sortID }
-    _modify { yield &unique().pointee.sortID }
-  }
+  public var sortID: StrokeID?
   /// `Stroke.3`: version; PencilKit drops a stroke that lacks it.
-  public var versionID: StrokeID? {
-    get { fields.pointee.versionID }
-    _modify { yield &unique().pointee.versionID }
-  }
+  public var versionID: StrokeID?
   /// Index into `Drawing.inks`.
-  public var inkIndex: Int {
-    get { fields.pointee.inkIndex }
-    _modify { yield &unique().pointee.inkIndex }
-  }
+  public var inkIndex: Int
   /// `Stroke.5`; absent on hidden strokes and inherited by substrokes.
-  public var path: StrokePath? {
-    get { fields.pointee.path }
-    _modify { yield &unique().pointee.path }
-  }
+  public var path: StrokePath?
   /// `Stroke.6`: the render bounds PencilKit computed, when stored.
-  public var storedBounds: Rect? {
-    get { fields.pointee.storedBounds }
-    _modify { yield &unique().pointee.storedBounds }
-  }
-  public var transform: AffineTransform {
-    get { fields.pointee.transform }
-    _modify { yield &unique().pointee.transform }
-  }
+  public var storedBounds: Rect?
+  public var transform: AffineTransform
   /// `Stroke.8` bit 0.
-  public var isHidden: Bool {
-    get { fields.pointee.isHidden }
-    _modify { yield &unique().pointee.isHidden }
-  }
+  public var isHidden: Bool
   /// `Stroke.8` bits 5 and up.
-  public var randomSeed: UInt64 {
-    get { fields.pointee.randomSeed }
-    _modify { yield &unique().pointee.randomSeed }
-  }
-  public var substrokesVersion: StrokeID? {
-    get { fields.pointee.substrokesVersion }
-    _modify { yield &unique().pointee.substrokesVersion }
-  }
+  public var randomSeed: UInt64
+  public var substrokesVersion: StrokeID?
   /// `Stroke.10`: the visible region after the pixel eraser, polygons in stroke space.
-  public var maskPolygons: [[Point]] {
-    get { fields.pointee.maskPolygons }
-    _modify { yield &unique().pointee.maskPolygons }
-  }
+  public var maskPolygons: [[Point]]
   /// `Stroke.11`.
-  public var substrokes: [Stroke] {
-    get { fields.pointee.substrokes }
-    _modify { yield &unique().pointee.substrokes }
-  }
+  public var substrokes: [Stroke]
   /// `Stroke.12`: pairs (start, end) of the parent path's parameter that stay visible.
-  public var slices: [Float] {
-    get { fields.pointee.slices }
-    _modify { yield &unique().pointee.slices }
-  }
-  public var renderGroupID: UUIDBytes? {
-    get { fields.pointee.renderGroupID }
-    _modify { yield &unique().pointee.renderGroupID }
-  }
+  public var slices: [Float]
+  public var renderGroupID: UUIDBytes?
 
   public init(
     uuid: UUIDBytes? = nil, sortID: StrokeID? = nil, versionID: StrokeID? = nil,
@@ -330,29 +244,12 @@ public struct Stroke: Hashable, @unchecked Sendable {
     substrokesVersion: StrokeID? = nil, maskPolygons: [[Point]] = [], substrokes: [Stroke] = [],
     slices: [Float] = [], renderGroupID: UUIDBytes? = nil
   ) {
-    box = Box.make(
-      Fields(
-        uuid: uuid,
-        sortID: sortID,
-        versionID: versionID,
-        inkIndex: inkIndex,
-        path: path,
-        storedBounds: storedBounds,
-        transform: transform,
-        isHidden: isHidden,
-        randomSeed: randomSeed,
-        substrokesVersion: substrokesVersion,
-        maskPolygons: maskPolygons,
-        substrokes: substrokes,
-        slices: slices,
-        renderGroupID: renderGroupID))
+    self.uuid = uuid; self.sortID = sortID; self.versionID = versionID; self.inkIndex = inkIndex
+    self.path = path; self.storedBounds = storedBounds; self.transform = transform
+    self.isHidden = isHidden; self.randomSeed = randomSeed
+    self.substrokesVersion = substrokesVersion; self.maskPolygons = maskPolygons
+    self.substrokes = substrokes; self.slices = slices; self.renderGroupID = renderGroupID
   }
-
-  public static func == (a: Stroke, b: Stroke) -> Bool {
-    a.box === b.box || a.fields.pointee == b.fields.pointee
-  }
-
-  public func hash(into hasher: inout Hasher) { fields.pointee.hash(into: &hasher) }
 }
 
 /// `PKDrawing`: a container header and a `Drawing` message.
