@@ -34,8 +34,11 @@ final class VersionWriter {
   private var pendingFiles = 0
   private var pendingBytes = 0
   private var batchStarted = Date()
+  /// A drawing's index rows to write: its facts, its blob, whether the blob is new in this
+  /// transaction, and the draft whose earlier strokes it may share.
+  private typealias IndexJob = (facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)
   /// Index rows waiting for the end of the batch (invariants 1 and 2).
-  private var pendingIndex: [(facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)] = []
+  private var pendingIndex: [IndexJob] = []
   private var pendingIndexBlobs = Set<Int64>()
   /// Queued index rows are written once this many wait, to keep memory flat.
   static let pendingIndexLimit = 256
@@ -68,12 +71,10 @@ final class VersionWriter {
     case .version(let version):
       summary.bytesRead += version.entry.size
       do {
-        let outcome = try database.savepoint { try insert(version) }
-        if case .inserted(_, let index?) = outcome, pendingIndexBlobs.insert(index.blobID).inserted {
-          pendingIndex.append(index)
-        }
+        let (outcome, index) = try database.savepoint { try insert(version) }
+        if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
         switch outcome {
-        case .inserted(let createdDraft, _):
+        case .inserted(let createdDraft):
           summary.versionsImported += 1
           if createdDraft { summary.draftsCreated += 1 }
         case .alreadyArchived:
@@ -143,18 +144,15 @@ final class VersionWriter {
 
   // MARK: - One version
 
-  private enum Outcome {
-    /// `index`: the drawing index rows the version's blob still needs.
-    case inserted(createdDraft: Bool, index: (facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)?)
-    case alreadyArchived
-  }
+  private enum Outcome { case inserted(createdDraft: Bool), alreadyArchived }
 
-  private func insert(_ version: PreparedVersion) throws -> Outcome {
+  /// Stores one version; also returns the index rows its blob still needs, if any.
+  private func insert(_ version: PreparedVersion) throws -> (Outcome, IndexJob?) {
     let now = Self.now()
     let draft = try VersionRecords.draftID(named: version.entry.name.draftName, createdMilliseconds: now, in: database)
     let blobs = BlobStore(database)
     let blobID: Int64
-    var index: (facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)?
+    var index: IndexJob?
     if let blob = version.blob {
       let stored = try blobs.insert(blob)
       blobID = stored.id
@@ -176,7 +174,7 @@ final class VersionWriter {
         fileSize: version.entry.size, fileModificationNanoseconds: version.entry.modificationNanoseconds,
         blobID: blobID, envelopeID: envelopeID, background: version.background),
       in: database)
-    return inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created, index: index)
+    return (inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created), index)
   }
 
   // MARK: - Batches
