@@ -128,9 +128,10 @@ package final class Database {
     return statement
   }
 
-  /// A new statement that is not cached, for SQL that runs once.
-  package func makeStatement(_ sql: String) throws -> Statement {
-    try Statement(connection: live(), sql: sql, persistent: false)
+  /// A new statement that is not cached: for SQL that runs once, or (`persistent`) for a
+  /// caller that keeps the statement and runs it many times (SQLITE_PREPARE_PERSISTENT).
+  package func makeStatement(_ sql: String, persistent: Bool = false) throws -> Statement {
+    try Statement(connection: live(), sql: sql, persistent: persistent)
   }
 
   /// Every row of `sql` with `arguments`, each turned into a value by `row`.

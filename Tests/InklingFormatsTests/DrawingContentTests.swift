@@ -13,6 +13,45 @@ import Testing
       XXHash64.hash(Array("Nobody inspects the spammish repetition".utf8)) == 0xFBCE_A83C_8A37_8BF1)
   }
 
+  /// The streaming form gives XXH64 of the words' bytes, whatever mix of single words and
+  /// stripes fed it, on both paths (under and over 32 bytes) and every tail length.
+  @Test func xxhash64OfWordsMatchesTheByteHash() {
+    var state: UInt64 = 0x1234_5678_9ABC_DEF0
+    for count in 0...23 {
+      let words = (0..<count).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return state
+      }
+      let bytes = words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) } }
+      for seed: UInt64 in [0, 0x9E37_79B9_7F4A_7C15] {
+        var oneByOne = XXHash64Words(seed: seed)
+        words.forEach { oneByOne.append($0) }
+        #expect(oneByOne.finish() == XXHash64.hash(bytes, seed: seed), "\(count) words")
+        var striped = XXHash64Words(seed: seed)
+        var index = 0
+        while index < count {
+          if striped.isAligned && index + 4 <= count {
+            striped.stripe(words[index], words[index + 1], words[index + 2], words[index + 3])
+            index += 4
+          } else {
+            striped.append(words[index])
+            index += 1
+          }
+        }
+        #expect(striped.finish() == XXHash64.hash(bytes, seed: seed), "\(count) words in stripes")
+      }
+    }
+  }
+
+  /// A stroke's digest is XXH64 of its canonical words, which are never built for it.
+  @Test func strokeDigestsHashTheCanonicalWords() throws {
+    let drawing = try DrawingSamples.drawing("pen-marker-hidden")
+    for index in drawing.strokes.indices {
+      let words = drawing.strokeCanonicalWords(at: index)
+      #expect(words.withUnsafeBytes { XXHash64.hash($0) } == drawing.strokeContentDigest(at: index))
+    }
+  }
+
   @Test func theSameDrawingWithOtherIDsHasTheSameContent() throws {
     let original = try DrawingSamples.drawing("three-pen-strokes")
     var copy = original
@@ -114,9 +153,9 @@ import Testing
   @Test func fingerprintsAreStableAcrossProcesses() throws {
     let empty = try DrawingSamples.drawing("empty").contentFingerprint.description
     let threePens = try DrawingSamples.drawing("three-pen-strokes").contentFingerprint.description
-    // The composed form ("inkling3": one digest per visible stroke), pinned here.
-    #expect(empty == "98fcdef6abdde46c2bfd5fd6156c1d9a")
-    #expect(threePens == "422904871de8ae3e5dab33675508c64b")
+    // The composed form ("inkling4": one 64-bit digest per visible stroke), pinned here.
+    #expect(empty == "a110106526856ea7712bf4475e60941c")
+    #expect(threePens == "d8197af090f5722cf6694e206ea5ad2a")
   }
 
   @Test func fingerprintBytesRoundTrip() throws {

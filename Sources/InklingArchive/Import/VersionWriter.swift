@@ -4,6 +4,16 @@
 // rest of the batch commits: nothing is ever half-imported. A batch commits after enough
 // files, bytes or time; a kill between commits loses only the uncommitted batch, which
 // the next import redoes (importing is idempotent).
+//
+// Drawing index rows are written at the end of the batch (before COMMIT, in the same
+// transaction), not inside each file's savepoint: in a savepoint SQLite copies every page it
+// first changes to the statement journal (a temporary file once past 64 KiB), and the
+// index's rows touch pages of six B-trees per file (stroke, drawing and its two indexes,
+// drawing_ink and its index); written together they touch each page once per batch, in
+// order. Invariants: 1. a drawing is queued only after its file's savepoint was released,
+// so a rolled-back file leaves no index rows; 2. a blob is queued at most once per batch.
+// The index is derived data: if its writes fail, they roll back alone (their own
+// savepoint) and the drawings stay "not indexed" until `reindex`; no file is lost for it.
 
 import Foundation
 import InklingFormats
@@ -24,6 +34,14 @@ final class VersionWriter {
   private var pendingFiles = 0
   private var pendingBytes = 0
   private var batchStarted = Date()
+  /// A drawing's index rows to write: its facts, its blob, whether the blob is new in this
+  /// transaction, and the draft whose earlier strokes it may share.
+  private typealias IndexJob = (facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)
+  /// Index rows waiting for the end of the batch (invariants 1 and 2).
+  private var pendingIndex: [IndexJob] = []
+  private var pendingIndexBlobs = Set<Int64>()
+  /// Queued index rows are written once this many wait, to keep memory flat.
+  static let pendingIndexLimit = 256
   private(set) var summary = ImportSummary()
   private var problemsRecorded = 0
   /// Problems beyond this many per run are reported but not kept in the import log.
@@ -53,7 +71,8 @@ final class VersionWriter {
     case .version(let version):
       summary.bytesRead += version.entry.size
       do {
-        let outcome = try database.savepoint { try insert(version) }
+        let (outcome, index) = try database.savepoint { try insert(version) }
+        if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
         switch outcome {
         case .inserted(let createdDraft):
           summary.versionsImported += 1
@@ -63,16 +82,35 @@ final class VersionWriter {
         }
         pendingBytes += version.blob?.data.count ?? 0
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
-        // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
-        drawingIndex.forgetCache()
         let reason = "could not be stored: \(error)"
         try reject(version.entry.path, reason)
         return (version.entry.path, reason)
       }
     }
     pendingFiles += 1
+    if pendingIndex.count >= Self.pendingIndexLimit { try writeIndex() }
     try commitIfDue()
     return nil
+  }
+
+  /// Writes the queued drawing index rows, under one savepoint: if they fail, they alone
+  /// roll back and those drawings stay "not indexed" (`reindex` fills them in).
+  private func writeIndex() throws {
+    guard !pendingIndex.isEmpty else { return }
+    defer {
+      pendingIndex.removeAll(keepingCapacity: true)
+      pendingIndexBlobs.removeAll(keepingCapacity: true)
+    }
+    do {
+      try database.savepoint {
+        for index in pendingIndex {
+          try drawingIndex.write(index.facts, blobID: index.blobID, isNew: index.isNew, draftID: index.draftID)
+        }
+      }
+    } catch let error as StoreError where error.kind == .sqlite && !database.isAutocommit {
+      // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
+      drawingIndex.forgetCache()
+    }
   }
 
   /// Counts a path that is not a draft file.
@@ -108,16 +146,20 @@ final class VersionWriter {
 
   private enum Outcome { case inserted(createdDraft: Bool), alreadyArchived }
 
-  private func insert(_ version: PreparedVersion) throws -> Outcome {
+  /// Stores one version; also returns the index rows its blob still needs, if any.
+  private func insert(_ version: PreparedVersion) throws -> (Outcome, IndexJob?) {
     let now = Self.now()
     let draft = try VersionRecords.draftID(named: version.entry.name.draftName, createdMilliseconds: now, in: database)
     let blobs = BlobStore(database)
     let blobID: Int64
+    var index: IndexJob?
     if let blob = version.blob {
       let stored = try blobs.insert(blob)
       blobID = stored.id
-      if let facts = version.drawingFacts, try stored.inserted || !drawingIndex.isIndexed(blobID) {
-        try drawingIndex.write(facts, blobID: blobID, isNew: stored.inserted, draftID: draft.id)
+      if let facts = version.drawingFacts, !pendingIndexBlobs.contains(blobID),
+        try stored.inserted || !drawingIndex.isIndexed(blobID)
+      {
+        index = (facts, blobID, stored.inserted, draft.id)
       }
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
@@ -132,7 +174,7 @@ final class VersionWriter {
         fileSize: version.entry.size, fileModificationNanoseconds: version.entry.modificationNanoseconds,
         blobID: blobID, envelopeID: envelopeID, background: version.background),
       in: database)
-    return inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created)
+    return (inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created), index)
   }
 
   // MARK: - Batches
@@ -157,6 +199,7 @@ final class VersionWriter {
 
   private func commit() throws {
     guard inTransaction else { return }
+    try writeIndex()
     // A COMMIT that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.execute("COMMIT") }
     inTransaction = false
@@ -170,6 +213,8 @@ final class VersionWriter {
     guard inTransaction else { return }
     try? database.execute("ROLLBACK")
     inTransaction = false
+    pendingIndex.removeAll()
+    pendingIndexBlobs.removeAll()
     drawingIndex.transactionEnded()
     drawingIndex.forgetCache()
   }

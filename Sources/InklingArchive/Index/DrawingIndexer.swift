@@ -29,11 +29,13 @@ final class DrawingIndexer {
   private struct Known {
     let facts: StrokeFacts
     /// The content digest; unused (zero) for a hidden stroke, which the content leaves out.
-    let digest: DrawingFingerprint
+    let digest: UInt64
   }
 
   private var known: [Key: Known] = [:]
   private var inkNumbers: [Ink: Int] = [:]
+  /// The short name (`Ink.InkType.name`) of each numbered ink: a name costs string work.
+  private var inkNames: [String] = []
   private var previous = PreviousStrokes()
 
   private struct PreviousStrokes {
@@ -62,6 +64,7 @@ final class DrawingIndexer {
   func forget() {
     known.removeAll(keepingCapacity: true)
     inkNumbers.removeAll(keepingCapacity: true)
+    inkNames.removeAll(keepingCapacity: true)
     previous = PreviousStrokes()
   }
 
@@ -128,11 +131,12 @@ final class DrawingIndexer {
       if let number = inkNumbers[ink] { return number }
       let number = inkNumbers.count
       inkNumbers[ink] = number
+      inkNames.append(ink.inkType.name)
       return number
     }
     var strokes: [StrokeFacts] = []
     strokes.reserveCapacity(drawing.strokes.count)
-    var digests: [DrawingFingerprint] = []
+    var digests: [UInt64] = []
     digests.reserveCapacity(drawing.strokes.count)
     var points = 0
     var first = Double.infinity
@@ -146,7 +150,8 @@ final class DrawingIndexer {
         first = min(first, created + head.timeOffset)
         last = max(last, created + tail.timeOffset)
       }
-      let key = Key(fingerprint: fingerprints[index], ink: inks.indices.contains(stroke.inkIndex) ? inks[stroke.inkIndex] : -1)
+      let inkNumber = inks.indices.contains(stroke.inkIndex) ? inks[stroke.inkIndex] : -1
+      let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
       let remembered: Known
       if let found = known[key] {
         remembered = found
@@ -155,12 +160,12 @@ final class DrawingIndexer {
         let ink = drawing.ink(of: stroke)
         remembered = Known(
           facts: StrokeFacts(
-            uuid: stroke.uuid?.bytes, hidden: stroke.isHidden, ink: ink?.inkType.name ?? "unknown",
+            uuid: stroke.uuid?.bytes, hidden: stroke.isHidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
             color: ink?.color ?? RGBA(red: 0, green: 0, blue: 0, alpha: 1),
             bounds: stroke.isHidden ? nil : Self.indexBounds(of: stroke, at: index, in: drawing),
             pointCount: stroke.path?.points.count ?? 0,
             created: stroke.path.map { $0.creationDate + Self.appleEpoch }),
-          digest: stroke.isHidden ? DrawingFingerprint(high: 0, low: 0) : drawing.strokeContentDigest(at: index))
+          digest: stroke.isHidden ? 0 : drawing.strokeContentDigest(at: index))
         if Self.usesOneInk(stroke, stroke.inkIndex) { known[key] = remembered }
       }
       strokes.append(remembered.facts)

@@ -12,11 +12,14 @@
 // Doubles are compared bitwise after mapping −0 to +0 and every NaN to one NaN, so a drawing
 // always has the same content as itself, NaN or not.
 //
-// The serialisation starts with a version tag; change the tag whenever the rules change, so
-// fingerprints from different rules never match by accident.
+// The fingerprint is composed: each visible stroke's canonical form is hashed (XXH64, 64 bits)
+// as it is produced, and the drawing's fingerprint hashes those digests under a version tag
+// ("inkling4"); change the tag whenever the rules change, so fingerprints from different rules
+// never match by accident (they key cached thumbnails). "inkling3" hashed a materialised form
+// twice per stroke, 128 bits a stroke: a quarter of the drawing index's work at import (issue 3).
 
-/// A 128-bit fingerprint of a drawing's visible content (XXH64 of the canonical form, with two
-/// seeds). Equal content gives equal fingerprints in every process.
+/// A 128-bit fingerprint of a drawing's visible content (XXH64, with two seeds, of the visible
+/// strokes' 64-bit content digests). Equal content gives equal fingerprints in every process.
 public struct DrawingFingerprint: Hashable, Sendable, CustomStringConvertible {
   public var high: UInt64
   public var low: UInt64
@@ -62,75 +65,103 @@ extension Drawing {
   /// The content fingerprint built from one digest per visible stroke (`strokeContentDigest`),
   /// so that a caller who sees the same strokes again and again (every save repeats the
   /// earlier ones) can reuse their digests instead of serialising every point of every save.
-  package func contentFingerprint(strokeDigest: (Int) -> DrawingFingerprint) -> DrawingFingerprint {
-    var words: [UInt64] = [0x696E_6B6C_696E_6733]  // "inkling3": the composed form
-    let visible = strokes.indices.filter { !strokes[$0].isHidden }
-    words.reserveCapacity(2 + 2 * visible.count)
-    words.append(UInt64(visible.count))
-    for index in visible {
+  /// The fingerprint is XXH64, with two seeds, of the words "inkling4" (the composed form of
+  /// 64-bit stroke digests), the number of visible strokes, and their digests in order.
+  package func contentFingerprint(strokeDigest: (Int) -> UInt64) -> DrawingFingerprint {
+    var high = XXHash64Words(seed: 0)
+    var low = XXHash64Words(seed: 0x9E37_79B9_7F4A_7C15)
+    let tag: UInt64 = 0x696E_6B6C_696E_6734  // "inkling4"
+    high.append(tag)
+    low.append(tag)
+    let visible = UInt64(strokes.count { !$0.isHidden })
+    high.append(visible)
+    low.append(visible)
+    for index in strokes.indices where !strokes[index].isHidden {
       let digest = strokeDigest(index)
-      words.append(digest.high)
-      words.append(digest.low)
+      high.append(digest)
+      low.append(digest)
     }
-    return Self.fingerprint(words)
+    return DrawingFingerprint(high: high.finish(), low: low.finish())
   }
 
-  /// The fingerprint of the canonical form of stroke `index` (its ink by value, transform,
-  /// points, masks, slices and visible substrokes).
-  package func strokeContentDigest(at index: Int) -> DrawingFingerprint {
-    var out = ContentSerializer(drawing: self, reservingFor: strokes[index])
+  /// The digest of stroke `index`'s canonical form (its ink by value, transform, points,
+  /// masks, slices and visible substrokes): XXH64 of the form's words, hashed as they are
+  /// produced (the form is never built in memory).
+  package func strokeContentDigest(at index: Int) -> UInt64 {
+    var out = ContentSerializer(drawing: self, sink: XXHash64Words(seed: 0))
     out.stroke(strokes[index])
-    return Self.fingerprint(out.words)
+    return out.sink.finish()
   }
 
-  private static func fingerprint(_ words: [UInt64]) -> DrawingFingerprint {
-    words.withUnsafeBytes { canonical in
-      DrawingFingerprint(
-        high: XXHash64.hash(canonical, seed: 0), low: XXHash64.hash(canonical, seed: 0x9E37_79B9_7F4A_7C15))
-    }
+  /// The canonical form of stroke `index` as words (what `strokeContentDigest` hashes).
+  func strokeCanonicalWords(at index: Int) -> [UInt64] {
+    var out = ContentSerializer(drawing: self, sink: [UInt64]())
+    out.stroke(strokes[index])
+    return out.sink
   }
 
-  /// The canonical serialisation of the visible content, as little-endian 64-bit words.
+  /// The canonical serialisation of the visible content, as 64-bit words.
   func canonicalContent() -> [UInt64] {
-    var out = ContentSerializer(drawing: self)
-    out.text("inkling-drawing-content-v2")
+    var words: [UInt64] = []
+    words.reserveCapacity(16 + strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 12 })
+    var out = ContentSerializer(drawing: self, sink: words)
+    out.text("inkling-drawing-content-v3")
     let visible = strokes.filter { !$0.isHidden }
     out.count(visible.count)
     for stroke in visible { out.stroke(stroke) }
-    return out.words
+    return out.sink
   }
 }
 
-/// Builds the canonical form: a sequence of 64-bit words (appending a word is one store, so
-/// fingerprinting runs at memory speed). Every variable-length part is preceded by its count,
-/// so two different contents cannot serialise to the same words.
-private struct ContentSerializer {
-  let drawing: Drawing
-  var words: [UInt64] = []
+/// Where the canonical form goes: an array (content equality) or a hash (fingerprints).
+protocol ContentSink {
+  mutating func append(_ word: UInt64)
+  /// Whether the words so far are a whole number of 4-word stripes.
+  var isAligned: Bool { get }
+  /// Four words; only when `isAligned`.
+  mutating func stripe(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64)
+}
 
-  init(drawing: Drawing) {
-    self.drawing = drawing
-    words.reserveCapacity(
-      16 + drawing.strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 11 })
+extension XXHash64Words: ContentSink {}
+
+extension [UInt64]: ContentSink {
+  var isAligned: Bool { count % 4 == 0 }
+  mutating func stripe(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
+    append(a)
+    append(b)
+    append(c)
+    append(d)
+  }
+}
+
+/// Builds the canonical form: a sequence of 64-bit words, fed to `sink` as they are made.
+/// Every variable-length part is preceded by its count, so two different contents cannot
+/// serialise to the same words. A path's points start on a 4-word stripe (zero words pad up
+/// to it) and take 12 words each, the 11 properties and a zero, so that a hash sink takes
+/// each point as three whole stripes; the padding sits where the words before it put it, so
+/// the form stays unambiguous.
+private struct ContentSerializer<Sink: ContentSink> {
+  /// The drawing's inks (only they, not a copy of the whole drawing: copying a `Drawing`
+  /// retains each of its arrays).
+  let inks: [Ink]
+  var sink: Sink
+
+  init(drawing: Drawing, sink: Sink) {
+    inks = drawing.inks
+    self.sink = sink
   }
 
-  init(drawing: Drawing, reservingFor stroke: Stroke) {
-    self.drawing = drawing
-    words.reserveCapacity(24 + (stroke.path?.points.count ?? 0) * 11)
-  }
-
-  mutating func word(_ value: UInt64) { words.append(value.littleEndian) }
+  mutating func word(_ value: UInt64) { sink.append(value) }
 
   mutating func flag(_ value: Bool) { word(value ? 1 : 0) }
 
   mutating func count(_ value: Int) { word(UInt64(value)) }
 
-  mutating func number(_ value: Double) { words.append(Self.bits(value)) }
+  mutating func number(_ value: Double) { sink.append(Self.bits(value)) }
 
-  /// A double's word: −0 as +0, every NaN as one NaN, little-endian.
+  /// A double's word: −0 as +0, every NaN as one NaN.
   @inline(__always) static func bits(_ value: Double) -> UInt64 {
-    let bits: UInt64 = value == 0 ? 0 : value.isNaN ? 0x7FF8_0000_0000_0000 : value.bitPattern
-    return bits.littleEndian
+    value == 0 ? 0 : value.isNaN ? 0x7FF8_0000_0000_0000 : value.bitPattern
   }
 
   /// The UTF-8 length, then the bytes packed little-endian into words, zero-padded.
@@ -152,7 +183,8 @@ private struct ContentSerializer {
   }
 
   mutating func stroke(_ stroke: Stroke) {
-    if let ink = drawing.ink(of: stroke) {
+    if inks.indices.contains(stroke.inkIndex) {
+      let ink = inks[stroke.inkIndex]
       flag(true)
       text(ink.inkType.identifier)
       number(ink.color.red)
@@ -176,26 +208,12 @@ private struct ContentSerializer {
     if let path = stroke.path {
       flag(true)
       count(path.points.count)
-      // The bulk of the form: written in place, 11 words a point, rather than appended one by
-      // one (the same words as `number` gives).
-      let start = words.count
-      words.append(contentsOf: repeatElement(0, count: path.points.count * 11))
-      words.withUnsafeMutableBufferPointer { out in
-        var i = start
-        for p in path.points {
-          out[i] = Self.bits(p.location.x)
-          out[i + 1] = Self.bits(p.location.y)
-          out[i + 2] = Self.bits(p.width)
-          out[i + 3] = Self.bits(p.aspectRatio)
-          out[i + 4] = Self.bits(p.edgeWidth)
-          out[i + 5] = Self.bits(p.force)
-          out[i + 6] = Self.bits(p.azimuth)
-          out[i + 7] = Self.bits(p.altitude)
-          out[i + 8] = Self.bits(p.opacity)
-          out[i + 9] = Self.bits(p.secondaryRadius)
-          out[i + 10] = Self.bits(p.threshold)
-          i += 11
-        }
+      // The bulk of the form: three stripes a point.
+      while !sink.isAligned { word(0) }
+      for p in path.points {
+        sink.stripe(Self.bits(p.location.x), Self.bits(p.location.y), Self.bits(p.width), Self.bits(p.aspectRatio))
+        sink.stripe(Self.bits(p.edgeWidth), Self.bits(p.force), Self.bits(p.azimuth), Self.bits(p.altitude))
+        sink.stripe(Self.bits(p.opacity), Self.bits(p.secondaryRadius), Self.bits(p.threshold), 0)
       }
     } else {
       flag(false)  // a substroke: the parent's path, already serialised

@@ -6,11 +6,11 @@
 // XXH64("abc", 0) = 44BC2CF5AD770999.
 
 package enum XXHash64 {
-  private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
-  private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
-  private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
-  private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
-  private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+  fileprivate static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+  fileprivate static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+  fileprivate static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+  fileprivate static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+  fileprivate static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
 
   package static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
     bytes.withUnsafeBytes { hash($0, seed: seed) }
@@ -78,7 +78,91 @@ package enum XXHash64 {
   }
 
   @inline(__always)
-  private static func rotl(_ value: UInt64, _ bits: UInt64) -> UInt64 {
+  fileprivate static func rotl(_ value: UInt64, _ bits: UInt64) -> UInt64 {
     (value << bits) | (value >> (64 - bits))
+  }
+}
+
+/// XXH64 of a stream of 64-bit words (each read as 8 little-endian bytes), fed one word or
+/// one 32-byte stripe at a time, so that a canonical form can be hashed without being built:
+/// `finish()` equals `XXHash64.hash` of the words' bytes (XXHash64Tests check it).
+package struct XXHash64Words {
+  private var v1: UInt64
+  private var v2: UInt64
+  private var v3: UInt64
+  private var v4: UInt64
+  private let seed: UInt64
+  /// Words waiting for a full stripe of four.
+  private var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  private var buffered = 0
+  private var stripes = 0
+
+  package init(seed: UInt64 = 0) {
+    self.seed = seed
+    v1 = seed &+ XXHash64.prime1 &+ XXHash64.prime2
+    v2 = seed &+ XXHash64.prime2
+    v3 = seed
+    v4 = seed &- XXHash64.prime1
+  }
+
+  /// Whether the words so far fill whole stripes, so that `stripe` may be called.
+  package var isAligned: Bool { buffered == 0 }
+
+  @inline(__always)
+  private static func round(_ accumulator: UInt64, _ lane: UInt64) -> UInt64 {
+    XXHash64.rotl(accumulator &+ lane &* XXHash64.prime2, 31) &* XXHash64.prime1
+  }
+
+  @inline(__always)
+  package mutating func append(_ word: UInt64) {
+    switch buffered {
+    case 0: buffer.0 = word
+    case 1: buffer.1 = word
+    case 2: buffer.2 = word
+    default:
+      buffered = 0
+      stripe(buffer.0, buffer.1, buffer.2, word)
+      return
+    }
+    buffered += 1
+  }
+
+  /// Four words at once; only when `isAligned`.
+  @inline(__always)
+  package mutating func stripe(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) {
+    v1 = Self.round(v1, a)
+    v2 = Self.round(v2, b)
+    v3 = Self.round(v3, c)
+    v4 = Self.round(v4, d)
+    stripes += 1
+  }
+
+  package func finish() -> UInt64 {
+    @inline(__always) func merge(_ accumulator: UInt64, _ value: UInt64) -> UInt64 {
+      (accumulator ^ Self.round(0, value)) &* XXHash64.prime1 &+ XXHash64.prime4
+    }
+    var h: UInt64
+    if stripes > 0 {
+      h = XXHash64.rotl(v1, 1) &+ XXHash64.rotl(v2, 7) &+ XXHash64.rotl(v3, 12) &+ XXHash64.rotl(v4, 18)
+      h = merge(h, v1)
+      h = merge(h, v2)
+      h = merge(h, v3)
+      h = merge(h, v4)
+    } else {
+      h = seed &+ XXHash64.prime5
+    }
+    h &+= UInt64(stripes &* 32 &+ buffered &* 8)
+    @inline(__always) func tail(_ h: UInt64, _ word: UInt64) -> UInt64 {
+      XXHash64.rotl(h ^ Self.round(0, word), 27) &* XXHash64.prime1 &+ XXHash64.prime4
+    }
+    if buffered > 0 { h = tail(h, buffer.0) }
+    if buffered > 1 { h = tail(h, buffer.1) }
+    if buffered > 2 { h = tail(h, buffer.2) }
+    h ^= h >> 33
+    h &*= XXHash64.prime2
+    h ^= h >> 29
+    h &*= XXHash64.prime3
+    h ^= h >> 32
+    return h
   }
 }

@@ -148,6 +148,20 @@ package final class DrawingIndexWriter {
     """
   }
 
+  /// Prepared statements the writer holds itself, by slot: looking one up in the
+  /// connection's cache hashes its SQL text, and a 32-row INSERT is 1.5 KB of it.
+  private var held: [Statement?] = Array(repeating: nil, count: 2 + (rowsPerInsert + 1) + (inksPerInsert + 1))
+  private static func strokeInsertSlot(_ rows: Int) -> Int { 2 + rows }
+  private static func inkInsertSlot(_ rows: Int) -> Int { 2 + (rowsPerInsert + 1) + rows }
+
+  /// The statement in `slot`, prepared from `sql` on first use.
+  private func statement(_ slot: Int, _ sql: @autoclosure () -> String) throws -> Statement {
+    if let statement = held[slot] { return statement }
+    let statement = try db.makeStatement(sql(), persistent: true)
+    held[slot] = statement
+    return statement
+  }
+
   private struct InkKey: Hashable {
     let name: String
     let color: RGBA
@@ -174,7 +188,7 @@ package final class DrawingIndexWriter {
     if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
     let ids = try strokeIDs(for: facts)
     let bounds = facts.bounds
-    let drawing = try db.statement(isNew ? Self.insertDrawingSQL : Self.replaceDrawingSQL)
+    let drawing = try isNew ? statement(0, Self.insertDrawingSQL) : statement(1, Self.replaceDrawingSQL)
     drawing.reset()
     defer { drawing.finish() }
     try drawing.bind(blobID, at: 1)
@@ -207,8 +221,17 @@ package final class DrawingIndexWriter {
     var start = 0
     while start < names.count {
       let part = names[start..<min(start + Self.inksPerInsert, names.count)]
-      let arguments = part.flatMap { use -> [(any DatabaseValueConvertible)?] in [blobID, use.name, use.count] }
-      try db.execute(Self.inkInsertSQL[part.count], arguments)
+      let insert = try statement(Self.inkInsertSlot(part.count), Self.inkInsertSQL[part.count])
+      insert.reset()
+      defer { insert.finish() }
+      var parameter: Int32 = 1
+      for use in part {
+        try insert.bind(blobID, at: parameter)
+        try insert.bind(text: use.name, at: parameter + 1)
+        try insert.bind(Int64(use.count), at: parameter + 2)
+        parameter += 3
+      }
+      try insert.run()
       start += part.count
     }
   }
@@ -270,7 +293,7 @@ package final class DrawingIndexWriter {
     pending.reserveCapacity(min(missing.count, Self.rowsPerInsert))
     func flush() throws {
       guard !pending.isEmpty else { return }
-      let insert = try db.statement(Self.insertSQL[pending.count])
+      let insert = try statement(Self.strokeInsertSlot(pending.count), Self.insertSQL[pending.count])
       insert.reset()
       defer { insert.finish() }  // also after a failed bind: no bound copies left behind
       var parameter: Int32 = 1
