@@ -45,7 +45,8 @@ enum ImportCommand {
           progress.finish()
           StandardStreams.writeError("\(path): note: \(message)\n")
         case .progress(let state):
-          progress.update(describe(state))
+          // Not even described when nobody sees it: events come many times a second.
+          if progress.isEnabled { progress.update(describe(state)) }
         }
       }
       let archive = try context.open(.readWrite)
