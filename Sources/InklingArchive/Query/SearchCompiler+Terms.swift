@@ -62,6 +62,28 @@ extension SearchCompiler {
     }
   }
 
+  /// The condition of a `saved:` or `imported:` term on the draft's first and latest times:
+  /// a bounded period as its two parts (`periodParts`), an open one as one comparison.
+  static func periodCondition(
+    _ term: SearchTerm, _ period: SearchPeriod, first: String, latest: String, unbounded: String,
+    _ arguments: inout [(any DatabaseValueConvertible)?]
+  ) -> String {
+    if let parts = periodParts(term) {
+      arguments += parts.range.arguments + parts.inside.arguments
+      return "(\(parts.range.sql) AND \(parts.inside.sql))"
+    }
+    if let lower = period.lower, let upper = period.upper, lower >= upper { return "0" }
+    if let lower = period.lower {
+      arguments.append(lower)
+      return "\(latest) >= ?"
+    }
+    if let upper = period.upper {
+      arguments.append(upper)
+      return "\(first) < ?"
+    }
+    return unbounded
+  }
+
   /// A `saved` or `imported` period [lower, upper) as two tests: `range`, the draft's first
   /// time before upper and newest at or after lower (both in draft_by_latest); `inside`, the
   /// first or newest time inside the period, else a version inside it (reads versions). Nil
@@ -100,36 +122,12 @@ extension SearchCompiler {
       arguments.append(NameFolding.fold(pattern))
       return "d.name_folded GLOB ?"
     case .saved(let period):
-      if let parts = periodParts(term) {
-        arguments += parts.range.arguments + parts.inside.arguments
-        return "(\(parts.range.sql) AND \(parts.inside.sql))"
-      }
-      if let lower = period.lower, let upper = period.upper, lower >= upper { return "0" }
-      if let lower = period.lower {
-        arguments.append(lower)
-        return "d.latest_saved_ms >= ?"
-      }
-      if let upper = period.upper {
-        arguments.append(upper)
-        return "d.first_saved_ms < ?"
-      }
-      return "1"
+      return periodCondition(term, period, first: "d.first_saved_ms", latest: "d.latest_saved_ms", unbounded: "1", &arguments)
     case .imported(let period):
       // As for `saved`, with the draft's first and newest import (migration 0008).
-      if let parts = periodParts(term) {
-        arguments += parts.range.arguments + parts.inside.arguments
-        return "(\(parts.range.sql) AND \(parts.inside.sql))"
-      }
-      if let lower = period.lower, let upper = period.upper, lower >= upper { return "0" }
-      if let lower = period.lower {
-        arguments.append(lower)
-        return "d.latest_imported_ms >= ?"
-      }
-      if let upper = period.upper {
-        arguments.append(upper)
-        return "d.first_imported_ms < ?"
-      }
-      return "d.version_count > 0"
+      return periodCondition(
+        term, period, first: "d.first_imported_ms", latest: "d.latest_imported_ms", unbounded: "d.version_count > 0",
+        &arguments)
     case .versions(let comparison, let count):
       arguments.append(count)
       return "d.version_count \(comparison.rawValue) ?"
