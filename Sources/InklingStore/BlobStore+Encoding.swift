@@ -8,7 +8,7 @@
 //             draft, usually) as its prefix; `depth = base.depth + 1`.
 // Ties go to the simpler encoding (raw, then zstd), which is cheaper to read.
 //
-// What zstd compresses is the drawing in its `layout` (schema 0009, `blob.layout`):
+// What zstd compresses is the drawing in its `layout` (migration 0007, `blob.layout`):
 //   0 as written  — the bytes themselves;
 //   1 point columns — `PointColumns.columnar(bytes)`: the same bytes with every point array
 //             as columns of differences, about a third smaller under zstd. A delta's prefix
