@@ -205,17 +205,22 @@ struct BlobFormatError: Error, CustomStringConvertible {
   let description: String
 }
 
-/// The decoded bytes of stored `data` (no hash check: callers do that).
+/// Blob `sha256` decoded from its stored row (no hash check: callers do that), as the base
+/// of the next link up a chain: with its point columns when those are what was stored, so a
+/// delta above it in the same layout uses them as its prefix without rearranging again.
 ///
-/// - Parameter base: the decoded base bytes (as written); required for encoding 2.
+/// - Parameter base: the decoded base; required for encoding 2.
 /// - Throws: `ZstdError` or `BlobFormatError`.
 func decodeBlob(
-  encoding: Int, layout: Int, data: [UInt8], size: Int, base: [UInt8]?, decompressor: ZstdDecompressor
-) throws -> [UInt8] {
+  sha256: [UInt8], encoding: Int, layout: Int, depth: Int, data: [UInt8], size: Int, base: BlobBase?,
+  decompressor: ZstdDecompressor
+) throws -> BlobBase {
   guard let blobLayout = BlobLayout(rawValue: layout) else { throw BlobFormatError(description: "unknown layout \(layout)") }
-  let prefix = encoding == BlobEncoding.delta.rawValue ? base.map { blobLayout.form(of: $0) } : nil
+  let prefix = encoding == BlobEncoding.delta.rawValue ? base?.form(in: blobLayout) : nil
   let form = try decodeForm(encoding: encoding, data: data, size: size, prefix: prefix, decompressor: decompressor)
-  return try writtenBytes(ofForm: form, layout: layout)
+  return BlobBase(
+    sha256: sha256, bytes: try writtenBytes(ofForm: form, layout: layout), depth: depth,
+    columns: blobLayout == .pointColumns ? form : nil)
 }
 
 /// What stored `data` decompresses to: the blob's bytes in its layout.

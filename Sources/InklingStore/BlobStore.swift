@@ -93,7 +93,10 @@ package struct BlobStore {
     let base = try decode(baseID)
     let bytes: [UInt8]
     do {
-      bytes = try decodeBlob(encoding: blob.encoding, layout: blob.layout, data: blob.data, size: blob.size, base: base.bytes, decompressor: reader.decompressor)
+      bytes = try InklingStore.decodeBlob(
+        sha256: blob.sha256, encoding: blob.encoding, layout: blob.layout, depth: 0, data: blob.data, size: blob.size,
+        base: base, decompressor: reader.decompressor
+      ).bytes
     } catch {
       throw invalid(blob, "does not decode over its base (\(error))")
     }
@@ -177,7 +180,7 @@ package struct BlobStore {
   private func decode(_ id: Int64) throws -> BlobBase {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
-    var below: [UInt8]?  // decoded bytes of the blob under chain.last, if cached
+    var below: BlobBase?  // the blob under chain.last, if cached
     var next: Int64? = id
     while let current = next {
       guard let link = try link(current) else {
@@ -195,48 +198,44 @@ package struct BlobStore {
         throw corrupt(link, "it is a delta without a base")
       }
       if let cached = reader.cached(baseSHA256) {
-        below = cached
+        below = BlobBase(sha256: baseSHA256, bytes: cached, depth: link.depth - 1)
         break
       }
       next = baseID
     }
-    // Up the chain: decode each over the one below. A link in point columns decompresses to
-    // the columnar form, which is the prefix of a link above in the same layout: each level
-    // is rearranged once.
-    var bytes = below
-    var form: (layout: Int, bytes: [UInt8])?
+    // Up the chain: decode each over the one below (which carries its point columns when
+    // they were stored, so each level is rearranged once).
+    var decoded = below
     for link in chain.reversed() {
       do {
-        var prefix: [UInt8]?
-        if link.encoding == BlobEncoding.delta.rawValue, let base = bytes {
-          guard let layout = BlobLayout(rawValue: link.layout) else { throw BlobFormatError(description: "unknown layout \(link.layout)") }
-          prefix = form?.layout == link.layout ? form?.bytes : layout.form(of: base)
-        }
-        let decoded = try decodeForm(encoding: link.encoding, data: link.data, size: link.size, prefix: prefix, decompressor: reader.decompressor)
-        bytes = try writtenBytes(ofForm: decoded, layout: link.layout)
-        form = (link.layout, decoded)
+        decoded = try decodeBlob(link, base: decoded)
       } catch {
         throw corrupt(link, "its data does not decode (\(error))")
       }
     }
-    let top = chain[0]
-    guard let bytes, SHA256.hash(bytes) == top.sha256 else {
+    guard let decoded, SHA256.hash(decoded.bytes) == decoded.sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
-    reader.remember(top.sha256, bytes)
-    return BlobBase(sha256: top.sha256, bytes: bytes, depth: top.depth)
+    reader.remember(decoded.sha256, decoded.bytes)
+    return decoded
+  }
+
+  private func decodeBlob(_ link: Link, base: BlobBase?) throws -> BlobBase {
+    try InklingStore.decodeBlob(
+      sha256: link.sha256, encoding: link.encoding, layout: link.layout, depth: link.depth, data: link.data,
+      size: link.size, base: base, decompressor: reader.decompressor)
   }
 
   /// The error for a chain whose top does not hash right, naming the lowest blob that
   /// does not (the one actually damaged). Slow path: re-decodes, hashing every level.
-  private func corruptLink(in chain: [Link], below: [UInt8]?) throws -> StoreError {
-    var bytes = below
+  private func corruptLink(in chain: [Link], below: BlobBase?) throws -> StoreError {
+    var decoded = below
     for link in chain.reversed() {
-      let decoded = try decodeBlob(encoding: link.encoding, layout: link.layout, data: link.data, size: link.size, base: bytes, decompressor: reader.decompressor)
-      guard SHA256.hash(decoded) == link.sha256 else {
+      let level = try decodeBlob(link, base: decoded)
+      guard SHA256.hash(level.bytes) == link.sha256 else {
         return corrupt(link, "its data decodes to bytes with another SHA-256")
       }
-      bytes = decoded
+      decoded = level
     }
     return corrupt(chain[0], "its data decodes to bytes with another SHA-256")
   }
