@@ -38,6 +38,7 @@ package final class Database {
   /// pragmas and migrations on top.
   /// - Throws: `StoreError` if SQLite cannot open the file.
   package init(path: String, mode: Mode) throws {
+    _ = Self.configureSQLite
     self.path = path
     self.mode = mode
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -56,6 +57,10 @@ package final class Database {
   deinit {
     close()
   }
+
+  /// Applies `inkling_sqlite_configure` once per process, before the first connection
+  /// initialises SQLite (after that sqlite3_config refuses, harmlessly).
+  private static let configureSQLite: Void = { _ = inkling_sqlite_configure() }()
 
   /// The live connection.
   ///
