@@ -176,4 +176,41 @@ import Testing
     let indexer = DrawingIndexer()
     #expect(Set(stored) == Set(samples.flatMap { indexer.facts(of: $0).fingerprints }))
   }
+
+  /// A batch whose strokes overflow the writer's cache (which is then dropped mid-batch)
+  /// still numbers every new stroke once: rows are written after the whole batch is numbered.
+  @Test func aBatchLargerThanTheStrokeCacheKeepsItsStrokeIDs() throws {
+    let folder = try TemporaryFolder("overflow")
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let db = archive.database
+    let perDrawing = 1_000
+    let drawings = DrawingIndexWriter.cacheLimit / perDrawing + 3
+    let writer = DrawingIndexWriter(db)
+    var jobs: [DrawingIndexJob] = []
+    try db.transaction {
+      for number in 0..<drawings {
+        try db.execute(
+          "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
+          [Array(SHA256.hash(Array("blob \(number)".utf8)))])
+        // Each drawing repeats the strokes of the one before and adds `perDrawing` more, as saves do.
+        let count = (number + 1) * perDrawing
+        let facts = DrawingFacts(
+          status: .decoded, formatVersion: 1,
+          strokes: (0..<count).map { index in
+            StrokeFacts(
+              uuid: nil, hidden: false, ink: index % 2 == 0 ? "pen" : "marker", color: RGBA(red: 0, green: 0, blue: 0, alpha: 1),
+              bounds: Rect(x: Double(index), y: 0, width: 1, height: 1), pointCount: index + 1, created: nil)
+          },
+          fingerprints: (0..<count).map { StrokeFingerprint(high: 7, low: UInt64($0)) })
+        jobs.append(DrawingIndexJob(facts: facts, blobID: db.lastInsertRowID, isNew: true, draftID: nil))
+      }
+      try writer.write(jobs)
+    }
+    for job in jobs {
+      let row = try #require(try DrawingIndexRecords.read(blobID: job.blobID, in: db))
+      #expect(row.facts.strokes.map(\.pointCount) == job.facts.strokes.map(\.pointCount))
+      #expect(Set(row.strokeIDs).count == job.facts.strokes.count)
+    }
+    #expect(try db.fetchOne("SELECT count(*) FROM drawing_ink") { $0.int(0) } == 2 * drawings)
+  }
 }

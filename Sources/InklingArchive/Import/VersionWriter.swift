@@ -34,11 +34,8 @@ final class VersionWriter {
   private var pendingFiles = 0
   private var pendingBytes = 0
   private var batchStarted = Date()
-  /// A drawing's index rows to write: its facts, its blob, whether the blob is new in this
-  /// transaction, and the draft whose earlier strokes it may share.
-  private typealias IndexJob = (facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64)
   /// Index rows waiting for the end of the batch (invariants 1 and 2).
-  private var pendingIndex: [IndexJob] = []
+  private var pendingIndex: [DrawingIndexJob] = []
   private var pendingIndexBlobs = Set<Int64>()
   /// Queued index rows are written once this many wait, to keep memory flat.
   static let pendingIndexLimit = 256
@@ -102,11 +99,7 @@ final class VersionWriter {
       pendingIndexBlobs.removeAll(keepingCapacity: true)
     }
     do {
-      try database.savepoint {
-        for index in pendingIndex {
-          try drawingIndex.write(index.facts, blobID: index.blobID, isNew: index.isNew, draftID: index.draftID)
-        }
-      }
+      try database.savepoint { try drawingIndex.write(pendingIndex) }
     } catch let error as StoreError where error.kind == .sqlite && !database.isAutocommit {
       // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
       drawingIndex.forgetCache()
@@ -147,19 +140,19 @@ final class VersionWriter {
   private enum Outcome { case inserted(createdDraft: Bool), alreadyArchived }
 
   /// Stores one version; also returns the index rows its blob still needs, if any.
-  private func insert(_ version: PreparedVersion) throws -> (Outcome, IndexJob?) {
+  private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
     let now = Self.now()
     let draft = try VersionRecords.draftID(named: version.entry.name.draftName, createdMilliseconds: now, in: database)
     let blobs = BlobStore(database)
     let blobID: Int64
-    var index: IndexJob?
+    var index: DrawingIndexJob?
     if let blob = version.blob {
       let stored = try blobs.insert(blob)
       blobID = stored.id
       if let facts = version.drawingFacts, !pendingIndexBlobs.contains(blobID),
         try stored.inserted || !drawingIndex.isIndexed(blobID)
       {
-        index = (facts, blobID, stored.inserted, draft.id)
+        index = DrawingIndexJob(facts: facts, blobID: blobID, isNew: stored.inserted, draftID: draft.id)
       }
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id

@@ -12,7 +12,10 @@
 //   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
 //      so max(id) + 1 onwards is free; max(id) is read once per transaction, and
 //      `transactionEnded()` forgets it) and go in 32 rows per INSERT, appended in id order.
-//   3. A drawing's ink rows go in one INSERT; a new blob's drawing row is a plain INSERT.
+//   3. An import writes a batch's drawings together (`write(_:)`): their ink rows, then
+//      their drawing rows, each table in INSERTs of 32 rows, which SQLite runs with one
+//      set of cursors (a statement per drawing cost more than its rows); a new blob's
+//      drawing row is a plain INSERT.
 // A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
@@ -120,6 +123,19 @@ package struct DrawingIndexRow: Sendable {
   package var strokeIDs: [Int64]
 }
 
+/// One drawing to index: its facts, its blob, whether the blob is new in this transaction
+/// (so it has no rows to replace), and the draft whose earlier strokes it may share.
+package struct DrawingIndexJob: Sendable {
+  package var facts: DrawingFacts
+  package var blobID: Int64
+  package var isNew: Bool
+  package var draftID: Int64?
+
+  package init(facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64?) {
+    self.facts = facts; self.blobID = blobID; self.isNew = isNew; self.draftID = draftID
+  }
+}
+
 /// Writes drawing facts; one per writer connection, caching stroke and ink ids between
 /// versions (a save repeats every earlier stroke, so most strokes are found in memory).
 package final class DrawingIndexWriter {
@@ -132,34 +148,66 @@ package final class DrawingIndexWriter {
   private var nextStrokeID: Int64?
   /// The stroke cache is dropped when it grows past this; it only saves rows.
   static let cacheLimit = 20_000
-  /// Rows per multi-row INSERT of strokes (11 parameters each, well under SQLite's limit).
+  /// Rows per multi-row INSERT: strokes (11 parameters each), ink rows (3) and drawing rows
+  /// (16), all well under SQLite's limit of 32,766 parameters.
   static let rowsPerInsert = 32
-  /// Ink rows per drawing that go in one INSERT; a drawing with more inks uses several.
-  static let inksPerInsert = 8
-  private static let inkInsertSQL: [String] = (0...inksPerInsert).map { count in
-    let rows = repeatElement("(?, ?, ?)", count: count).joined(separator: ", ")
-    return "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES \(rows)"
-  }
-  private static let insertSQL: [String] = (0...rowsPerInsert).map { count in
+  private static let strokeInsertSQL = MultiRowInsert(
+    "INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, "
+      + "uuid, fingerprint)", columns: 11)
+  private static let inkInsertSQL = MultiRowInsert("INSERT INTO drawing_ink(blob_id, ink, stroke_count)", columns: 3)
+  private static let drawingColumns = """
+    drawing(blob_id, status, problem, format_version, stroke_count, hidden_count, point_count, bounds_x, bounds_y,
+      bounds_width, bounds_height, first_point_s, last_point_s, max_ink_version, content_hash, strokes)
     """
-    INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, uuid,
-      fingerprint)
-    VALUES \(repeatElement("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", "))
-    """
+  private static let drawingInsertSQL = MultiRowInsert("INSERT INTO " + drawingColumns, columns: 16)
+  private static let drawingReplaceSQL = MultiRowInsert("INSERT OR REPLACE INTO " + drawingColumns, columns: 16)
+
+  /// The SQL of `INSERT … VALUES (?, …), …` for 1…rowsPerInsert rows.
+  private struct MultiRowInsert {
+    let sql: [String]
+    init(_ head: String, columns: Int) {
+      let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
+      sql = (0...DrawingIndexWriter.rowsPerInsert).map { head + " VALUES " + repeatElement(row, count: $0).joined(separator: ", ") }
+    }
   }
 
-  /// Prepared statements the writer holds itself, by slot: looking one up in the
-  /// connection's cache hashes its SQL text, and a 32-row INSERT is 1.5 KB of it.
-  private var held: [Statement?] = Array(repeating: nil, count: 2 + (rowsPerInsert + 1) + (inksPerInsert + 1))
-  private static func strokeInsertSlot(_ rows: Int) -> Int { 2 + rows }
-  private static func inkInsertSlot(_ rows: Int) -> Int { 2 + (rowsPerInsert + 1) + rows }
+  /// Prepared statements the writer holds itself, by slot (one per table and row count):
+  /// looking one up in the connection's cache hashes its SQL text, and a 32-row INSERT is
+  /// 1.5 KB of it.
+  private var held: [Statement?] = Array(repeating: nil, count: 4 * (rowsPerInsert + 1))
 
-  /// The statement in `slot`, prepared from `sql` on first use.
-  private func statement(_ slot: Int, _ sql: @autoclosure () -> String) throws -> Statement {
+  /// The held statement inserting `rows` rows with `insert`, prepared on first use.
+  private func statement(_ insert: MultiRowInsert, table: Int, rows: Int) throws -> Statement {
+    let slot = table * (Self.rowsPerInsert + 1) + rows
     if let statement = held[slot] { return statement }
-    let statement = try db.makeStatement(sql(), persistent: true)
+    let statement = try db.makeStatement(insert.sql[rows], persistent: true)
     held[slot] = statement
     return statement
+  }
+
+  /// Runs `insert` over `rows` in statements of up to `rowsPerInsert` rows; `bind` binds one
+  /// row from parameter `at`.
+  private func insertRows<Row>(
+    _ rows: some Collection<Row>, _ insert: MultiRowInsert, table: Int, columns: Int32,
+    bind: (Statement, Row, Int32) throws -> Void
+  ) throws {
+    var rest = rows[...]
+    while !rest.isEmpty {
+      // Parts of 32, 16, …, 1 rows: at most six statements to prepare per table, where
+      // preparing every count from 1 to 32 cost more than the rows of a small import.
+      let available = min(rest.count, Self.rowsPerInsert)
+      let part = rest.prefix(1 << (Int.bitWidth - 1 - available.leadingZeroBitCount))
+      rest = rest.dropFirst(part.count)
+      let statement = try statement(insert, table: table, rows: part.count)
+      statement.reset()
+      defer { statement.finish() }  // also after a failed bind: no bound copies left behind
+      var parameter: Int32 = 1
+      for row in part {
+        try bind(statement, row, parameter)
+        parameter += columns
+      }
+      try statement.run()
+    }
   }
 
   private struct InkKey: Hashable {
@@ -182,68 +230,92 @@ package final class DrawingIndexWriter {
   ///   - draftID: the draft whose version holds the blob, when known: its earlier strokes
   ///     are shared with this drawing's (invariant 1).
   package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false, draftID: Int64? = nil) throws {
-    precondition(
-      facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
-    if strokeIDs.count >= Self.cacheLimit { forgetCache() }
-    if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
-    let ids = try strokeIDs(for: facts)
-    let bounds = facts.bounds
-    let drawing = try isNew ? statement(0, Self.insertDrawingSQL) : statement(1, Self.replaceDrawingSQL)
-    drawing.reset()
-    defer { drawing.finish() }
-    try drawing.bind(blobID, at: 1)
-    try drawing.bind(Int64(facts.status.rawValue), at: 2)
-    try drawing.bind(text: facts.problem, at: 3)
-    try drawing.bind(facts.formatVersion.map(Int64.init), at: 4)
-    try drawing.bind(Int64(facts.strokes.count), at: 5)
-    try drawing.bind(Int64(facts.hiddenCount), at: 6)
-    try drawing.bind(Int64(facts.pointCount), at: 7)
-    try drawing.bind(bounds?.x, at: 8)
-    try drawing.bind(bounds?.y, at: 9)
-    try drawing.bind(bounds?.width, at: 10)
-    try drawing.bind(bounds?.height, at: 11)
-    try drawing.bind(facts.firstPoint, at: 12)
-    try drawing.bind(facts.lastPoint, at: 13)
-    try drawing.bind(facts.maxInkVersion.map(Int64.init), at: 14)
-    try drawing.bind(blob: facts.contentHash, at: 15)
-    try drawing.bind(blob: StrokeRuns.encode(ids), at: 16)
-    try drawing.run()
-    if !isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID]) }
-    // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
-    var names: [(name: String, count: Int)] = []
-    for stroke in facts.strokes where !stroke.hidden {
-      if let index = names.firstIndex(where: { $0.name == stroke.ink }) {
-        names[index].count += 1
-      } else {
-        names.append((stroke.ink, 1))
-      }
-    }
-    var start = 0
-    while start < names.count {
-      let part = names[start..<min(start + Self.inksPerInsert, names.count)]
-      let insert = try statement(Self.inkInsertSlot(part.count), Self.inkInsertSQL[part.count])
-      insert.reset()
-      defer { insert.finish() }
-      var parameter: Int32 = 1
-      for use in part {
-        try insert.bind(blobID, at: parameter)
-        try insert.bind(text: use.name, at: parameter + 1)
-        try insert.bind(Int64(use.count), at: parameter + 2)
-        parameter += 3
-      }
-      try insert.run()
-      start += part.count
-    }
+    try write([DrawingIndexJob(facts: facts, blobID: blobID, isNew: isNew, draftID: draftID)])
   }
 
-  private static let drawingColumns = """
-    drawing(blob_id, status, problem, format_version, stroke_count, hidden_count,
-      point_count, bounds_x, bounds_y, bounds_width, bounds_height, first_point_s, last_point_s,
-      max_ink_version, content_hash, strokes)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    """
-  private static let insertDrawingSQL = "INSERT INTO " + drawingColumns
-  private static let replaceDrawingSQL = "INSERT OR REPLACE INTO " + drawingColumns
+  /// Stores the facts of several blobs (each at most once), like `write(_:blobID:isNew:draftID:)`
+  /// for each, with their rows of each table in a few multi-row INSERTs (invariant 3): an
+  /// import writes a batch's drawings together.
+  package func write(_ jobs: [DrawingIndexJob]) throws {
+    var inkRows: [(blobID: Int64, name: String, count: Int)] = []
+    var drawingRows: [(job: DrawingIndexJob, strokes: [UInt8])] = []
+    drawingRows.reserveCapacity(jobs.count)
+    var strokeRows: [NewStroke] = []
+    for (number, job) in jobs.enumerated() {
+      let facts = job.facts
+      precondition(
+        facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
+      if strokeIDs.count >= Self.cacheLimit {
+        // Not forgetCache(): `nextStrokeID` must stay, the rows numbered so far are not written yet.
+        strokeIDs.removeAll(keepingCapacity: true)
+        loadedDrafts.removeAll(keepingCapacity: true)
+      }
+      if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
+      let ids = try strokeIDs(for: facts, job: number, adding: &strokeRows)
+      drawingRows.append((job, StrokeRuns.encode(ids)))
+      if !job.isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [job.blobID]) }
+      // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
+      let first = inkRows.count
+      for stroke in facts.strokes where !stroke.hidden {
+        if let index = inkRows[first...].firstIndex(where: { $0.name == stroke.ink }) {
+          inkRows[index].count += 1
+        } else {
+          inkRows.append((job.blobID, stroke.ink, 1))
+        }
+      }
+    }
+    // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
+    // strokeIDs(for:job:adding:) name rows that are gone.
+    try insertRows(strokeRows, Self.strokeInsertSQL, table: 0, columns: 11) { insert, row, at in
+      let facts = jobs[row.job].facts
+      let stroke = facts.strokes[row.index]
+      let bounds = stroke.bounds
+      try insert.bind(row.id, at: at)
+      try insert.bind(row.ink, at: at + 1)
+      try insert.bind(Int64(stroke.hidden ? 1 : 0), at: at + 2)
+      try insert.bind(Int64(stroke.pointCount), at: at + 3)
+      try insert.bind(bounds?.x, at: at + 4)
+      try insert.bind(bounds?.y, at: at + 5)
+      try insert.bind(bounds?.width, at: at + 6)
+      try insert.bind(bounds?.height, at: at + 7)
+      try insert.bind(stroke.created, at: at + 8)
+      try insert.bind(blob: stroke.uuid, at: at + 9)
+      // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives, without an array.
+      let fingerprint = facts.fingerprints[row.index]
+      try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
+        try insert.bind(blob: $0, at: at + 10)
+      }
+    }
+    // A drawing's ink rows go in before its drawing row: see migration 0009.
+    try insertRows(inkRows, Self.inkInsertSQL, table: 1, columns: 3) { insert, row, at in
+      try insert.bind(row.blobID, at: at)
+      try insert.bind(text: row.name, at: at + 1)
+      try insert.bind(Int64(row.count), at: at + 2)
+    }
+    try insertRows(drawingRows.filter(\.job.isNew), Self.drawingInsertSQL, table: 2, columns: 16, bind: Self.bindDrawing)
+    try insertRows(drawingRows.filter { !$0.job.isNew }, Self.drawingReplaceSQL, table: 3, columns: 16, bind: Self.bindDrawing)
+  }
+
+  private static func bindDrawing(_ insert: Statement, _ row: (job: DrawingIndexJob, strokes: [UInt8]), at: Int32) throws {
+    let facts = row.job.facts
+    let bounds = facts.bounds
+    try insert.bind(row.job.blobID, at: at)
+    try insert.bind(Int64(facts.status.rawValue), at: at + 1)
+    try insert.bind(text: facts.problem, at: at + 2)
+    try insert.bind(facts.formatVersion.map(Int64.init), at: at + 3)
+    try insert.bind(Int64(facts.strokes.count), at: at + 4)
+    try insert.bind(Int64(facts.hiddenCount), at: at + 5)
+    try insert.bind(Int64(facts.pointCount), at: at + 6)
+    try insert.bind(bounds?.x, at: at + 7)
+    try insert.bind(bounds?.y, at: at + 8)
+    try insert.bind(bounds?.width, at: at + 9)
+    try insert.bind(bounds?.height, at: at + 10)
+    try insert.bind(facts.firstPoint, at: at + 11)
+    try insert.bind(facts.lastPoint, at: at + 12)
+    try insert.bind(facts.maxInkVersion.map(Int64.init), at: at + 13)
+    try insert.bind(blob: facts.contentHash, at: at + 14)
+    try insert.bind(blob: row.strokes, at: at + 15)
+  }
 
   /// Call when the write transaction commits or rolls back: another connection may insert
   /// strokes before the next one (invariant 2).
@@ -268,8 +340,17 @@ package final class DrawingIndexWriter {
     }
   }
 
-  /// The row id of each stroke, inserting the rows of strokes not in the cache.
-  private func strokeIDs(for facts: DrawingFacts) throws -> [Int64] {
+  /// A stroke row to insert: its id, and where its facts are (stroke `index` of job `job`).
+  private struct NewStroke {
+    let id: Int64
+    let job: Int
+    let index: Int
+    let ink: Int64
+  }
+
+  /// The row id of each stroke of `facts` (job `job` of the batch): from the cache, or a new
+  /// id whose row is added to `rows`.
+  private func strokeIDs(for facts: DrawingFacts, job: Int, adding rows: inout [NewStroke]) throws -> [Int64] {
     var ids = [Int64](repeating: 0, count: facts.strokes.count)
     var missing: [Int] = []
     for index in facts.strokes.indices {
@@ -289,37 +370,6 @@ package final class DrawingIndexWriter {
     } else {
       next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
     }
-    var pending: [(id: Int64, index: Int, ink: Int64)] = []
-    pending.reserveCapacity(min(missing.count, Self.rowsPerInsert))
-    func flush() throws {
-      guard !pending.isEmpty else { return }
-      let insert = try statement(Self.strokeInsertSlot(pending.count), Self.insertSQL[pending.count])
-      insert.reset()
-      defer { insert.finish() }  // also after a failed bind: no bound copies left behind
-      var parameter: Int32 = 1
-      for (id, index, ink) in pending {
-        let stroke = facts.strokes[index]
-        let bounds = stroke.bounds
-        try insert.bind(id, at: parameter)
-        try insert.bind(ink, at: parameter + 1)
-        try insert.bind(Int64(stroke.hidden ? 1 : 0), at: parameter + 2)
-        try insert.bind(Int64(stroke.pointCount), at: parameter + 3)
-        try insert.bind(bounds?.x, at: parameter + 4)
-        try insert.bind(bounds?.y, at: parameter + 5)
-        try insert.bind(bounds?.width, at: parameter + 6)
-        try insert.bind(bounds?.height, at: parameter + 7)
-        try insert.bind(stroke.created, at: parameter + 8)
-        try insert.bind(blob: stroke.uuid, at: parameter + 9)
-        // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives, without an array.
-        let fingerprint = facts.fingerprints[index]
-        try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
-          try insert.bind(blob: $0, at: parameter + 10)
-        }
-        parameter += 11
-      }
-      try insert.run()
-      pending.removeAll(keepingCapacity: true)
-    }
     for index in missing {
       let fingerprint = facts.fingerprints[index]
       // The same stroke twice in one drawing (a pasted copy) gets one row.
@@ -328,15 +378,11 @@ package final class DrawingIndexWriter {
         continue
       }
       let stroke = facts.strokes[index]
-      pending.append((next, index, try inkID(stroke.ink, stroke.color)))
+      rows.append(NewStroke(id: next, job: job, index: index, ink: try inkID(stroke.ink, stroke.color)))
       strokeIDs[fingerprint] = next
       ids[index] = next
       next += 1
-      if pending.count == Self.rowsPerInsert { try flush() }
     }
-    // On a throw the caller rolls back and calls forgetCache(): the ids cached above name
-    // rows that are gone.
-    try flush()
     nextStrokeID = next
     return ids
   }
