@@ -218,6 +218,47 @@ import Testing
     try Self.expectColumnsRight(path, "ink rows changed without a drawing row")
   }
 
+  /// A drawing written again (`reindex`'s path, isNew false) replaces its drawing row and
+  /// all of its ink rows, and the columns follow.
+  @Test func aDrawingWrittenAgainReplacesItsRows() throws {
+    let folder = try TemporaryFolder("write-again")
+    let three = try sharedSample("three-pen-strokes")  // 3 visible pen strokes
+    let hidden = try sharedSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
+    try folder.write("in/A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: three))
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    _ = try archive.importFiles(at: [folder.path("in")])
+    let db = archive.database
+    let blob = try #require(
+      try db.fetchOne("SELECT v.blob_id FROM draft AS d JOIN version AS v ON v.id = d.latest_version_id") { $0.int64(0) })
+    func inkRows() throws -> [String: Int] {
+      Dictionary(
+        uniqueKeysWithValues: try db.fetchAll("SELECT ink, stroke_count FROM drawing_ink WHERE blob_id = ?", [blob]) {
+          ($0.string(0), $0.int(1))
+        })
+    }
+    #expect(try inkRows() == ["pen": 3])
+    // Rows out of step with the drawing, as an older build might have left them.
+    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'crayon', 7)", [blob])
+    try db.execute("UPDATE drawing SET stroke_count = 9 WHERE blob_id = ?", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: 9, inks: 1 | 64))
+
+    let writer = DrawingIndexWriter(db)
+    let indexer = DrawingIndexer()
+    try db.transaction { try writer.write(indexer.facts(of: three), blobID: blob) }
+    #expect(try inkRows() == ["pen": 3])
+    #expect(try db.fetchOne("SELECT stroke_count FROM drawing WHERE blob_id = ?", [blob]) { $0.int(0) } == 3)
+    #expect(try Self.newest(db, "A") == Newest(strokes: 3, inks: 1))
+    try Self.expectColumnsRight(path, "written again")
+
+    // Other facts for the same blob: every row follows them.
+    try db.transaction { try writer.write(indexer.facts(of: hidden), blobID: blob) }
+    #expect(try inkRows() == ["pen": 1])
+    #expect(try db.fetchOne("SELECT hidden_count FROM drawing WHERE blob_id = ?", [blob]) { $0.int(0) } == 2)
+    #expect(try Self.newest(db, "A") == Newest(strokes: 1, inks: 1))
+    try Self.expectColumnsRight(path, "written with other facts")
+  }
+
   /// The bits the triggers read from ink_bit (0009) are those searches and `check` use.
   @Test func inkBitTableHoldsTheSearchCompilersBits() throws {
     let folder = try TemporaryFolder("ink-bit")

@@ -12,7 +12,10 @@
 //   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
 //      so max(id) + 1 onwards is free; max(id) is read once per transaction, and
 //      `transactionEnded()` forgets it) and go in 32 rows per INSERT, appended in id order.
-//   3. A drawing's ink rows go in one INSERT; a new blob's drawing row is a plain INSERT.
+//   3. A drawing's ink rows go in one INSERT, before its drawing row: under migration 0009
+//      ink rows count on `draft` only once their drawing has its row, so they update nothing
+//      and the drawing row's trigger sets the newest drawing's strokes and inks in one go.
+//      A blob indexed again loses its old rows first, drawing row first for the same reason.
 // A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
@@ -150,9 +153,10 @@ package final class DrawingIndexWriter {
 
   /// Prepared statements the writer holds itself, by slot: looking one up in the
   /// connection's cache hashes its SQL text, and a 32-row INSERT is 1.5 KB of it.
-  private var held: [Statement?] = Array(repeating: nil, count: 2 + (rowsPerInsert + 1) + (inksPerInsert + 1))
-  private static func strokeInsertSlot(_ rows: Int) -> Int { 2 + rows }
-  private static func inkInsertSlot(_ rows: Int) -> Int { 2 + (rowsPerInsert + 1) + rows }
+  private var held: [Statement?] = Array(repeating: nil, count: 1 + (rowsPerInsert + 1) + (inksPerInsert + 1))
+  private static let drawingInsertSlot = 0
+  private static func strokeInsertSlot(_ rows: Int) -> Int { 1 + rows }
+  private static func inkInsertSlot(_ rows: Int) -> Int { 1 + (rowsPerInsert + 1) + rows }
 
   /// The statement in `slot`, prepared from `sql` on first use.
   private func statement(_ slot: Int, _ sql: @autoclosure () -> String) throws -> Statement {
@@ -178,7 +182,7 @@ package final class DrawingIndexWriter {
   ///
   /// - Parameters:
   ///   - isNew: the blob was inserted in this transaction, so it has no rows yet (saves
-  ///     the deletion of its old ink rows).
+  ///     the deletion of its old drawing and ink rows).
   ///   - draftID: the draft whose version holds the blob, when known: its earlier strokes
   ///     are shared with this drawing's (invariant 1).
   package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false, draftID: Int64? = nil) throws {
@@ -187,8 +191,15 @@ package final class DrawingIndexWriter {
     if strokeIDs.count >= Self.cacheLimit { forgetCache() }
     if let draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
     let ids = try strokeIDs(for: facts)
+    if !isNew {
+      // The drawing row goes first: while the blob has none, deleting its ink rows leaves
+      // `draft` alone (file comment, point 3).
+      try db.execute("DELETE FROM drawing WHERE blob_id = ?", [blobID])
+      try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID])
+    }
+    try writeInks(of: facts, blobID: blobID)
     let bounds = facts.bounds
-    let drawing = try isNew ? statement(0, Self.insertDrawingSQL) : statement(1, Self.replaceDrawingSQL)
+    let drawing = try statement(Self.drawingInsertSlot, Self.insertDrawingSQL)
     drawing.reset()
     defer { drawing.finish() }
     try drawing.bind(blobID, at: 1)
@@ -208,7 +219,10 @@ package final class DrawingIndexWriter {
     try drawing.bind(blob: facts.contentHash, at: 15)
     try drawing.bind(blob: StrokeRuns.encode(ids), at: 16)
     try drawing.run()
-    if !isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID]) }
+  }
+
+  /// The `drawing_ink` rows of a drawing: its visible strokes counted by ink name.
+  private func writeInks(of facts: DrawingFacts, blobID: Int64) throws {
     // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
     var names: [(name: String, count: Int)] = []
     for stroke in facts.strokes where !stroke.hidden {
@@ -243,7 +257,6 @@ package final class DrawingIndexWriter {
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     """
   private static let insertDrawingSQL = "INSERT INTO " + drawingColumns
-  private static let replaceDrawingSQL = "INSERT OR REPLACE INTO " + drawingColumns
 
   /// Call when the write transaction commits or rolls back: another connection may insert
   /// strokes before the next one (invariant 2).
