@@ -21,6 +21,8 @@ extension Migration {
     Migration(version: 7, name: "0007_point_columns.sql", sql: text(PackageResources._007_point_columns_sql)),
     Migration(
       version: 8, name: "0008_newest_drawing_on_draft.sql", sql: text(PackageResources._008_newest_drawing_on_draft_sql)),
+    Migration(
+      version: 9, name: "0009_newest_drawing_once.sql", sql: text(PackageResources._009_newest_drawing_once_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "703f43cfa3068a4d7228901f11b947fd9fc4dcb62346b5397e6751fcdf5a7b90"
+  static let migrationsDigest = "b0555e42f69f373426b0f13f9c28e79951db732f3d1982f844b8a88023f9ae10"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -39,10 +39,10 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
     SchemaObject(
       type: "trigger", name: "draft_newest_drawing", table: "draft",
-      sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
+      sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
     SchemaObject(
       type: "trigger", name: "draft_newest_drawing_insert", table: "draft",
-      sql: "CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
+      sql: "CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
     SchemaObject(
       type: "trigger", name: "draft_search_delete", table: "draft",
       sql: "CREATE TRIGGER draft_search_delete AFTER DELETE ON draft BEGIN DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); END"),
@@ -69,22 +69,22 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink)"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_change", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id,ink ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = draft.latest_version_id),0)WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id IN(OLD.blob_id,NEW.blob_id)); END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id,ink ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing AS dr JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE dr.blob_id = version.blob_id),0)FROM version WHERE version.blob_id IN(OLD.blob_id,NEW.blob_id)AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_delete", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM version AS v JOIN drawing_ink AS di ON di.blob_id = v.blob_id WHERE v.id = draft.latest_version_id),0)WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id)BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = OLD.blob_id),0)FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_insert", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink BEGIN UPDATE draft SET latest_inks = latest_inks | CASE NEW.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = NEW.blob_id)BEGIN UPDATE draft SET latest_inks = latest_inks | coalesce((SELECT bit FROM ink_bit WHERE name = NEW.ink),256)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_delete", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN UPDATE draft SET latest_strokes = NULL WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); END"),
+      sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_insert", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
+      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_update", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN UPDATE draft SET latest_strokes = NULL WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = OLD.blob_id); UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count WHERE latest_version_id IN(SELECT id FROM version WHERE blob_id = NEW.blob_id); END"),
+      sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "table", name: "envelope", table: "envelope",
       sql: "CREATE TABLE envelope(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE,text BLOB NOT NULL,drawing_offset INTEGER NOT NULL,base64_style INTEGER NOT NULL CHECK(base64_style IN(0,1,2)),base64_text BLOB,CHECK((base64_style = 2)=(base64_text IS NOT NULL)))"),
@@ -100,6 +100,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "table", name: "ink", table: "ink",
       sql: "CREATE TABLE ink(id INTEGER PRIMARY KEY,name TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,UNIQUE(name,color_r,color_g,color_b,color_a))"),
+    SchemaObject(
+      type: "table", name: "ink_bit", table: "ink_bit",
+      sql: "CREATE TABLE ink_bit(name TEXT PRIMARY KEY,bit INTEGER NOT NULL)WITHOUT ROWID"),
     SchemaObject(
       type: "table", name: "name_gram", table: "name_gram",
       sql: "CREATE TABLE name_gram(gram TEXT NOT NULL,draft_id INTEGER NOT NULL,PRIMARY KEY(gram,draft_id))WITHOUT ROWID"),
@@ -150,7 +153,7 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX version_by_saved_draft ON version(saved_ms,draft_id)"),
     SchemaObject(
       type: "trigger", name: "version_newest_blob", table: "version",
-      sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM drawing AS dr WHERE dr.blob_id = NEW.blob_id),latest_inks = coalesce((SELECT sum(DISTINCT CASE di.ink WHEN 'pen' THEN 1 WHEN 'pencil' THEN 2 WHEN 'marker' THEN 4 WHEN 'monoline' THEN 8 WHEN 'fountainpen' THEN 16 WHEN 'watercolor' THEN 32 WHEN 'crayon' THEN 64 WHEN 'eraser' THEN 128 ELSE 256 END)FROM drawing_ink AS di WHERE di.blob_id = NEW.blob_id),0)WHERE latest_version_id = NEW.id; END"),
+      sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM drawing AS dr WHERE dr.blob_id = NEW.blob_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing AS dr JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE dr.blob_id = NEW.blob_id),0)WHERE latest_version_id = NEW.id; END"),
     SchemaObject(
       type: "trigger", name: "version_search_delete", table: "version",
       sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = OLD.draft_id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),

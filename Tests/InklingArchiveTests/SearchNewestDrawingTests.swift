@@ -6,9 +6,10 @@ import Testing
 @testable import InklingArchive
 
 /// What migration 0008 keeps on `draft` for `strokes:`, `ink:` and `imported:` (the newest
-/// drawing's visible strokes and inks, the first and newest import), through every writer:
-/// imports, reindexing, and rows changed behind the importer's back. Each step checks the
-/// searches and that `check` finds the columns right.
+/// drawing's visible strokes and inks, the first and newest import; inks counted once the
+/// drawing has its row, since 0009), through every writer: imports, reindexing, and rows
+/// changed behind the importer's back. Each step checks the searches and that `check` finds
+/// the columns right.
 @Suite struct SearchNewestDrawingTests {
   static let now = Date(timeIntervalSince1970: Double(SearchTests.now) / 1000)
 
@@ -148,6 +149,160 @@ import Testing
         "draft 'draft pen': its newest drawing's inks (for ink: searches) are out of date",
         "draft 'draft pen': its first and newest import times do not match its versions",
       ])
+  }
+
+  /// What `draft` holds of its newest drawing: visible strokes (nil: not indexed) and inks.
+  struct Newest: Equatable {
+    var strokes: Int?
+    var inks: Int64
+  }
+
+  static func newest(_ db: Database, _ name: String) throws -> Newest? {
+    try db.fetchOne("SELECT latest_strokes, latest_inks FROM draft WHERE name = ?", [name]) {
+      Newest(strokes: $0.isNull(0) ? nil : $0.int(0), inks: $0.int64(1))
+    }
+  }
+
+  /// A new blob (with no index rows) and a draft `name` whose only version holds it.
+  static func versionOfANewBlob(_ name: String, in db: Database) throws -> Int64 {
+    try db.transaction {
+      try db.execute(
+        "INSERT OR IGNORE INTO envelope(id, sha256, text, drawing_offset, base64_style) VALUES (1, x'01', x'7b7d', 1, 0)")
+      try db.execute(
+        "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')", [Array(SHA256.hash(Array(name.utf8)))])
+      let blob = db.lastInsertRowID
+      let draft = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
+      _ = try VersionRecords.insert(
+        NewVersion(
+          draftID: draft, savedMilliseconds: 1_000, savedSource: "stamp", importedMilliseconds: 5_000_000, fileName: "f",
+          fileSHA256: Array(SHA256.hash(Array("file \(name)".utf8))), fileSize: 1, fileModificationNanoseconds: 0,
+          blobID: blob, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
+        in: db)
+      return blob
+    }
+  }
+
+  /// Invariant 2 as 0009 restates it: a blob's ink rows count only while it has its drawing
+  /// row (the importer writes them just before it), which brings and takes them.
+  @Test func inksCountOnlyWhileTheDrawingHasItsRow() throws {
+    let folder = try TemporaryFolder("ink-rows-first")
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    let db = archive.database
+    let blob = try Self.versionOfANewBlob("A", in: db)
+    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'com.example.brush', 1)", [blob, blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: nil, inks: 0))
+    try Self.expectColumnsRight(path, "ink rows without a drawing row")
+    #expect(try Self.names(archive, "ink:pen") == [])
+    #expect(try Self.names(archive, "ink:\"com.example.brush\"") == [])
+
+    try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, 4, 1)", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: 3, inks: 1 | 256))
+    try Self.expectColumnsRight(path, "the drawing row after its ink rows")
+    #expect(try Self.names(archive, "ink:pen strokes:3") == ["A"])
+    #expect(try Self.names(archive, "ink:\"com.example.brush\"") == ["A"])
+
+    // With the drawing row there, ink rows count as they come and go.
+    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'marker', 1)", [blob])
+    try db.execute("DELETE FROM drawing_ink WHERE blob_id = ? AND ink = 'pen'", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: 3, inks: 4 | 256))
+    try Self.expectColumnsRight(path, "ink rows added and dropped")
+
+    try db.execute("DELETE FROM drawing WHERE blob_id = ?", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: nil, inks: 0))
+    try Self.expectColumnsRight(path, "the drawing row dropped")
+    #expect(try Self.names(archive, "ink:marker") == [])
+    try db.execute("UPDATE drawing_ink SET ink = 'pen' WHERE blob_id = ? AND ink = 'marker'", [blob])
+    try db.execute("DELETE FROM drawing_ink WHERE blob_id = ? AND ink = 'com.example.brush'", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: nil, inks: 0))
+    try Self.expectColumnsRight(path, "ink rows changed without a drawing row")
+  }
+
+  /// A drawing written again (`reindex`'s path, isNew false) replaces its drawing row and
+  /// all of its ink rows, and the columns follow.
+  @Test func aDrawingWrittenAgainReplacesItsRows() throws {
+    let folder = try TemporaryFolder("write-again")
+    let three = try sharedSample("three-pen-strokes")  // 3 visible pen strokes
+    let hidden = try sharedSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
+    try folder.write("in/A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: three))
+    let path = folder.path("archive.sqlite")
+    let archive = try Archive(path: path)
+    _ = try archive.importFiles(at: [folder.path("in")])
+    let db = archive.database
+    let blob = try #require(
+      try db.fetchOne("SELECT v.blob_id FROM draft AS d JOIN version AS v ON v.id = d.latest_version_id") { $0.int64(0) })
+    func inkRows() throws -> [String: Int] {
+      Dictionary(
+        uniqueKeysWithValues: try db.fetchAll("SELECT ink, stroke_count FROM drawing_ink WHERE blob_id = ?", [blob]) {
+          ($0.string(0), $0.int(1))
+        })
+    }
+    #expect(try inkRows() == ["pen": 3])
+    // Rows out of step with the drawing, as an older build might have left them.
+    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'crayon', 7)", [blob])
+    try db.execute("UPDATE drawing SET stroke_count = 9 WHERE blob_id = ?", [blob])
+    #expect(try Self.newest(db, "A") == Newest(strokes: 9, inks: 1 | 64))
+
+    let writer = DrawingIndexWriter(db)
+    let indexer = DrawingIndexer()
+    try db.transaction { try writer.write(indexer.facts(of: three), blobID: blob) }
+    #expect(try inkRows() == ["pen": 3])
+    #expect(try db.fetchOne("SELECT stroke_count FROM drawing WHERE blob_id = ?", [blob]) { $0.int(0) } == 3)
+    #expect(try Self.newest(db, "A") == Newest(strokes: 3, inks: 1))
+    try Self.expectColumnsRight(path, "written again")
+
+    // Other facts for the same blob: every row follows them.
+    try db.transaction { try writer.write(indexer.facts(of: hidden), blobID: blob) }
+    #expect(try inkRows() == ["pen": 1])
+    #expect(try db.fetchOne("SELECT hidden_count FROM drawing WHERE blob_id = ?", [blob]) { $0.int(0) } == 2)
+    #expect(try Self.newest(db, "A") == Newest(strokes: 1, inks: 1))
+    try Self.expectColumnsRight(path, "written with other facts")
+  }
+
+  /// The bits the triggers read from ink_bit (0009) are those searches and `check` use.
+  @Test func inkBitTableHoldsTheSearchCompilersBits() throws {
+    let folder = try TemporaryFolder("ink-bit")
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let rows = try archive.database.fetchAll("SELECT name, bit FROM ink_bit") { ($0.string(0), $0.int64(1)) }
+    #expect(Dictionary(uniqueKeysWithValues: rows) == SearchCompiler.inkBits)
+    // The triggers write the bit of any other name as 256.
+    #expect(SearchCompiler.otherInkBit == 256)
+    #expect(!SearchCompiler.inkBits.values.contains(SearchCompiler.otherInkBit))
+  }
+
+  /// Migration 0009 on an archive at schema 8 whose ink rows counted without their drawing
+  /// row: those drafts lose their inks, the others keep their columns, and `check` is clean.
+  @Test func migrationFrom8ClearsInksWithoutADrawingRow() throws {
+    let folder = try TemporaryFolder("schema-8")
+    let path = folder.path("old.sqlite")
+    let b: Int64
+    do {
+      let db = try Database(path: path, mode: .readWrite)
+      defer { db.close() }
+      try db.registerSearchFunctions()
+      try db.execute("PRAGMA application_id = \(ArchiveDatabase.applicationID)")
+      for migration in Migration.all where migration.version <= 8 { try db.execute(migration.sql) }
+      try db.execute("PRAGMA user_version = 8")
+      // A: indexed (pen, marker, 3 visible strokes); B: ink rows only; C: nothing indexed.
+      let a = try Self.versionOfANewBlob("A", in: db)
+      try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, 3, 0)", [a])
+      try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'marker', 1)", [a, a])
+      b = try Self.versionOfANewBlob("B", in: db)
+      try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pencil', 2)", [b])
+      _ = try Self.versionOfANewBlob("C", in: db)
+      #expect(try Self.newest(db, "B") == Newest(strokes: nil, inks: 2))  // 0008's rule
+    }
+    let archive = try Archive(path: path)
+    let db = archive.database
+    #expect(try db.fetchOne("PRAGMA user_version") { $0.int(0) } == Int(ArchiveDatabase.schemaVersion))
+    #expect(try Self.newest(db, "A") == Newest(strokes: 3, inks: 1 | 4))
+    #expect(try Self.newest(db, "B") == Newest(strokes: nil, inks: 0))
+    #expect(try Self.newest(db, "C") == Newest(strokes: nil, inks: 0))
+    try Self.expectColumnsRight(path, "upgraded from schema 8")
+    #expect(try Self.names(archive, "ink:pencil") == [])
+    // B's drawing indexed now: its ink rows count.
+    try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, 2, 0)", [b])
+    #expect(try Self.newest(db, "B") == Newest(strokes: 2, inks: 2))
   }
 
   /// `imported:` periods that end in the past, newest first, read class by class plus the

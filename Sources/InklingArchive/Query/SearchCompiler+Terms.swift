@@ -7,8 +7,8 @@ import InklingStore
 extension SearchCompiler {
   // MARK: - Row predicates
 
-  /// The bit of each ink name in draft.latest_inks: invariant 2 of migration 0008, whose
-  /// triggers hold the same table. Every other name sets `otherInkBit`.
+  /// The bit of each ink name in draft.latest_inks: invariant 2 of migrations 0008 and 0009,
+  /// whose table ink_bit holds the same bits. Every other name sets `otherInkBit`.
   static let inkBits: [String: Int64] = [
     "pen": 1, "pencil": 2, "marker": 4, "monoline": 8, "fountainpen": 16, "watercolor": 32, "crayon": 64, "eraser": 128,
   ]
@@ -137,8 +137,9 @@ extension SearchCompiler {
       arguments.append(count)
       return "coalesce(d.latest_strokes \(comparison.rawValue) ?, 0)"
     case .ink(let ink):
-      // The newest drawing's inks as bits (migration 0008); a name outside the table has the
-      // bit "some other ink", and then its drawing_ink row settles it.
+      // The newest drawing's inks as bits (migrations 0008, 0009; none while it is not
+      // indexed); a name outside the table has the bit "some other ink", and then its
+      // drawing_ink row settles it.
       if let bit = inkBits[ink] {
         arguments.append(bit)
         return "(d.latest_inks & ?) <> 0"

@@ -13,9 +13,12 @@
 //      so max(id) + 1 onwards is free; max(id) is read once per transaction, and
 //      `transactionEnded()` forgets it) and go in 32 rows per INSERT, appended in id order.
 //   3. An import writes a batch's drawings together (`write(_:)`): their ink rows, then
-//      their drawing rows, each table in INSERTs of 32 rows, which SQLite runs with one
-//      set of cursors (a statement per drawing cost more than its rows); a new blob's
-//      drawing row is a plain INSERT.
+//      their drawing rows, each table in INSERTs of up to 32 rows, which SQLite runs with
+//      one set of cursors (a statement per drawing cost more than its rows). Ink rows go in
+//      before drawing rows: under migration 0009 ink rows count on `draft` only once their
+//      drawing has its row, so they update nothing and the drawing row's trigger sets the
+//      newest drawing's strokes and inks in one go. A blob indexed again loses its old
+//      rows first, drawing row first for the same reason.
 // A cache miss only costs sharing (a second row for the same stroke), never correctness.
 
 import InklingFormats
@@ -160,7 +163,6 @@ package final class DrawingIndexWriter {
       bounds_width, bounds_height, first_point_s, last_point_s, max_ink_version, content_hash, strokes)
     """
   private static let drawingInsertSQL = MultiRowInsert("INSERT INTO " + drawingColumns, columns: 16)
-  private static let drawingReplaceSQL = MultiRowInsert("INSERT OR REPLACE INTO " + drawingColumns, columns: 16)
 
   /// The SQL of `INSERT … VALUES (?, …), …` for 1…rowsPerInsert rows.
   private struct MultiRowInsert {
@@ -174,7 +176,7 @@ package final class DrawingIndexWriter {
   /// Prepared statements the writer holds itself, by slot (one per table and row count):
   /// looking one up in the connection's cache hashes its SQL text, and a 32-row INSERT is
   /// 1.5 KB of it.
-  private var held: [Statement?] = Array(repeating: nil, count: 4 * (rowsPerInsert + 1))
+  private var held: [Statement?] = Array(repeating: nil, count: 3 * (rowsPerInsert + 1))
 
   /// The held statement inserting `rows` rows with `insert`, prepared on first use.
   private func statement(_ insert: MultiRowInsert, table: Int, rows: Int) throws -> Statement {
@@ -226,7 +228,7 @@ package final class DrawingIndexWriter {
   ///
   /// - Parameters:
   ///   - isNew: the blob was inserted in this transaction, so it has no rows yet (saves
-  ///     the deletion of its old ink rows).
+  ///     the deletion of its old rows).
   ///   - draftID: the draft whose version holds the blob, when known: its earlier strokes
   ///     are shared with this drawing's (invariant 1).
   package func write(_ facts: DrawingFacts, blobID: Int64, isNew: Bool = false, draftID: Int64? = nil) throws {
@@ -253,7 +255,10 @@ package final class DrawingIndexWriter {
       if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
       let ids = try strokeIDs(for: facts, job: number, adding: &strokeRows)
       drawingRows.append((job, StrokeRuns.encode(ids)))
-      if !job.isNew { try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [job.blobID]) }
+      if !job.isNew {
+        try db.execute("DELETE FROM drawing WHERE blob_id = ?", [job.blobID])
+        try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [job.blobID])
+      }
       // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
       let first = inkRows.count
       for stroke in facts.strokes where !stroke.hidden {
@@ -292,8 +297,7 @@ package final class DrawingIndexWriter {
       try insert.bind(text: row.name, at: at + 1)
       try insert.bind(Int64(row.count), at: at + 2)
     }
-    try insertRows(drawingRows.filter(\.job.isNew), Self.drawingInsertSQL, table: 2, columns: 16, bind: Self.bindDrawing)
-    try insertRows(drawingRows.filter { !$0.job.isNew }, Self.drawingReplaceSQL, table: 3, columns: 16, bind: Self.bindDrawing)
+    try insertRows(drawingRows, Self.drawingInsertSQL, table: 2, columns: 16, bind: Self.bindDrawing)
   }
 
   private static func bindDrawing(_ insert: Statement, _ row: (job: DrawingIndexJob, strokes: [UInt8]), at: Int32) throws {
