@@ -143,20 +143,23 @@ final class DrawingIndexer {
     var last = -Double.infinity
     var box: Rect?
     for index in drawing.strokes.indices {
-      let stroke = drawing.strokes[index]
-      if let path = stroke.path, let head = path.points.first, let tail = path.points.last {
-        points += path.points.count
-        let created = path.creationDate + Self.appleEpoch
-        first = min(first, created + head.timeOffset)
-        last = max(last, created + tail.timeOffset)
+      // Fields are read in place: a copy of a Stroke retains each of its arrays, and most
+      // strokes here are remembered ones, of which only the ink index and path ends count.
+      if let count = drawing.strokes[index].path?.points.count, count > 0 {
+        points += count
+        let created = drawing.strokes[index].path!.creationDate + Self.appleEpoch
+        first = min(first, created + drawing.strokes[index].path!.points[0].timeOffset)
+        last = max(last, created + drawing.strokes[index].path!.points[count - 1].timeOffset)
       }
-      let inkNumber = inks.indices.contains(stroke.inkIndex) ? inks[stroke.inkIndex] : -1
+      let inkIndex = drawing.strokes[index].inkIndex
+      let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
       let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
       let remembered: Known
       if let found = known[key] {
         remembered = found
         statistics.factsReused += 1
       } else {
+        let stroke = drawing.strokes[index]
         let ink = drawing.ink(of: stroke)
         remembered = Known(
           facts: StrokeFacts(

@@ -164,13 +164,15 @@ package final class DrawingIndexWriter {
     """
   private static let drawingInsertSQL = MultiRowInsert("INSERT INTO " + drawingColumns, columns: 16)
 
-  /// The SQL of `INSERT … VALUES (?, …), …` for 1…rowsPerInsert rows.
+  /// `INSERT … VALUES (?, …), …`: its SQL is made when a row count is first prepared.
   private struct MultiRowInsert {
-    let sql: [String]
+    let head: String
+    let row: String
     init(_ head: String, columns: Int) {
-      let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
-      sql = (0...DrawingIndexWriter.rowsPerInsert).map { head + " VALUES " + repeatElement(row, count: $0).joined(separator: ", ") }
+      self.head = head
+      row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
     }
+    func sql(rows: Int) -> String { head + " VALUES " + repeatElement(row, count: rows).joined(separator: ", ") }
   }
 
   /// Prepared statements the writer holds itself, by slot (one per table and row count):
@@ -182,7 +184,7 @@ package final class DrawingIndexWriter {
   private func statement(_ insert: MultiRowInsert, table: Int, rows: Int) throws -> Statement {
     let slot = table * (Self.rowsPerInsert + 1) + rows
     if let statement = held[slot] { return statement }
-    let statement = try db.makeStatement(insert.sql[rows], persistent: true)
+    let statement = try db.makeStatement(insert.sql(rows: rows), persistent: true)
     held[slot] = statement
     return statement
   }
@@ -272,21 +274,20 @@ package final class DrawingIndexWriter {
     // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
     // strokeIDs(for:job:adding:) name rows that are gone.
     try insertRows(strokeRows, Self.strokeInsertSQL, table: 0, columns: 11) { insert, row, at in
-      let facts = jobs[row.job].facts
-      let stroke = facts.strokes[row.index]
-      let bounds = stroke.bounds
+      // Read in place: copying a job's facts (or a stroke's) retains each of their arrays.
+      let bounds = jobs[row.job].facts.strokes[row.index].bounds
       try insert.bind(row.id, at: at)
       try insert.bind(row.ink, at: at + 1)
-      try insert.bind(Int64(stroke.hidden ? 1 : 0), at: at + 2)
-      try insert.bind(Int64(stroke.pointCount), at: at + 3)
+      try insert.bind(Int64(jobs[row.job].facts.strokes[row.index].hidden ? 1 : 0), at: at + 2)
+      try insert.bind(Int64(jobs[row.job].facts.strokes[row.index].pointCount), at: at + 3)
       try insert.bind(bounds?.x, at: at + 4)
       try insert.bind(bounds?.y, at: at + 5)
       try insert.bind(bounds?.width, at: at + 6)
       try insert.bind(bounds?.height, at: at + 7)
-      try insert.bind(stroke.created, at: at + 8)
-      try insert.bind(blob: stroke.uuid, at: at + 9)
+      try insert.bind(jobs[row.job].facts.strokes[row.index].created, at: at + 8)
+      try insert.bind(blob: jobs[row.job].facts.strokes[row.index].uuid, at: at + 9)
       // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives, without an array.
-      let fingerprint = facts.fingerprints[row.index]
+      let fingerprint = jobs[row.job].facts.fingerprints[row.index]
       try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
         try insert.bind(blob: $0, at: at + 10)
       }
