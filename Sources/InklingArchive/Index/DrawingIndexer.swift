@@ -142,6 +142,12 @@ final class DrawingIndexer {
     var first = Double.infinity
     var last = -Double.infinity
     var box: Rect?
+    // The memory is moved into a local for the loop and back after it: each use of a class's
+    // stored property is an exclusivity check at run time, and this loop runs per stroke.
+    var known: [Key: Known] = [:]
+    swap(&known, &self.known)
+    defer { swap(&known, &self.known) }
+    var factsReused = 0
     for index in drawing.strokes.indices {
       // Fields are read in place: a copy of a Stroke retains each of its arrays, and most
       // strokes here are remembered ones, of which only the ink index and path ends count.
@@ -157,7 +163,7 @@ final class DrawingIndexer {
       let remembered: Known
       if let found = known[key] {
         remembered = found
-        statistics.factsReused += 1
+        factsReused += 1
       } else {
         let stroke = drawing.strokes[index]
         let ink = drawing.ink(of: stroke)
@@ -178,6 +184,7 @@ final class DrawingIndexer {
       }
     }
     statistics.strokes += drawing.strokes.count
+    statistics.factsReused += factsReused
     return DrawingFacts(
       status: .decoded, formatVersion: Int(drawing.formatVersion), strokes: strokes, fingerprints: fingerprints,
       pointCount: points, bounds: box, firstPoint: first.isFinite ? first : nil, lastPoint: last.isFinite ? last : nil,
