@@ -69,12 +69,16 @@ public enum DrawingReader {
   /// to, which is then not decoded again. A caller that keeps the previous save's
   /// drawing and stroke bytes answers for messages equal byte for byte, so that decoding a
   /// save costs what it added. Reused strokes count against `limits` as decoded ones do.
+  /// `reuse` does not escape, so the caller's closure may keep its state in local variables
+  /// (captured by an escaping closure, each use of them is an exclusivity check at run time).
   /// - Throws: `DrawingReadError` as `read(_:limits:)`.
   package static func read(
-    _ bytes: [UInt8], limits: DrawingLimits = .default, reusing reuse: @escaping (Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?
+    _ bytes: [UInt8], limits: DrawingLimits = .default, reusing reuse: (Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?
   ) throws(DrawingReadError) -> DrawingDecodeResult {
-    let outcome = bytes.withUnsafeBytes { raw in
-      Result { () throws(DrawingReadError) in try decode(raw, limits: limits, reuse: reuse) }
+    let outcome = withoutActuallyEscaping(reuse) { reuse in
+      bytes.withUnsafeBytes { raw in
+        Result { () throws(DrawingReadError) in try decode(raw, limits: limits, reuse: reuse) }
+      }
     }
     switch try outcome.get() {
     case .drawing(let drawing): return .drawing(drawing)

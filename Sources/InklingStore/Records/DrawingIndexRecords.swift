@@ -245,17 +245,22 @@ package final class DrawingIndexWriter {
     var drawingRows: [(job: DrawingIndexJob, strokes: [UInt8])] = []
     drawingRows.reserveCapacity(jobs.count)
     var strokeRows: [NewStroke] = []
+    // The cache is moved into a local for the batch and back after it: each use of a class's
+    // stored property is an exclusivity check at run time, and this is a few per stroke.
+    var cache: [StrokeFingerprint: Int64] = [:]
+    swap(&cache, &strokeIDs)
+    defer { swap(&cache, &strokeIDs) }
     for (number, job) in jobs.enumerated() {
       let facts = job.facts
       precondition(
         facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
-      if strokeIDs.count >= Self.cacheLimit {
+      if cache.count >= Self.cacheLimit {
         // Not forgetCache(): `nextStrokeID` must stay, the rows numbered so far are not written yet.
-        strokeIDs.removeAll(keepingCapacity: true)
+        cache.removeAll(keepingCapacity: true)
         loadedDrafts.removeAll(keepingCapacity: true)
       }
-      if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID) }
-      let ids = try strokeIDs(for: facts, job: number, adding: &strokeRows)
+      if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID, into: &cache) }
+      let ids = try strokeIDs(for: facts, job: number, cache: &cache, adding: &strokeRows)
       drawingRows.append((job, StrokeRuns.encode(ids)))
       if !job.isNew {
         try db.execute("DELETE FROM drawing WHERE blob_id = ?", [job.blobID])
@@ -326,8 +331,8 @@ package final class DrawingIndexWriter {
   /// strokes before the next one (invariant 2).
   package func transactionEnded() { nextStrokeID = nil }
 
-  /// Puts the strokes of every indexed version of draft `draftID` in the cache.
-  private func loadStrokes(ofDraft draftID: Int64) throws {
+  /// Puts the strokes of every indexed version of draft `draftID` in `cache`.
+  private func loadStrokes(ofDraft draftID: Int64, into cache: inout [StrokeFingerprint: Int64]) throws {
     loadedDrafts.insert(draftID)
     var ids = Set<Int64>()
     try db.statement(
@@ -340,7 +345,7 @@ package final class DrawingIndexWriter {
     for id in ids {
       try fingerprint.forEach([id]) { row in
         let bytes = row.bytes(0)
-        if bytes.count == 16 { strokeIDs[StrokeFingerprint(prefixOf: bytes)] = id }
+        if bytes.count == 16 { cache[StrokeFingerprint(prefixOf: bytes)] = id }
       }
     }
   }
@@ -353,9 +358,11 @@ package final class DrawingIndexWriter {
     let ink: Int64
   }
 
-  /// The row id of each stroke of `facts` (job `job` of the batch): from the cache, or a new
-  /// id whose row is added to `rows`.
-  private func strokeIDs(for facts: DrawingFacts, job: Int, adding rows: inout [NewStroke]) throws -> [Int64] {
+  /// The row id of each stroke of `facts` (job `job` of the batch): from `strokeIDs` (the
+  /// cache), or a new id whose row is added to `rows`.
+  private func strokeIDs(
+    for facts: DrawingFacts, job: Int, cache strokeIDs: inout [StrokeFingerprint: Int64], adding rows: inout [NewStroke]
+  ) throws -> [Int64] {
     var ids = [Int64](repeating: 0, count: facts.strokes.count)
     var missing: [Int] = []
     for index in facts.strokes.indices {
