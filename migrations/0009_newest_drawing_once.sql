@@ -70,9 +70,13 @@ CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN
 END;
 
 -- A drawing indexed (at import, after its ink rows), reindexed or dropped: strokes and inks
--- together. Its version may not exist yet (nothing to do then).
+-- together. Its version may not exist yet, and most drawings an import indexes are not a
+-- draft's newest: the WHEN test settles those with two index lookups, where the UPDATE
+-- … FROM first builds two ephemeral tables.
 DROP TRIGGER drawing_newest_insert;
-CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing BEGIN
+CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing
+WHEN EXISTS (SELECT 1 FROM version JOIN draft ON draft.latest_version_id = version.id WHERE version.blob_id = NEW.blob_id)
+BEGIN
   UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,
     latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing_ink AS di
       LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id), 0)

@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "b0555e42f69f373426b0f13f9c28e79951db732f3d1982f844b8a88023f9ae10"
+  static let migrationsDigest = "3f1bb9c9ce74c71a89b081c48c6c2cbcf5a14f16e57ca7a47de90213db6a9f1e"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -81,7 +81,7 @@ enum SchemaSnapshot {
       sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_insert", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing WHEN EXISTS(SELECT 1 FROM version JOIN draft ON draft.latest_version_id = version.id WHERE version.blob_id = NEW.blob_id)BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_update", table: "drawing",
       sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
