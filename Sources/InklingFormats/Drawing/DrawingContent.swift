@@ -159,9 +159,11 @@ private struct ContentSerializer<Sink: ContentSink> {
 
   mutating func number(_ value: Double) { sink.append(Self.bits(value)) }
 
-  /// A double's word: −0 as +0, every NaN as one NaN.
+  /// A double's word: −0 as +0, every NaN as one NaN. (−0 + 0 is +0 in IEEE arithmetic, and
+  /// x + 0 is x for every other x: one addition instead of a second, data-dependent branch,
+  /// eleven times a point.)
   @inline(__always) static func bits(_ value: Double) -> UInt64 {
-    value == 0 ? 0 : value.isNaN ? 0x7FF8_0000_0000_0000 : value.bitPattern
+    value.isNaN ? 0x7FF8_0000_0000_0000 : (value + 0).bitPattern
   }
 
   /// The UTF-8 length, then the bytes packed little-endian into words, zero-padded.
