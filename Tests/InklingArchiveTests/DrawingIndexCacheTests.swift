@@ -97,13 +97,7 @@ import Testing
     let path = folder.path("old.sqlite")
     let samples = try ["pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"].map(sharedSample)
     var expected: [(blobID: Int64, facts: DrawingFacts)] = []
-    do {
-      let db = try Database(path: path, mode: .readWrite)
-      defer { db.close() }
-      try db.registerSearchFunctions()
-      try db.execute("PRAGMA application_id = \(ArchiveDatabase.applicationID)")
-      for migration in Migration.all where migration.version <= 4 { try db.execute(migration.sql) }
-      try db.execute("PRAGMA user_version = 4")
+    try withArchive(atSchema: 4, path: path) { db in
       let indexer = DrawingIndexer()
       var strokeIDs: [StrokeFingerprint: Int64] = [:]
       for (index, bytes) in samples.enumerated() {

@@ -275,22 +275,16 @@ import Testing
   @Test func migrationFrom8ClearsInksWithoutADrawingRow() throws {
     let folder = try TemporaryFolder("schema-8")
     let path = folder.path("old.sqlite")
-    let b: Int64
-    do {
-      let db = try Database(path: path, mode: .readWrite)
-      defer { db.close() }
-      try db.registerSearchFunctions()
-      try db.execute("PRAGMA application_id = \(ArchiveDatabase.applicationID)")
-      for migration in Migration.all where migration.version <= 8 { try db.execute(migration.sql) }
-      try db.execute("PRAGMA user_version = 8")
+    let b: Int64 = try withArchive(atSchema: 8, path: path) { db in
       // A: indexed (pen, marker, 3 visible strokes); B: ink rows only; C: nothing indexed.
       let a = try Self.versionOfANewBlob("A", in: db)
       try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, 3, 0)", [a])
       try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'marker', 1)", [a, a])
-      b = try Self.versionOfANewBlob("B", in: db)
+      let b = try Self.versionOfANewBlob("B", in: db)
       try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pencil', 2)", [b])
       _ = try Self.versionOfANewBlob("C", in: db)
       #expect(try Self.newest(db, "B") == Newest(strokes: nil, inks: 2))  // 0008's rule
+      return b
     }
     let archive = try Archive(path: path)
     let db = archive.database
