@@ -32,19 +32,10 @@ enum ContactSheetCommand {
       let columns = try parsed.int("--columns")
       if let columns, columns < 1 { throw parsed.usageError("--columns must be 1 or more, not \(columns)") }
       let output = parsed.string("--output")!
-      let since = try parsed.string("--since").map { text throws(ArchiveError) in try DateExpression.parse(text) }
-      let until = try parsed.string("--until").map { text throws(ArchiveError) in try DateExpression.parse(text) }
-      let on = try parsed.string("--on").map { text throws(ArchiveError) in try DateExpression.parse(text) }
+      // The same filters as `list`, answered by the library (a draft matches as it would there).
+      let query = try DraftFilters.query(parsed)
       let archive = try ThumbnailCommand.openCaching(context)
-      let drafts = try archive.drafts().filter { draft in
-        let saved = Int64((draft.lastSaved.timeIntervalSince1970 * 1000).rounded())
-        if let text = parsed.string("--name"), draft.name.range(of: text, options: [.caseInsensitive]) == nil { return false }
-        if let exact = parsed.string("--exact"), draft.name != exact.precomposedStringWithCanonicalMapping { return false }
-        if let since, saved < since.start { return false }
-        if let until, saved >= until.end { return false }
-        if let on, saved < on.start || saved >= on.end { return false }
-        return true
-      }
+      let drafts = try archive.drafts(matching: query)
       guard !drafts.isEmpty else {
         context.printError("Error: no drafts match; nothing written")
         return ExitStatus.someInputsRejected
