@@ -277,7 +277,7 @@ package final class DrawingIndexWriter {
       }
     }
     // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
-    // strokeIDs(for:job:adding:) name rows that are gone.
+    // strokeIDs(for:job:cache:adding:) name rows that are gone.
     try insertRows(strokeRows, Self.strokeInsertSQL, table: 0, columns: 11) { insert, row, at in
       // Read in place: copying a job's facts (or a stroke's) retains each of their arrays.
       let bounds = jobs[row.job].facts.strokes[row.index].bounds
