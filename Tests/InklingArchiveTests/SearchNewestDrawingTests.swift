@@ -99,12 +99,8 @@ import Testing
         try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, 1)", [blob, index + 2])
         try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, 1)", [blob, ink])
         let draft = try VersionRecords.draftID(named: "draft \(ink)", createdMilliseconds: 0, in: db).id
-        _ = try VersionRecords.insert(
-          NewVersion(
-            draftID: draft, savedMilliseconds: 1_000 * Int64(index), savedSource: "stamp", importedMilliseconds: 5_000_000,
-            fileName: "f", fileSHA256: Array(SHA256.hash(Array("file \(ink)".utf8))), fileSize: 1,
-            fileModificationNanoseconds: 0, blobID: blob, envelopeID: envelope, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
-          in: db)
+        try Self.insertVersion(
+          draft: draft, saved: 1_000 * Int64(index), imported: 5_000_000, blob: blob, envelope: envelope, file: "file \(ink)", in: db)
       }
     }
     try Self.expectColumnsRight(path, "written with SQL")
@@ -164,6 +160,19 @@ import Testing
   }
 
   /// A new blob (with no index rows) and a draft `name` whose only version holds it.
+  /// Inserts a version of `draft` whose other fields are the same for every test here: the
+  /// file's hash is that of the text `file`, so each call names a file of its own.
+  static func insertVersion(
+    draft: Int64, saved: Int64, imported: Int64, blob: Int64, envelope: Int64 = 1, file: String, in db: Database
+  ) throws {
+    _ = try VersionRecords.insert(
+      NewVersion(
+        draftID: draft, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: imported, fileName: "f",
+        fileSHA256: Array(SHA256.hash(Array(file.utf8))), fileSize: 1, fileModificationNanoseconds: 0, blobID: blob,
+        envelopeID: envelope, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
+      in: db)
+  }
+
   static func versionOfANewBlob(_ name: String, in db: Database) throws -> Int64 {
     try db.transaction {
       try db.execute(
@@ -172,12 +181,7 @@ import Testing
         "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')", [Array(SHA256.hash(Array(name.utf8)))])
       let blob = db.lastInsertRowID
       let draft = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
-      _ = try VersionRecords.insert(
-        NewVersion(
-          draftID: draft, savedMilliseconds: 1_000, savedSource: "stamp", importedMilliseconds: 5_000_000, fileName: "f",
-          fileSHA256: Array(SHA256.hash(Array("file \(name)".utf8))), fileSize: 1, fileModificationNanoseconds: 0,
-          blobID: blob, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
-        in: db)
+      try insertVersion(draft: draft, saved: 1_000, imported: 5_000_000, blob: blob, file: "file \(name)", in: db)
       return blob
     }
   }
@@ -319,12 +323,7 @@ import Testing
         for version in 0..<Int.random(in: 1...3, using: &random) {
           let saved = Int64.random(in: SearchFixture.start...(SearchTests.now - 60_000), using: &random)
           let imported = saved - Int64.random(in: 0...(800 * 86_400_000), using: &random)
-          _ = try VersionRecords.insert(
-            NewVersion(
-              draftID: draft, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: imported,
-              fileName: "f", fileSHA256: Array(SHA256.hash(Array("early \(index) \(version)".utf8))), fileSize: 1,
-              fileModificationNanoseconds: 0, blobID: 1, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
-            in: db)
+          try Self.insertVersion(draft: draft, saved: saved, imported: imported, blob: 1, file: "early \(index) \(version)", in: db)
           versions.append((saved, imported))
         }
         let strokes = try db.fetchOne("SELECT latest_strokes FROM draft WHERE id = ?", [draft]) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
@@ -377,12 +376,7 @@ import Testing
     func saveAgain(_ db: Database, _ ids: ClosedRange<Int64>, at saved: Int64) throws {
       try db.transaction {
         for id in ids {
-          _ = try VersionRecords.insert(
-            NewVersion(
-              draftID: id, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: saved,
-              fileName: "f", fileSHA256: Array(SHA256.hash(Array("again \(id) \(saved)".utf8))), fileSize: 1,
-              fileModificationNanoseconds: 0, blobID: 1, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
-            in: db)
+          try Self.insertVersion(draft: id, saved: saved, imported: saved, blob: 1, file: "again \(id) \(saved)", in: db)
         }
       }
     }
