@@ -154,23 +154,29 @@ package final class DrawingIndexWriter {
   /// Rows per multi-row INSERT: strokes (11 parameters each), ink rows (3) and drawing rows
   /// (16), all well under SQLite's limit of 32,766 parameters.
   static let rowsPerInsert = 32
-  private static let strokeInsertSQL = MultiRowInsert(
+  private static let strokeInsert = MultiRowInsert(
+    slot: 0,
     "INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, "
       + "uuid, fingerprint)", columns: 11)
-  private static let inkInsertSQL = MultiRowInsert("INSERT INTO drawing_ink(blob_id, ink, stroke_count)", columns: 3)
+  private static let inkInsert = MultiRowInsert(slot: 1, "INSERT INTO drawing_ink(blob_id, ink, stroke_count)", columns: 3)
   private static let drawingColumns = """
     drawing(blob_id, status, problem, format_version, stroke_count, hidden_count, point_count, bounds_x, bounds_y,
       bounds_width, bounds_height, first_point_s, last_point_s, max_ink_version, content_hash, strokes)
     """
-  private static let drawingInsertSQL = MultiRowInsert("INSERT INTO " + drawingColumns, columns: 16)
+  private static let drawingInsert = MultiRowInsert(slot: 2, "INSERT INTO " + drawingColumns, columns: 16)
 
   /// `INSERT … VALUES (?, …), …`: its SQL is made when a row count is first prepared.
   private struct MultiRowInsert {
+    /// Its statements' place in `held`, one per row count.
+    let slot: Int
+    let columns: Int32
     let head: String
     let row: String
-    init(_ head: String, columns: Int) {
+    init(slot: Int, _ head: String, columns: Int32) {
+      self.slot = slot
+      self.columns = columns
       self.head = head
-      row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
+      row = "(" + repeatElement("?", count: Int(columns)).joined(separator: ", ") + ")"
     }
     func sql(rows: Int) -> String { head + " VALUES " + repeatElement(row, count: rows).joined(separator: ", ") }
   }
@@ -181,8 +187,8 @@ package final class DrawingIndexWriter {
   private var held: [Statement?] = Array(repeating: nil, count: 3 * (rowsPerInsert + 1))
 
   /// The held statement inserting `rows` rows with `insert`, prepared on first use.
-  private func statement(_ insert: MultiRowInsert, table: Int, rows: Int) throws -> Statement {
-    let slot = table * (Self.rowsPerInsert + 1) + rows
+  private func statement(_ insert: MultiRowInsert, rows: Int) throws -> Statement {
+    let slot = insert.slot * (Self.rowsPerInsert + 1) + rows
     if let statement = held[slot] { return statement }
     let statement = try db.makeStatement(insert.sql(rows: rows), persistent: true)
     held[slot] = statement
@@ -192,8 +198,7 @@ package final class DrawingIndexWriter {
   /// Runs `insert` over `rows` in statements of up to `rowsPerInsert` rows; `bind` binds one
   /// row from parameter `at`.
   private func insertRows<Row>(
-    _ rows: some Collection<Row>, _ insert: MultiRowInsert, table: Int, columns: Int32,
-    bind: (Statement, Row, Int32) throws -> Void
+    _ rows: some Collection<Row>, _ insert: MultiRowInsert, bind: (Statement, Row, Int32) throws -> Void
   ) throws {
     var rest = rows[...]
     while !rest.isEmpty {
@@ -202,13 +207,13 @@ package final class DrawingIndexWriter {
       let available = min(rest.count, Self.rowsPerInsert)
       let part = rest.prefix(1 << (Int.bitWidth - 1 - available.leadingZeroBitCount))
       rest = rest.dropFirst(part.count)
-      let statement = try statement(insert, table: table, rows: part.count)
+      let statement = try statement(insert, rows: part.count)
       statement.reset()
       defer { statement.finish() }  // also after a failed bind: no bound copies left behind
       var parameter: Int32 = 1
       for row in part {
         try bind(statement, row, parameter)
-        parameter += columns
+        parameter += insert.columns
       }
       try statement.run()
     }
@@ -278,7 +283,7 @@ package final class DrawingIndexWriter {
     }
     // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
     // strokeIDs(for:job:cache:adding:) name rows that are gone.
-    try insertRows(strokeRows, Self.strokeInsertSQL, table: 0, columns: 11) { insert, row, at in
+    try insertRows(strokeRows, Self.strokeInsert) { insert, row, at in
       // Read in place: copying a job's facts (or a stroke's) retains each of their arrays.
       let bounds = jobs[row.job].facts.strokes[row.index].bounds
       try insert.bind(row.id, at: at)
@@ -298,12 +303,12 @@ package final class DrawingIndexWriter {
       }
     }
     // A drawing's ink rows go in before its drawing row: see migration 0009.
-    try insertRows(inkRows, Self.inkInsertSQL, table: 1, columns: 3) { insert, row, at in
+    try insertRows(inkRows, Self.inkInsert) { insert, row, at in
       try insert.bind(row.blobID, at: at)
       try insert.bind(text: row.name, at: at + 1)
       try insert.bind(Int64(row.count), at: at + 2)
     }
-    try insertRows(drawingRows, Self.drawingInsertSQL, table: 2, columns: 16, bind: Self.bindDrawing)
+    try insertRows(drawingRows, Self.drawingInsert, bind: Self.bindDrawing)
   }
 
   private static func bindDrawing(_ insert: Statement, _ row: (job: DrawingIndexJob, strokes: [UInt8]), at: Int32) throws {
