@@ -149,13 +149,13 @@ final class DrawingIndexer {
     defer { swap(&known, &self.known) }
     var factsReused = 0
     for index in drawing.strokes.indices {
-      // Fields are read in place: a copy of a Stroke retains each of its arrays, and most
-      // strokes here are remembered ones, of which only the ink index and path ends count.
-      if let count = drawing.strokes[index].path?.points.count, count > 0 {
-        points += count
-        let created = drawing.strokes[index].path!.creationDate + Self.appleEpoch
-        first = min(first, created + drawing.strokes[index].path!.points[0].timeOffset)
-        last = max(last, created + drawing.strokes[index].path!.points[count - 1].timeOffset)
+      // The stroke is read in place, not copied (a copy retains each of its arrays): most
+      // strokes here are remembered ones, of which only the path's ends and the ink count.
+      if let path = drawing.strokes[index].path, let head = path.points.first, let tail = path.points.last {
+        points += path.points.count
+        let created = path.creationDate + Self.appleEpoch
+        first = min(first, created + head.timeOffset)
+        last = max(last, created + tail.timeOffset)
       }
       let inkIndex = drawing.strokes[index].inkIndex
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
