@@ -237,7 +237,7 @@ public struct Stroke: Hashable, Sendable {
   public var slices: [Float]
   public var renderGroupID: UUIDBytes?
 
-  public init(
+  @inlinable public init(
     uuid: UUIDBytes? = nil, sortID: StrokeID? = nil, versionID: StrokeID? = nil,
     inkIndex: Int, path: StrokePath?, storedBounds: Rect? = nil,
     transform: AffineTransform = .identity, isHidden: Bool = false, randomSeed: UInt64 = 0,

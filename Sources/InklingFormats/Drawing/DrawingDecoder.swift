@@ -32,6 +32,8 @@ struct DrawingDecoder {
   var strokePath: [Int] = []
   var inkContext: Int?
   var inPath = false
+  /// The highest ink index of any stroke or substroke read so far (−1 before the first).
+  var maxInkIndex = -1
   /// Asked for each top-level stroke message (its index, and its range in the buffer) before decoding it; a
   /// stroke it returns is taken as the message's decoding (DrawingReader.read(_:reusing:)).
   var reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)?
@@ -84,7 +86,7 @@ struct DrawingDecoder {
         if let reused = try reusedStroke(&reader, tag, index: drawing.strokes.count) {
           drawing.strokes.append(reused)
         } else {
-          drawing.strokes.append(try readStroke(&reader, tag, depth: 0, parentInkIndex: nil))
+          try appendStroke(&reader, tag, depth: 0, inkIndex: 0, to: &drawing.strokes)
         }
         strokePath.removeLast()
       case 6: drawing.canvasBounds = try readRect(&reader, tag)
@@ -93,15 +95,20 @@ struct DrawingDecoder {
       default: try reader.skip(tag)
       }
     }
-    for index in drawing.strokes.indices {
-      strokePath.append(index)
-      try checkInkIndices(drawing.strokes[index], inkCount: drawing.inks.count)
-      strokePath.removeLast()
+    // Ink indices are checked after the whole message: protobuf allows inks after strokes.
+    // The walk that names the stroke at fault runs only when one is: walking every stroke
+    // copied each (a copy retains each of its arrays).
+    if maxInkIndex >= drawing.inks.count {
+      for index in drawing.strokes.indices {
+        strokePath.append(index)
+        try checkInkIndices(drawing.strokes[index], inkCount: drawing.inks.count)
+        strokePath.removeLast()
+      }
     }
     return drawing
   }
 
-  /// Ink indices are checked after the whole message: protobuf allows inks after strokes.
+  /// Throws for the first stroke or substroke of `stroke` whose ink index is out of range.
   mutating func checkInkIndices(_ stroke: Stroke, inkCount: Int) throws {
     guard stroke.inkIndex >= 0 && stroke.inkIndex < inkCount else {
       throw Failure(
@@ -166,24 +173,31 @@ struct DrawingDecoder {
     guard strokeCount <= limits.maxStrokes else {
       throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: offset)
     }
+    maxInkIndex = max(maxInkIndex, stroke.inkIndex)
     guard depth <= maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: offset) }
     if let path = stroke.path { try countPoints(path.points.count, at: offset) }
     for polygon in stroke.maskPolygons { try countPoints(polygon.count + 1, at: offset) }
     for substroke in stroke.substrokes { try count(substroke, depth: depth + 1, at: offset) }
   }
 
-  /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke).
-  mutating func readStroke(
-    _ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, parentInkIndex: Int?
-  )
-    throws -> Stroke
-  {
+  /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke) onto
+  /// the end of `strokes`; `inkIndex` is the stroke's until its message names one. (Decoded in
+  /// place: a stroke returned by value was copied, which retains each of its arrays.)
+  mutating func appendStroke(
+    _ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, inkIndex: Int, to strokes: inout [Stroke]
+  ) throws {
     strokeCount += 1
     guard strokeCount <= limits.maxStrokes else {
       throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: outerTag.offset)
     }
     var reader = try message(&outer, outerTag)
-    var stroke = Stroke(inkIndex: parentInkIndex ?? 0, path: nil)
+    strokes.append(Stroke(inkIndex: inkIndex, path: nil))
+    try readStroke(&reader, depth: depth, into: &strokes[strokes.count - 1])
+    maxInkIndex = max(maxInkIndex, strokes[strokes.count - 1].inkIndex)
+  }
+
+  /// Reads the fields of a stroke message into `stroke`.
+  private mutating func readStroke(_ reader: inout ProtobufReader, depth: Int, into stroke: inout Stroke) throws {
     while let tag = try reader.readTag() {
       switch tag.number {
       case 1: stroke.uuid = try readUUID(&reader, tag, field: "stroke UUID")
@@ -212,16 +226,14 @@ struct DrawingDecoder {
           throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: tag.offset)
         }
         strokePath.append(stroke.substrokes.count)
-        let substroke = try readStroke(
-          &reader, tag, depth: depth + 1, parentInkIndex: stroke.inkIndex)
-        stroke.substrokes.append(substroke)
+        // A substroke without an ink index of its own has its parent's.
+        try appendStroke(&reader, tag, depth: depth + 1, inkIndex: stroke.inkIndex, to: &stroke.substrokes)
         strokePath.removeLast()
       case 12: try readSlices(&reader, tag, into: &stroke.slices)
       case 16: stroke.renderGroupID = try readUUID(&reader, tag, field: "render group UUID")
       default: try reader.skip(tag)
       }
     }
-    return stroke
   }
 
   mutating func readMaskPolygon(_ reader: inout ProtobufReader, _ tag: FieldTag) throws -> [Point] {
