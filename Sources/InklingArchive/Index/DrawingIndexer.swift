@@ -88,7 +88,7 @@ final class DrawingIndexer {
       return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
     }
     // Memory 1: the reader asks about each stroke message before decoding it.
-    let before = previous
+    var before = previous
     previous = PreviousStrokes()
     var fingerprints: [StrokeFingerprint] = []
     var ranges: [Range<Int>] = []
@@ -105,7 +105,11 @@ final class DrawingIndexer {
         {
           fingerprints.append(before.fingerprints[index])
           reused += 1
-          return before.strokes[index]
+          // Moved out, not copied (a copy retains each of the stroke's arrays): `before` is
+          // the only owner of these strokes now, and the reader asks for each index once.
+          var stroke = Stroke(inkIndex: 0, path: nil)
+          swap(&stroke, &before.strokes[index])
+          return stroke
         }
         fingerprints.append(StrokeFingerprint(hashing: UnsafeRawBufferPointer(rebasing: buffer[range])))
         return nil
@@ -149,13 +153,13 @@ final class DrawingIndexer {
     defer { swap(&known, &self.known) }
     var factsReused = 0
     for index in drawing.strokes.indices {
-      // The stroke is read in place, not copied (a copy retains each of its arrays): most
-      // strokes here are remembered ones, of which only the path's ends and the ink count.
-      if let path = drawing.strokes[index].path, let head = path.points.first, let tail = path.points.last {
-        points += path.points.count
-        let created = path.creationDate + Self.appleEpoch
-        first = min(first, created + head.timeOffset)
-        last = max(last, created + tail.timeOffset)
+      // The stroke is read in place, through the array, not bound to a name: a copy of a
+      // stroke or of its path retains each of their arrays, and most strokes here are
+      // remembered ones, of which only the path's ends and the ink count.
+      if let span = Self.timeSpan(of: drawing.strokes[index]) {
+        points += span.points
+        first = min(first, span.first)
+        last = max(last, span.last)
       }
       let inkIndex = drawing.strokes[index].inkIndex
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
@@ -165,17 +169,10 @@ final class DrawingIndexer {
         remembered = found
         factsReused += 1
       } else {
-        let stroke = drawing.strokes[index]
-        let ink = drawing.ink(of: stroke)
         remembered = Known(
-          facts: StrokeFacts(
-            uuid: stroke.uuid?.bytes, hidden: stroke.isHidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
-            color: ink?.color ?? RGBA(red: 0, green: 0, blue: 0, alpha: 1),
-            bounds: stroke.isHidden ? nil : Self.indexBounds(of: stroke, at: index, in: drawing),
-            pointCount: stroke.path?.points.count ?? 0,
-            created: stroke.path.map { $0.creationDate + Self.appleEpoch }),
-          digest: stroke.isHidden ? 0 : drawing.strokeContentDigest(at: index))
-        if Self.usesOneInk(stroke, stroke.inkIndex) { known[key] = remembered }
+          facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
+          digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
+        if drawing.strokes[index].substrokes.allSatisfy({ Self.usesOneInk($0, inkIndex) }) { known[key] = remembered }
       }
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
@@ -192,6 +189,28 @@ final class DrawingIndexer {
       contentHash: drawing.contentFingerprint { digests[$0] }.bytes)
   }
 
+  /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
+  /// a stroke passed as an argument is copied.)
+  private func facts(ofStrokeAt index: Int, in drawing: Drawing, inkNumber: Int) -> StrokeFacts {
+    let inkIndex = drawing.strokes[index].inkIndex
+    let hidden = drawing.strokes[index].isHidden
+    return StrokeFacts(
+      uuid: drawing.strokes[index].uuid?.bytes, hidden: hidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
+      color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
+      bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing),
+      pointCount: drawing.strokes[index].path?.points.count ?? 0,
+      created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
+  }
+
+  /// The stroke's point count and the times of its first and last point (seconds since
+  /// 1970); nil for a stroke without points.
+  private static func timeSpan(of stroke: borrowing Stroke) -> (points: Int, first: Double, last: Double)? {
+    guard let created = stroke.path?.creationDate, let head = stroke.path?.points.first?.timeOffset,
+      let tail = stroke.path?.points.last?.timeOffset, let count = stroke.path?.points.count
+    else { return nil }
+    return (count, created + appleEpoch + head, created + appleEpoch + tail)
+  }
+
   /// The bounds the index keeps for a visible stroke: the rectangle PencilKit stored with it
   /// (`Stroke.6`) when there is one with finite, non-negative sides, else the render bounds
   /// computed from the spline. Computing them was a quarter of the indexer's time (issue 3);
@@ -199,8 +218,9 @@ final class DrawingIndexer {
   /// with substrokes always gets computed bounds: the format gives it none of its own (its
   /// substrokes have them), so a stored rectangle there would be the stroke before erasing.
   /// Rendering (thumbnails, exports) always computes; only the index takes this shortcut.
-  static func indexBounds(of stroke: Stroke, at index: Int, in drawing: Drawing) -> Rect? {
-    if stroke.substrokes.isEmpty, stroke.path != nil, let stored = stroke.storedBounds, stored.x.isFinite,
+  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing) -> Rect? {
+    if drawing.strokes[index].substrokes.isEmpty, drawing.strokes[index].path != nil,
+      let stored = drawing.strokes[index].storedBounds, stored.x.isFinite,
       stored.y.isFinite, stored.width.isFinite, stored.height.isFinite, stored.width >= 0, stored.height >= 0
     {
       return stored

@@ -89,14 +89,14 @@ extension Drawing {
   /// produced (the form is never built in memory).
   package func strokeContentDigest(at index: Int) -> UInt64 {
     var out = ContentSerializer(drawing: self, sink: XXHash64Words(seed: 0))
-    out.stroke(strokes[index])
+    out.stroke(at: index, of: strokes)
     return out.sink.finish()
   }
 
   /// The canonical form of stroke `index` as words (what `strokeContentDigest` hashes).
   func strokeCanonicalWords(at index: Int) -> [UInt64] {
     var out = ContentSerializer(drawing: self, sink: [UInt64]())
-    out.stroke(strokes[index])
+    out.stroke(at: index, of: strokes)
     return out.sink
   }
 
@@ -106,9 +106,8 @@ extension Drawing {
     words.reserveCapacity(16 + strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 12 })
     var out = ContentSerializer(drawing: self, sink: words)
     out.text("inkling-drawing-content-v3")
-    let visible = strokes.filter { !$0.isHidden }
-    out.count(visible.count)
-    for stroke in visible { out.stroke(stroke) }
+    out.count(strokes.count { !$0.isHidden })
+    for index in strokes.indices where !strokes[index].isHidden { out.stroke(at: index, of: strokes) }
     return out.sink
   }
 }
@@ -184,35 +183,37 @@ private struct ContentSerializer<Sink: ContentSink> {
     if shift > 0 { self.word(word) }
   }
 
-  mutating func stroke(_ stroke: Stroke) {
-    if inks.indices.contains(stroke.inkIndex) {
-      let ink = inks[stroke.inkIndex]
+  /// Stroke `index` of `strokes`. (Each use goes through `strokes[index]`: a stroke or an
+  /// ink bound to a name is copied, which retains each of its arrays and strings.)
+  mutating func stroke(at index: Int, of strokes: [Stroke]) {
+    let inkIndex = strokes[index].inkIndex
+    if inks.indices.contains(inkIndex) {
       flag(true)
-      text(ink.inkType.identifier)
-      number(ink.color.red)
-      number(ink.color.green)
-      number(ink.color.blue)
-      number(ink.color.alpha)
-      flag(ink.variant != nil)
-      if let variant = ink.variant { text(variant) }
-      flag(ink.weight != nil)
-      if let weight = ink.weight { number(weight) }
+      text(inks[inkIndex].inkType.identifier)
+      number(inks[inkIndex].color.red)
+      number(inks[inkIndex].color.green)
+      number(inks[inkIndex].color.blue)
+      number(inks[inkIndex].color.alpha)
+      flag(inks[inkIndex].variant != nil)
+      if let variant = inks[inkIndex].variant { text(variant) }
+      flag(inks[inkIndex].weight != nil)
+      if let weight = inks[inkIndex].weight { number(weight) }
     } else {
       flag(false)
     }
-    let t = stroke.transform
+    let t = strokes[index].transform
     number(t.a)
     number(t.b)
     number(t.c)
     number(t.d)
     number(t.tx)
     number(t.ty)
-    if let path = stroke.path {
+    if let count = strokes[index].path?.points.count {
       flag(true)
-      count(path.points.count)
+      self.count(count)
       // The bulk of the form: three stripes a point.
       while !sink.isAligned { word(0) }
-      for p in path.points {
+      for p in strokes[index].path!.points {
         sink.stripe(Self.bits(p.location.x), Self.bits(p.location.y), Self.bits(p.width), Self.bits(p.aspectRatio))
         sink.stripe(Self.bits(p.edgeWidth), Self.bits(p.force), Self.bits(p.azimuth), Self.bits(p.altitude))
         sink.stripe(Self.bits(p.opacity), Self.bits(p.secondaryRadius), Self.bits(p.threshold), 0)
@@ -220,20 +221,21 @@ private struct ContentSerializer<Sink: ContentSink> {
     } else {
       flag(false)  // a substroke: the parent's path, already serialised
     }
-    count(stroke.maskPolygons.count)
-    for polygon in stroke.maskPolygons {
+    count(strokes[index].maskPolygons.count)
+    for polygon in strokes[index].maskPolygons {
       count(polygon.count)
       for vertex in polygon {
         number(vertex.x)
         number(vertex.y)
       }
     }
-    count(stroke.slices.count)
-    for slice in stroke.slices { number(Double(slice)) }
-    let visible = stroke.substrokes.filter { !$0.isHidden }
-    count(visible.count)
+    count(strokes[index].slices.count)
+    for slice in strokes[index].slices { number(Double(slice)) }
+    count(strokes[index].substrokes.count { !$0.isHidden })
     // Recursion as deep as the model nests; models from the reader nest at most
     // DrawingLimits.hardMaxNestingDepth levels.
-    for substroke in visible { self.stroke(substroke) }
+    for substroke in strokes[index].substrokes.indices where !strokes[index].substrokes[substroke].isHidden {
+      self.stroke(at: substroke, of: strokes[index].substrokes)
+    }
   }
 }
