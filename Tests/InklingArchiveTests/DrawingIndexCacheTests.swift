@@ -55,6 +55,25 @@ import Testing
     #expect(Double(statistics.fingerprintsReused) > 0.5 * Double(statistics.strokes), "\(statistics)")
   }
 
+  /// A save whose stroke bytes repeat the previous save's but whose ink table changed: the
+  /// strokes the reader skipped are described under their new ink (the save is read again,
+  /// skipping nothing), as a fresh indexer describes them.
+  @Test func aSkippedStrokeWhoseInkChangedIsDescribedAfresh() throws {
+    let first = try sharedSample("three-pen-strokes")
+    var model = try #require(try DrawingReader.read(first).drawing)
+    model.inks[0].color = RGBA(red: 0.5, green: 0.25, blue: 0.125, alpha: 1)  // exact in binary32
+    let recoloured = try model.dataRepresentation()
+    let indexer = DrawingIndexer()
+    _ = indexer.facts(of: first)
+    let second = indexer.facts(of: recoloured)
+    #expect(second == DrawingIndexer().facts(of: recoloured))
+    #expect(second.strokes.map(\.color) == model.strokes.map { model.inks[$0.inkIndex].color })
+    // The save after it skips its strokes again.
+    let reused = indexer.statistics.fingerprintsReused
+    #expect(indexer.facts(of: recoloured) == second)
+    #expect(indexer.statistics.fingerprintsReused == reused + model.strokes.count)
+  }
+
   @Test func aDraftsStrokesAreSharedAcrossImportsButNotWithOtherDrafts() throws {
     let folder = try TemporaryFolder("lean")
     // Three blobs holding the same stroke messages: the drawing's own UUID differs.

@@ -6,14 +6,19 @@
 // One indexer per worker thread, fed the saves of one draft in order. Every save repeats
 // the strokes of the one before byte for byte (erasing re-encodes a stroke in place), and
 // issue 3 allows indexing 15 % of an import, so the indexer remembers, for the draft at hand:
-//   1. the previous save's bytes, stroke ranges, decoded strokes and fingerprints: a stroke
-//      message equal byte for byte to the one at the same position there is neither decoded
-//      (DrawingReader.read(_:reusing:)) nor hashed (a memcmp instead of a hash);
+//   1. the previous save's bytes, stroke ranges and fingerprints, and per stroke its
+//      outline and time span: a stroke message equal byte for byte to the one at the same
+//      position there is neither hashed (a memcmp instead of a hash) nor decoded
+//      (DrawingReader.read(_:skipping:)); no decoded stroke is kept between saves, so a
+//      worker's memory holds one save's new strokes, not a whole drawing;
 //   2. per (fingerprint, ink), the stroke's facts and content digest: render bounds and the
 //      canonical serialisation are costly, and are computed once per distinct stroke.
 // The key of (2) holds the ink by value, numbered (`inkNumbers`), because a stroke's bytes
 // name its ink only by its index in the drawing's ink table. A stroke whose substrokes use
-// another ink than its own is never remembered (its digest depends on more than the key).
+// another ink than its own is never remembered (its digest depends on more than the key),
+// and is decoded in every save. A skipped stroke is described by (2) alone: when its facts
+// are not remembered under its current ink (the ink table changed), the save is read again,
+// skipping nothing.
 // Gzipped drawings are decoded whole (their stroke bytes live in a buffer the reader frees).
 
 import Foundation
@@ -36,13 +41,23 @@ final class DrawingIndexer {
   private var inkNumbers: [Ink: Int] = [:]
   /// The short name (`Ink.InkType.name`) of each numbered ink: a name costs string work.
   private var inkNames: [String] = []
-  private var previous = PreviousStrokes()
+  private var previous = PreviousSave()
 
-  private struct PreviousStrokes {
+  /// The previous save of the draft at hand, stroke by stroke (memory 1).
+  private struct PreviousSave {
     var message: [UInt8] = []
     var ranges: [Range<Int>] = []
     var fingerprints: [StrokeFingerprint] = []
-    var strokes: [Stroke] = []
+    /// Nil for a stroke the reader must decode again: one whose facts are not remembered.
+    var outlines: [StrokeOutline?] = []
+    var spans: [TimeSpan?] = []
+  }
+
+  /// A stroke's point count and the times of its first and last point, seconds since 1970.
+  private struct TimeSpan {
+    var points: Int
+    var first: Double
+    var last: Double
   }
 
   /// How often the memories paid off, over the indexer's life (for tests and tuning).
@@ -65,7 +80,7 @@ final class DrawingIndexer {
     known.removeAll(keepingCapacity: true)
     inkNumbers.removeAll(keepingCapacity: true)
     inkNames.removeAll(keepingCapacity: true)
-    previous = PreviousStrokes()
+    previous = PreviousSave()
   }
 
   /// Seconds between Apple's reference date (2001-01-01) and 1970-01-01.
@@ -74,28 +89,31 @@ final class DrawingIndexer {
   /// The facts of `bytes`, whatever they hold: a drawing that does not decode is still
   /// described (status and reason), never an error.
   func facts(of bytes: [UInt8]) -> DrawingFacts {
-    if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) {
-      previous = PreviousStrokes()
-      let drawing: Drawing
-      do {
-        switch try DrawingReader.read(bytes) {
-        case .drawing(let decoded): drawing = decoded
-        case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
-        }
-      } catch {
-        return DrawingFacts(status: .damaged, problem: error.description)
-      }
-      return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
-    }
-    // Memory 1: the reader asks about each stroke message before decoding it.
-    var before = previous
-    previous = PreviousStrokes()
+    if known.count > Self.memoryLimit { forget() }
+    let before = previous
+    previous = PreviousSave()
+    // A gzipped drawing's stroke bytes live in a buffer the reader frees: read whole.
+    if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) { return wholeFacts(of: bytes) }
+    return facts(of: bytes, skippingFrom: before) ?? facts(of: bytes, skippingFrom: PreviousSave())
+      ?? DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
+  }
+
+  /// The facts of `bytes`, whose strokes equal byte for byte to those of `before` at the same
+  /// index are not decoded (memory 1). Nil when what is remembered of a skipped stroke does not
+  /// describe it (its ink changed), or when there is damage in one (there is no stroke to name
+  /// in the error): read again, skipping nothing; with nothing to skip, never nil.
+  private func facts(of bytes: [UInt8], skippingFrom before: PreviousSave) -> DrawingFacts? {
     var fingerprints: [StrokeFingerprint] = []
     var ranges: [Range<Int>] = []
+    var skipped: [Bool] = []
+    let capacity = before.ranges.count + 8
+    fingerprints.reserveCapacity(capacity)
+    ranges.reserveCapacity(capacity)
+    skipped.reserveCapacity(capacity)
     var reused = 0
     let drawing: Drawing
     do {
-      let result = try DrawingReader.read(bytes) { index, range, buffer in
+      let result = try DrawingReader.read(bytes) { index, range, buffer -> StrokeOutline? in
         guard index == fingerprints.count else { return nil }
         ranges.append(range)
         if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
@@ -105,13 +123,11 @@ final class DrawingIndexer {
         {
           fingerprints.append(before.fingerprints[index])
           reused += 1
-          // Moved out, not copied (a copy retains each of the stroke's arrays): `before` is
-          // the only owner of these strokes now, and the reader asks for each index once.
-          var stroke = Stroke(inkIndex: 0, path: nil)
-          swap(&stroke, &before.strokes[index])
-          return stroke
+          skipped.append(before.outlines[index] != nil)
+          return before.outlines[index]
         }
         fingerprints.append(StrokeFingerprint(hashing: UnsafeRawBufferPointer(rebasing: buffer[range])))
+        skipped.append(false)
         return nil
       }
       switch result {
@@ -119,18 +135,44 @@ final class DrawingIndexer {
       case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
       }
     } catch {
-      return DrawingFacts(status: .damaged, problem: error.description)
+      return skipped.contains(true) ? nil : DrawingFacts(status: .damaged, problem: error.description)
     }
-    guard fingerprints.count == drawing.strokes.count else {
-      return facts(of: drawing, fingerprints: Self.strokeFingerprints(bytes, count: drawing.strokes.count))
+    guard fingerprints.count == drawing.strokes.count else { return wholeFacts(of: bytes) }
+    guard let described = facts(of: drawing, fingerprints: fingerprints, skipped: skipped, before: before) else {
+      return nil
     }
     statistics.fingerprintsReused += reused
-    previous = PreviousStrokes(message: bytes, ranges: ranges, fingerprints: fingerprints, strokes: drawing.strokes)
-    return facts(of: drawing, fingerprints: fingerprints)
+    previous = PreviousSave(
+      message: bytes, ranges: ranges, fingerprints: fingerprints, outlines: described.outlines, spans: described.spans)
+    return described.facts
   }
 
-  func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint]) -> DrawingFacts {
-    if known.count > Self.memoryLimit { forget() }
+  /// The facts of `bytes` read whole, with the stroke fingerprints taken apart from the
+  /// reading: for gzipped drawings, and if the reader's strokes and the messages seen ever
+  /// disagree. The next save is read whole too.
+  private func wholeFacts(of bytes: [UInt8]) -> DrawingFacts {
+    let drawing: Drawing
+    do {
+      switch try DrawingReader.read(bytes) {
+      case .drawing(let decoded): drawing = decoded
+      case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
+      }
+    } catch {
+      return DrawingFacts(status: .damaged, problem: error.description)
+    }
+    let fingerprints = Self.strokeFingerprints(bytes, count: drawing.strokes.count)
+    let none = PreviousSave()
+    // With no stroke skipped, every stroke is described.
+    return facts(of: drawing, fingerprints: fingerprints, skipped: [], before: none)?.facts
+      ?? DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
+  }
+
+  /// The facts of `drawing`, whose strokes at the indices `skipped` marks are placeholders
+  /// for those of `before` at the same index; nil when a skipped stroke's facts are not
+  /// remembered under its current ink. Also what to remember of each stroke for the next save.
+  private func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint], skipped: [Bool], before: PreviousSave)
+    -> (facts: DrawingFacts, outlines: [StrokeOutline?], spans: [TimeSpan?])?
+  {
     let inks = drawing.inks.map { ink in
       if let number = inkNumbers[ink] { return number }
       let number = inkNumbers.count
@@ -142,6 +184,10 @@ final class DrawingIndexer {
     strokes.reserveCapacity(drawing.strokes.count)
     var digests: [UInt64] = []
     digests.reserveCapacity(drawing.strokes.count)
+    var outlines: [StrokeOutline?] = []
+    outlines.reserveCapacity(drawing.strokes.count)
+    var spans: [TimeSpan?] = []
+    spans.reserveCapacity(drawing.strokes.count)
     var points = 0
     var first = Double.infinity
     var last = -Double.infinity
@@ -153,10 +199,11 @@ final class DrawingIndexer {
     defer { swap(&known, &self.known) }
     var factsReused = 0
     for index in drawing.strokes.indices {
-      // The stroke is read in place, through the array, not bound to a name: a copy of a
-      // stroke or of its path retains each of their arrays, and most strokes here are
-      // remembered ones, of which only the path's ends and the ink count.
-      if let span = Self.timeSpan(of: drawing.strokes[index]) {
+      let isSkipped = index < skipped.count && skipped[index]
+      // A decoded stroke is read in place, through the array, not bound to a name: a copy of
+      // a stroke or of its path retains each of their arrays.
+      let span = isSkipped ? before.spans[index] : Self.timeSpan(of: drawing.strokes[index])
+      if let span {
         points += span.points
         first = min(first, span.first)
         last = max(last, span.last)
@@ -165,28 +212,37 @@ final class DrawingIndexer {
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
       let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
       let remembered: Known
+      let rememberable: Bool
       if let found = known[key] {
         remembered = found
+        rememberable = true
         factsReused += 1
+      } else if isSkipped {
+        return nil
       } else {
         remembered = Known(
           facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
           digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
-        if drawing.strokes[index].substrokes.allSatisfy({ Self.usesOneInk($0, inkIndex) }) { known[key] = remembered }
+        rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
+        if rememberable { known[key] = remembered }
       }
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
+      spans.append(span)
+      outlines.append(
+        !rememberable ? nil : isSkipped ? before.outlines[index] : StrokeOutline(of: drawing.strokes, at: index))
       if !remembered.facts.hidden, let bounds = remembered.facts.bounds {
         box = box.map { union($0, bounds) } ?? bounds
       }
     }
     statistics.strokes += drawing.strokes.count
     statistics.factsReused += factsReused
-    return DrawingFacts(
+    let facts = DrawingFacts(
       status: .decoded, formatVersion: Int(drawing.formatVersion), strokes: strokes, fingerprints: fingerprints,
       pointCount: points, bounds: box, firstPoint: first.isFinite ? first : nil, lastPoint: last.isFinite ? last : nil,
       maxInkVersion: drawing.inks.compactMap(\.version).max().map { Int(clamping: $0) },
       contentHash: drawing.contentFingerprint { digests[$0] }.bytes)
+    return (facts, outlines, spans)
   }
 
   /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
@@ -202,13 +258,13 @@ final class DrawingIndexer {
       created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
   }
 
-  /// The stroke's point count and the times of its first and last point (seconds since
-  /// 1970); nil for a stroke without points.
-  private static func timeSpan(of stroke: borrowing Stroke) -> (points: Int, first: Double, last: Double)? {
+  /// The stroke's point count and the times of its first and last point; nil for a stroke
+  /// without points.
+  private static func timeSpan(of stroke: borrowing Stroke) -> TimeSpan? {
     guard let created = stroke.path?.creationDate, let head = stroke.path?.points.first?.timeOffset,
       let tail = stroke.path?.points.last?.timeOffset, let count = stroke.path?.points.count
     else { return nil }
-    return (count, created + appleEpoch + head, created + appleEpoch + tail)
+    return TimeSpan(points: count, first: created + appleEpoch + head, last: created + appleEpoch + tail)
   }
 
   /// The bounds the index keeps for a visible stroke: the rectangle PencilKit stored with it

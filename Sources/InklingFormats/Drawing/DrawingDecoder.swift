@@ -34,9 +34,9 @@ struct DrawingDecoder {
   var inPath = false
   /// The highest ink index of any stroke or substroke read so far (−1 before the first).
   var maxInkIndex = -1
-  /// Asked for each top-level stroke message (its index, and its range in the buffer) before decoding it; a
-  /// stroke it returns is taken as the message's decoding (DrawingReader.read(_:reusing:)).
-  var reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)?
+  /// Asked for each top-level stroke message (its index, and its range in the buffer) before
+  /// decoding it; a message it returns an outline for is not decoded (DrawingReader.read(_:skipping:)).
+  var skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)?
 
   init(buffer: UnsafeRawBufferPointer, limits: DrawingLimits) {
     self.buffer = buffer
@@ -83,8 +83,8 @@ struct DrawingDecoder {
         inkContext = nil
       case 5:
         strokePath.append(drawing.strokes.count)
-        if let reused = try reusedStroke(&reader, tag, index: drawing.strokes.count) {
-          drawing.strokes.append(reused)
+        if let outline = try skippedStroke(&reader, tag, index: drawing.strokes.count) {
+          drawing.strokes.append(outline.placeholder)
         } else {
           try appendStroke(&reader, tag, depth: 0, inkIndex: 0, to: &drawing.strokes)
         }
@@ -104,6 +104,8 @@ struct DrawingDecoder {
         try checkInkIndices(drawing.strokes[index], inkCount: drawing.inks.count)
         strokePath.removeLast()
       }
+      // Not found: it is in a skipped stroke, whose substrokes are not in the drawing.
+      throw Failure(kind: .inkIndexOutOfRange(index: UInt64(maxInkIndex), inkCount: drawing.inks.count), offset: nil)
     }
     return drawing
   }
@@ -154,30 +156,23 @@ struct DrawingDecoder {
 
   // MARK: - Stroke
 
-  /// The stroke `reuse` gives for the message at `tag`, counted against the limits as if
-  /// decoded (so a drawing of reused strokes meets the same limits as one decoded whole),
-  /// with `reader` moved past it; nil, and `reader` unmoved, when there is none.
-  mutating func reusedStroke(_ reader: inout ProtobufReader, _ tag: FieldTag, index: Int) throws -> Stroke? {
-    guard let reuse, tag.wireType == .lengthDelimited else { return nil }
+  /// The outline `skip` gives for the message at `tag`, counted against the limits as if
+  /// the message were decoded (so a drawing of skipped strokes meets the same limits as one
+  /// decoded whole), with `reader` moved past it; nil, and `reader` unmoved, when there is none.
+  mutating func skippedStroke(_ reader: inout ProtobufReader, _ tag: FieldTag, index: Int) throws -> StrokeOutline? {
+    guard let skip, tag.wireType == .lengthDelimited else { return nil }
     var peek = reader
     let range = try peek.readLengthDelimitedRange()
-    guard let stroke = reuse(index, range, buffer) else { return nil }
-    try count(stroke, depth: 0, at: tag.offset)
-    reader = peek
-    return stroke
-  }
-
-  /// Counts a reused stroke as `readStroke` counts what it decodes (invariant 1, 2).
-  private mutating func count(_ stroke: Stroke, depth: Int, at offset: Int) throws {
-    strokeCount += 1
-    guard strokeCount <= limits.maxStrokes else {
-      throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: offset)
+    guard let outline = skip(index, range, buffer) else { return nil }
+    guard outline.strokes <= limits.maxStrokes - strokeCount else {
+      throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: tag.offset)
     }
-    maxInkIndex = max(maxInkIndex, stroke.inkIndex)
-    guard depth <= maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: offset) }
-    if let path = stroke.path { try countPoints(path.points.count, at: offset) }
-    for polygon in stroke.maskPolygons { try countPoints(polygon.count + 1, at: offset) }
-    for substroke in stroke.substrokes { try count(substroke, depth: depth + 1, at: offset) }
+    strokeCount += outline.strokes
+    guard outline.depth <= maxDepth else { throw Failure(kind: .nestingTooDeep(limit: maxDepth), offset: tag.offset) }
+    try countPoints(outline.points, at: tag.offset)
+    maxInkIndex = max(maxInkIndex, outline.maxInkIndex)
+    reader = peek
+    return outline
   }
 
   /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke) onto

@@ -63,21 +63,25 @@ public enum DrawingReader {
     }
   }
 
-  /// Decodes drawing data whose strokes may repeat those of a drawing decoded before: for
-  /// each top-level stroke message, `reuse(index, range, buffer)` (the message is
-  /// `buffer[range]`; `buffer` is the ungzipped container) may return the stroke it decodes
-  /// to, which is then not decoded again. A caller that keeps the previous save's
-  /// drawing and stroke bytes answers for messages equal byte for byte, so that decoding a
-  /// save costs what it added. Reused strokes count against `limits` as decoded ones do.
-  /// `reuse` does not escape, so the caller's closure may keep its state in local variables
-  /// (captured by an escaping closure, each use of them is an exclusivity check at run time).
-  /// - Throws: `DrawingReadError` as `read(_:limits:)`.
+  /// Decodes drawing data whose strokes may repeat those of a drawing decoded before,
+  /// without decoding those again: for each top-level stroke message, `skip(index, range,
+  /// buffer)` (the message is `buffer[range]`; `buffer` is the ungzipped container) may
+  /// return the outline of the stroke it decodes to. The message is then not decoded: it
+  /// counts against `limits` and has its ink indices checked through the outline, and the
+  /// drawing holds `outline.placeholder` in its place (ink index and hidden flag, nothing
+  /// else). A caller that keeps the previous save's stroke bytes and facts answers for
+  /// messages equal byte for byte, so that reading a save costs what it added. `skip` does
+  /// not escape, so the caller's closure may keep its state in local variables (captured by
+  /// an escaping closure, each use of them is an exclusivity check at run time).
+  /// - Throws: `DrawingReadError` as `read(_:limits:)`; `.inkIndexOutOfRange` at the
+  ///   drawing, not at a stroke, when the index out of range is in a skipped stroke.
   package static func read(
-    _ bytes: [UInt8], limits: DrawingLimits = .default, reusing reuse: (Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?
+    _ bytes: [UInt8], limits: DrawingLimits = .default,
+    skipping skip: (Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?
   ) throws(DrawingReadError) -> DrawingDecodeResult {
-    let outcome = withoutActuallyEscaping(reuse) { reuse in
+    let outcome = withoutActuallyEscaping(skip) { skip in
       bytes.withUnsafeBytes { raw in
-        Result { () throws(DrawingReadError) in try decode(raw, limits: limits, reuse: reuse) }
+        Result { () throws(DrawingReadError) in try decode(raw, limits: limits, skip: skip) }
       }
     }
     switch try outcome.get() {
@@ -105,13 +109,13 @@ public enum DrawingReader {
   }
 
   static func decode(
-    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)? = nil
+    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil
   ) throws(DrawingReadError) -> Outcome {
     guard bytes.count <= limits.maxBytes else {
       throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
     }
     guard Gzip.isGzip(bytes) else {
-      return try decodeContainer(bytes, limits: limits, gzipped: false, reuse: reuse)
+      return try decodeContainer(bytes, limits: limits, gzipped: false, skip: skip)
     }
     let unpacked: [UInt8]
     switch Result(catching: { () throws(Gzip.Failure) in
@@ -123,7 +127,7 @@ public enum DrawingReader {
     }
     let outcome = unpacked.withUnsafeBytes { raw in
       Result { () throws(DrawingReadError) in
-        try decodeContainer(raw, limits: limits, gzipped: true, reuse: reuse)
+        try decodeContainer(raw, limits: limits, gzipped: true, skip: skip)
       }
     }
     return try outcome.get()
@@ -132,7 +136,7 @@ public enum DrawingReader {
   /// Reads the 8-byte header, then the `Drawing` message at the offset it gives.
   static func decodeContainer(
     _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool,
-    reuse: ((Int, Range<Int>, UnsafeRawBufferPointer) -> Stroke?)? = nil
+    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil
   ) throws(DrawingReadError) -> Outcome {
     let what = gzipped ? "gzipped data" : "data"
     let hasMagic = bytes.count >= 4 && bytes.prefix(4).elementsEqual(magic)
@@ -159,7 +163,7 @@ public enum DrawingReader {
         offset: 6)
     }
     var decoder = DrawingDecoder(buffer: bytes, limits: limits)
-    decoder.reuse = reuse
+    decoder.skip = skip
     do {
       var drawing = try decoder.readDrawing(range: headerLength..<bytes.count)
       drawing.formatVersion = version
