@@ -41,6 +41,8 @@ final class DrawingIndexer {
   private var inkNumbers: [Ink: Int] = [:]
   /// The short name (`Ink.InkType.name`) of each numbered ink: a name costs string work.
   private var inkNames: [String] = []
+  /// The last ink table numbered, and its numbers.
+  private var lastInks: (table: [Ink], numbers: [Int]) = ([], [])
   private var previous = PreviousSave()
 
   /// The previous save of the draft at hand, stroke by stroke (memory 1).
@@ -80,6 +82,7 @@ final class DrawingIndexer {
     known.removeAll(keepingCapacity: true)
     inkNumbers.removeAll(keepingCapacity: true)
     inkNames.removeAll(keepingCapacity: true)
+    lastInks = ([], [])
     previous = PreviousSave()
   }
 
@@ -173,12 +176,19 @@ final class DrawingIndexer {
   private func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint], skipped: [Bool], before: PreviousSave)
     -> (facts: DrawingFacts, outlines: [StrokeOutline?], spans: [TimeSpan?])?
   {
-    let inks = drawing.inks.map { ink in
-      if let number = inkNumbers[ink] { return number }
-      let number = inkNumbers.count
-      inkNumbers[ink] = number
-      inkNames.append(ink.inkType.name)
-      return number
+    // A draft's saves mostly repeat its ink table: comparing it costs less than hashing each ink.
+    let inks: [Int]
+    if drawing.inks == lastInks.table {
+      inks = lastInks.numbers
+    } else {
+      inks = drawing.inks.map { ink in
+        if let number = inkNumbers[ink] { return number }
+        let number = inkNumbers.count
+        inkNumbers[ink] = number
+        inkNames.append(ink.inkType.name)
+        return number
+      }
+      lastInks = (drawing.inks, inks)
     }
     var strokes: [StrokeFacts] = []
     strokes.reserveCapacity(drawing.strokes.count)

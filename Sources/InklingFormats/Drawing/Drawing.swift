@@ -105,10 +105,35 @@ public struct Ink: Hashable, Sendable {
       }
     }
 
-    /// A short name for people and queries: `pen`, `marker`, `fountainpen`, …
+    /// The type whose identifier is the UTF-8 `bytes`: a known type is matched on the bytes,
+    /// so reading one makes no string (drawings name the ink of every stroke's ink table).
+    init(identifier bytes: UnsafeRawBufferPointer) {
+      for known in Self.known where known.utf8.count == bytes.count {
+        if known.utf8.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+          self = known.type
+          return
+        }
+      }
+      self = .other(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static let known: [(type: InkType, utf8: [UInt8])] =
+      [InkType.pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser].map { ($0, Array($0.identifier.utf8)) }
+
+    /// A short name for people and queries: `pen`, `marker`, `fountainpen`, … (the
+    /// identifier without "com.apple.ink.").
     public var name: String {
-      let id = identifier
-      return id.hasPrefix("com.apple.ink.") ? String(id.dropFirst("com.apple.ink.".count)) : id
+      switch self {
+      case .pen: "pen"
+      case .pencil: "pencil"
+      case .marker: "marker"
+      case .monoline: "monoline"
+      case .fountainPen: "fountainpen"
+      case .watercolor: "watercolor"
+      case .crayon: "crayon"
+      case .eraser: "eraser"
+      case .other(let id): id.hasPrefix("com.apple.ink.") ? String(id.dropFirst("com.apple.ink.".count)) : id
+      }
     }
   }
 

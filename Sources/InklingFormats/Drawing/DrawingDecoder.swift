@@ -128,13 +128,13 @@ struct DrawingDecoder {
   func readInk(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> Ink {
     var reader = try message(&outer, outerTag)
     var ink = Ink(inkType: .other(""), color: RGBA(red: 0, green: 0, blue: 0, alpha: 0))
-    var identifier = ""
+    var identifier = 0..<0
     while let tag = try reader.readTag() {
       switch tag.number {
       case 1: ink.color = try readColor(&reader, tag)
       case 2:
         try expect(tag, .lengthDelimited)
-        identifier = try reader.readString()
+        identifier = try reader.readLengthDelimitedRange()
       case 3:
         try expect(tag, .varint)
         ink.version = try reader.readVarint()
@@ -150,7 +150,7 @@ struct DrawingDecoder {
       default: try reader.skip(tag)
       }
     }
-    ink.inkType = Ink.InkType(identifier: identifier)
+    ink.inkType = Ink.InkType(identifier: UnsafeRawBufferPointer(rebasing: buffer[identifier]))
     return ink
   }
 
