@@ -50,9 +50,18 @@ final class DrawingIndexer {
     var message: [UInt8] = []
     var ranges: [Range<Int>] = []
     var fingerprints: [StrokeFingerprint] = []
+    var strokes: [SeenStroke] = []
+  }
+
+  /// What the indexer keeps of one stroke of the previous save.
+  private struct SeenStroke {
     /// Nil for a stroke the reader must decode again: one whose facts are not remembered.
-    var outlines: [StrokeOutline?] = []
-    var spans: [TimeSpan?] = []
+    var outline: StrokeOutline?
+    var span: TimeSpan?
+    /// Its ink's number, and its remembered facts (the entry of `known` under that ink), when
+    /// remembered: a skipped stroke whose ink number is the same needs no look-up.
+    var ink: Int
+    var known: Known?
   }
 
   /// A stroke's point count and the times of its first and last point, seconds since 1970.
@@ -126,8 +135,8 @@ final class DrawingIndexer {
         {
           fingerprints.append(before.fingerprints[index])
           reused += 1
-          skipped.append(before.outlines[index] != nil)
-          return before.outlines[index]
+          skipped.append(before.strokes[index].outline != nil)
+          return before.strokes[index].outline
         }
         fingerprints.append(StrokeFingerprint(hashing: UnsafeRawBufferPointer(rebasing: buffer[range])))
         skipped.append(false)
@@ -145,8 +154,7 @@ final class DrawingIndexer {
       return nil
     }
     statistics.fingerprintsReused += reused
-    previous = PreviousSave(
-      message: bytes, ranges: ranges, fingerprints: fingerprints, outlines: described.outlines, spans: described.spans)
+    previous = PreviousSave(message: bytes, ranges: ranges, fingerprints: fingerprints, strokes: described.seen)
     return described.facts
   }
 
@@ -174,7 +182,7 @@ final class DrawingIndexer {
   /// for those of `before` at the same index; nil when a skipped stroke's facts are not
   /// remembered under its current ink. Also what to remember of each stroke for the next save.
   private func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint], skipped: [Bool], before: PreviousSave)
-    -> (facts: DrawingFacts, outlines: [StrokeOutline?], spans: [TimeSpan?])?
+    -> (facts: DrawingFacts, seen: [SeenStroke])?
   {
     // A draft's saves mostly repeat its ink table: comparing it costs less than hashing each ink.
     let inks: [Int]
@@ -194,10 +202,8 @@ final class DrawingIndexer {
     strokes.reserveCapacity(drawing.strokes.count)
     var digests: [UInt64] = []
     digests.reserveCapacity(drawing.strokes.count)
-    var outlines: [StrokeOutline?] = []
-    outlines.reserveCapacity(drawing.strokes.count)
-    var spans: [TimeSpan?] = []
-    spans.reserveCapacity(drawing.strokes.count)
+    var seen: [SeenStroke] = []
+    seen.reserveCapacity(drawing.strokes.count)
     var points = 0
     var first = Double.infinity
     var last = -Double.infinity
@@ -212,7 +218,7 @@ final class DrawingIndexer {
       let isSkipped = index < skipped.count && skipped[index]
       // A decoded stroke is read in place, through the array, not bound to a name: a copy of
       // a stroke or of its path retains each of their arrays.
-      let span = isSkipped ? before.spans[index] : Self.timeSpan(of: drawing.strokes[index])
+      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(of: drawing.strokes[index])
       if let span {
         points += span.points
         first = min(first, span.first)
@@ -220,10 +226,13 @@ final class DrawingIndexer {
       }
       let inkIndex = drawing.strokes[index].inkIndex
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
-      let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
       let remembered: Known
       let rememberable: Bool
-      if let found = known[key] {
+      if isSkipped, before.strokes[index].ink == inkNumber, let found = before.strokes[index].known {
+        remembered = found
+        rememberable = true
+        factsReused += 1
+      } else if let found = known[Key(fingerprint: fingerprints[index], ink: inkNumber)] {
         remembered = found
         rememberable = true
         factsReused += 1
@@ -234,13 +243,16 @@ final class DrawingIndexer {
           facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
           digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
-        if rememberable { known[key] = remembered }
+        if rememberable { known[Key(fingerprint: fingerprints[index], ink: inkNumber)] = remembered }
       }
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
-      spans.append(span)
-      outlines.append(
-        !rememberable ? nil : isSkipped ? before.outlines[index] : StrokeOutline(of: drawing.strokes, at: index))
+      seen.append(
+        rememberable
+          ? SeenStroke(
+            outline: isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index),
+            span: span, ink: inkNumber, known: remembered)
+          : SeenStroke(outline: nil, span: span, ink: inkNumber, known: nil))
       if !remembered.facts.hidden, let bounds = remembered.facts.bounds {
         box = box.map { union($0, bounds) } ?? bounds
       }
@@ -252,7 +264,7 @@ final class DrawingIndexer {
       pointCount: points, bounds: box, firstPoint: first.isFinite ? first : nil, lastPoint: last.isFinite ? last : nil,
       maxInkVersion: drawing.inks.compactMap(\.version).max().map { Int(clamping: $0) },
       contentHash: drawing.contentFingerprint { digests[$0] }.bytes)
-    return (facts, outlines, spans)
+    return (facts, seen)
   }
 
   /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
