@@ -149,6 +149,10 @@ package final class DrawingIndexWriter {
   private var inkIDs: [InkKey: Int64] = [:]
   /// The next free stroke id, valid until the write transaction ends (invariant 2).
   private var nextStrokeID: Int64?
+  /// The strokes of the last drawing written with a draft, and their ids: a draft's next
+  /// save repeats most of them at the same places, found by comparing fingerprints there
+  /// rather than hashing each into `strokeIDs` (they name the same rows).
+  private var lastWritten: (draftID: Int64, fingerprints: [StrokeFingerprint], ids: [Int64])?
   /// The stroke cache is dropped when it grows past this; it only saves rows.
   static let cacheLimit = 20_000
   /// Rows per multi-row INSERT: strokes (11 parameters each), ink rows (3) and drawing rows
@@ -265,7 +269,8 @@ package final class DrawingIndexWriter {
         loadedDrafts.removeAll(keepingCapacity: true)
       }
       if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID, into: &cache) }
-      let ids = try strokeIDs(for: facts, job: number, cache: &cache, adding: &strokeRows)
+      let ids = try strokeIDs(for: facts, job: number, draftID: job.draftID, cache: &cache, adding: &strokeRows)
+      if let draftID = job.draftID { lastWritten = (draftID, facts.fingerprints, ids) }
       drawingRows.append((job, StrokeRuns.encode(ids)))
       if !job.isNew {
         try db.execute("DELETE FROM drawing WHERE blob_id = ?", [job.blobID])
@@ -282,7 +287,7 @@ package final class DrawingIndexWriter {
       }
     }
     // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
-    // strokeIDs(for:job:cache:adding:) name rows that are gone.
+    // strokeIDs(for:job:draftID:cache:adding:) name rows that are gone.
     try insertRows(strokeRows, Self.strokeInsert) { insert, row, at in
       // Read in place: copying a job's facts (or a stroke's) retains each of their arrays.
       let bounds = jobs[row.job].facts.strokes[row.index].bounds
@@ -366,12 +371,16 @@ package final class DrawingIndexWriter {
   /// The row id of each stroke of `facts` (job `job` of the batch): from `strokeIDs` (the
   /// cache), or a new id whose row is added to `rows`.
   private func strokeIDs(
-    for facts: DrawingFacts, job: Int, cache strokeIDs: inout [StrokeFingerprint: Int64], adding rows: inout [NewStroke]
+    for facts: DrawingFacts, job: Int, draftID: Int64?, cache strokeIDs: inout [StrokeFingerprint: Int64],
+    adding rows: inout [NewStroke]
   ) throws -> [Int64] {
     var ids = [Int64](repeating: 0, count: facts.strokes.count)
     var missing: [Int] = []
+    let last = lastWritten.flatMap { $0.draftID == draftID ? $0 : nil }
     for index in facts.strokes.indices {
-      if let id = strokeIDs[facts.fingerprints[index]] {
+      if let last, index < last.ids.count, last.fingerprints[index] == facts.fingerprints[index] {
+        ids[index] = last.ids[index]
+      } else if let id = strokeIDs[facts.fingerprints[index]] {
         ids[index] = id
       } else {
         missing.append(index)
@@ -429,6 +438,7 @@ package final class DrawingIndexWriter {
     loadedDrafts.removeAll(keepingCapacity: true)
     inkIDs.removeAll()
     nextStrokeID = nil
+    lastWritten = nil
   }
 }
 
