@@ -52,6 +52,24 @@ import Testing
     }
   }
 
+  /// An ink's identifier enters the form as its UTF-8 length, then its bytes packed
+  /// little-endian eight to a word, the last word zero-padded: at every length, and for
+  /// identifiers that are not ASCII.
+  @Test func identifiersArePackedLittleEndianEightBytesAWord() throws {
+    var drawing = try DrawingSamples.drawing("three-pen-strokes")
+    for identifier in ["", "abc", "12345678", "com.apple.ink.pen", "com.example.encre-brûlée", "🖋️ink"] {
+      drawing.inks[drawing.strokes[0].inkIndex].inkType = .other(identifier)
+      let utf8 = Array(identifier.utf8)
+      var expected = [UInt64(utf8.count)]
+      for start in stride(from: 0, to: utf8.count, by: 8) {
+        expected.append(utf8[start..<min(start + 8, utf8.count)].enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
+      }
+      let words = drawing.strokeCanonicalWords(at: 0)
+      // The form starts with the "has an ink" flag, then the identifier.
+      #expect(Array(words[1...expected.count]) == expected, "\(identifier)")
+    }
+  }
+
   @Test func theSameDrawingWithOtherIDsHasTheSameContent() throws {
     let original = try DrawingSamples.drawing("three-pen-strokes")
     var copy = original
