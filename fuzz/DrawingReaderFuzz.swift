@@ -8,6 +8,9 @@
 //  3. A drawing has the same content as itself, and its fingerprint is deterministic.
 //  4. The store's point columns undo exactly, for any input: interleaved(columnar(b)) == b,
 //     at the same length.
+//  5. A read that skips every other stroke, given the outlines of the whole read's strokes
+//     (what the drawing index does for strokes a save repeats), succeeds too, with the same
+//     strokes where it decoded and their placeholders where it skipped.
 //
 // LLVMFuzzerInitialize writes seed inputs made by the writer when FUZZ_WRITE_SEEDS names a
 // folder (scripts/fuzz does this before fuzzing), so the corpus starts with deep, varied
@@ -38,6 +41,7 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     return 0
   }
   guard case .drawing(let drawing) = result else { return 0 }
+  checkSkippingRead(array, drawing)
   precondition(drawing.hasSameContent(as: drawing), "a drawing differs from itself")
   precondition(
     drawing.contentFingerprint == drawing.contentFingerprint, "fingerprint is not deterministic")
@@ -53,6 +57,31 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
   precondition(
     again.hasSameContent(as: drawing) || containsNaN(drawing), "content changed in a round trip")
   return 0
+}
+
+/// Check 5. Strokes are compared by outline and content digest: `==` fails on NaN.
+func checkSkippingRead(_ bytes: [UInt8], _ drawing: Drawing) {
+  let outlines = drawing.strokes.indices.map { StrokeOutline(of: drawing.strokes, at: $0) }
+  let skipping: Drawing?
+  do {
+    skipping = try DrawingReader.read(bytes, limits: fuzzLimits) { index, _, _ in
+      index % 2 == 0 && outlines.indices.contains(index) ? outlines[index] : nil
+    }.drawing
+  } catch {
+    preconditionFailure("a skipping read fails where the whole read did not: \(error)")
+  }
+  guard let skipping, skipping.strokes.count == drawing.strokes.count else {
+    preconditionFailure("a skipping read gives another drawing")
+  }
+  for index in drawing.strokes.indices {
+    if index % 2 == 0 {
+      precondition(skipping.strokes[index] == outlines[index].placeholder, "stroke \(index) is not its placeholder")
+    } else {
+      precondition(StrokeOutline(of: skipping.strokes, at: index) == outlines[index], "stroke \(index) reads otherwise")
+      precondition(
+        skipping.strokeContentDigest(at: index) == drawing.strokeContentDigest(at: index), "stroke \(index) reads otherwise")
+    }
+  }
 }
 
 /// NaN compares unequal to itself in `==`, but content equality is bitwise; a round trip may
