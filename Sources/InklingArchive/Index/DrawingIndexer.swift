@@ -184,17 +184,19 @@ final class DrawingIndexer {
   private func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint], skipped: [Bool], before: PreviousSave)
     -> (facts: DrawingFacts, seen: [SeenStroke])?
   {
-    // A draft's saves mostly repeat its ink table: comparing it costs less than hashing each ink.
-    let inks: [Int]
-    if drawing.inks == lastInks.table {
-      inks = lastInks.numbers
-    } else {
-      inks = drawing.inks.map { ink in
-        if let number = inkNumbers[ink] { return number }
-        let number = inkNumbers.count
-        inkNumbers[ink] = number
-        inkNames.append(ink.inkType.name)
-        return number
+    // A draft's saves repeat its ink table, or add to its end: comparing costs less than
+    // hashing each ink, so only the inks after the last table are looked up.
+    let kept = drawing.inks.starts(with: lastInks.table) ? lastInks.table.count : 0
+    var inks = kept == lastInks.numbers.count ? lastInks.numbers : Array(lastInks.numbers[..<kept])
+    if kept < drawing.inks.count {
+      for ink in drawing.inks[kept...] {
+        if let number = inkNumbers[ink] {
+          inks.append(number)
+        } else {
+          inks.append(inkNumbers.count)
+          inkNumbers[ink] = inkNumbers.count
+          inkNames.append(ink.inkType.name)
+        }
       }
       lastInks = (drawing.inks, inks)
     }
