@@ -125,7 +125,8 @@ final class DrawingIndexer {
     var reused = 0
     let drawing: Drawing
     do {
-      let result = try DrawingReader.read(bytes) { index, range, buffer -> StrokeOutline? in
+      // A save mostly keeps its draft's strokes and adds a few.
+      let result = try DrawingReader.read(bytes, expectedStrokes: capacity) { index, range, buffer -> StrokeOutline? in
         guard index == fingerprints.count else { return nil }
         ranges.append(range)
         if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,

@@ -34,6 +34,8 @@ struct DrawingDecoder {
   var inPath = false
   /// The highest ink index of any stroke or substroke read so far (−1 before the first).
   var maxInkIndex = -1
+  /// How many strokes the caller expects (within the limits): the stroke array's capacity.
+  var expectedStrokes = 0
   /// Asked for each top-level stroke message (its index, and its range in the buffer) before
   /// decoding it; a message it returns an outline for is not decoded (DrawingReader.read(_:skipping:)).
   var skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)?
@@ -60,6 +62,7 @@ struct DrawingDecoder {
   mutating func readDrawing(range: Range<Int>) throws -> Drawing {
     var reader = ProtobufReader(buffer, range: range)
     var drawing = Drawing(replicas: [])
+    drawing.strokes.reserveCapacity(expectedStrokes)
     while let tag = try reader.readTag() {
       switch tag.number {
       case 2:

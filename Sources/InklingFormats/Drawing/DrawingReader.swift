@@ -73,15 +73,18 @@ public enum DrawingReader {
   /// messages equal byte for byte, so that reading a save costs what it added. `skip` does
   /// not escape, so the caller's closure may keep its state in local variables (captured by
   /// an escaping closure, each use of them is an exclusivity check at run time).
+  /// `expectedStrokes` (at most `limits.maxStrokes` is used) sizes the stroke array.
   /// - Throws: `DrawingReadError` as `read(_:limits:)`; `.inkIndexOutOfRange` at the
   ///   drawing, not at a stroke, when the index out of range is in a skipped stroke.
   package static func read(
-    _ bytes: [UInt8], limits: DrawingLimits = .default,
+    _ bytes: [UInt8], limits: DrawingLimits = .default, expectedStrokes: Int = 0,
     skipping skip: (Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?
   ) throws(DrawingReadError) -> DrawingDecodeResult {
     let outcome = withoutActuallyEscaping(skip) { skip in
       bytes.withUnsafeBytes { raw in
-        Result { () throws(DrawingReadError) in try decode(raw, limits: limits, skip: skip) }
+        Result { () throws(DrawingReadError) in
+          try decode(raw, limits: limits, skip: skip, expectedStrokes: expectedStrokes)
+        }
       }
     }
     switch try outcome.get() {
@@ -109,13 +112,14 @@ public enum DrawingReader {
   }
 
   static func decode(
-    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil
+    _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits,
+    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0
   ) throws(DrawingReadError) -> Outcome {
     guard bytes.count <= limits.maxBytes else {
       throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
     }
     guard Gzip.isGzip(bytes) else {
-      return try decodeContainer(bytes, limits: limits, gzipped: false, skip: skip)
+      return try decodeContainer(bytes, limits: limits, gzipped: false, skip: skip, expectedStrokes: expectedStrokes)
     }
     let unpacked: [UInt8]
     switch Result(catching: { () throws(Gzip.Failure) in
@@ -127,7 +131,7 @@ public enum DrawingReader {
     }
     let outcome = unpacked.withUnsafeBytes { raw in
       Result { () throws(DrawingReadError) in
-        try decodeContainer(raw, limits: limits, gzipped: true, skip: skip)
+        try decodeContainer(raw, limits: limits, gzipped: true, skip: skip, expectedStrokes: expectedStrokes)
       }
     }
     return try outcome.get()
@@ -136,7 +140,7 @@ public enum DrawingReader {
   /// Reads the 8-byte header, then the `Drawing` message at the offset it gives.
   static func decodeContainer(
     _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool,
-    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil
+    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0
   ) throws(DrawingReadError) -> Outcome {
     let what = gzipped ? "gzipped data" : "data"
     let hasMagic = bytes.count >= 4 && bytes.prefix(4).elementsEqual(magic)
@@ -164,6 +168,7 @@ public enum DrawingReader {
     }
     var decoder = DrawingDecoder(buffer: bytes, limits: limits)
     decoder.skip = skip
+    decoder.expectedStrokes = min(max(expectedStrokes, 0), limits.maxStrokes)
     do {
       var drawing = try decoder.readDrawing(range: headerLength..<bytes.count)
       drawing.formatVersion = version
