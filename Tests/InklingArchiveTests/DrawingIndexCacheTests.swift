@@ -74,6 +74,22 @@ import Testing
     #expect(indexer.statistics.fingerprintsReused == reused + model.strokes.count)
   }
 
+  /// The same stroke twice in one drawing (a pasted copy: the same message) is one row.
+  @Test func aStrokeTwiceInOneDrawingIsOneRow() throws {
+    let folder = try TemporaryFolder("pasted")
+    var model = try #require(try DrawingReader.read(try sharedSample("three-pen-strokes")).drawing)
+    model.strokes.append(model.strokes[0])
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try model.dataRepresentation()))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM stroke") { $0.int(0) } == 3)
+    let blobID = try #require(try archive.database.fetchOne("SELECT blob_id FROM drawing") { $0.int64(0) })
+    let row = try #require(try DrawingIndexRecords.read(blobID: blobID, in: archive.database))
+    #expect(row.strokeIDs.count == 4)
+    #expect(row.strokeIDs[3] == row.strokeIDs[0])
+    #expect(Set(row.strokeIDs).count == 3)
+  }
+
   @Test func aDraftsStrokesAreSharedAcrossImportsButNotWithOtherDrafts() throws {
     let folder = try TemporaryFolder("lean")
     // Three blobs holding the same stroke messages: the drawing's own UUID differs.

@@ -397,15 +397,16 @@ package final class DrawingIndexWriter {
       next = (try db.fetchOne("SELECT max(id) FROM stroke", [], { $0.isNull(0) ? 0 : $0.int64(0) }) ?? 0) + 1
     }
     for index in missing {
-      let fingerprint = facts.fingerprints[index]
-      // The same stroke twice in one drawing (a pasted copy) gets one row.
-      if let id = strokeIDs[fingerprint] {
+      // One look-up: the new id goes in, unless the stroke is there already (the same stroke
+      // twice in one drawing, a pasted copy, gets one row), whose id is put back. On a throw
+      // the caller calls forgetCache().
+      if let id = strokeIDs.updateValue(next, forKey: facts.fingerprints[index]) {
+        strokeIDs[facts.fingerprints[index]] = id
         ids[index] = id
         continue
       }
-      let stroke = facts.strokes[index]
-      rows.append(NewStroke(id: next, job: job, index: index, ink: try inkID(stroke.ink, stroke.color)))
-      strokeIDs[fingerprint] = next
+      let ink = try inkID(facts.strokes[index].ink, facts.strokes[index].color)
+      rows.append(NewStroke(id: next, job: job, index: index, ink: ink))
       ids[index] = next
       next += 1
     }
