@@ -351,12 +351,19 @@ package final class DrawingIndexWriter {
       // A malformed list only loses sharing here; `show` reports it.
       ids.formUnion(StrokeRuns.decode(row.bytes(0)) ?? [])
     }
-    let fingerprint = try db.statement("SELECT fingerprint FROM stroke WHERE id = ?")
-    for id in ids {
-      try fingerprint.forEach([id]) { row in
-        let bytes = row.bytes(0)
-        if bytes.count == 16 { cache[StrokeFingerprint(prefixOf: bytes)] = id }
+    // One query per run of consecutive ids, not one per id: a draft's strokes are numbered
+    // in runs (a save's new strokes take consecutive ids).
+    let fingerprints = try db.statement("SELECT id, fingerprint FROM stroke WHERE id BETWEEN ? AND ?")
+    let sorted = ids.sorted()
+    var start = 0
+    while start < sorted.count {
+      var end = start
+      while end + 1 < sorted.count, sorted[end + 1] == sorted[end] &+ 1 { end += 1 }
+      try fingerprints.forEach([sorted[start], sorted[end]]) { row in
+        let bytes = row.bytes(1)
+        if bytes.count == 16 { cache[StrokeFingerprint(prefixOf: bytes)] = row.int64(0) }
       }
+      start = end + 1
     }
   }
 
