@@ -78,17 +78,8 @@ public struct Ink: Hashable, Sendable {
     case other(String)
 
     public init(identifier: String) {
-      switch identifier {
-      case "com.apple.ink.pen": self = .pen
-      case "com.apple.ink.pencil": self = .pencil
-      case "com.apple.ink.marker": self = .marker
-      case "com.apple.ink.monoline": self = .monoline
-      case "com.apple.ink.fountainpen": self = .fountainPen
-      case "com.apple.ink.watercolor": self = .watercolor
-      case "com.apple.ink.crayon": self = .crayon
-      case "com.apple.ink.eraser": self = .eraser
-      default: self = .other(identifier)
-      }
+      var identifier = identifier
+      self = identifier.withUTF8 { InkType(identifier: UnsafeRawBufferPointer($0)) }
     }
 
     public var identifier: String {
@@ -121,7 +112,8 @@ public struct Ink: Hashable, Sendable {
       [InkType.pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser].map { ($0, Array($0.identifier.utf8)) }
 
     /// A short name for people and queries: `pen`, `marker`, `fountainpen`, … (the
-    /// identifier without "com.apple.ink.").
+    /// identifier without "com.apple.ink."; a literal for the known types, since the index
+    /// names every ink of every draft it reads).
     public var name: String {
       switch self {
       case .pen: "pen"
