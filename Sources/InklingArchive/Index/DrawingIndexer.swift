@@ -106,9 +106,11 @@ final class DrawingIndexer {
     previous = PreviousSave()
     // A gzipped drawing's stroke bytes live in a buffer the reader frees: read whole.
     if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) { return wholeFacts(of: bytes) }
-    return facts(of: bytes, skippingFrom: before) ?? facts(of: bytes, skippingFrom: PreviousSave())
-      ?? DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
+    return facts(of: bytes, skippingFrom: before) ?? facts(of: bytes, skippingFrom: PreviousSave()) ?? Self.undescribed
   }
+
+  /// What a read that skipped nothing can never give: facts for none of its strokes.
+  private static let undescribed = DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
 
   /// The facts of `bytes`, whose strokes equal byte for byte to those of `before` at the same
   /// index are not decoded (memory 1). Nil when what is remembered of a skipped stroke does not
@@ -173,10 +175,7 @@ final class DrawingIndexer {
       return DrawingFacts(status: .damaged, problem: error.description)
     }
     let fingerprints = Self.strokeFingerprints(bytes, count: drawing.strokes.count)
-    let none = PreviousSave()
-    // With no stroke skipped, every stroke is described.
-    return facts(of: drawing, fingerprints: fingerprints, skipped: [], before: none)?.facts
-      ?? DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
+    return facts(of: drawing, fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts ?? Self.undescribed
   }
 
   /// The facts of `drawing`, whose strokes at the indices `skipped` marks are placeholders
@@ -229,13 +228,12 @@ final class DrawingIndexer {
       }
       let inkIndex = drawing.strokes[index].inkIndex
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
+      let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
+      // A skipped stroke under the same ink number is the previous save's: no look-up.
+      let sameInk = isSkipped && before.strokes[index].ink == inkNumber
       let remembered: Known
       let rememberable: Bool
-      if isSkipped, before.strokes[index].ink == inkNumber, let found = before.strokes[index].known {
-        remembered = found
-        rememberable = true
-        factsReused += 1
-      } else if let found = known[Key(fingerprint: fingerprints[index], ink: inkNumber)] {
+      if let found = (sameInk ? before.strokes[index].known : nil) ?? known[key] {
         remembered = found
         rememberable = true
         factsReused += 1
@@ -246,16 +244,12 @@ final class DrawingIndexer {
           facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
           digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
-        if rememberable { known[Key(fingerprint: fingerprints[index], ink: inkNumber)] = remembered }
+        if rememberable { known[key] = remembered }
       }
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
-      seen.append(
-        rememberable
-          ? SeenStroke(
-            outline: isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index),
-            span: span, ink: inkNumber, known: remembered)
-          : SeenStroke(outline: nil, span: span, ink: inkNumber, known: nil))
+      let outline = !rememberable ? nil : isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index)
+      seen.append(SeenStroke(outline: outline, span: span, ink: inkNumber, known: rememberable ? remembered : nil))
       if !remembered.facts.hidden, let bounds = remembered.facts.bounds {
         box = box.map { union($0, bounds) } ?? bounds
       }
