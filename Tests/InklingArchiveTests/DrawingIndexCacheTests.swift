@@ -153,7 +153,7 @@ import Testing
               bounds_width, bounds_height, point_count, created_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-              fingerprint.bytes, stroke.uuid, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green,
+              fingerprint.bytes, stroke.uuid?.bytes, stroke.hidden, stroke.ink, stroke.color.red, stroke.color.green,
               stroke.color.blue, stroke.color.alpha, b?.x, b?.y, b?.width, b?.height, stroke.pointCount, stroke.created,
             ])
           strokeIDs[fingerprint] = db.lastInsertRowID

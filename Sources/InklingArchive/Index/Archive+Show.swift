@@ -30,7 +30,7 @@ extension Archive {
     // A stroke is the same stroke in both when its UUID is (hiding a stroke re-encodes it);
     // without a UUID, when it is the same row of the index (the same bytes).
     enum Key: Hashable {
-      case uuid([UInt8])
+      case uuid(StrokeUUID)
       case row(Int64)
     }
     func key(_ row: DrawingIndexRow, _ index: Int) -> Key { row.facts.strokes[index].uuid.map(Key.uuid) ?? .row(row.strokeIDs[index]) }

@@ -26,9 +26,11 @@ import InklingFormats
 import InklingStore
 
 final class DrawingIndexer {
-  private struct Key: Hashable {
-    let fingerprint: StrokeFingerprint
-    let ink: Int
+  /// The key of memory 2: the stroke's fingerprint with its ink number added to the high
+  /// word (times an odd constant, so a stroke under two inks has two keys). Two (stroke, ink)
+  /// pairs share a key only as two fingerprints collide, about 2^-64 a pair.
+  private static func key(_ fingerprint: StrokeFingerprint, ink: Int) -> StrokeFingerprint {
+    StrokeFingerprint(high: fingerprint.high &+ UInt64(truncatingIfNeeded: ink) &* 0x9E37_79B9_7F4A_7C15, low: fingerprint.low)
   }
 
   private struct Known {
@@ -37,7 +39,9 @@ final class DrawingIndexer {
     let digest: UInt64
   }
 
-  private var known: [Key: Known] = [:]
+  /// Memory 2: the place in `knownFacts` of each stroke's facts, by `key(_:ink:)`.
+  private var known = FingerprintTable()
+  private var knownFacts: [Known] = []
   private var inkNumbers: [Ink: Int] = [:]
   /// The short name (`Ink.InkType.name`) of each numbered ink: a name costs string work.
   private var inkNames: [String] = []
@@ -88,7 +92,8 @@ final class DrawingIndexer {
 
   /// Forgets the strokes seen so far: call between drafts, whose strokes differ.
   func forget() {
-    known.removeAll(keepingCapacity: true)
+    known.removeAll()
+    knownFacts.removeAll(keepingCapacity: true)
     inkNumbers.removeAll(keepingCapacity: true)
     inkNames.removeAll(keepingCapacity: true)
     lastInks = ([], [])
@@ -212,9 +217,12 @@ final class DrawingIndexer {
     var box: Rect?
     // The memory is moved into a local for the loop and back after it: each use of a class's
     // stored property is an exclusivity check at run time, and this loop runs per stroke.
-    var known: [Key: Known] = [:]
+    var known = FingerprintTable()
     swap(&known, &self.known)
     defer { swap(&known, &self.known) }
+    var knownFacts: [Known] = []
+    swap(&knownFacts, &self.knownFacts)
+    defer { swap(&knownFacts, &self.knownFacts) }
     var factsReused = 0
     for index in drawing.strokes.indices {
       let isSkipped = index < skipped.count && skipped[index]
@@ -228,12 +236,12 @@ final class DrawingIndexer {
       }
       let inkIndex = drawing.strokes[index].inkIndex
       let inkNumber = inks.indices.contains(inkIndex) ? inks[inkIndex] : -1
-      let key = Key(fingerprint: fingerprints[index], ink: inkNumber)
+      let key = Self.key(fingerprints[index], ink: inkNumber)
       // A skipped stroke under the same ink number is the previous save's: no look-up.
       let sameInk = isSkipped && before.strokes[index].ink == inkNumber
       let remembered: Known
       let rememberable: Bool
-      if let found = (sameInk ? before.strokes[index].known : nil) ?? known[key] {
+      if let found = (sameInk ? before.strokes[index].known : nil) ?? known[key].map({ knownFacts[Int($0)] }) {
         remembered = found
         rememberable = true
         factsReused += 1
@@ -244,7 +252,10 @@ final class DrawingIndexer {
           facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
           digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
-        if rememberable { known[key] = remembered }
+        if rememberable {
+          known[key] = Int64(knownFacts.count)
+          knownFacts.append(remembered)
+        }
       }
       strokes.append(remembered.facts)
       digests.append(remembered.digest)
@@ -270,7 +281,7 @@ final class DrawingIndexer {
     let inkIndex = drawing.strokes[index].inkIndex
     let hidden = drawing.strokes[index].isHidden
     return StrokeFacts(
-      uuid: drawing.strokes[index].uuid?.bytes, hidden: hidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
+      uuid: drawing.strokes[index].uuid.flatMap { StrokeUUID($0.bytes) }, hidden: hidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
       color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
       bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing),
       pointCount: drawing.strokes[index].path?.points.count ?? 0,

@@ -50,24 +50,44 @@ package struct StrokeFingerprint: Hashable, Sendable {
   /// The first 16 bytes of `bytes` (which must hold at least 16).
   package init(prefixOf bytes: [UInt8]) {
     precondition(bytes.count >= 16, "a fingerprint is made from a digest of at least 16 bytes")
-    high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
-    low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+    (high, low) = bigEndianWords(bytes)
   }
 
   /// 16 bytes, big-endian: the BLOB stored in `stroke.fingerprint`.
-  package var bytes: [UInt8] {
-    var out = [UInt8](repeating: 0, count: 16)
-    for i in 0..<8 {
-      out[i] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(i)))
-      out[8 + i] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(i)))
-    }
-    return out
+  package var bytes: [UInt8] { bigEndianBytes(high, low) }
+}
+
+/// A stroke's UUID, its 16 bytes held in two words: copying a stroke's facts (every save
+/// repeats most of a draft's strokes) then retains nothing, where an array was retained and
+/// released at each copy.
+package struct StrokeUUID: Hashable, Sendable {
+  package var high: UInt64
+  package var low: UInt64
+
+  /// From exactly 16 bytes, in order; nil for any other length (the drawing reader accepts
+  /// only 16, so only a damaged index row can hold another).
+  package init?(_ bytes: [UInt8]) {
+    guard bytes.count == 16 else { return nil }
+    (high, low) = bigEndianWords(bytes)
   }
+
+  /// The 16 bytes, in order: what `stroke.uuid` stores.
+  package var bytes: [UInt8] { bigEndianBytes(high, low) }
+}
+
+/// The first 16 bytes of `bytes` (at least 16) as two big-endian words.
+private func bigEndianWords(_ bytes: [UInt8]) -> (UInt64, UInt64) {
+  (bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
+}
+
+/// `high` and `low` as 16 bytes, big-endian.
+private func bigEndianBytes(_ high: UInt64, _ low: UInt64) -> [UInt8] {
+  withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
 }
 
 /// One stroke as the index keeps it.
 package struct StrokeFacts: Sendable, Equatable {
-  package var uuid: [UInt8]?
+  package var uuid: StrokeUUID?
   package var hidden: Bool
   package var ink: String
   package var color: RGBA
@@ -76,7 +96,7 @@ package struct StrokeFacts: Sendable, Equatable {
   /// The path's creation date, seconds since 1970.
   package var created: Double?
 
-  package init(uuid: [UInt8]?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?) {
+  package init(uuid: StrokeUUID?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?) {
     self.uuid = uuid; self.hidden = hidden; self.ink = ink; self.color = color
     self.bounds = bounds; self.pointCount = pointCount; self.created = created
   }
@@ -143,7 +163,7 @@ package struct DrawingIndexJob: Sendable {
 /// versions (a save repeats every earlier stroke, so most strokes are found in memory).
 package final class DrawingIndexWriter {
   private let db: Database
-  private var strokeIDs: [StrokeFingerprint: Int64] = [:]
+  private var strokeIDs = FingerprintTable()
   /// Drafts whose archived strokes are in `strokeIDs` (invariant 1 of the file comment).
   private var loadedDrafts = Set<Int64>()
   private var inkIDs: [InkKey: Int64] = [:]
@@ -256,7 +276,7 @@ package final class DrawingIndexWriter {
     var strokeRows: [NewStroke] = []
     // The cache is moved into a local for the batch and back after it: each use of a class's
     // stored property is an exclusivity check at run time, and this is a few per stroke.
-    var cache: [StrokeFingerprint: Int64] = [:]
+    var cache = FingerprintTable()
     swap(&cache, &strokeIDs)
     defer { swap(&cache, &strokeIDs) }
     for (number, job) in jobs.enumerated() {
@@ -265,7 +285,7 @@ package final class DrawingIndexWriter {
         facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
       if cache.count >= Self.cacheLimit {
         // Not forgetCache(): `nextStrokeID` must stay, the rows numbered so far are not written yet.
-        cache.removeAll(keepingCapacity: true)
+        cache.removeAll()
         loadedDrafts.removeAll(keepingCapacity: true)
       }
       if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID, into: &cache) }
@@ -300,8 +320,12 @@ package final class DrawingIndexWriter {
       try insert.bind(bounds?.width, at: at + 6)
       try insert.bind(bounds?.height, at: at + 7)
       try insert.bind(jobs[row.job].facts.strokes[row.index].created, at: at + 8)
-      try insert.bind(blob: jobs[row.job].facts.strokes[row.index].uuid, at: at + 9)
-      // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives, without an array.
+      // 16 bytes, in order, without an array (the fingerprint below likewise).
+      let uuid = jobs[row.job].facts.strokes[row.index].uuid
+      try withUnsafeBytes(of: (uuid?.high.bigEndian ?? 0, uuid?.low.bigEndian ?? 0)) {
+        try insert.bind(blob: uuid == nil ? nil : $0, at: at + 9)
+      }
+      // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives.
       let fingerprint = jobs[row.job].facts.fingerprints[row.index]
       try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
         try insert.bind(blob: $0, at: at + 10)
@@ -342,7 +366,7 @@ package final class DrawingIndexWriter {
   package func transactionEnded() { nextStrokeID = nil }
 
   /// Puts the strokes of every indexed version of draft `draftID` in `cache`.
-  private func loadStrokes(ofDraft draftID: Int64, into cache: inout [StrokeFingerprint: Int64]) throws {
+  private func loadStrokes(ofDraft draftID: Int64, into cache: inout FingerprintTable) throws {
     loadedDrafts.insert(draftID)
     var ids = Set<Int64>()
     try db.statement(
@@ -378,7 +402,7 @@ package final class DrawingIndexWriter {
   /// The row id of each stroke of `facts` (job `job` of the batch): from `strokeIDs` (the
   /// cache), or a new id whose row is added to `rows`.
   private func strokeIDs(
-    for facts: DrawingFacts, job: Int, draftID: Int64?, cache strokeIDs: inout [StrokeFingerprint: Int64],
+    for facts: DrawingFacts, job: Int, draftID: Int64?, cache strokeIDs: inout FingerprintTable,
     adding rows: inout [NewStroke]
   ) throws -> [Int64] {
     var ids = [Int64](repeating: 0, count: facts.strokes.count)
@@ -405,10 +429,9 @@ package final class DrawingIndexWriter {
     }
     for index in missing {
       // One look-up: the new id goes in, unless the stroke is there already (the same stroke
-      // twice in one drawing, a pasted copy, gets one row), whose id is put back. On a throw
-      // the caller calls forgetCache().
-      if let id = strokeIDs.updateValue(next, forKey: facts.fingerprints[index]) {
-        strokeIDs[facts.fingerprints[index]] = id
+      // twice in one drawing, a pasted copy, gets one row). On a throw the caller calls
+      // forgetCache().
+      if let id = strokeIDs.insertIfAbsent(next, forKey: facts.fingerprints[index]) {
         ids[index] = id
         continue
       }
@@ -442,7 +465,7 @@ package final class DrawingIndexWriter {
 
   /// Forgets cached ids (after a rollback, the rows they name may be gone).
   package func forgetCache() {
-    strokeIDs.removeAll(keepingCapacity: true)
+    strokeIDs.removeAll()
     loadedDrafts.removeAll(keepingCapacity: true)
     inkIDs.removeAll()
     nextStrokeID = nil
@@ -496,7 +519,7 @@ package enum DrawingIndexRecords {
           """, [id],
           { row in
             StrokeFacts(
-              uuid: row.isNull(12) ? nil : row.bytes(12), hidden: row.int(0) != 0, ink: row.string(1),
+              uuid: row.isNull(12) ? nil : StrokeUUID(row.bytes(12)), hidden: row.int(0) != 0, ink: row.string(1),
               color: RGBA(red: row.double(2), green: row.double(3), blue: row.double(4), alpha: row.double(5)),
               bounds: row.isNull(6)
                 ? nil : Rect(x: row.double(6), y: row.double(7), width: row.double(8), height: row.double(9)),
