@@ -39,7 +39,9 @@ final class DrawingIndexer {
     let digest: UInt64
   }
 
-  /// Memory 2: the place in `knownFacts` of each stroke's facts, by `key(_:ink:)`.
+  /// Memory 2: the place in `knownFacts` of each stroke's facts, by `key(_:ink:)`. The facts
+  /// of strokes that cannot be remembered (see `facts(of:fingerprints:skipped:before:)`) are
+  /// in `knownFacts` too, under no key.
   private var known = FingerprintTable()
   private var knownFacts: [Known] = []
   private var inkNumbers: [Ink: Int] = [:]
@@ -62,10 +64,11 @@ final class DrawingIndexer {
     /// Nil for a stroke the reader must decode again: one whose facts are not remembered.
     var outline: StrokeOutline?
     var span: TimeSpan?
-    /// Its ink's number, and its remembered facts (the entry of `known` under that ink), when
-    /// remembered: a skipped stroke whose ink number is the same needs no look-up.
+    /// Its ink's number, and the place of its remembered facts in `knownFacts` (the entry of
+    /// `known` under that ink), when remembered: a skipped stroke whose ink number is the same
+    /// needs no look-up. (A place, not a copy: the facts are a few hundred bytes.)
     var ink: Int
-    var known: Known?
+    var known: Int?
   }
 
   /// A stroke's point count and the times of its first and last point, seconds since 1970.
@@ -106,7 +109,7 @@ final class DrawingIndexer {
   /// The facts of `bytes`, whatever they hold: a drawing that does not decode is still
   /// described (status and reason), never an error.
   func facts(of bytes: [UInt8]) -> DrawingFacts {
-    if known.count > Self.memoryLimit { forget() }
+    if knownFacts.count > Self.memoryLimit { forget() }
     let before = previous
     previous = PreviousSave()
     // A gzipped drawing's stroke bytes live in a buffer the reader frees: read whole.
@@ -239,29 +242,29 @@ final class DrawingIndexer {
       let key = Self.key(fingerprints[index], ink: inkNumber)
       // A skipped stroke under the same ink number is the previous save's: no look-up.
       let sameInk = isSkipped && before.strokes[index].ink == inkNumber
-      let remembered: Known
+      // Where the stroke's facts are in `knownFacts` (read in place there: copies of them cost).
+      let place: Int
       let rememberable: Bool
-      if let found = (sameInk ? before.strokes[index].known : nil) ?? known[key].map({ knownFacts[Int($0)] }) {
-        remembered = found
+      if let found = (sameInk ? before.strokes[index].known : nil) ?? known[key].map({ Int($0) }) {
+        place = found
         rememberable = true
         factsReused += 1
       } else if isSkipped {
         return nil
       } else {
-        remembered = Known(
-          facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
-          digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index))
+        place = knownFacts.count
+        knownFacts.append(
+          Known(
+            facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
+            digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index)))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
-        if rememberable {
-          known[key] = Int64(knownFacts.count)
-          knownFacts.append(remembered)
-        }
+        if rememberable { known[key] = Int64(place) }
       }
-      strokes.append(remembered.facts)
-      digests.append(remembered.digest)
+      strokes.append(knownFacts[place].facts)
+      digests.append(knownFacts[place].digest)
       let outline = !rememberable ? nil : isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index)
-      seen.append(SeenStroke(outline: outline, span: span, ink: inkNumber, known: rememberable ? remembered : nil))
-      if !remembered.facts.hidden, let bounds = remembered.facts.bounds {
+      seen.append(SeenStroke(outline: outline, span: span, ink: inkNumber, known: rememberable ? place : nil))
+      if !knownFacts[place].facts.hidden, let bounds = knownFacts[place].facts.bounds {
         box = box.map { union($0, bounds) } ?? bounds
       }
     }

@@ -167,6 +167,9 @@ package final class DrawingIndexWriter {
   /// Drafts whose archived strokes are in `strokeIDs` (invariant 1 of the file comment).
   private var loadedDrafts = Set<Int64>()
   private var inkIDs: [InkKey: Int64] = [:]
+  /// The ink looked up last: a save's new strokes mostly share one ink, and a look-up in
+  /// `inkIDs` hashes the name and four doubles.
+  private var lastInk: (key: InkKey, id: Int64)?
   /// The next free stroke id, valid until the write transaction ends (invariant 2).
   private var nextStrokeID: Int64?
   /// The strokes of the last drawing written with a draft, and their ids: a draft's next
@@ -447,7 +450,11 @@ package final class DrawingIndexWriter {
   /// The id of the (ink, colour) row, inserted when new.
   private func inkID(_ name: String, _ color: RGBA) throws -> Int64 {
     let key = InkKey(name: name, color: color)
-    if let id = inkIDs[key] { return id }
+    if let lastInk, lastInk.key == key { return lastInk.id }
+    if let id = inkIDs[key] {
+      lastInk = (key, id)
+      return id
+    }
     let arguments: [(any DatabaseValueConvertible)?] = [name, color.red, color.green, color.blue, color.alpha]
     let id: Int64
     if let existing = try db.fetchOne(
@@ -460,6 +467,7 @@ package final class DrawingIndexWriter {
       id = db.lastInsertRowID
     }
     inkIDs[key] = id
+    lastInk = (key, id)
     return id
   }
 
@@ -468,6 +476,7 @@ package final class DrawingIndexWriter {
     strokeIDs.removeAll()
     loadedDrafts.removeAll(keepingCapacity: true)
     inkIDs.removeAll()
+    lastInk = nil
     nextStrokeID = nil
     lastWritten = nil
   }
