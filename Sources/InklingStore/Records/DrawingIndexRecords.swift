@@ -274,7 +274,7 @@ package final class DrawingIndexWriter {
   /// import writes a batch's drawings together.
   package func write(_ jobs: [DrawingIndexJob]) throws {
     var inkRows: [(blobID: Int64, name: String, count: Int)] = []
-    var drawingRows: [(job: DrawingIndexJob, strokes: [UInt8])] = []
+    var drawingRows: [(job: DrawingIndexJob, strokes: [UInt8], hidden: Int)] = []
     drawingRows.reserveCapacity(jobs.count)
     var strokeRows: [NewStroke] = []
     // The cache is moved into a local for the batch and back after it: each use of a class's
@@ -294,20 +294,24 @@ package final class DrawingIndexWriter {
       if let draftID = job.draftID, !loadedDrafts.contains(draftID) { try loadStrokes(ofDraft: draftID, into: &cache) }
       let ids = try strokeIDs(for: facts, job: number, draftID: job.draftID, cache: &cache, adding: &strokeRows)
       if let draftID = job.draftID { lastWritten = (draftID, facts.fingerprints, ids) }
-      drawingRows.append((job, StrokeRuns.encode(ids)))
       if !job.isNew {
         try db.execute("DELETE FROM drawing WHERE blob_id = ?", [job.blobID])
         try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [job.blobID])
       }
-      // Ink names in order of first use: a handful per drawing, so a linear search is cheapest.
+      // Ink names in order of first use (a handful per drawing, so a linear search is
+      // cheapest) and the hidden strokes, in one pass over the strokes read in place.
       let first = inkRows.count
-      for stroke in facts.strokes where !stroke.hidden {
-        if let index = inkRows[first...].firstIndex(where: { $0.name == stroke.ink }) {
-          inkRows[index].count += 1
+      var hidden = 0
+      for index in facts.strokes.indices {
+        if facts.strokes[index].hidden {
+          hidden += 1
+        } else if let row = inkRows[first...].firstIndex(where: { $0.name == facts.strokes[index].ink }) {
+          inkRows[row].count += 1
         } else {
-          inkRows.append((job.blobID, stroke.ink, 1))
+          inkRows.append((job.blobID, facts.strokes[index].ink, 1))
         }
       }
+      drawingRows.append((job, StrokeRuns.encode(ids), hidden))
     }
     // On a throw the caller rolls back and calls forgetCache(): the stroke ids cached by
     // strokeIDs(for:job:draftID:cache:adding:) name rows that are gone.
@@ -343,7 +347,9 @@ package final class DrawingIndexWriter {
     try insertRows(drawingRows, Self.drawingInsert, bind: Self.bindDrawing)
   }
 
-  private static func bindDrawing(_ insert: Statement, _ row: (job: DrawingIndexJob, strokes: [UInt8]), at: Int32) throws {
+  private static func bindDrawing(
+    _ insert: Statement, _ row: (job: DrawingIndexJob, strokes: [UInt8], hidden: Int), at: Int32
+  ) throws {
     let facts = row.job.facts
     let bounds = facts.bounds
     try insert.bind(row.job.blobID, at: at)
@@ -351,7 +357,7 @@ package final class DrawingIndexWriter {
     try insert.bind(text: facts.problem, at: at + 2)
     try insert.bind(facts.formatVersion.map(Int64.init), at: at + 3)
     try insert.bind(Int64(facts.strokes.count), at: at + 4)
-    try insert.bind(Int64(facts.hiddenCount), at: at + 5)
+    try insert.bind(Int64(row.hidden), at: at + 5)
     try insert.bind(Int64(facts.pointCount), at: at + 6)
     try insert.bind(bounds?.x, at: at + 7)
     try insert.bind(bounds?.y, at: at + 8)
