@@ -57,6 +57,18 @@ import Testing
     #expect(blobs == 1)
   }
 
+  /// The import keeps statement journals in memory (VersionWriter) and gives the connection
+  /// back with SQLite's default, for whatever the caller does next with the archive.
+  @Test func importLeavesTheConnectionsTemporaryStorageAsItWas() throws {
+    let folder = try TemporaryFolder("temp-store")
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: pseudoRandomBytes(10_000, seed: 3)))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let before = try archive.database.fetchOne("PRAGMA temp_store") { $0.int(0) }
+    #expect(try archive.importFiles(at: [folder.path("")]).versionsImported == 1)
+    #expect(try archive.database.fetchOne("PRAGMA temp_store") { $0.int(0) } == before)
+    #expect(before == 0)
+  }
+
   @Test func reportsBadFilesAndImportsTheRest() throws {
     let folder = try TemporaryFolder("bad")
     try folder.write("good-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: [1, 2, 3]))

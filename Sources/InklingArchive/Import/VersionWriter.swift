@@ -7,7 +7,7 @@
 //
 // Drawing index rows are written at the end of the batch (before COMMIT, in the same
 // transaction), not inside each file's savepoint: in a savepoint SQLite copies every page it
-// first changes to the statement journal (a temporary file once past 64 KiB), and the
+// first changes to the statement journal (kept in memory, see `init`), and the
 // index's rows touch pages of six B-trees per file (stroke, drawing and its two indexes,
 // drawing_ink and its index); written together they touch each page once per batch, in
 // order. Invariants: 1. a drawing is queued only after its file's savepoint was released,
@@ -47,10 +47,21 @@ final class VersionWriter {
   init(database: Database) throws {
     self.database = database
     drawingIndex = DrawingIndexWriter(database)
+    // Statement journals in memory. Each file's savepoint, and the savepoint of a batch's
+    // index rows, keep a copy of every page they first change; past 64 KiB SQLite spilled
+    // those copies to a temporary file, page by page: 870,000 pwrite calls for 3000 drafts
+    // without the index, 980,000 with it, and a third of the index's added CPU time
+    // (BENCHMARKS.md, session 6). A savepoint's copies are a few hundred kilobytes, a batch's
+    // index rows' a few megabytes at most, all freed at its release.
+    try database.execute("PRAGMA temp_store = MEMORY")
     // One autocommit statement: retrying it after SQLITE_BUSY cannot insert it twice.
     try BusyRetry.run { try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()]) }
     runID = database.lastInsertRowID
   }
+
+  /// The connection outlives the import: other work on it keeps SQLite's default
+  /// (a large sort spills to a file, not to memory).
+  deinit { try? database.execute("PRAGMA temp_store = DEFAULT") }
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
