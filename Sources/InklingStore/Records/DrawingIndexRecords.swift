@@ -327,16 +327,10 @@ package final class DrawingIndexWriter {
       try insert.bind(bounds?.width, at: at + 6)
       try insert.bind(bounds?.height, at: at + 7)
       try insert.bind(jobs[row.job].facts.strokes[row.index].created, at: at + 8)
-      // 16 bytes, in order, without an array (the fingerprint below likewise).
       let uuid = jobs[row.job].facts.strokes[row.index].uuid
-      try withUnsafeBytes(of: (uuid?.high.bigEndian ?? 0, uuid?.low.bigEndian ?? 0)) {
-        try insert.bind(blob: uuid == nil ? nil : $0, at: at + 9)
-      }
-      // 16 bytes, big-endian, as `StrokeFingerprint.bytes` gives.
+      try Self.bind(words: uuid.map { ($0.high, $0.low) }, to: insert, at: at + 9)
       let fingerprint = jobs[row.job].facts.fingerprints[row.index]
-      try withUnsafeBytes(of: (fingerprint.high.bigEndian, fingerprint.low.bigEndian)) {
-        try insert.bind(blob: $0, at: at + 10)
-      }
+      try Self.bind(words: (fingerprint.high, fingerprint.low), to: insert, at: at + 10)
     }
     // A drawing's ink rows go in before its drawing row: see migration 0009.
     try insertRows(inkRows, Self.inkInsert) { insert, row, at in
@@ -345,6 +339,14 @@ package final class DrawingIndexWriter {
       try insert.bind(Int64(row.count), at: at + 2)
     }
     try insertRows(drawingRows, Self.drawingInsert, bind: Self.bindDrawing)
+  }
+
+  /// Binds two words as the 16 bytes `StrokeUUID.bytes` and `StrokeFingerprint.bytes` give
+  /// (big-endian), without making an array; NULL for nil.
+  private static func bind(words: (high: UInt64, low: UInt64)?, to insert: Statement, at index: Int32) throws {
+    try withUnsafeBytes(of: (words?.high.bigEndian ?? 0, words?.low.bigEndian ?? 0)) {
+      try insert.bind(blob: words == nil ? nil : $0, at: index)
+    }
   }
 
   private static func bindDrawing(
