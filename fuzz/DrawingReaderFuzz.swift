@@ -11,6 +11,8 @@
 //  5. A read that skips every other stroke, given the outlines of the whole read's strokes
 //     (what the drawing index does for strokes a save repeats), succeeds too, with the same
 //     strokes where it decoded and their placeholders where it skipped.
+//  6. A read that leaves the points encoded in the input (what the drawing index does)
+//     gives the same outlines and content digests, and its strokes decode to the same form.
 //
 // LLVMFuzzerInitialize writes seed inputs made by the writer when FUZZ_WRITE_SEEDS names a
 // folder (scripts/fuzz does this before fuzzing), so the corpus starts with deep, varied
@@ -42,6 +44,7 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
   }
   guard case .drawing(let drawing) = result else { return 0 }
   checkSkippingRead(array, drawing)
+  checkEncodedRead(array, drawing)
   precondition(drawing.hasSameContent(as: drawing), "a drawing differs from itself")
   precondition(
     drawing.contentFingerprint == drawing.contentFingerprint, "fingerprint is not deterministic")
@@ -80,6 +83,29 @@ func checkSkippingRead(_ bytes: [UInt8], _ drawing: Drawing) {
       precondition(StrokeOutline(of: skipping.strokes, at: index) == outlines[index], "stroke \(index) reads otherwise")
       precondition(
         skipping.strokeContentDigest(at: index) == drawing.strokeContentDigest(at: index), "stroke \(index) reads otherwise")
+    }
+  }
+}
+
+/// Check 6.
+func checkEncodedRead(_ bytes: [UInt8], _ drawing: Drawing) {
+  let encoded: Drawing?
+  do {
+    encoded = try DrawingReader.read(bytes, limits: fuzzLimits, leavingPointsEncoded: true) { _, _, _ in nil }.drawing
+  } catch {
+    preconditionFailure("a read leaving points encoded fails where the whole read did not: \(error)")
+  }
+  guard let encoded, encoded.strokes.count == drawing.strokes.count else {
+    preconditionFailure("a read leaving points encoded gives another drawing")
+  }
+  bytes.withUnsafeBytes { raw in
+    for index in drawing.strokes.indices {
+      precondition(StrokeOutline(of: encoded.strokes, at: index) == StrokeOutline(of: drawing.strokes, at: index), "stroke \(index) counts otherwise")
+      precondition(
+        encoded.strokeContentDigest(at: index, encodedIn: raw) == drawing.strokeContentDigest(at: index),
+        "stroke \(index) digests otherwise")
+      let decoded = Drawing(inks: encoded.inks, strokes: [encoded.strokes[index].decodingPoints(in: raw)])
+      precondition(decoded.strokeCanonicalWords(at: 0) == drawing.strokeCanonicalWords(at: index), "stroke \(index) decodes otherwise")
     }
   }
 }

@@ -13,6 +13,10 @@
 //      worker's memory holds one save's new strokes, not a whole drawing;
 //   2. per (fingerprint, ink), the stroke's facts and content digest: render bounds and the
 //      canonical serialisation are costly, and are computed once per distinct stroke.
+// A stroke the indexer does decode keeps its points encoded in the save's bytes
+// (DrawingReader's `leavingPointsEncoded`): each point is decoded as it is digested, and
+// only the first and last are read besides; a stroke whose bounds must be computed is
+// decoded then.
 // The key of (2) holds the ink by value, numbered (`inkNumbers`), because a stroke's bytes
 // name its ink only by its index in the drawing's ink table. A stroke whose substrokes use
 // another ink than its own is never remembered (its digest depends on more than the key),
@@ -136,7 +140,8 @@ final class DrawingIndexer {
     let drawing: Drawing
     do {
       // A save mostly keeps its draft's strokes and adds a few.
-      let result = try DrawingReader.read(bytes, expectedStrokes: capacity) { index, range, buffer -> StrokeOutline? in
+      let result = try DrawingReader.read(bytes, expectedStrokes: capacity, leavingPointsEncoded: true) {
+        index, range, buffer -> StrokeOutline? in
         guard index == fingerprints.count else { return nil }
         ranges.append(range)
         if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
@@ -161,7 +166,8 @@ final class DrawingIndexer {
       return skipped.contains(true) ? nil : DrawingFacts(status: .damaged, problem: error.description)
     }
     guard fingerprints.count == drawing.strokes.count else { return wholeFacts(of: bytes) }
-    guard let described = facts(of: drawing, fingerprints: fingerprints, skipped: skipped, before: before) else {
+    guard let described = facts(of: drawing, encodedIn: bytes, fingerprints: fingerprints, skipped: skipped, before: before)
+    else {
       return nil
     }
     statistics.fingerprintsReused += reused
@@ -183,15 +189,18 @@ final class DrawingIndexer {
       return DrawingFacts(status: .damaged, problem: error.description)
     }
     let fingerprints = Self.strokeFingerprints(bytes, count: drawing.strokes.count)
-    return facts(of: drawing, fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts ?? Self.undescribed
+    return facts(of: drawing, encodedIn: nil, fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts
+      ?? Self.undescribed
   }
 
   /// The facts of `drawing`, whose strokes at the indices `skipped` marks are placeholders
-  /// for those of `before` at the same index; nil when a skipped stroke's facts are not
-  /// remembered under its current ink. Also what to remember of each stroke for the next save.
-  private func facts(of drawing: Drawing, fingerprints: [StrokeFingerprint], skipped: [Bool], before: PreviousSave)
-    -> (facts: DrawingFacts, seen: [SeenStroke])?
-  {
+  /// for those of `before` at the same index, and whose points are left encoded in `bytes`
+  /// when it is given; nil when a skipped stroke's facts are not remembered under its current
+  /// ink. Also what to remember of each stroke for the next save.
+  private func facts(
+    of drawing: Drawing, encodedIn bytes: [UInt8]?, fingerprints: [StrokeFingerprint], skipped: [Bool],
+    before: PreviousSave
+  ) -> (facts: DrawingFacts, seen: [SeenStroke])? {
     // A draft's saves repeat its ink table, or add to its end: comparing costs less than
     // hashing each ink, so only the inks after the last table are looked up.
     let kept = drawing.inks.starts(with: lastInks.table) ? lastInks.table.count : 0
@@ -231,7 +240,7 @@ final class DrawingIndexer {
       let isSkipped = index < skipped.count && skipped[index]
       // A decoded stroke is read in place, through the array, not bound to a name: a copy of
       // a stroke or of its path retains each of their arrays.
-      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(of: drawing.strokes[index])
+      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(of: drawing.strokes[index], encodedIn: bytes)
       if let span {
         points += span.points
         first = min(first, span.first)
@@ -255,8 +264,8 @@ final class DrawingIndexer {
         place = knownFacts.count
         knownFacts.append(
           Known(
-            facts: facts(ofStrokeAt: index, in: drawing, inkNumber: inkNumber),
-            digest: drawing.strokes[index].isHidden ? 0 : drawing.strokeContentDigest(at: index)))
+            facts: facts(ofStrokeAt: index, in: drawing, encodedIn: bytes, inkNumber: inkNumber),
+            digest: drawing.strokes[index].isHidden ? 0 : Self.contentDigest(ofStrokeAt: index, in: drawing, encodedIn: bytes)))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
         if rememberable { known[key] = Int64(place) }
       }
@@ -280,23 +289,38 @@ final class DrawingIndexer {
 
   /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
   /// a stroke passed as an argument is copied.)
-  private func facts(ofStrokeAt index: Int, in drawing: Drawing, inkNumber: Int) -> StrokeFacts {
+  private func facts(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?, inkNumber: Int) -> StrokeFacts {
     let inkIndex = drawing.strokes[index].inkIndex
     let hidden = drawing.strokes[index].isHidden
     return StrokeFacts(
       uuid: drawing.strokes[index].uuid.flatMap { StrokeUUID($0.bytes) }, hidden: hidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
       color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
-      bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing),
-      pointCount: drawing.strokes[index].path?.points.count ?? 0,
+      bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: bytes),
+      pointCount: drawing.strokes[index].path?.pointCount ?? 0,
       created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
+  }
+
+  /// The content digest of stroke `index`, whose points may be encoded in `bytes`.
+  private static func contentDigest(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?) -> UInt64 {
+    guard let bytes else { return drawing.strokeContentDigest(at: index) }
+    return bytes.withUnsafeBytes { drawing.strokeContentDigest(at: index, encodedIn: $0) }
   }
 
   /// The stroke's point count and the times of its first and last point; nil for a stroke
   /// without points.
-  private static func timeSpan(of stroke: borrowing Stroke) -> TimeSpan? {
-    guard let created = stroke.path?.creationDate, let head = stroke.path?.points.first?.timeOffset,
-      let tail = stroke.path?.points.last?.timeOffset, let count = stroke.path?.points.count
-    else { return nil }
+  private static func timeSpan(of stroke: borrowing Stroke, encodedIn bytes: [UInt8]?) -> TimeSpan? {
+    guard let created = stroke.path?.creationDate, let count = stroke.path?.pointCount, count > 0 else { return nil }
+    let head: Double
+    let tail: Double
+    if stroke.path?.encodedPoints != nil, let bytes, let path = stroke.path {
+      (head, tail) = bytes.withUnsafeBytes {
+        (path.encodedPoint(0, in: $0).timeOffset, path.encodedPoint(count - 1, in: $0).timeOffset)
+      }
+    } else if let first = stroke.path?.points.first, let last = stroke.path?.points.last {
+      (head, tail) = (first.timeOffset, last.timeOffset)
+    } else {
+      return nil
+    }
     return TimeSpan(points: count, first: created + appleEpoch + head, last: created + appleEpoch + tail)
   }
 
@@ -307,14 +331,17 @@ final class DrawingIndexer {
   /// with substrokes always gets computed bounds: the format gives it none of its own (its
   /// substrokes have them), so a stored rectangle there would be the stroke before erasing.
   /// Rendering (thumbnails, exports) always computes; only the index takes this shortcut.
-  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing) -> Rect? {
+  /// Points left encoded in `bytes` are decoded for the computation.
+  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]? = nil) -> Rect? {
     if drawing.strokes[index].substrokes.isEmpty, drawing.strokes[index].path != nil,
       let stored = drawing.strokes[index].storedBounds, stored.x.isFinite,
       stored.y.isFinite, stored.width.isFinite, stored.height.isFinite, stored.width >= 0, stored.height >= 0
     {
       return stored
     }
-    return drawing.renderBounds(ofStrokeAt: index)
+    guard let bytes else { return drawing.renderBounds(ofStrokeAt: index) }
+    let decoded = bytes.withUnsafeBytes { drawing.strokes[index].decodingPoints(in: $0) }
+    return Drawing(inks: drawing.inks, strokes: [decoded]).renderBounds(ofStrokeAt: 0)
   }
 
   /// Whether every substroke of `stroke` (at any depth) uses ink `index`, as it does.

@@ -213,6 +213,9 @@ public struct StrokePath: Hashable, Sendable {
   public var varyingProperties: PointProperties
   public var constantProperties: PointProperties
   public var createdWithFinger: Bool
+  /// The points as records in the bytes read, when the read left them there
+  /// (`DrawingReader.read(_:leavingPointsEncoded:skipping:)`); `points` is then empty.
+  package var encodedPoints: EncodedPoints?
 
   public init(
     uuid: UUIDBytes? = nil, creationDate: Double, points: [StrokePoint],

@@ -93,6 +93,15 @@ extension Drawing {
     return out.sink.finish()
   }
 
+  /// `strokeContentDigest(at:)` of a drawing read with its points left encoded in `bytes`
+  /// (DrawingReader.read(_:leavingPointsEncoded:skipping:)): the same digest as of the
+  /// drawing read whole, each point decoded as it is hashed.
+  package func strokeContentDigest(at index: Int, encodedIn bytes: UnsafeRawBufferPointer) -> UInt64 {
+    var out = ContentSerializer(drawing: self, sink: XXHash64Words(seed: 0), encodedIn: bytes)
+    out.stroke(at: index, of: strokes)
+    return out.sink.finish()
+  }
+
   /// The canonical form of stroke `index` as words (what `strokeContentDigest` hashes).
   func strokeCanonicalWords(at index: Int) -> [UInt64] {
     var out = ContentSerializer(drawing: self, sink: [UInt64]())
@@ -144,10 +153,45 @@ private struct ContentSerializer<Sink: ContentSink> {
   /// retains each of its arrays).
   let inks: [Ink]
   var sink: Sink
+  /// The bytes holding the records of paths whose points a read left encoded.
+  let encodedIn: UnsafeRawBufferPointer?
 
-  init(drawing: Drawing, sink: Sink) {
+  init(drawing: Drawing, sink: Sink, encodedIn: UnsafeRawBufferPointer? = nil) {
     inks = drawing.inks
     self.sink = sink
+    self.encodedIn = encodedIn
+  }
+
+  // The points' loops are functions of their own, out of the recursive `stroke(at:of:)`,
+  // where the compiler did not inline the record decoding. Each writes a point's stripes
+  // itself: a function for them was not inlined either (even `@inline(__always)`), and
+  // its call per point passed each point through memory.
+
+  mutating func points(_ points: [StrokePoint]) {
+    for p in points {
+      sink.stripe(Self.bits(p.location.x), Self.bits(p.location.y), Self.bits(p.width), Self.bits(p.aspectRatio))
+      sink.stripe(Self.bits(p.edgeWidth), Self.bits(p.force), Self.bits(p.azimuth), Self.bits(p.altitude))
+      sink.stripe(Self.bits(p.opacity), Self.bits(p.secondaryRadius), Self.bits(p.threshold), 0)
+    }
+  }
+
+  mutating func encodedPoints(of path: StrokePath) {
+    guard let bytes = encodedIn, path.encodedPointsFit(in: bytes), let encoded = path.encodedPoints else {
+      preconditionFailure("a drawing with encoded points is digested without its bytes")
+    }
+    // One point decoded over the last: a record sets every property its mask holds, and the
+    // others keep the base's values.
+    var p = path.encodedBase(inChecked: bytes)
+    let mask = path.varyingProperties.rawValue
+    let stride = PointPropertyCoding.size(of: mask)
+    var record = bytes.baseAddress! + Int(encoded.records)
+    for _ in 0..<encoded.count {
+      PointPropertyCoding.decode(mask, from: record, into: &p)
+      sink.stripe(Self.bits(p.location.x), Self.bits(p.location.y), Self.bits(p.width), Self.bits(p.aspectRatio))
+      sink.stripe(Self.bits(p.edgeWidth), Self.bits(p.force), Self.bits(p.azimuth), Self.bits(p.altitude))
+      sink.stripe(Self.bits(p.opacity), Self.bits(p.secondaryRadius), Self.bits(p.threshold), 0)
+      record += stride
+    }
   }
 
   mutating func word(_ value: UInt64) { sink.append(value) }
@@ -210,15 +254,15 @@ private struct ContentSerializer<Sink: ContentSink> {
     number(t.d)
     number(t.tx)
     number(t.ty)
-    if let count = strokes[index].path?.points.count {
+    if let count = strokes[index].path?.pointCount {
       flag(true)
       self.count(count)
       // The bulk of the form: three stripes a point.
       while !sink.isAligned { word(0) }
-      for p in strokes[index].path!.points {
-        sink.stripe(Self.bits(p.location.x), Self.bits(p.location.y), Self.bits(p.width), Self.bits(p.aspectRatio))
-        sink.stripe(Self.bits(p.edgeWidth), Self.bits(p.force), Self.bits(p.azimuth), Self.bits(p.altitude))
-        sink.stripe(Self.bits(p.opacity), Self.bits(p.secondaryRadius), Self.bits(p.threshold), 0)
+      if strokes[index].path!.encodedPoints != nil {
+        encodedPoints(of: strokes[index].path!)
+      } else {
+        points(strokes[index].path!.points)
       }
     } else {
       flag(false)  // a substroke: the parent's path, already serialised

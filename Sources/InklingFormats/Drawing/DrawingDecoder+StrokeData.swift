@@ -7,7 +7,8 @@
 //  4. `len(points) == stride(varying mask) × N`, multiplied without overflow.
 //  5. N fits the drawing's point budget (`DrawingLimits.maxPoints`): with a stride of 0, check 4
 //     holds for any N, so this is what stops 12 bytes from claiming 2^60 points.
-// Then the points are decoded in one pass into an array allocated once.
+// Then the points are decoded in one pass into an array allocated once, or, when the caller
+// asked (`leavePointsEncoded`), left where they are (EncodedPoints).
 
 extension DrawingDecoder {
   mutating func readStrokeData(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws
@@ -80,16 +81,22 @@ extension DrawingDecoder {
     }
     try countPoints(count, at: pointsOffset)
 
+    var path = StrokePath(
+      uuid: uuid, creationDate: creationDate, points: [],
+      varyingProperties: PointProperties(rawValue: varying),
+      constantProperties: PointProperties(rawValue: constant), createdWithFinger: createdWithFinger)
+    if leavePointsEncoded && count > 0,
+      let encoded = EncodedPoints(count: Int(count), records: points.lowerBound, constants: constants.lowerBound)
+    {
+      path.encodedPoints = encoded
+      return path
+    }
     var base = PointPropertyCoding.defaultPoint
     if constantsSize > 0, let start = buffer.baseAddress {
       PointPropertyCoding.decode(constant, from: start + constants.lowerBound, into: &base)
     }
     let first = buffer.baseAddress.map { $0 + points.lowerBound }
-    let decoded = PointPropertyCoding.decodePoints(
-      count: Int(count), mask: varying, from: first, base: base)
-    return StrokePath(
-      uuid: uuid, creationDate: creationDate, points: decoded,
-      varyingProperties: PointProperties(rawValue: varying),
-      constantProperties: PointProperties(rawValue: constant), createdWithFinger: createdWithFinger)
+    path.points = PointPropertyCoding.decodePoints(count: Int(count), mask: varying, from: first, base: base)
+    return path
   }
 }

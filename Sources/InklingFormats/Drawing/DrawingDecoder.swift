@@ -39,6 +39,9 @@ struct DrawingDecoder {
   /// Asked for each top-level stroke message (its index, and its range in the buffer) before
   /// decoding it; a message it returns an outline for is not decoded (DrawingReader.read(_:skipping:)).
   var skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)?
+  /// Paths keep their points as records in `buffer` (EncodedPoints) instead of decoding them:
+  /// only for a buffer that outlives the drawing (DrawingReader.read(_:leavingPointsEncoded:skipping:)).
+  var leavePointsEncoded = false
 
   init(buffer: UnsafeRawBufferPointer, limits: DrawingLimits) {
     self.buffer = buffer

@@ -74,16 +74,24 @@ public enum DrawingReader {
   /// not escape, so the caller's closure may keep its state in local variables (captured by
   /// an escaping closure, each use of them is an exclusivity check at run time).
   /// `expectedStrokes` (at most `limits.maxStrokes` is used) sizes the stroke array.
+  ///
+  /// With `leavingPointsEncoded`, the paths of a drawing that is not gzipped keep their points
+  /// as records in `bytes` (`StrokePath.encodedPoints`, read with those same bytes) and their
+  /// `points` are empty: for a caller that looks at each point once. Such a drawing's content
+  /// is digested with `strokeContentDigest(at:encodedIn:)`; other users of its points must
+  /// decode them first (`Stroke.decodingPoints(in:)`). A gzipped drawing is decoded whole
+  /// (its bytes are inflated into a buffer that does not outlive the read).
   /// - Throws: `DrawingReadError` as `read(_:limits:)`; `.inkIndexOutOfRange` at the
   ///   drawing, not at a stroke, when the index out of range is in a skipped stroke.
   package static func read(
-    _ bytes: [UInt8], limits: DrawingLimits = .default, expectedStrokes: Int = 0,
+    _ bytes: [UInt8], limits: DrawingLimits = .default, expectedStrokes: Int = 0, leavingPointsEncoded: Bool = false,
     skipping skip: (Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?
   ) throws(DrawingReadError) -> DrawingDecodeResult {
     let outcome = withoutActuallyEscaping(skip) { skip in
       bytes.withUnsafeBytes { raw in
         Result { () throws(DrawingReadError) in
-          try decode(raw, limits: limits, skip: skip, expectedStrokes: expectedStrokes)
+          try decode(
+            raw, limits: limits, skip: skip, expectedStrokes: expectedStrokes, leavingPointsEncoded: leavingPointsEncoded)
         }
       }
     }
@@ -113,13 +121,16 @@ public enum DrawingReader {
 
   static func decode(
     _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits,
-    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0
+    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0,
+    leavingPointsEncoded: Bool = false
   ) throws(DrawingReadError) -> Outcome {
     guard bytes.count <= limits.maxBytes else {
       throw DrawingReadError(.inputTooLarge(bytes: bytes.count, limit: limits.maxBytes))
     }
     guard Gzip.isGzip(bytes) else {
-      return try decodeContainer(bytes, limits: limits, gzipped: false, skip: skip, expectedStrokes: expectedStrokes)
+      return try decodeContainer(
+        bytes, limits: limits, gzipped: false, skip: skip, expectedStrokes: expectedStrokes,
+        leavingPointsEncoded: leavingPointsEncoded)
     }
     let unpacked: [UInt8]
     switch Result(catching: { () throws(Gzip.Failure) in
@@ -140,7 +151,8 @@ public enum DrawingReader {
   /// Reads the 8-byte header, then the `Drawing` message at the offset it gives.
   static func decodeContainer(
     _ bytes: UnsafeRawBufferPointer, limits: DrawingLimits, gzipped: Bool,
-    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0
+    skip: ((Int, Range<Int>, UnsafeRawBufferPointer) -> StrokeOutline?)? = nil, expectedStrokes: Int = 0,
+    leavingPointsEncoded: Bool = false
   ) throws(DrawingReadError) -> Outcome {
     let what = gzipped ? "gzipped data" : "data"
     let hasMagic = bytes.count >= 4 && bytes.prefix(4).elementsEqual(magic)
@@ -168,6 +180,7 @@ public enum DrawingReader {
     }
     var decoder = DrawingDecoder(buffer: bytes, limits: limits)
     decoder.skip = skip
+    decoder.leavePointsEncoded = leavingPointsEncoded && !gzipped
     decoder.expectedStrokes = min(max(expectedStrokes, 0), limits.maxStrokes)
     do {
       var drawing = try decoder.readDrawing(range: headerLength..<bytes.count)

@@ -30,7 +30,7 @@ package struct StrokeOutline: Hashable, Sendable {
 
   private mutating func add(_ siblings: [Stroke], _ index: Int, depth: Int) {
     strokes += 1
-    points += siblings[index].path?.points.count ?? 0
+    points += siblings[index].path?.pointCount ?? 0
     for polygon in siblings[index].maskPolygons.indices { points += siblings[index].maskPolygons[polygon].count + 1 }
     self.depth = max(self.depth, depth)
     maxInkIndex = max(maxInkIndex, siblings[index].inkIndex)

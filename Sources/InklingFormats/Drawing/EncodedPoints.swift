@@ -1,0 +1,93 @@
+// A path's points left as the bytes hold them, for a caller that looks at each point once
+// (DrawingReader.read(_:leavingPointsEncoded:skipping:)): the drawing index digests a new
+// stroke's points and keeps their count and the first and last times, and building a
+// 96-byte `StrokePoint` for each point, to read it back once and free it, was about a
+// tenth of the index's work at import (issue 3).
+//
+// Where the records are is three 32-bit numbers, not a decoded base point: a `Stroke` holds
+// its path by value, every save of a draft holds a placeholder stroke for each stroke it
+// repeats, and a larger `Stroke` is moved with a call to memcpy where a small one is not.
+//
+// `StrokePath.encodedPoint(_:in:)` gives exactly what the reader's array holds at that index:
+// both decode the constants over the defaults, then a record over that, with
+// `PointPropertyCoding.decode`.
+
+/// Where a path's point records are in the bytes read (see the file comment).
+package struct EncodedPoints: Hashable, Sendable {
+  let pointCount: UInt32
+  /// The offsets of the first record (`StrokeData.7`) and of the constants (`StrokeData.6`).
+  let records: UInt32
+  let constants: UInt32
+
+  /// Nil when a number does not fit in 32 bits: the reader then decodes the points.
+  init?(count: Int, records: Int, constants: Int) {
+    guard let count = UInt32(exactly: count), let records = UInt32(exactly: records),
+      let constants = UInt32(exactly: constants)
+    else { return nil }
+    (pointCount, self.records, self.constants) = (count, records, constants)
+  }
+
+  package var count: Int { Int(pointCount) }
+}
+
+extension StrokePath {
+  /// The number of points, decoded or left encoded.
+  package var pointCount: Int { encodedPoints?.count ?? points.count }
+
+  /// Whether the encoded points and constants lie inside `bytes` (checked before any is read).
+  package func encodedPointsFit(in bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let encoded = encodedPoints, bytes.baseAddress != nil else { return false }
+    let stride = PointPropertyCoding.size(of: varyingProperties.rawValue)
+    let constantsSize = PointPropertyCoding.size(of: constantProperties.rawValue)
+    let (size, overflow) = encoded.count.multipliedReportingOverflow(by: stride)
+    return !overflow && size <= bytes.count - Int(encoded.records)
+      && constantsSize <= bytes.count - Int(encoded.constants)
+  }
+
+  /// Every point before its record is applied: the defaults with the constants set.
+  /// `encodedPointsFit(in: bytes)` must hold.
+  package func encodedBase(inChecked bytes: UnsafeRawBufferPointer) -> StrokePoint {
+    var base = PointPropertyCoding.defaultPoint
+    if constantProperties.rawValue != 0 {
+      PointPropertyCoding.decode(
+        constantProperties.rawValue, from: bytes.baseAddress! + Int(encodedPoints!.constants), into: &base)
+    }
+    return base
+  }
+
+  /// Point `index` (in 0..<pointCount) of encoded points, from the bytes they were read from.
+  package func encodedPoint(_ index: Int, in bytes: UnsafeRawBufferPointer) -> StrokePoint {
+    precondition(encodedPointsFit(in: bytes) && index >= 0 && index < pointCount, "encoded points read from other bytes than their own")
+    let stride = PointPropertyCoding.size(of: varyingProperties.rawValue)
+    var point = encodedBase(inChecked: bytes)
+    PointPropertyCoding.decode(
+      varyingProperties.rawValue, from: bytes.baseAddress! + Int(encodedPoints!.records) + index * stride, into: &point)
+    return point
+  }
+
+  /// The path with its points decoded from the bytes they were read from, as the reader
+  /// decodes them.
+  package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> StrokePath {
+    guard let encoded = encodedPoints else { return self }
+    precondition(encodedPointsFit(in: bytes), "encoded points read from other bytes than their own")
+    var path = self
+    path.points = PointPropertyCoding.decodePoints(
+      count: encoded.count, mask: varyingProperties.rawValue, from: bytes.baseAddress! + Int(encoded.records),
+      base: encodedBase(inChecked: bytes))
+    path.encodedPoints = nil
+    return path
+  }
+}
+
+extension Stroke {
+  /// The stroke with the points of its path, and of its substrokes' paths, decoded from
+  /// `bytes` where a read left them encoded.
+  package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> Stroke {
+    var stroke = self
+    stroke.path = stroke.path?.decodingPoints(in: bytes)
+    // Recursion as deep as the model nests: models from the reader nest at most
+    // DrawingLimits.hardMaxNestingDepth levels.
+    for index in stroke.substrokes.indices { stroke.substrokes[index] = stroke.substrokes[index].decodingPoints(in: bytes) }
+    return stroke
+  }
+}
