@@ -236,12 +236,18 @@ package final class DrawingIndexWriter {
       rest = rest.dropFirst(part.count)
       let statement = try statement(insert, rows: part.count)
       statement.reset()
-      defer { statement.finish() }  // also after a failed bind: no bound copies left behind
       var parameter: Int32 = 1
-      for row in part {
-        try bind(statement, row, parameter)
-        parameter += insert.columns
+      do {
+        for row in part {
+          try bind(statement, row, parameter)
+          parameter += insert.columns
+        }
+      } catch {
+        statement.finish()  // no bound copies left behind
+        throw error
       }
+      // `run` resets and clears the bindings after the rows, also when it throws (clearing
+      // 352 parameters is not free: done twice, it was 3 M instructions at 200 drafts).
       try statement.run()
     }
   }
