@@ -12,7 +12,8 @@
 //     (what the drawing index does for strokes a save repeats), succeeds too, with the same
 //     strokes where it decoded and their placeholders where it skipped.
 //  6. A read that leaves the points encoded in the input (what the drawing index does)
-//     gives the same outlines and content digests, and its strokes decode to the same form.
+//     gives the same outlines and content digests, and its strokes decode to the same form
+//     and times.
 //
 // LLVMFuzzerInitialize writes seed inputs made by the writer when FUZZ_WRITE_SEEDS names a
 // folder (scripts/fuzz does this before fuzzing), so the corpus starts with deep, varied
@@ -106,6 +107,10 @@ func checkEncodedRead(_ bytes: [UInt8], _ drawing: Drawing) {
         "stroke \(index) digests otherwise")
       let decoded = Drawing(inks: encoded.inks, strokes: [encoded.strokes[index].decodingPoints(in: raw)])
       precondition(decoded.strokeCanonicalWords(at: 0) == drawing.strokeCanonicalWords(at: index), "stroke \(index) decodes otherwise")
+      // Time offsets are not content: compared apart, bitwise.
+      precondition(
+        decoded.strokes[0].path?.points.map(\.timeOffset.bitPattern)
+          == drawing.strokes[index].path?.points.map(\.timeOffset.bitPattern), "stroke \(index) times otherwise")
     }
   }
 }

@@ -28,11 +28,11 @@ import Testing
       drawing.strokes.indices.first { drawing.strokes[$0].path != nil && drawing.strokes[$0].substrokes.isEmpty })
     let stored = Rect(x: 1, y: 2, width: 3, height: 4)
     drawing.strokes[index].storedBounds = stored
-    #expect(DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing) == stored)
+    #expect(DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: nil) == stored)
     for unusable in [nil, Rect(x: .nan, y: 0, width: 1, height: 1), Rect(x: 0, y: 0, width: -1, height: 1)] {
       drawing.strokes[index].storedBounds = unusable
       #expect(
-        DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing)
+        DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: nil)
           == drawing.renderBounds(ofStrokeAt: index))
     }
   }
@@ -53,6 +53,21 @@ import Testing
     #expect(statistics.strokes > 500)
     #expect(Double(statistics.factsReused) > 0.5 * Double(statistics.strokes), "\(statistics)")
     #expect(Double(statistics.fingerprintsReused) > 0.5 * Double(statistics.strokes), "\(statistics)")
+  }
+
+  /// The facts of a drawing read with its points left encoded (the indexer's read) are those
+  /// of the same drawing gzipped, which the indexer reads whole, decoding every point.
+  @Test func factsFromEncodedPointsEqualThoseOfAWholeRead() throws {
+    var strokes = 0
+    for draft in drafts(12, seed: 6) {
+      for bytes in draft {
+        let encoded = DrawingIndexer().facts(of: bytes)
+        #expect(encoded.status == .decoded)
+        #expect(encoded == DrawingIndexer().facts(of: Gzip.compress(bytes)))
+        strokes += encoded.strokes.count
+      }
+    }
+    #expect(strokes > 500)
   }
 
   /// A save whose stroke bytes repeat the previous save's but whose ink table changed: the

@@ -44,7 +44,7 @@ final class DrawingIndexer {
   }
 
   /// Memory 2: the place in `knownFacts` of each stroke's facts, by `key(_:ink:)`. The facts
-  /// of strokes that cannot be remembered (see `facts(of:fingerprints:skipped:before:)`) are
+  /// of strokes that cannot be remembered (see `facts(of:encodedIn:fingerprints:skipped:before:)`) are
   /// in `knownFacts` too, under no key.
   private var known = FingerprintTable()
   private var knownFacts: [Known] = []
@@ -312,14 +312,13 @@ final class DrawingIndexer {
     guard let created = stroke.path?.creationDate, let count = stroke.path?.pointCount, count > 0 else { return nil }
     let head: Double
     let tail: Double
-    if stroke.path?.encodedPoints != nil, let bytes, let path = stroke.path {
+    if stroke.path?.encodedPoints != nil {
+      guard let bytes else { preconditionFailure("a path with encoded points is described without its bytes") }
       (head, tail) = bytes.withUnsafeBytes {
-        (path.encodedPoint(0, in: $0).timeOffset, path.encodedPoint(count - 1, in: $0).timeOffset)
+        (stroke.path!.encodedPoint(0, in: $0).timeOffset, stroke.path!.encodedPoint(count - 1, in: $0).timeOffset)
       }
-    } else if let first = stroke.path?.points.first, let last = stroke.path?.points.last {
-      (head, tail) = (first.timeOffset, last.timeOffset)
     } else {
-      return nil
+      (head, tail) = (stroke.path!.points[0].timeOffset, stroke.path!.points[count - 1].timeOffset)
     }
     return TimeSpan(points: count, first: created + appleEpoch + head, last: created + appleEpoch + tail)
   }
@@ -331,17 +330,26 @@ final class DrawingIndexer {
   /// with substrokes always gets computed bounds: the format gives it none of its own (its
   /// substrokes have them), so a stored rectangle there would be the stroke before erasing.
   /// Rendering (thumbnails, exports) always computes; only the index takes this shortcut.
-  /// Points left encoded in `bytes` are decoded for the computation.
-  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]? = nil) -> Rect? {
+  /// Points left encoded in `bytes` (nil when the drawing was read whole) are decoded for the
+  /// computation.
+  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?) -> Rect? {
     if drawing.strokes[index].substrokes.isEmpty, drawing.strokes[index].path != nil,
       let stored = drawing.strokes[index].storedBounds, stored.x.isFinite,
       stored.y.isFinite, stored.width.isFinite, stored.height.isFinite, stored.width >= 0, stored.height >= 0
     {
       return stored
     }
-    guard let bytes else { return drawing.renderBounds(ofStrokeAt: index) }
+    guard let bytes else {
+      precondition(!Self.hasEncodedPoints(drawing.strokes[index]), "a path with encoded points is bounded without its bytes")
+      return drawing.renderBounds(ofStrokeAt: index)
+    }
     let decoded = bytes.withUnsafeBytes { drawing.strokes[index].decodingPoints(in: $0) }
     return Drawing(inks: drawing.inks, strokes: [decoded]).renderBounds(ofStrokeAt: 0)
+  }
+
+  /// Whether `stroke` or a substroke (at any depth) has points a read left encoded.
+  private static func hasEncodedPoints(_ stroke: Stroke) -> Bool {
+    stroke.path?.encodedPoints != nil || stroke.substrokes.contains(where: hasEncodedPoints)
   }
 
   /// Whether every substroke of `stroke` (at any depth) uses ink `index`, as it does.

@@ -112,7 +112,7 @@ extension Drawing {
   /// The canonical serialisation of the visible content, as 64-bit words.
   func canonicalContent() -> [UInt64] {
     var words: [UInt64] = []
-    words.reserveCapacity(16 + strokes.reduce(0) { $0 + 24 + ($1.path?.points.count ?? 0) * 12 })
+    words.reserveCapacity(16 + strokes.reduce(0) { $0 + 24 + ($1.path?.pointCount ?? 0) * 12 })
     var out = ContentSerializer(drawing: self, sink: words)
     out.text("inkling-drawing-content-v3")
     out.count(strokes.count { !$0.isHidden })

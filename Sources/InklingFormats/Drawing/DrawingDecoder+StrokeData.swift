@@ -91,10 +91,8 @@ extension DrawingDecoder {
       path.encodedPoints = encoded
       return path
     }
-    var base = PointPropertyCoding.defaultPoint
-    if constantsSize > 0, let start = buffer.baseAddress {
-      PointPropertyCoding.decode(constant, from: start + constants.lowerBound, into: &base)
-    }
+    let base = PointPropertyCoding.base(
+      constant: constant, from: constantsSize > 0 ? buffer.baseAddress.map { $0 + constants.lowerBound } : nil)
     let first = buffer.baseAddress.map { $0 + points.lowerBound }
     path.points = PointPropertyCoding.decodePoints(count: Int(count), mask: varying, from: first, base: base)
     return path

@@ -34,7 +34,8 @@ extension StrokePath {
   /// The number of points, decoded or left encoded.
   package var pointCount: Int { encodedPoints?.count ?? points.count }
 
-  /// Whether the encoded points and constants lie inside `bytes` (checked before any is read).
+  /// Whether the encoded points and constants lie inside `bytes` (checked before any is read;
+  /// bytes other than those read may pass, and then give other points).
   package func encodedPointsFit(in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let encoded = encodedPoints, bytes.baseAddress != nil else { return false }
     let stride = PointPropertyCoding.size(of: varyingProperties.rawValue)
@@ -47,17 +48,14 @@ extension StrokePath {
   /// Every point before its record is applied: the defaults with the constants set.
   /// `encodedPointsFit(in: bytes)` must hold.
   package func encodedBase(inChecked bytes: UnsafeRawBufferPointer) -> StrokePoint {
-    var base = PointPropertyCoding.defaultPoint
-    if constantProperties.rawValue != 0 {
-      PointPropertyCoding.decode(
-        constantProperties.rawValue, from: bytes.baseAddress! + Int(encodedPoints!.constants), into: &base)
-    }
-    return base
+    PointPropertyCoding.base(
+      constant: constantProperties.rawValue, from: bytes.baseAddress.map { $0 + Int(encodedPoints!.constants) })
   }
 
   /// Point `index` (in 0..<pointCount) of encoded points, from the bytes they were read from.
   package func encodedPoint(_ index: Int, in bytes: UnsafeRawBufferPointer) -> StrokePoint {
-    precondition(encodedPointsFit(in: bytes) && index >= 0 && index < pointCount, "encoded points read from other bytes than their own")
+    precondition(index >= 0 && index < pointCount, "point \(index) of a path of \(pointCount)")
+    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
     let stride = PointPropertyCoding.size(of: varyingProperties.rawValue)
     var point = encodedBase(inChecked: bytes)
     PointPropertyCoding.decode(
@@ -69,7 +67,7 @@ extension StrokePath {
   /// decodes them.
   package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> StrokePath {
     guard let encoded = encodedPoints else { return self }
-    precondition(encodedPointsFit(in: bytes), "encoded points read from other bytes than their own")
+    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
     var path = self
     path.points = PointPropertyCoding.decodePoints(
       count: encoded.count, mask: varyingProperties.rawValue, from: bytes.baseAddress! + Int(encoded.records),

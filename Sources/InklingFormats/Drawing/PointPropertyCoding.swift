@@ -63,6 +63,14 @@ enum PointPropertyCoding {
     if mask & 0x400 != 0 { point.threshold = half(thresholdScale) }
   }
 
+  /// The point each record of a path is decoded over: the defaults, with the constants of
+  /// `mask` (`StrokeData.6`) from `constants` set (nil when there are none).
+  static func base(constant mask: UInt64, from constants: UnsafeRawPointer?) -> StrokePoint {
+    var base = defaultPoint
+    if mask != 0, let constants { decode(mask, from: constants, into: &base) }
+    return base
+  }
+
   /// Decodes `count` records of `mask` starting at `first`, each starting from `base`.
   static func decodePoints(
     count: Int, mask: UInt64, from first: UnsafeRawPointer?, base: StrokePoint
