@@ -28,6 +28,8 @@ import Testing
           // Bitwise, as content is compared: NaN is data. (The time offset is not content.)
           let times = reference.points.indices.map { path.encodedPoint($0, in: raw).timeOffset.bitPattern }
           #expect(times == reference.points.map(\.timeOffset.bitPattern))
+          let span = path.encodedTimeSpan(in: raw)
+          #expect(span.first.bitPattern == times.first && span.last.bitPattern == times.last)
         }
         #expect(encoded.strokeContentDigest(at: index, encodedIn: raw) == whole.strokeContentDigest(at: index))
         // Decoded, the stroke serialises as the whole read's does (equal up to NaN).

@@ -314,9 +314,7 @@ final class DrawingIndexer {
     let tail: Double
     if stroke.path?.encodedPoints != nil {
       guard let bytes else { preconditionFailure("a path with encoded points is described without its bytes") }
-      (head, tail) = bytes.withUnsafeBytes {
-        (stroke.path!.encodedPoint(0, in: $0).timeOffset, stroke.path!.encodedPoint(count - 1, in: $0).timeOffset)
-      }
+      (head, tail) = bytes.withUnsafeBytes { stroke.path!.encodedTimeSpan(in: $0) }
     } else {
       (head, tail) = (stroke.path!.points[0].timeOffset, stroke.path!.points[count - 1].timeOffset)
     }

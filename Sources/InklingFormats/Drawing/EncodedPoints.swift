@@ -63,6 +63,22 @@ extension StrokePath {
     return point
   }
 
+  /// The time offsets of the first and last of the encoded points (at least one), from the
+  /// bytes they were read from: one check and one base for both, where two `encodedPoint`
+  /// calls cost twice that for every new stroke the drawing index describes.
+  package func encodedTimeSpan(in bytes: UnsafeRawBufferPointer) -> (first: Double, last: Double) {
+    precondition(pointCount > 0, "the time span of a path without points")
+    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
+    let mask = varyingProperties.rawValue
+    var first = encodedBase(inChecked: bytes)
+    guard mask & PointProperties.timeOffset.rawValue != 0 else { return (first.timeOffset, first.timeOffset) }
+    var last = first
+    let records = bytes.baseAddress! + Int(encodedPoints!.records)
+    PointPropertyCoding.decode(mask, from: records, into: &first)
+    PointPropertyCoding.decode(mask, from: records + (pointCount - 1) * PointPropertyCoding.size(of: mask), into: &last)
+    return (first.timeOffset, last.timeOffset)
+  }
+
   /// The path with its points decoded from the bytes they were read from, as the reader
   /// decodes them.
   package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> StrokePath {
