@@ -121,6 +121,18 @@ final class DrawingIndexer {
     return facts(of: bytes, skippingFrom: before) ?? facts(of: bytes, skippingFrom: PreviousSave()) ?? Self.undescribed
   }
 
+  /// How many strokes a save of `bytes` bytes likely holds, to size its arrays once: a save
+  /// mostly keeps the strokes of the one before and adds some, so as many strokes per byte as
+  /// there; a draft's first save, a stroke per kilobyte. (Sized by the strokes before alone,
+  /// a save that added more than a few, and every draft's first, grew the drawing's stroke
+  /// array by copying it: 300 bytes a stroke.) Too many only reserves memory; the reader
+  /// caps it at the drawing's stroke limit.
+  private static func expectedStrokes(inBytes count: Int, before: PreviousSave) -> Int {
+    guard !before.ranges.isEmpty, !before.message.isEmpty else { return min(count / 1024, 4096) + 8 }
+    let scaled = Double(before.ranges.count) * Double(count) / Double(before.message.count)
+    return Int(min(scaled, 65_536)) + 8
+  }
+
   /// What a read that skipped nothing can never give: facts for none of its strokes.
   private static let undescribed = DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
 
@@ -132,7 +144,7 @@ final class DrawingIndexer {
     var fingerprints: [StrokeFingerprint] = []
     var ranges: [Range<Int>] = []
     var skipped: [Bool] = []
-    let capacity = before.ranges.count + 8
+    let capacity = Self.expectedStrokes(inBytes: bytes.count, before: before)
     fingerprints.reserveCapacity(capacity)
     ranges.reserveCapacity(capacity)
     skipped.reserveCapacity(capacity)
