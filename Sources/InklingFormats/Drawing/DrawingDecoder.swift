@@ -90,7 +90,9 @@ struct DrawingDecoder {
       case 5:
         strokePath.append(drawing.strokes.count)
         if let outline = try skippedStroke(&reader, tag, index: drawing.strokes.count) {
-          drawing.strokes.append(outline.placeholder)
+          drawing.strokes.append(Self.blank)
+          drawing.strokes[drawing.strokes.count - 1].inkIndex = outline.inkIndex
+          drawing.strokes[drawing.strokes.count - 1].isHidden = outline.isHidden
         } else {
           try appendStroke(&reader, tag, depth: 0, inkIndex: 0, to: &drawing.strokes)
         }
@@ -181,6 +183,11 @@ struct DrawingDecoder {
     return outline
   }
 
+  /// A stroke with every field at its default, appended and then filled in place: a stroke
+  /// made in the call to `append` was copied into the array and then destroyed, a retain and
+  /// a release for each of its arrays, for every stroke of every save.
+  static let blank = Stroke(inkIndex: 0, path: nil)
+
   /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke) onto
   /// the end of `strokes`; `inkIndex` is the stroke's until its message names one. (Decoded in
   /// place: a stroke returned by value was copied, which retains each of its arrays.)
@@ -192,7 +199,8 @@ struct DrawingDecoder {
       throw Failure(kind: .tooManyStrokes(limit: limits.maxStrokes), offset: outerTag.offset)
     }
     var reader = try message(&outer, outerTag)
-    strokes.append(Stroke(inkIndex: inkIndex, path: nil))
+    strokes.append(Self.blank)
+    strokes[strokes.count - 1].inkIndex = inkIndex
     try readStroke(&reader, depth: depth, into: &strokes[strokes.count - 1])
     maxInkIndex = max(maxInkIndex, strokes[strokes.count - 1].inkIndex)
   }
