@@ -23,9 +23,12 @@ extension Archive {
     let started = Date()
     let jobs = BlockingQueue<WalkEvent>(capacity: 8)
     // Room for the workers to go on preparing while the writer commits or writes a batch's
-    // drawing index (tens of milliseconds); with 4 they waited, and the import's wall time
-    // rose by 5 % (issue 3). Each result is at most one chunk (`chunks`).
-    let results = BlockingQueue<WorkResult>(capacity: 16)
+    // drawing index (tens of milliseconds). With 4 results they waited, and the import's
+    // wall time rose by 5 %; with 16, both workers still sat waiting for 6 % of an indexed
+    // import (sampled), with a core idle: 48 took 5 % off its wall time, 3 % off one without
+    // the index (issue 3, BENCHMARKS.md). Each result is at most one chunk (`chunks`), and
+    // the queue holds at most 32 MB of their files, however large they are.
+    let results = BlockingQueue<WorkResult>(capacity: 48, maximumWeight: 32 << 20) { $0.fileBytes }
     let progress = ProgressCounter()
 
     // The walk.
@@ -173,6 +176,16 @@ enum WorkResult: Sendable {
   case walk(WalkEvent)
   /// The worker could not start (its connection failed); the import stops.
   case failure(String)
+
+  /// The size of the files whose prepared versions this holds: more than the versions keep
+  /// (their drawings compressed), so a bound on it bounds their memory.
+  var fileBytes: Int {
+    guard case .files(let files) = self else { return 0 }
+    return files.reduce(0) { total, file in
+      guard case .version(let version) = file else { return total }
+      return total + Int(clamping: version.entry.size)
+    }
+  }
 }
 
 /// Counts the workers still running; the last one to finish closes the results queue.

@@ -1,30 +1,44 @@
 // A bounded first-in first-out queue between threads. Bounded so that a fast producer
 // (the folder walk, the workers) waits for a slow consumer instead of filling memory:
-// that is what keeps an import's memory flat however large the folder is.
+// that is what keeps an import's memory flat however large the folder is. The bound is a
+// number of elements and, optionally, a total weight (bytes held): a queue deep enough to
+// absorb the consumer's pauses when elements are small stays within memory when they are
+// large. One element is always let in, whatever its weight.
 
 import Foundation
 
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
   // @unchecked: every stored property is only touched while `condition` is locked.
   private let condition = NSCondition()
-  private var items: [Element] = []
+  private var items: [(element: Element, weight: Int)] = []
   private var head = 0
   private var closed = false
+  private var weight = 0
   private let capacity: Int
+  private let maximumWeight: Int
+  private let weigh: @Sendable (Element) -> Int
 
-  init(capacity: Int) {
+  /// A queue of at most `capacity` elements and, beyond its first element, at most
+  /// `maximumWeight` in all, an element weighing `weigh(element)`.
+  init(capacity: Int, maximumWeight: Int = .max, weigh: @escaping @Sendable (Element) -> Int = { _ in 0 }) {
     precondition(capacity > 0, "a queue needs room for one element")
     self.capacity = capacity
+    self.maximumWeight = maximumWeight
+    self.weigh = weigh
   }
 
   /// Adds an element, waiting while the queue is full. Returns false once closed.
   @discardableResult
   func push(_ element: Element) -> Bool {
+    let added = max(0, weigh(element))
     condition.lock()
     defer { condition.unlock() }
-    while items.count - head >= capacity && !closed { condition.wait() }
+    while !closed, items.count - head >= capacity || (items.count > head && added > maximumWeight - weight) {
+      condition.wait()
+    }
     guard !closed else { return false }
-    items.append(element)
+    items.append((element, added))
+    weight += added
     condition.broadcast()
     return true
   }
@@ -35,7 +49,8 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     defer { condition.unlock() }
     while head == items.count && !closed { condition.wait() }
     guard head < items.count else { return nil }
-    let element = items[head]
+    let (element, removed) = items[head]
+    weight -= removed
     head += 1
     if head > 64 && head * 2 > items.count {
       items.removeFirst(head)
