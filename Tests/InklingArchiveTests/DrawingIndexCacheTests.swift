@@ -28,11 +28,11 @@ import Testing
       drawing.strokes.indices.first { drawing.strokes[$0].path != nil && drawing.strokes[$0].substrokes.isEmpty })
     let stored = Rect(x: 1, y: 2, width: 3, height: 4)
     drawing.strokes[index].storedBounds = stored
-    #expect(DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: nil) == stored)
+    #expect(DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing) == stored)
     for unusable in [nil, Rect(x: .nan, y: 0, width: 1, height: 1), Rect(x: 0, y: 0, width: -1, height: 1)] {
       drawing.strokes[index].storedBounds = unusable
       #expect(
-        DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: nil)
+        DrawingIndexer.indexBounds(ofStrokeAt: index, in: drawing)
           == drawing.renderBounds(ofStrokeAt: index))
     }
   }

@@ -201,16 +201,16 @@ final class DrawingIndexer {
       return DrawingFacts(status: .damaged, problem: error.description)
     }
     let fingerprints = Self.strokeFingerprints(bytes, count: drawing.strokes.count)
-    return facts(of: drawing, encodedIn: nil, fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts
+    return facts(of: drawing, encodedIn: [], fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts
       ?? Self.undescribed
   }
 
   /// The facts of `drawing`, whose strokes at the indices `skipped` marks are placeholders
-  /// for those of `before` at the same index, and whose points are left encoded in `bytes`
-  /// when it is given; nil when a skipped stroke's facts are not remembered under its current
-  /// ink. Also what to remember of each stroke for the next save.
+  /// for those of `before` at the same index, and whose points may be left encoded in `bytes`
+  /// (empty for a drawing read whole); nil when a skipped stroke's facts are not remembered
+  /// under its current ink. Also what to remember of each stroke for the next save.
   private func facts(
-    of drawing: Drawing, encodedIn bytes: [UInt8]?, fingerprints: [StrokeFingerprint], skipped: [Bool],
+    of drawing: Drawing, encodedIn bytes: [UInt8], fingerprints: [StrokeFingerprint], skipped: [Bool],
     before: PreviousSave
   ) -> (facts: DrawingFacts, seen: [SeenStroke])? {
     // A draft's saves repeat its ink table, or add to its end: comparing costs less than
@@ -277,7 +277,8 @@ final class DrawingIndexer {
         knownFacts.append(
           Known(
             facts: facts(ofStrokeAt: index, in: drawing, encodedIn: bytes, inkNumber: inkNumber),
-            digest: drawing.strokes[index].isHidden ? 0 : Self.contentDigest(ofStrokeAt: index, in: drawing, encodedIn: bytes)))
+            digest: drawing.strokes[index].isHidden
+              ? 0 : bytes.withUnsafeBytes { drawing.strokeContentDigest(at: index, encodedIn: $0) }))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
         if rememberable { known[key] = Int64(place) }
       }
@@ -301,7 +302,7 @@ final class DrawingIndexer {
 
   /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
   /// a stroke passed as an argument is copied.)
-  private func facts(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?, inkNumber: Int) -> StrokeFacts {
+  private func facts(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8], inkNumber: Int) -> StrokeFacts {
     let inkIndex = drawing.strokes[index].inkIndex
     let hidden = drawing.strokes[index].isHidden
     return StrokeFacts(
@@ -312,20 +313,13 @@ final class DrawingIndexer {
       created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
   }
 
-  /// The content digest of stroke `index`, whose points may be encoded in `bytes`.
-  private static func contentDigest(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?) -> UInt64 {
-    guard let bytes else { return drawing.strokeContentDigest(at: index) }
-    return bytes.withUnsafeBytes { drawing.strokeContentDigest(at: index, encodedIn: $0) }
-  }
-
   /// The stroke's point count and the times of its first and last point; nil for a stroke
   /// without points.
-  private static func timeSpan(of stroke: borrowing Stroke, encodedIn bytes: [UInt8]?) -> TimeSpan? {
+  private static func timeSpan(of stroke: borrowing Stroke, encodedIn bytes: [UInt8]) -> TimeSpan? {
     guard let created = stroke.path?.creationDate, let count = stroke.path?.pointCount, count > 0 else { return nil }
     let head: Double
     let tail: Double
     if stroke.path?.encodedPoints != nil {
-      guard let bytes else { preconditionFailure("a path with encoded points is described without its bytes") }
       (head, tail) = bytes.withUnsafeBytes { stroke.path!.encodedTimeSpan(in: $0) }
     } else {
       (head, tail) = (stroke.path!.points[0].timeOffset, stroke.path!.points[count - 1].timeOffset)
@@ -340,26 +334,17 @@ final class DrawingIndexer {
   /// with substrokes always gets computed bounds: the format gives it none of its own (its
   /// substrokes have them), so a stored rectangle there would be the stroke before erasing.
   /// Rendering (thumbnails, exports) always computes; only the index takes this shortcut.
-  /// Points left encoded in `bytes` (nil when the drawing was read whole) are decoded for the
+  /// Points left encoded in `bytes` (none in a drawing read whole) are decoded for the
   /// computation.
-  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]?) -> Rect? {
+  static func indexBounds(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8] = []) -> Rect? {
     if drawing.strokes[index].substrokes.isEmpty, drawing.strokes[index].path != nil,
       let stored = drawing.strokes[index].storedBounds, stored.x.isFinite,
       stored.y.isFinite, stored.width.isFinite, stored.height.isFinite, stored.width >= 0, stored.height >= 0
     {
       return stored
     }
-    guard let bytes else {
-      precondition(!Self.hasEncodedPoints(drawing.strokes[index]), "a path with encoded points is bounded without its bytes")
-      return drawing.renderBounds(ofStrokeAt: index)
-    }
     let decoded = bytes.withUnsafeBytes { drawing.strokes[index].decodingPoints(in: $0) }
     return Drawing(inks: drawing.inks, strokes: [decoded]).renderBounds(ofStrokeAt: 0)
-  }
-
-  /// Whether `stroke` or a substroke (at any depth) has points a read left encoded.
-  private static func hasEncodedPoints(_ stroke: Stroke) -> Bool {
-    stroke.path?.encodedPoints != nil || stroke.substrokes.contains(where: hasEncodedPoints)
   }
 
   /// Whether every substroke of `stroke` (at any depth) uses ink `index`, as it does.

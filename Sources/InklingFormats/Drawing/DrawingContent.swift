@@ -93,9 +93,10 @@ extension Drawing {
     return out.sink.finish()
   }
 
-  /// `strokeContentDigest(at:)` of a drawing read with its points left encoded in `bytes`
-  /// (DrawingReader.read(_:leavingPointsEncoded:skipping:)): the same digest as of the
-  /// drawing read whole, each point decoded as it is hashed.
+  /// `strokeContentDigest(at:)` of a drawing whose points a read may have left encoded in
+  /// `bytes` (DrawingReader.read(_:leavingPointsEncoded:skipping:)): the same digest as of the
+  /// drawing read whole, each encoded point decoded as it is hashed. Decoded paths do not
+  /// look at `bytes` (empty for a drawing read whole).
   package func strokeContentDigest(at index: Int, encodedIn bytes: UnsafeRawBufferPointer) -> UInt64 {
     var out = ContentSerializer(drawing: self, sink: XXHash64Words(seed: 0), encodedIn: bytes)
     out.stroke(at: index, of: strokes)

@@ -90,9 +90,7 @@ struct DrawingDecoder {
       case 5:
         strokePath.append(drawing.strokes.count)
         if let outline = try skippedStroke(&reader, tag, index: drawing.strokes.count) {
-          drawing.strokes.append(Self.blank)
-          drawing.strokes[drawing.strokes.count - 1].inkIndex = outline.inkIndex
-          drawing.strokes[drawing.strokes.count - 1].isHidden = outline.isHidden
+          outline.appendPlaceholder(to: &drawing.strokes)
         } else {
           try appendStroke(&reader, tag, depth: 0, inkIndex: 0, to: &drawing.strokes)
         }

@@ -56,11 +56,7 @@ extension StrokePath {
   package func encodedPoint(_ index: Int, in bytes: UnsafeRawBufferPointer) -> StrokePoint {
     precondition(index >= 0 && index < pointCount, "point \(index) of a path of \(pointCount)")
     precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
-    let stride = PointPropertyCoding.size(of: varyingProperties.rawValue)
-    var point = encodedBase(inChecked: bytes)
-    PointPropertyCoding.decode(
-      varyingProperties.rawValue, from: bytes.baseAddress! + Int(encodedPoints!.records) + index * stride, into: &point)
-    return point
+    return record(index, over: encodedBase(inChecked: bytes), inChecked: bytes)
   }
 
   /// The time offsets of the first and last of the encoded points (at least one), from the
@@ -69,14 +65,17 @@ extension StrokePath {
   package func encodedTimeSpan(in bytes: UnsafeRawBufferPointer) -> (first: Double, last: Double) {
     precondition(pointCount > 0, "the time span of a path without points")
     precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
+    let base = encodedBase(inChecked: bytes)
+    return (record(0, over: base, inChecked: bytes).timeOffset, record(pointCount - 1, over: base, inChecked: bytes).timeOffset)
+  }
+
+  /// Record `index` decoded over `base`; `encodedPointsFit(in: bytes)` must hold.
+  @inline(__always) private func record(_ index: Int, over base: StrokePoint, inChecked bytes: UnsafeRawBufferPointer) -> StrokePoint {
     let mask = varyingProperties.rawValue
-    var first = encodedBase(inChecked: bytes)
-    guard mask & PointProperties.timeOffset.rawValue != 0 else { return (first.timeOffset, first.timeOffset) }
-    var last = first
-    let records = bytes.baseAddress! + Int(encodedPoints!.records)
-    PointPropertyCoding.decode(mask, from: records, into: &first)
-    PointPropertyCoding.decode(mask, from: records + (pointCount - 1) * PointPropertyCoding.size(of: mask), into: &last)
-    return (first.timeOffset, last.timeOffset)
+    var point = base
+    PointPropertyCoding.decode(
+      mask, from: bytes.baseAddress! + Int(encodedPoints!.records) + index * PointPropertyCoding.size(of: mask), into: &point)
+    return point
   }
 
   /// The path with its points decoded from the bytes they were read from, as the reader

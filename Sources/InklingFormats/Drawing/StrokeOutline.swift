@@ -39,6 +39,18 @@ package struct StrokeOutline: Hashable, Sendable {
     for substroke in siblings[index].substrokes.indices { add(siblings[index].substrokes, substroke, depth: depth + 1) }
   }
 
-  /// What stands in for the stroke in a drawing read without decoding it.
-  var placeholder: Stroke { Stroke(inkIndex: inkIndex, path: nil, isHidden: isHidden) }
+  /// Appends what stands in for the stroke in a drawing read without decoding it: a blank
+  /// stroke with its ink index and hidden flag, filled in place (see `DrawingDecoder.blank`).
+  func appendPlaceholder(to strokes: inout [Stroke]) {
+    strokes.append(DrawingDecoder.blank)
+    strokes[strokes.count - 1].inkIndex = inkIndex
+    strokes[strokes.count - 1].isHidden = isHidden
+  }
+
+  /// The placeholder on its own.
+  var placeholder: Stroke {
+    var strokes: [Stroke] = []
+    appendPlaceholder(to: &strokes)
+    return strokes[0]
+  }
 }
