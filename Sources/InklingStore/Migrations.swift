@@ -23,6 +23,7 @@ extension Migration {
       version: 8, name: "0008_newest_drawing_on_draft.sql", sql: text(PackageResources._008_newest_drawing_on_draft_sql)),
     Migration(
       version: 9, name: "0009_newest_drawing_once.sql", sql: text(PackageResources._009_newest_drawing_once_sql)),
+    Migration(version: 10, name: "0010_no_content_index.sql", sql: text(PackageResources._010_no_content_index_sql)),
   ]
 
   private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }

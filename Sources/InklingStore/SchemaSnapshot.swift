@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "3f1bb9c9ce74c71a89b081c48c6c2cbcf5a14f16e57ca7a47de90213db6a9f1e"
+  static let migrationsDigest = "c5bd9a2979b8b7afc7c9f9b42455ecb3a56630b54ac641879166d44ca8d9d326"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -55,9 +55,6 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "table", name: "drawing", table: "drawing",
       sql: "CREATE TABLE drawing(blob_id INTEGER PRIMARY KEY REFERENCES blob(id),status INTEGER NOT NULL CHECK(status IN(0,1,2)),problem TEXT,format_version INTEGER,stroke_count INTEGER NOT NULL DEFAULT 0,hidden_count INTEGER NOT NULL DEFAULT 0,point_count INTEGER NOT NULL DEFAULT 0,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,first_point_s REAL,last_point_s REAL,max_ink_version INTEGER,content_hash BLOB,strokes BLOB NOT NULL DEFAULT x'')"),
-    SchemaObject(
-      type: "index", name: "drawing_by_content", table: "drawing",
-      sql: "CREATE INDEX drawing_by_content ON drawing(content_hash)"),
     SchemaObject(
       type: "index", name: "drawing_by_strokes", table: "drawing",
       sql: "CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count)"),

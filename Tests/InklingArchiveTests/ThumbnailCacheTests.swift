@@ -115,9 +115,12 @@ import Testing
     #expect(size.bytes == bytes)
     #expect(try ThumbnailCache.removeUnneeded(in: archive) == 0)
 
-    // Rows for a content and a background no version has.
+    // Rows for a content no version has, a background no version has, and a content some
+    // version has but not on that background.
     let now = Int64(Date().timeIntervalSince1970 * 1000)
-    for (content, red) in [([UInt8](repeating: 1, count: 16), 1.0), (nil, 0.25)] as [([UInt8]?, Double)] {
+    let shown = try #require(
+      try archive.database.fetchOne("SELECT content_hash FROM thumbnail WHERE content_hash IS NOT NULL") { $0.bytes(0) })
+    for (content, red) in [([UInt8](repeating: 1, count: 16), 1.0), (nil, 0.25), (shown, 0.5)] as [([UInt8]?, Double)] {
       let background = RGBA(red: red, green: 0, blue: 0, alpha: 1)
       try ThumbnailRecords.insert(
         NewThumbnail(
@@ -126,8 +129,8 @@ import Testing
           createdMilliseconds: now),
         in: archive.database)
     }
-    #expect(try ThumbnailCache.size(in: archive).count == 7)
-    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 2)
+    #expect(try ThumbnailCache.size(in: archive).count == 8)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 3)
     #expect(try ThumbnailCache.size(in: archive) == size)
   }
 

@@ -71,12 +71,15 @@ package enum ThumbnailRecords {
         """
       try db.execute("DELETE FROM thumbnail WHERE renderer_version <> ?", [rendererVersion])
       var removed = db.changes
-      // Content rows: drawing_by_content finds the drawings, version_by_blob their versions.
+      // Content rows: tested against one set of the (content, background) pairs the versions
+      // show, built once for the statement (migration 0010: drawings have no index by
+      // content). NULL hashes stay out of the set: `x NOT IN` a set holding NULL is NULL.
       try db.execute(
         """
-        DELETE FROM thumbnail WHERE content_hash IS NOT NULL AND NOT EXISTS (
-          SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
-          WHERE d.content_hash = thumbnail.content_hash AND \(background))
+        DELETE FROM thumbnail WHERE content_hash IS NOT NULL
+          AND (content_hash, background_r, background_g, background_b, background_a) NOT IN (
+            SELECT d.content_hash, v.background_r, v.background_g, v.background_b, v.background_a
+            FROM drawing d JOIN version v ON v.blob_id = d.blob_id WHERE d.content_hash IS NOT NULL)
         """)
       removed += db.changes
       // Placeholder rows: needed while an undecodable drawing has that background.

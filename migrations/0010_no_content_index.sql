@@ -1,0 +1,12 @@
+-- 0010: no index of drawings by content hash (issue 3: indexing may add at most 15 % to an
+-- import). A content hash is random, so each drawing row inserted its entry at a random place
+-- of drawing_by_content: 30 ms of the writer's CPU time in a 3000-draft import (12,000
+-- drawings; measured per statement with the thread's CPU clock, BENCHMARKS.md session 8).
+--
+-- Only gc's thumbnail pruning looked drawings up by content (ThumbnailRecords.removeUnneeded),
+-- one correlated lookup per thumbnail row. It now tests each row against one set of
+-- (content, background) pairs built per statement (`NOT IN (SELECT …)`), which SQLite holds
+-- as an ephemeral index: one pass over the versions for all thumbnails, not one per row.
+-- `history`, `list` and the thumbnail cache read a drawing's hash by its blob, never search
+-- by it.
+DROP INDEX drawing_by_content;
