@@ -12,6 +12,23 @@ import Testing
     }
   }
 
+  /// A UUID read (held as two words) equals one made from the same 16 bytes; other lengths
+  /// are kept as given, for the writer to refuse.
+  @Test func uuidBytesAreComparedByTheirBytes() throws {
+    let drawing = try Drawing(bytes: DrawingSamples.bytes("empty"))
+    let read = try #require(drawing.uuid)
+    let made = UUIDBytes(hex("4df0f5a25a3d436b9fb38cfcf80fced3"))
+    #expect(read == made && read.hashValue == made.hashValue)
+    #expect(read.bytes == hex("4df0f5a25a3d436b9fb38cfcf80fced3"))
+    #expect(UUIDBytes.zero.bytes == [UInt8](repeating: 0, count: 16))
+    #expect(UUIDBytes([1, 2, 3]).bytes == [1, 2, 3] && UUIDBytes([]).bytes.isEmpty)
+    #expect(UUIDBytes([1, 2, 3]) != UUIDBytes([1, 2, 3, 0]))
+    var changed = UUIDBytes([1, 2, 3])
+    changed.bytes = made.bytes
+    #expect(changed == made && changed.words != nil)
+    #expect(UUIDBytes([1, 2, 3]).words == nil)
+  }
+
   @Test func emptyDrawing() throws {
     let bytes = try DrawingSamples.bytes("empty")
     #expect(bytes.count == 42)

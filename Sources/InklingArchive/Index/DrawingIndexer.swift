@@ -215,7 +215,7 @@ final class DrawingIndexer {
   ) -> (facts: DrawingFacts, seen: [SeenStroke])? {
     // A draft's saves repeat its ink table, or add to its end: comparing costs less than
     // hashing each ink, so only the inks after the last table are looked up.
-    let kept = drawing.inks.starts(with: lastInks.table) ? lastInks.table.count : 0
+    let kept = Self.inks(drawing.inks, startWith: lastInks.table) ? lastInks.table.count : 0
     var inks = kept == lastInks.numbers.count ? lastInks.numbers : Array(lastInks.numbers[..<kept])
     if kept < drawing.inks.count {
       for ink in drawing.inks[kept...] {
@@ -252,7 +252,7 @@ final class DrawingIndexer {
       let isSkipped = index < skipped.count && skipped[index]
       // A decoded stroke is read in place, through the array, not bound to a name: a copy of
       // a stroke or of its path retains each of their arrays.
-      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(of: drawing.strokes[index], encodedIn: bytes)
+      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(ofStrokeAt: index, in: drawing, encodedIn: bytes)
       if let span {
         points += span.points
         first = min(first, span.first)
@@ -306,25 +306,29 @@ final class DrawingIndexer {
     let inkIndex = drawing.strokes[index].inkIndex
     let hidden = drawing.strokes[index].isHidden
     return StrokeFacts(
-      uuid: drawing.strokes[index].uuid.flatMap { StrokeUUID($0.bytes) }, hidden: hidden, ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
+      uuid: drawing.strokes[index].uuid?.words.map { StrokeUUID(high: $0.high, low: $0.low) }, hidden: hidden,
+      ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
       color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
       bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: bytes),
       pointCount: drawing.strokes[index].path?.pointCount ?? 0,
       created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
   }
 
-  /// The stroke's point count and the times of its first and last point; nil for a stroke
-  /// without points.
-  private static func timeSpan(of stroke: borrowing Stroke, encodedIn bytes: [UInt8]) -> TimeSpan? {
-    guard let created = stroke.path?.creationDate, let count = stroke.path?.pointCount, count > 0 else { return nil }
-    let head: Double
-    let tail: Double
-    if stroke.path?.encodedPoints != nil {
-      (head, tail) = bytes.withUnsafeBytes { stroke.path!.encodedTimeSpan(in: $0) }
-    } else {
-      (head, tail) = (stroke.path!.points[0].timeOffset, stroke.path!.points[count - 1].timeOffset)
+  /// The stroke's point count and the times of its first and last point, seconds since
+  /// 1970; nil for a stroke without points.
+  private static func timeSpan(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]) -> TimeSpan? {
+    guard let times = bytes.withUnsafeBytes({ drawing.strokes[index].pathTimes(encodedIn: $0) }) else { return nil }
+    return TimeSpan(
+      points: times.points, first: times.created + appleEpoch + times.first, last: times.created + appleEpoch + times.last)
+  }
+
+  /// Whether `inks` starts with `table`, compared in place (`starts(with:)`, or `==` on
+  /// array elements, copied each ink).
+  private static func inks(_ inks: [Ink], startWith table: [Ink]) -> Bool {
+    guard inks.count >= table.count else { return false }
+    return inks.withUnsafeBufferPointer { inks in
+      table.withUnsafeBufferPointer { table in table.indices.allSatisfy { inks[$0] == table[$0] } }
     }
-    return TimeSpan(points: count, first: created + appleEpoch + head, last: created + appleEpoch + tail)
   }
 
   /// The bounds the index keeps for a visible stroke: the rectangle PencilKit stored with it

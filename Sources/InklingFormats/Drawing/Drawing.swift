@@ -64,10 +64,48 @@ public struct StrokeID: Hashable, Sendable {
 }
 
 /// A 16-byte UUID as raw bytes (PencilKit stores UUIDs as 16-byte fields).
+///
+/// Sixteen bytes, the only length the reader accepts, are held in two words: a decoded stroke
+/// has two or three UUIDs, and as arrays they were an allocation each (issue 3). Any other
+/// length (a model built by hand, which the writer refuses) is held as given.
 public struct UUIDBytes: Hashable, Sendable {
-  public var bytes: [UInt8]
-  public init(_ bytes: [UInt8]) { self.bytes = bytes }
-  public static let zero = UUIDBytes([UInt8](repeating: 0, count: 16))
+  private enum Storage: Hashable, Sendable {
+    /// The bytes in order, as two big-endian words.
+    case sixteen(UInt64, UInt64)
+    case other([UInt8])
+  }
+
+  private var storage: Storage
+
+  public init(_ bytes: [UInt8]) { storage = Self.storage(of: bytes) }
+
+  /// The UUID whose bytes are `high` then `low`, each big-endian.
+  package init(high: UInt64, low: UInt64) { storage = .sixteen(high, low) }
+
+  public static let zero = UUIDBytes(high: 0, low: 0)
+
+  public var bytes: [UInt8] {
+    get {
+      switch storage {
+      case .sixteen(let high, let low): withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
+      case .other(let bytes): bytes
+      }
+    }
+    set { storage = Self.storage(of: newValue) }
+  }
+
+  /// The bytes as two big-endian words; nil unless there are 16.
+  package var words: (high: UInt64, low: UInt64)? {
+    guard case .sixteen(let high, let low) = storage else { return nil }
+    return (high, low)
+  }
+
+  /// Equal bytes have equal storage, so the synthesised `==` and `hash` compare bytes.
+  private static func storage(of bytes: [UInt8]) -> Storage {
+    guard bytes.count == 16 else { return .other(bytes) }
+    return .sixteen(
+      bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
+  }
 }
 
 /// `PKInk`: the tool a stroke was drawn with.
@@ -99,9 +137,10 @@ public struct Ink: Hashable, Sendable {
     /// The type whose identifier is the UTF-8 `bytes`: a known type is matched on the bytes,
     /// so reading one makes no string (drawings name the ink of every stroke's ink table).
     init(identifier bytes: UnsafeRawBufferPointer) {
-      for known in Self.known where known.utf8.count == bytes.count {
-        if known.utf8.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
-          self = known.type
+      // By index, in place: iterating copied each entry, a retain and a release of its array.
+      for index in Self.known.indices where Self.known[index].utf8.count == bytes.count {
+        if Self.known[index].utf8.withUnsafeBytes({ $0.elementsEqual(bytes) }) {
+          self = Self.known[index].type
           return
         }
       }
@@ -226,6 +265,17 @@ public struct StrokePath: Hashable, Sendable {
     self.uuid = uuid; self.creationDate = creationDate; self.points = points
     self.varyingProperties = varyingProperties; self.constantProperties = constantProperties
     self.createdWithFinger = createdWithFinger
+  }
+
+  /// A path whose points may be left encoded (`encodedPoints`; then `points` is empty).
+  package init(
+    uuid: UUIDBytes?, creationDate: Double, points: [StrokePoint], varyingProperties: PointProperties,
+    constantProperties: PointProperties, createdWithFinger: Bool, encodedPoints: EncodedPoints?
+  ) {
+    self.init(
+      uuid: uuid, creationDate: creationDate, points: points, varyingProperties: varyingProperties,
+      constantProperties: constantProperties, createdWithFinger: createdWithFinger)
+    self.encodedPoints = encodedPoints
   }
 }
 

@@ -81,20 +81,21 @@ extension DrawingDecoder {
     }
     try countPoints(count, at: pointsOffset)
 
-    var path = StrokePath(
-      uuid: uuid, creationDate: creationDate, points: [],
-      varyingProperties: PointProperties(rawValue: varying),
-      constantProperties: PointProperties(rawValue: constant), createdWithFinger: createdWithFinger)
-    if leavePointsEncoded && count > 0,
-      let encoded = EncodedPoints(count: Int(count), records: points.lowerBound, constants: constants.lowerBound)
-    {
-      path.encodedPoints = encoded
-      return path
+    // The path is made once, with its points or their place: a path made and then changed
+    // was copied twice, a retain and a release of each of its arrays (issue 3).
+    let encoded =
+      leavePointsEncoded && count > 0
+      ? EncodedPoints(count: Int(count), records: points.lowerBound, constants: constants.lowerBound) : nil
+    var decoded: [StrokePoint] = []
+    if encoded == nil {
+      let base = PointPropertyCoding.base(
+        constant: constant, from: constantsSize > 0 ? buffer.baseAddress.map { $0 + constants.lowerBound } : nil)
+      let first = buffer.baseAddress.map { $0 + points.lowerBound }
+      decoded = PointPropertyCoding.decodePoints(count: Int(count), mask: varying, from: first, base: base)
     }
-    let base = PointPropertyCoding.base(
-      constant: constant, from: constantsSize > 0 ? buffer.baseAddress.map { $0 + constants.lowerBound } : nil)
-    let first = buffer.baseAddress.map { $0 + points.lowerBound }
-    path.points = PointPropertyCoding.decodePoints(count: Int(count), mask: varying, from: first, base: base)
-    return path
+    return StrokePath(
+      uuid: uuid, creationDate: creationDate, points: decoded, varyingProperties: PointProperties(rawValue: varying),
+      constantProperties: PointProperties(rawValue: constant), createdWithFinger: createdWithFinger,
+      encodedPoints: encoded)
   }
 }

@@ -72,7 +72,9 @@ extension DrawingDecoder {
     guard range.count == 16 else {
       throw Failure(kind: .badUUIDLength(field: field, bytes: range.count), offset: tag.offset)
     }
-    return UUIDBytes(Array(UnsafeRawBufferPointer(rebasing: buffer[range])))
+    return UUIDBytes(
+      high: UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self)),
+      low: UInt64(bigEndian: buffer.loadUnaligned(fromByteOffset: range.lowerBound + 8, as: UInt64.self)))
   }
 
   // MARK: - Helpers

@@ -133,31 +133,38 @@ struct DrawingDecoder {
 
   func readInk(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> Ink {
     var reader = try message(&outer, outerTag)
-    var ink = Ink(inkType: .other(""), color: RGBA(red: 0, green: 0, blue: 0, alpha: 0))
+    // Fields in locals, the ink made once at the end: an ink filled in place was copied and
+    // destroyed on return, for each of the dozens of inks of every save (issue 3).
+    var color = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
     var identifier = 0..<0
+    var version: UInt64?
+    var variant: String?
+    var requiredContentVersion: UInt64?
+    var weight: Double?
     while let tag = try reader.readTag() {
       switch tag.number {
-      case 1: ink.color = try readColor(&reader, tag)
+      case 1: color = try readColor(&reader, tag)
       case 2:
         try expect(tag, .lengthDelimited)
         identifier = try reader.readLengthDelimitedRange()
       case 3:
         try expect(tag, .varint)
-        ink.version = try reader.readVarint()
+        version = try reader.readVarint()
       case 4:
         try expect(tag, .lengthDelimited)
-        ink.variant = try reader.readString()
+        variant = try reader.readString()
       case 7:
         try expect(tag, .varint)
-        ink.requiredContentVersion = try reader.readVarint()
+        requiredContentVersion = try reader.readVarint()
       case 8:
         try expect(tag, .fixed64)
-        ink.weight = try reader.readDouble()
+        weight = try reader.readDouble()
       default: try reader.skip(tag)
       }
     }
-    ink.inkType = Ink.InkType(identifier: UnsafeRawBufferPointer(rebasing: buffer[identifier]))
-    return ink
+    return Ink(
+      inkType: Ink.InkType(identifier: UnsafeRawBufferPointer(rebasing: buffer[identifier])), color: color, version: version,
+      variant: variant, requiredContentVersion: requiredContentVersion, weight: weight)
   }
 
   // MARK: - Stroke

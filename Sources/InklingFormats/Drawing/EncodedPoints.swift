@@ -69,6 +69,14 @@ extension StrokePath {
     return (record(0, over: base, inChecked: bytes).timeOffset, record(pointCount - 1, over: base, inChecked: bytes).timeOffset)
   }
 
+  /// The time offsets of the first and last point, decoded or left encoded in `bytes`; nil
+  /// for a path without points.
+  package func timeSpan(encodedIn bytes: UnsafeRawBufferPointer) -> (first: Double, last: Double)? {
+    guard pointCount > 0 else { return nil }
+    if encodedPoints != nil { return encodedTimeSpan(in: bytes) }
+    return (points[0].timeOffset, points[points.count - 1].timeOffset)
+  }
+
   /// Record `index` decoded over `base`; `encodedPointsFit(in: bytes)` must hold.
   @inline(__always) private func record(_ index: Int, over base: StrokePoint, inChecked bytes: UnsafeRawBufferPointer) -> StrokePoint {
     let mask = varyingProperties.rawValue
@@ -93,6 +101,14 @@ extension StrokePath {
 }
 
 extension Stroke {
+  /// The path's creation date, point count and the time offsets of its first and last point
+  /// (`StrokePath.timeSpan(encodedIn:)`); nil without a path or points. (A method, so that a
+  /// stroke in an array is read in place: reading `strokes[i].path?…` copied the path.)
+  package func pathTimes(encodedIn bytes: UnsafeRawBufferPointer) -> (created: Double, points: Int, first: Double, last: Double)? {
+    guard let path, let span = path.timeSpan(encodedIn: bytes) else { return nil }
+    return (path.creationDate, path.pointCount, span.first, span.last)
+  }
+
   /// The stroke with the points of its path, and of its substrokes' paths, decoded from
   /// `bytes` where a read left them encoded.
   package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> Stroke {

@@ -71,6 +71,11 @@ package struct StrokeUUID: Hashable, Sendable {
     (high, low) = bigEndianWords(bytes)
   }
 
+  package init(high: UInt64, low: UInt64) {
+    self.high = high
+    self.low = low
+  }
+
   /// The 16 bytes, in order: what `stroke.uuid` stores.
   package var bytes: [UInt8] { bigEndianBytes(high, low) }
 }
