@@ -3,10 +3,10 @@
 -- of drawing_by_content: 30 ms of the writer's CPU time in a 3000-draft import (12,000
 -- drawings; measured per statement with the thread's CPU clock, BENCHMARKS.md session 8).
 --
--- Only gc's thumbnail pruning looked drawings up by content (ThumbnailRecords.removeUnneeded),
--- one correlated lookup per thumbnail row. It now tests each row against one set of
--- (content, background) pairs built per statement (`NOT IN (SELECT …)`), which SQLite holds
--- as an ephemeral index: one pass over the versions for all thumbnails, not one per row.
--- `history`, `list` and the thumbnail cache read a drawing's hash by its blob, never search
--- by it.
+-- Only gc's thumbnail pruning searched drawings by content through this index
+-- (ThumbnailRecords.removeUnneeded), one correlated lookup per thumbnail row. It now tests
+-- each row against one set of (content, background) pairs built per statement
+-- (`NOT IN (SELECT …)`), which SQLite holds as an ephemeral index: one pass over the versions
+-- for all thumbnails. `history`, `list` and the thumbnail cache read a drawing's hash by its
+-- blob; `check` compares hashes too, but in a form the index never served.
 DROP INDEX drawing_by_content;

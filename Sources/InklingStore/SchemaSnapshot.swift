@@ -4,7 +4,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "c5bd9a2979b8b7afc7c9f9b42455ecb3a56630b54ac641879166d44ca8d9d326"
+  static let migrationsDigest = "42773a3376c0863ba89b081e3b9c5080e41f2c8a01e69bfb453ea385be598752"
 
   static let objects: [SchemaObject] = [
     SchemaObject(

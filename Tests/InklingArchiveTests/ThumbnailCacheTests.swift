@@ -115,13 +115,26 @@ import Testing
     #expect(size.bytes == bytes)
     #expect(try ThumbnailCache.removeUnneeded(in: archive) == 0)
 
-    // Rows for a content no version has, a background no version has, and a content some
-    // version has but not on that background.
+    // Rows for a content no version has, a background no version has, a content some
+    // version has but not on that background, and a content no version has on the background
+    // of the undecodable drawing (whose NULL hash must not keep it).
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     let shown = try #require(
       try archive.database.fetchOne("SELECT content_hash FROM thumbnail WHERE content_hash IS NOT NULL") { $0.bytes(0) })
-    for (content, red) in [([UInt8](repeating: 1, count: 16), 1.0), (nil, 0.25), (shown, 0.5)] as [([UInt8]?, Double)] {
-      let background = RGBA(red: red, green: 0, blue: 0, alpha: 1)
+    let opaque = try #require(
+      try archive.database.fetchOne(
+        """
+        SELECT v.background_r, v.background_g, v.background_b, v.background_a FROM version v
+        JOIN drawing d ON d.blob_id = v.blob_id WHERE d.content_hash IS NULL
+        """
+      ) { RGBA(red: $0.double(0), green: $0.double(1), blue: $0.double(2), alpha: $0.double(3)) })
+    let rows: [([UInt8]?, RGBA)] = [
+      ([UInt8](repeating: 1, count: 16), RGBA(red: 1, green: 0, blue: 0, alpha: 1)),
+      (nil, RGBA(red: 0.25, green: 0, blue: 0, alpha: 1)),
+      (shown, RGBA(red: 0.5, green: 0, blue: 0, alpha: 1)),
+      ([UInt8](repeating: 2, count: 16), opaque),
+    ]
+    for (content, background) in rows {
       try ThumbnailRecords.insert(
         NewThumbnail(
           key: ThumbnailCache.key(contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version),
@@ -129,8 +142,8 @@ import Testing
           createdMilliseconds: now),
         in: archive.database)
     }
-    #expect(try ThumbnailCache.size(in: archive).count == 8)
-    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 3)
+    #expect(try ThumbnailCache.size(in: archive).count == 9)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 4)
     #expect(try ThumbnailCache.size(in: archive) == size)
   }
 

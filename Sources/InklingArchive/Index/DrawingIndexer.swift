@@ -322,8 +322,8 @@ final class DrawingIndexer {
       points: times.points, first: times.created + appleEpoch + times.first, last: times.created + appleEpoch + times.last)
   }
 
-  /// Whether `inks` starts with `table`, compared in place (`starts(with:)`, or `==` on
-  /// array elements, copied each ink).
+  /// Whether `inks` starts with `table`, compared in place: `starts(with:)` copied each ink
+  /// (so did `==` on the arrays' elements, hence the buffers).
   private static func inks(_ inks: [Ink], startWith table: [Ink]) -> Bool {
     guard inks.count >= table.count else { return false }
     return inks.withUnsafeBufferPointer { inks in

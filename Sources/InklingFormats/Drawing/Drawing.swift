@@ -94,6 +94,14 @@ public struct UUIDBytes: Hashable, Sendable {
     set { storage = Self.storage(of: newValue) }
   }
 
+  /// How many bytes: 16 for any UUID the reader gives.
+  public var count: Int {
+    switch storage {
+    case .sixteen: 16
+    case .other(let bytes): bytes.count
+    }
+  }
+
   /// The bytes as two big-endian words; nil unless there are 16.
   package var words: (high: UInt64, low: UInt64)? {
     guard case .sixteen(let high, let low) = storage else { return nil }

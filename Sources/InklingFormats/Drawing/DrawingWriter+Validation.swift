@@ -61,11 +61,11 @@ extension DrawingWriter {
   static func problem(in stroke: Stroke, drawing: Drawing, depth: Int, maxDepth: Int) -> (
     inPath: Bool, problem: Problem
   )? {
-    if let uuid = stroke.uuid, uuid.bytes.count != 16 {
-      return (false, .uuid(field: "stroke UUID", bytes: uuid.bytes.count))
+    if let uuid = stroke.uuid, uuid.count != 16 {
+      return (false, .uuid(field: "stroke UUID", bytes: uuid.count))
     }
-    if let group = stroke.renderGroupID, group.bytes.count != 16 {
-      return (false, .uuid(field: "render group UUID", bytes: group.bytes.count))
+    if let group = stroke.renderGroupID, group.count != 16 {
+      return (false, .uuid(field: "render group UUID", bytes: group.count))
     }
     guard let version = stroke.versionID else { return (false, .other(.missingVersionID)) }
     guard version.replicaIndex < UInt64(drawing.replicas.count) else {
@@ -88,8 +88,8 @@ extension DrawingWriter {
       return (false, .other(.nestingTooDeep(limit: maxDepth)))
     }
     guard let path = stroke.path else { return nil }
-    if let uuid = path.uuid, uuid.bytes.count != 16 {
-      return (true, .uuid(field: "path UUID", bytes: uuid.bytes.count))
+    if let uuid = path.uuid, uuid.count != 16 {
+      return (true, .uuid(field: "path UUID", bytes: uuid.count))
     }
     let varying = path.varyingProperties.rawValue
     let constant = path.constantProperties.rawValue
@@ -107,9 +107,9 @@ extension DrawingWriter {
   static func checkUUID(_ uuid: UUIDBytes, field: String, location: @autoclosure () -> String)
     throws(DrawingWriteError)
   {
-    guard uuid.bytes.count == 16 else {
+    guard uuid.count == 16 else {
       throw DrawingWriteError(
-        .badUUIDLength(field: field, bytes: uuid.bytes.count), location: location())
+        .badUUIDLength(field: field, bytes: uuid.count), location: location())
     }
   }
 
