@@ -11,9 +11,10 @@
 //      fingerprint index to update at random places.
 //   2. New strokes get ids the writer numbers itself (it is inside a write transaction,
 //      so max(id) + 1 onwards is free; max(id) is read once per transaction, and
-//      `transactionEnded()` forgets it) and go in 32 rows per INSERT, appended in id order.
+//      `transactionEnded()` forgets it) and go in up to 128 rows per INSERT, appended in id
+//      order.
 //   3. An import writes a batch's drawings together (`write(_:)`): their ink rows, then
-//      their drawing rows, each table in INSERTs of up to 32 rows, which SQLite runs with
+//      their drawing rows, each table in INSERTs of up to 64–256 rows, which SQLite runs with
 //      one set of cursors (a statement per drawing cost more than its rows). Ink rows go in
 //      before drawing rows: under migration 0009 ink rows count on `draft` only once their
 //      drawing has its row, so they update nothing and the drawing row's trigger sets the
@@ -183,60 +184,70 @@ package final class DrawingIndexWriter {
   private var lastWritten: (draftID: Int64, fingerprints: [StrokeFingerprint], ids: [Int64])?
   /// The stroke cache is dropped when it grows past this; it only saves rows.
   static let cacheLimit = 20_000
-  /// Rows per multi-row INSERT: strokes (11 parameters each), ink rows (3) and drawing rows
-  /// (16), all well under SQLite's limit of 32,766 parameters.
-  static let rowsPerInsert = 32
+  // Rows per multi-row INSERT, at most: strokes 128 (11 parameters each), ink rows 256 (3)
+  // and drawing rows 64 (16), well under SQLite's limit of 32,766 parameters. A statement
+  // costs a fixed part besides its rows, and an INSERT into a table with triggers (drawing,
+  // drawing_ink) first copies its rows into a temporary table: at 32 rows for each table, the
+  // three took 26 ms more of the writer's CPU at 3000 drafts (BENCHMARKS.md, session 8).
   private static let strokeInsert = MultiRowInsert(
     slot: 0,
     "INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, "
-      + "uuid, fingerprint)", columns: 11)
-  private static let inkInsert = MultiRowInsert(slot: 1, "INSERT INTO drawing_ink(blob_id, ink, stroke_count)", columns: 3)
+      + "uuid, fingerprint)", columns: 11, maxRows: 128)
+  private static let inkInsert = MultiRowInsert(
+    slot: 1, "INSERT INTO drawing_ink(blob_id, ink, stroke_count)", columns: 3, maxRows: 256)
   private static let drawingColumns = """
     drawing(blob_id, status, problem, format_version, stroke_count, hidden_count, point_count, bounds_x, bounds_y,
       bounds_width, bounds_height, first_point_s, last_point_s, max_ink_version, content_hash, strokes)
     """
-  private static let drawingInsert = MultiRowInsert(slot: 2, "INSERT INTO " + drawingColumns, columns: 16)
+  private static let drawingInsert = MultiRowInsert(slot: 2, "INSERT INTO " + drawingColumns, columns: 16, maxRows: 64)
 
   /// `INSERT … VALUES (?, …), …`: its SQL is made when a row count is first prepared.
   private struct MultiRowInsert {
     /// Its statements' place in `held`, one per row count.
     let slot: Int
     let columns: Int32
+    /// The most rows one statement inserts: a power of two, at most `2^(rowCounts − 1)`.
+    let maxRows: Int
     let head: String
     let row: String
-    init(slot: Int, _ head: String, columns: Int32) {
+    init(slot: Int, _ head: String, columns: Int32, maxRows: Int) {
+      precondition(maxRows.nonzeroBitCount == 1 && maxRows < 1 << DrawingIndexWriter.rowCounts)
       self.slot = slot
       self.columns = columns
+      self.maxRows = maxRows
       self.head = head
       row = "(" + repeatElement("?", count: Int(columns)).joined(separator: ", ") + ")"
     }
     func sql(rows: Int) -> String { head + " VALUES " + repeatElement(row, count: rows).joined(separator: ", ") }
   }
 
-  /// Prepared statements the writer holds itself, by slot (one per table and row count):
-  /// looking one up in the connection's cache hashes its SQL text, and a 32-row INSERT is
-  /// 1.5 KB of it.
-  private var held: [Statement?] = Array(repeating: nil, count: 3 * (rowsPerInsert + 1))
+  /// Prepared statements the writer holds itself, by slot (one per table and row count, a
+  /// power of two): looking one up in the connection's cache hashes its SQL text, and a
+  /// 128-row INSERT is 6 KB of it.
+  private var held: [Statement?] = Array(repeating: nil, count: 3 * rowCounts)
+  /// Row counts per table: 1, 2, 4, … 256.
+  fileprivate static let rowCounts = 9
 
-  /// The held statement inserting `rows` rows with `insert`, prepared on first use.
+  /// The held statement inserting `rows` rows (a power of two) with `insert`, prepared on
+  /// first use.
   private func statement(_ insert: MultiRowInsert, rows: Int) throws -> Statement {
-    let slot = insert.slot * (Self.rowsPerInsert + 1) + rows
+    let slot = insert.slot * Self.rowCounts + rows.trailingZeroBitCount
     if let statement = held[slot] { return statement }
     let statement = try db.makeStatement(insert.sql(rows: rows), persistent: true)
     held[slot] = statement
     return statement
   }
 
-  /// Runs `insert` over `rows` in statements of up to `rowsPerInsert` rows; `bind` binds one
+  /// Runs `insert` over `rows` in statements of up to `insert.maxRows` rows; `bind` binds one
   /// row from parameter `at`.
   private func insertRows<Row>(
     _ rows: some Collection<Row>, _ insert: MultiRowInsert, bind: (Statement, Row, Int32) throws -> Void
   ) throws {
     var rest = rows[...]
     while !rest.isEmpty {
-      // Parts of 32, 16, …, 1 rows: at most six statements to prepare per table, where
-      // preparing every count from 1 to 32 cost more than the rows of a small import.
-      let available = min(rest.count, Self.rowsPerInsert)
+      // Parts of a power of two rows (…, 4, 2, 1): a few statements to prepare per table,
+      // where preparing every count up to the most cost more than the rows of a small import.
+      let available = min(rest.count, insert.maxRows)
       let part = rest.prefix(1 << (Int.bitWidth - 1 - available.leadingZeroBitCount))
       rest = rest.dropFirst(part.count)
       let statement = try statement(insert, rows: part.count)
