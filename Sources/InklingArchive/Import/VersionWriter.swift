@@ -90,6 +90,14 @@ final class VersionWriter {
         }
         pendingBytes += version.blob?.data.count ?? 0
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
+        // SQLite can roll the whole transaction back on an error (SQLITE_FULL, an I/O error):
+        // the batch's earlier files are gone with it, and going on would store the rest one
+        // statement at a time, beside index jobs and cached stroke ids of rows that are gone.
+        // The import ends here; what earlier batches committed is complete.
+        if inTransaction && database.isAutocommit {
+          rollback()
+          throw error
+        }
         let reason = "could not be stored: \(error)"
         try reject(version.entry.path, reason)
         return (version.entry.path, reason)
