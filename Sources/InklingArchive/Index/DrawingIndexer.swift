@@ -251,8 +251,10 @@ final class DrawingIndexer {
     for index in drawing.strokes.indices {
       let isSkipped = index < skipped.count && skipped[index]
       // A decoded stroke is read in place, through the array, not bound to a name: a copy of
-      // a stroke or of its path retains each of their arrays.
-      let span = isSkipped ? before.strokes[index].span : Self.timeSpan(ofStrokeAt: index, in: drawing, encodedIn: bytes)
+      // a stroke or of its path retains each of their arrays. Its path's times are read once,
+      // for the time span and, if the stroke is new, its facts.
+      let path = isSkipped ? nil : bytes.withUnsafeBytes { drawing.strokes[index].pathTimes(encodedIn: $0) }
+      let span = isSkipped ? before.strokes[index].span : path.flatMap(Self.timeSpan(of:))
       if let span {
         points += span.points
         first = min(first, span.first)
@@ -276,7 +278,7 @@ final class DrawingIndexer {
         place = knownFacts.count
         knownFacts.append(
           Known(
-            facts: facts(ofStrokeAt: index, in: drawing, encodedIn: bytes, inkNumber: inkNumber),
+            facts: facts(ofStrokeAt: index, in: drawing, path: path, encodedIn: bytes, inkNumber: inkNumber),
             digest: drawing.strokes[index].isHidden
               ? 0 : bytes.withUnsafeBytes { drawing.strokeContentDigest(at: index, encodedIn: $0) }))
         rememberable = drawing.strokes[index].substrokes.allSatisfy { Self.usesOneInk($0, inkIndex) }
@@ -300,9 +302,11 @@ final class DrawingIndexer {
     return (facts, seen)
   }
 
-  /// Stroke `index` as the index keeps it. (Each use goes through `drawing.strokes[index]`:
-  /// a stroke passed as an argument is copied.)
-  private func facts(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8], inkNumber: Int) -> StrokeFacts {
+  /// Stroke `index` as the index keeps it, `path` its path's times. (Each use goes through
+  /// `drawing.strokes[index]`: a stroke passed as an argument is copied.)
+  private func facts(
+    ofStrokeAt index: Int, in drawing: Drawing, path: PathTimes?, encodedIn bytes: [UInt8], inkNumber: Int
+  ) -> StrokeFacts {
     let inkIndex = drawing.strokes[index].inkIndex
     let hidden = drawing.strokes[index].isHidden
     return StrokeFacts(
@@ -310,16 +314,15 @@ final class DrawingIndexer {
       ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
       color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
       bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: bytes),
-      pointCount: drawing.strokes[index].path?.pointCount ?? 0,
-      created: (drawing.strokes[index].path?.creationDate).map { $0 + Self.appleEpoch })
+      pointCount: path?.pointCount ?? 0, created: path.map { $0.creationDate + Self.appleEpoch })
   }
 
-  /// The stroke's point count and the times of its first and last point, seconds since
-  /// 1970; nil for a stroke without points.
-  private static func timeSpan(ofStrokeAt index: Int, in drawing: Drawing, encodedIn bytes: [UInt8]) -> TimeSpan? {
-    guard let times = bytes.withUnsafeBytes({ drawing.strokes[index].pathTimes(encodedIn: $0) }) else { return nil }
-    return TimeSpan(
-      points: times.points, first: times.created + appleEpoch + times.first, last: times.created + appleEpoch + times.last)
+  /// The path's point count and the times of its first and last point, seconds since 1970;
+  /// nil for a path without points.
+  private static func timeSpan(of path: PathTimes) -> TimeSpan? {
+    guard let span = path.span else { return nil }
+    let created = path.creationDate + appleEpoch
+    return TimeSpan(points: path.pointCount, first: created + span.first, last: created + span.last)
   }
 
   /// Whether `inks` starts with `table`, compared in place: `starts(with:)` copied each ink

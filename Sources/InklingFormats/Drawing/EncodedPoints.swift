@@ -100,13 +100,21 @@ extension StrokePath {
   }
 }
 
+/// What the drawing index reads of a path's times, in one read of the stroke.
+package struct PathTimes {
+  /// `StrokePath.creationDate`: seconds since 2001-01-01.
+  package var creationDate: Double
+  package var pointCount: Int
+  /// `StrokePath.timeSpan(encodedIn:)`: nil for a path without points.
+  package var span: (first: Double, last: Double)?
+}
+
 extension Stroke {
-  /// The path's creation date, point count and the time offsets of its first and last point
-  /// (`StrokePath.timeSpan(encodedIn:)`); nil without a path or points. (A method, so that a
-  /// stroke in an array is read in place: reading `strokes[i].path?…` copied the path.)
-  package func pathTimes(encodedIn bytes: UnsafeRawBufferPointer) -> (created: Double, points: Int, first: Double, last: Double)? {
-    guard let path, let span = path.timeSpan(encodedIn: bytes) else { return nil }
-    return (path.creationDate, path.pointCount, span.first, span.last)
+  /// The times of the stroke's path; nil without a path. (A method, so that a stroke in an
+  /// array is read in place: each read of `strokes[i].path?…` copied the path.)
+  package func pathTimes(encodedIn bytes: UnsafeRawBufferPointer) -> PathTimes? {
+    guard let path else { return nil }
+    return PathTimes(creationDate: path.creationDate, pointCount: path.pointCount, span: path.timeSpan(encodedIn: bytes))
   }
 
   /// The stroke with the points of its path, and of its substrokes' paths, decoded from

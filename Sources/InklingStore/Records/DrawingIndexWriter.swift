@@ -84,7 +84,7 @@ package final class DrawingIndexWriter {
   /// 128-row INSERT is 6 KB of it.
   private var held: [Statement?] = Array(repeating: nil, count: 3 * rowCounts)
   /// Row counts per table: 1, 2, 4, … 256.
-  fileprivate static let rowCounts = 9
+  private static let rowCounts = 9
 
   /// The held statement inserting `rows` rows (a power of two) with `insert`, prepared on
   /// first use.
