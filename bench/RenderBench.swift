@@ -67,7 +67,9 @@ func page(strokes count: Int, points: Int, seed: UInt64) -> Drawing {
       }
       let perSecond = Int(1 / best)
       let milliseconds = Double(Int(best * 100_000)) / 100
-      print("  \(strokes) strokes × \(points) points: \(perSecond) thumbnails/s (\(milliseconds) ms each) [\(checksum % 10)]")
+      print(
+        "  \(strokes) strokes × \(points) points: \(perSecond) thumbnails/s (\(milliseconds) ms each) [\(checksum % 10)]"
+      )
     }
   }
 }

@@ -86,7 +86,8 @@ func checkSkippingRead(_ bytes: [UInt8], _ drawing: Drawing) {
     } else {
       precondition(StrokeOutline(of: skipping.strokes, at: index) == outlines[index], "stroke \(index) reads otherwise")
       precondition(
-        skipping.strokeContentDigest(at: index) == drawing.strokeContentDigest(at: index), "stroke \(index) reads otherwise")
+        skipping.strokeContentDigest(at: index) == drawing.strokeContentDigest(at: index),
+        "stroke \(index) reads otherwise")
     }
   }
 }
@@ -104,12 +105,16 @@ func checkEncodedRead(_ bytes: [UInt8], _ drawing: Drawing) {
   }
   bytes.withUnsafeBytes { raw in
     for index in drawing.strokes.indices {
-      precondition(StrokeOutline(of: encoded.strokes, at: index) == StrokeOutline(of: drawing.strokes, at: index), "stroke \(index) counts otherwise")
+      precondition(
+        StrokeOutline(of: encoded.strokes, at: index) == StrokeOutline(of: drawing.strokes, at: index),
+        "stroke \(index) counts otherwise")
       precondition(
         encoded.strokeContentDigest(at: index, encodedIn: raw) == drawing.strokeContentDigest(at: index),
         "stroke \(index) digests otherwise")
       let decoded = Drawing(inks: encoded.inks, strokes: [encoded.strokes[index].decodingPoints(in: raw)])
-      precondition(decoded.strokeCanonicalWords(at: 0) == drawing.strokeCanonicalWords(at: index), "stroke \(index) decodes otherwise")
+      precondition(
+        decoded.strokeCanonicalWords(at: 0) == drawing.strokeCanonicalWords(at: index),
+        "stroke \(index) decodes otherwise")
       // Time offsets are not content: compared apart, bitwise.
       precondition(
         decoded.strokes[0].path?.points.map(\.timeOffset.bitPattern)

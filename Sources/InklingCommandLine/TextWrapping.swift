@@ -33,8 +33,7 @@ package enum TextWrapping {
 
   /// Joins `words` with spaces into lines of at most `width` columns; lines after the first
   /// start with `indent` spaces. Used for usage lines, whose elements must not be split.
-  static func fill(_ words: [String], width: Int, firstLinePrefix: String, indent: Int) -> [String]
-  {
+  static func fill(_ words: [String], width: Int, firstLinePrefix: String, indent: Int) -> [String] {
     var lines: [String] = []
     var line = firstLinePrefix
     var lineWidth = DisplayWidth.of(firstLinePrefix)

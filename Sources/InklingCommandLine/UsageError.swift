@@ -24,8 +24,7 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     UsageError("Unknown option '\(typed)'.\(didYouMean(suggestion))", commandPath: path)
   }
 
-  static func unknownCommand(_ typed: String, suggestion: String?, at path: [String]) -> UsageError
-  {
+  static func unknownCommand(_ typed: String, suggestion: String?, at path: [String]) -> UsageError {
     UsageError("Unknown command '\(typed)'.\(didYouMean(suggestion))", commandPath: path)
   }
 

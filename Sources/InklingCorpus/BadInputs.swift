@@ -76,19 +76,27 @@ public func writeBadInputs(to folder: URL) throws -> [BadInput] {
   try file("Empty-\(stamp).inkling", [], "an empty file")
   try json("Truncated", String(validJSON.prefix(validJSON.count / 2)), "JSON cut off halfway")
   try json("Not JSON", "This is not a drawing.\n", "plain text, not JSON")
-  try file("PNG inside-\(stamp).inkling", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise.prefix(200), "binary data (a PNG header), not JSON")
+  try file(
+    "PNG inside-\(stamp).inkling", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + noise.prefix(200),
+    "binary data (a PNG header), not JSON")
   try json("JSON array", "[1, 2, 3]", "JSON, but an array rather than an object")
   try json("Missing drawing", "{\"color\":\(white)}", "the key drawingData is missing")
   try json("Missing color", "{\"drawingData\":\"\(base64)\"}", "the key color is missing")
-  try json("Mistyped drawing", "{\"drawingData\":42,\"color\":\(white)}", "drawingData is a number, not a base64 string")
+  try json(
+    "Mistyped drawing", "{\"drawingData\":42,\"color\":\(white)}", "drawingData is a number, not a base64 string")
   try json("Mistyped color", "{\"drawingData\":\"\(base64)\",\"color\":\"white\"}", "color is a string, not an object")
-  try json("Invalid base64", "{\"drawingData\":\"d3Jk8A!!not*base64\",\"color\":\(white)}", "drawingData is not valid base64")
+  try json(
+    "Invalid base64", "{\"drawingData\":\"d3Jk8A!!not*base64\",\"color\":\(white)}", "drawingData is not valid base64")
   try json(
     "Non-numeric colour", "{\"drawingData\":\"\(base64)\",\"color\":{\"r\":\"1\",\"g\":1,\"b\":1,\"a\":1}}",
     "color.r is a string, not a number")
-  try json("Colour without alpha", "{\"drawingData\":\"\(base64)\",\"color\":{\"r\":1,\"g\":1,\"b\":1}}", "color has no a component")
+  try json(
+    "Colour without alpha", "{\"drawingData\":\"\(base64)\",\"color\":{\"r\":1,\"g\":1,\"b\":1}}",
+    "color has no a component")
   try json("Trailing garbage", validJSON + "}}", "text after the JSON object")
-  try file("Latin-1 text-\(stamp).inkling", Array("{\"drawingData\":\"\",\"color\":\(white)} ".utf8) + [0xE9], "not UTF-8 text")
+  try file(
+    "Latin-1 text-\(stamp).inkling", Array("{\"drawingData\":\"\",\"color\":\(white)} ".utf8) + [0xE9], "not UTF-8 text"
+  )
   try json(
     "Not PencilKit", "{\"drawingData\":\"\(Data(noise).base64EncodedString())\",\"color\":\(white)}",
     "a valid envelope whose drawing bytes are random, not PencilKit: keep as opaque or report, never crash")
@@ -101,19 +109,23 @@ public func writeBadInputs(to folder: URL) throws -> [BadInput] {
   let directory = "Folder-\(stamp).inkling"
   try FileManager.default.createDirectory(atPath: path + "/" + directory, withIntermediateDirectories: false)
   try FileWriter.setModificationTime(path + "/" + directory, milliseconds: stampSeconds * 1000)
-  entries.append(BadInput(nameBytes: Array(directory.utf8), problem: "a directory named like a draft (empty)", isGood: false))
+  entries.append(
+    BadInput(nameBytes: Array(directory.utf8), problem: "a directory named like a draft (empty)", isGood: false))
 
   let nonUTF8: [UInt8] = Array("Caf".utf8) + [0xE9] + Array("-\(stamp).inkling".utf8)  // Latin-1 é
   let fullName = Array(path.utf8) + [UInt8(ascii: "/")] + nonUTF8 + [0]
   let fd = fullName.withUnsafeBufferPointer { buffer in
-    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+    buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+      open($0, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+    }
   }
   guard fd >= 0 else { throw fail("a file with a non-UTF-8 name") }
   _ = good.contents.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
   let time = timespec(tv_sec: Int(stampSeconds), tv_nsec: 0)
   _ = [time, time].withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
   close(fd)
-  entries.append(BadInput(nameBytes: nonUTF8, problem: "a valid draft whose file name is not UTF-8 (Latin-1 é)", isGood: false))
+  entries.append(
+    BadInput(nameBytes: nonUTF8, problem: "a valid draft whose file name is not UTF-8 (Latin-1 é)", isGood: false))
 
   let unreadable = "Unreadable-\(stamp).inkling"
   try file(unreadable, good.contents, "permissions 000 (root can still read it)")
@@ -122,7 +134,8 @@ public func writeBadInputs(to folder: URL) throws -> [BadInput] {
   let fifo = "Pipe-\(stamp).inkling"
   guard mkfifo(path + "/" + fifo, 0o644) == 0 else { throw fail("a FIFO") }
   try FileWriter.setModificationTime(path + "/" + fifo, milliseconds: stampSeconds * 1000)
-  entries.append(BadInput(nameBytes: Array(fifo.utf8), problem: "a FIFO: opening it for reading blocks; skip it", isGood: false))
+  entries.append(
+    BadInput(nameBytes: Array(fifo.utf8), problem: "a FIFO: opening it for reading blocks; skip it", isGood: false))
 
   let links: [(String, String, String)] = [
     ("Dangling-\(stamp).inkling", "Gone-\(stamp).inkling", "a symlink to a file that does not exist"),

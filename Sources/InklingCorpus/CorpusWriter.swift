@@ -44,9 +44,13 @@ public struct CorpusSpec: Hashable, Sendable {
     firstDate: Int64 = 1_640_995_200,  // 2022-01-01
     lastDate: Int64 = 1_759_276_800  // 2025-10-01
   ) {
-    self.drafts = drafts; self.versionsPerDraft = versionsPerDraft; self.seed = seed
-    self.strokesPerVersion = strokesPerVersion; self.layoutVariety = layoutVariety
-    self.firstDate = firstDate; self.lastDate = lastDate
+    self.drafts = drafts
+    self.versionsPerDraft = versionsPerDraft
+    self.seed = seed
+    self.strokesPerVersion = strokesPerVersion
+    self.layoutVariety = layoutVariety
+    self.firstDate = firstDate
+    self.lastDate = lastDate
   }
 }
 
@@ -172,7 +176,10 @@ public func writeCorpus(_ spec: CorpusSpec, to folder: URL) throws -> CorpusSumm
     throw CorpusError(description: "\(path): the folder is not empty; the corpus needs an empty folder")
   }
   var drafts: [CorpusDraft] = []
-  var files = 0, bytes = 0, smallest = Int.max, largest = 0
+  var files = 0
+  var bytes = 0
+  var smallest = Int.max
+  var largest = 0
   try generateCorpus(spec) { file in
     try FileWriter.writeFile(file.contents, to: path + "/" + file.fileName, modified: file.savedMilliseconds)
     if file.versionIndex == 0 { drafts.append(CorpusDraft(name: file.name, files: [])) }
@@ -205,7 +212,8 @@ enum Stamp {
   static func withOffset(_ seconds: Int64, minutes: Int) -> String {
     let sign = minutes < 0 ? "-" : "+"
     let m = abs(minutes)
-    return civil(seconds + Int64(minutes) * 60) + "\(sign)\(DraftNames.twoDigits(m / 60)):\(DraftNames.twoDigits(m % 60))"
+    return civil(seconds + Int64(minutes) * 60)
+      + "\(sign)\(DraftNames.twoDigits(m / 60)):\(DraftNames.twoDigits(m % 60))"
   }
 
   /// `yyyy-MM-dd'T'HH:mm:ss` for seconds since 1970 (Howard Hinnant's `civil_from_days`).
@@ -222,7 +230,8 @@ enum Stamp {
     let month = Int(mp < 10 ? mp + 3 : mp - 9)
     let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
     let two = DraftNames.twoDigits
-    return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+    return
+      "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
   }
 }
 

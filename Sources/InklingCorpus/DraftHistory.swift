@@ -92,7 +92,8 @@ struct DraftHistory {
       return save(.created(strokes: added))
     }
     // Minutes to weeks between saves (invariant 4).
-    let minutes = random.double(60, 3600), hours = random.double(3600, 86_400)
+    let minutes = random.double(60, 3600)
+    let hours = random.double(3600, 86_400)
     let days = random.double(86_400, 1_814_400)
     let gap = Int64(random.weighted([(minutes, 0.45), (hours, 0.3), (days, 0.25)]))
     let previous = time
@@ -188,8 +189,11 @@ struct DraftHistory {
 
   private mutating func save(_ change: SaveChange) -> DraftSave {
     // The version vector: the zero replica, then every replica that has acted (invariant 2).
-    drawing.versionVector = [StrokeID(clock: 0, replicaIndex: 0, subclock: 0)]
-      + clocks.keys.sorted().map { StrokeID(clock: clocks[$0]!.clock, replicaIndex: $0, subclock: clocks[$0]!.subclock) }
+    drawing.versionVector =
+      [StrokeID(clock: 0, replicaIndex: 0, subclock: 0)]
+      + clocks.keys.sorted().map {
+        StrokeID(clock: clocks[$0]!.clock, replicaIndex: $0, subclock: clocks[$0]!.subclock)
+      }
     return DraftSave(savedAt: time, drawing: drawing, background: background, change: change)
   }
 
@@ -219,7 +223,9 @@ struct DraftHistory {
     switch r.weighted([(0, 0.68), (1, 0.12), (2, 0.08), (3, 0.08), (4, 0.04)]) {
     case 0: return RGBA(red: 1, green: 1, blue: 1, alpha: 1)
     case 1: return RGBA(red: c(r.int(245...254)), green: c(r.int(240...252)), blue: c(r.int(225...248)), alpha: 1)
-    case 2: let v = r.int(18...44); return RGBA(red: c(v), green: c(v), blue: c(v + r.int(0...6)), alpha: 1)
+    case 2:
+      let v = r.int(18...44)
+      return RGBA(red: c(v), green: c(v), blue: c(v + r.int(0...6)), alpha: 1)
     case 3: return RGBA(red: c(r.int(120...255)), green: c(r.int(120...255)), blue: c(r.int(120...255)), alpha: 1)
     default:
       return RGBA(

@@ -99,7 +99,8 @@ enum DraftNames {
     case 0..<22: return "\(subject) \(kind)"
     case 22..<30: return "\(kind.prefix(1).uppercased())\(kind.dropFirst()) \(r.int(1...40))"
     case 30..<36: return "Portrait study \(r.int(1...25))"
-    case 36..<42: return "Plan-\(r.pick(["A", "B", "C", "final", "v2"]))\(r.chance(0.3) ? "-\(subject.lowercased())" : "")"
+    case 36..<42:
+      return "Plan-\(r.pick(["A", "B", "C", "final", "v2"]))\(r.chance(0.3) ? "-\(subject.lowercased())" : "")"
     case 42..<48: return "Lesson \(r.int(1...30)) – \(r.pick(topics))"
     case 48..<52: return "Fractions \(r.int(1...3))/\(r.int(4...8))"  // typed `/` becomes `-`
     case 52..<56: return "Idea: \(subject.lowercased()) \(kind)"

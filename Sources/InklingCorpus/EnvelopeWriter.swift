@@ -46,7 +46,12 @@ enum EnvelopeWriter {
 
   private struct Components: Encodable {
     let r: Double, g: Double, b: Double, a: Double
-    init(_ c: RGBA) { r = c.red; g = c.green; b = c.blue; a = c.alpha }
+    init(_ c: RGBA) {
+      r = c.red
+      g = c.green
+      b = c.blue
+      a = c.alpha
+    }
   }
 
   /// A JSON value as text, or an object of named members.
@@ -76,7 +81,10 @@ enum EnvelopeWriter {
           members += [
             ("formatVersion", .token(try token(2))), ("title", .token(try token(title))),
             ("tags", .token(try token(["inkling"]))),
-            ("canvas", .object(shuffled([("width", .token(try token(820.0))), ("height", .token(try token(1180.0)))], &random))),
+            (
+              "canvas",
+              .object(shuffled([("width", .token(try token(820.0))), ("height", .token(try token(1180.0)))], &random))
+            ),
           ]
         }
         return Array(text(.object(shuffled(members, &random)), pretty: style == .prettyPrinted, indent: 0).utf8)
@@ -103,8 +111,10 @@ enum EnvelopeWriter {
   private static func colour(_ c: RGBA, _ random: inout SeededRandom) throws -> Value {
     .object(
       shuffled(
-        [("r", .token(try token(c.red))), ("g", .token(try token(c.green))), ("b", .token(try token(c.blue))),
-         ("a", .token(try token(c.alpha)))], &random))
+        [
+          ("r", .token(try token(c.red))), ("g", .token(try token(c.green))), ("b", .token(try token(c.blue))),
+          ("a", .token(try token(c.alpha))),
+        ], &random))
   }
 
   /// One value as `JSONEncoder` writes it (invariant 1): encoded inside an array, brackets cut.

@@ -23,14 +23,20 @@ public struct SeededRandom: Sendable {
       z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
       return z ^ (z >> 31)
     }
-    s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
+    s0 = splitMix()
+    s1 = splitMix()
+    s2 = splitMix()
+    s3 = splitMix()
   }
 
   /// The next 64 random bits.
   public mutating func next() -> UInt64 {
     let result = rotl(s1 &* 5, 7) &* 9
     let t = s1 << 17
-    s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
     s2 ^= t
     s3 = rotl(s3, 45)
     return result
@@ -110,7 +116,8 @@ public struct SeededRandom: Sendable {
   /// 16 random bytes shaped as a version-4 UUID.
   public mutating func uuidBytes() -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: 16)
-    let a = next(), b = next()
+    let a = next()
+    let b = next()
     for i in 0..<8 {
       bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i)))
       bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i)))

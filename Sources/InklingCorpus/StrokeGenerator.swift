@@ -168,7 +168,8 @@ enum StrokeGenerator {
     points.reserveCapacity(count)
     for _ in 0..<count {
       let width = choice.varying.contains(.width) ? float(radius * (0.7 + 0.5 * pressure)) : radius
-      let pointOpacity = choice.varying.contains(.opacity) ? fixed(Int(opacity * 32767.5), 32767.5) : fixed(32767, 32767.5)
+      let pointOpacity =
+        choice.varying.contains(.opacity) ? fixed(Int(opacity * 32767.5), 32767.5) : fixed(32767, 32767.5)
       points.append(
         StrokePoint(
           location: Point(x: float(x), y: float(y)), timeOffset: float(Double(ticks) / 120), width: width,
@@ -176,7 +177,8 @@ enum StrokeGenerator {
           opacity: pointOpacity, secondaryRadius: secondary))
       // Curvature drifts slowly and is pulled back to straight; the canvas edge steers inwards.
       turn = turn * 0.9 + r.gaussian(deviation: hand.wobble)
-      let towardsCentreX = hand.canvasWidth / 2 - x, towardsCentreY = hand.canvasHeight / 2 - y
+      let towardsCentreX = hand.canvasWidth / 2 - x
+      let towardsCentreY = hand.canvasHeight / 2 - y
       if x < margin || y < margin || x > hand.canvasWidth - margin || y > hand.canvasHeight - margin {
         turn += (dx * towardsCentreY - dy * towardsCentreX) > 0 ? 0.15 : -0.15
       }
@@ -195,7 +197,8 @@ enum StrokeGenerator {
   /// A random unit vector (invariant 3: normalised with sqrt only).
   static func direction(_ r: inout SeededRandom) -> (Double, Double) {
     while true {
-      let x = r.double(-1, 1), y = r.double(-1, 1)
+      let x = r.double(-1, 1)
+      let y = r.double(-1, 1)
       let length = (x * x + y * y).squareRoot()
       if length > 0.1 && length <= 1 { return (x / length, y / length) }
     }
@@ -206,7 +209,8 @@ enum StrokeGenerator {
     let a2 = a * a
     let c = 1 - a2 / 2 + a2 * a2 / 24
     let s = a - a * a2 / 6 + a * a2 * a2 / 120
-    let nx = dx * c - dy * s, ny = dx * s + dy * c
+    let nx = dx * c - dy * s
+    let ny = dx * s + dy * c
     let length = (nx * nx + ny * ny).squareRoot()
     return (nx / length, ny / length)
   }
@@ -220,27 +224,43 @@ enum StrokeGenerator {
     func halfWidth(_ radius: Double) -> Double {
       ink == .pencil ? radius + 1.3 : max(radius - 1.8, 0.5)
     }
-    var minX = Double.infinity, minY = Double.infinity
-    var maxX = -Double.infinity, maxY = -Double.infinity
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
     func add(_ x: Double, _ y: Double, _ h: Double) {
-      minX = min(minX, x - h); minY = min(minY, y - h)
-      maxX = max(maxX, x + h); maxY = max(maxY, y + h)
+      minX = min(minX, x - h)
+      minY = min(minY, y - h)
+      maxX = max(maxX, x + h)
+      maxY = max(maxY, y + h)
     }
     let n = points.count
     func control(_ i: Int) -> Point {
-      if i < 0 { return Point(x: 2 * points[0].location.x - points[1].location.x, y: 2 * points[0].location.y - points[1].location.y) }
-      if i >= n { return Point(x: 2 * points[n - 1].location.x - points[n - 2].location.x, y: 2 * points[n - 1].location.y - points[n - 2].location.y) }
+      if i < 0 {
+        return Point(
+          x: 2 * points[0].location.x - points[1].location.x, y: 2 * points[0].location.y - points[1].location.y)
+      }
+      if i >= n {
+        return Point(
+          x: 2 * points[n - 1].location.x - points[n - 2].location.x,
+          y: 2 * points[n - 1].location.y - points[n - 2].location.y)
+      }
       return points[i].location
     }
     if n == 1 {
       add(points[0].location.x, points[0].location.y, halfWidth(points[0].width))
     } else {
       for i in 0..<(n - 1) {
-        let p0 = control(i - 1), p1 = control(i), p2 = control(i + 1), p3 = control(i + 2)
+        let p0 = control(i - 1)
+        let p1 = control(i)
+        let p2 = control(i + 1)
+        let p3 = control(i + 2)
         for t in [0.0, 0.25, 0.5, 0.75] {
           let u = 1 - t
-          let b0 = u * u * u / 6, b1 = (3 * t * t * t - 6 * t * t + 4) / 6
-          let b2 = (-3 * t * t * t + 3 * t * t + 3 * t + 1) / 6, b3 = t * t * t / 6
+          let b0 = u * u * u / 6
+          let b1 = (3 * t * t * t - 6 * t * t + 4) / 6
+          let b2 = (-3 * t * t * t + 3 * t * t + 3 * t + 1) / 6
+          let b3 = t * t * t / 6
           let x = b0 * p0.x + b1 * p1.x + b2 * p2.x + b3 * p3.x
           let y = b0 * p0.y + b1 * p1.y + b2 * p2.y + b3 * p3.y
           add(x, y, halfWidth(points[i].width * u + points[i + 1].width * t))
@@ -248,7 +268,8 @@ enum StrokeGenerator {
       }
       add(points[n - 1].location.x, points[n - 1].location.y, halfWidth(points[n - 1].width))
     }
-    let x0 = minX.rounded(.down), y0 = minY.rounded(.down)
+    let x0 = minX.rounded(.down)
+    let y0 = minY.rounded(.down)
     return Rect(x: x0, y: y0, width: maxX.rounded(.up) - x0, height: maxY.rounded(.up) - y0)
   }
 }

@@ -93,8 +93,7 @@ enum Grain {
   }
 
   /// Smooth value noise in 0…1 with cells `cell` pixels wide.
-  @inline(__always) static func value(_ x: Float, _ y: Float, cell: Float, _ seed: UInt32) -> Float
-  {
+  @inline(__always) static func value(_ x: Float, _ y: Float, cell: Float, _ seed: UInt32) -> Float {
     let fx = x / cell
     let fy = y / cell
     let x0 = fx.rounded(.down)

@@ -105,7 +105,8 @@ package enum ArchiveDatabase {
           try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
           throw StoreError(
-            kind: .readOnly, message: "cannot create the folder \(folder) for the archive \(path): \(error.localizedDescription)",
+            kind: .readOnly,
+            message: "cannot create the folder \(folder) for the archive \(path): \(error.localizedDescription)",
             path: path)
         }
         return
@@ -128,7 +129,8 @@ package enum ArchiveDatabase {
     let magic = Array("SQLite format 3\0".utf8)
     guard header.count == 100, header.starts(with: magic) else {
       let looksLikeSQLite = header.starts(with: magic.prefix(header.count))
-      let what = looksLikeSQLite
+      let what =
+        looksLikeSQLite
         ? "it is a truncated SQLite header of \(header.count) bytes" : "it is not a SQLite database"
       throw notAnArchive(path, because: what)
     }
@@ -210,7 +212,9 @@ package enum ArchiveDatabase {
                (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\')
         """
       ) { row in
-        Facts(applicationID: Int32(truncatingIfNeeded: row.int64(0)), userVersion: Int32(truncatingIfNeeded: row.int64(1)), tables: row.int(2))
+        Facts(
+          applicationID: Int32(truncatingIfNeeded: row.int64(0)), userVersion: Int32(truncatingIfNeeded: row.int64(1)),
+          tables: row.int(2))
       }
       return facts ?? Facts(applicationID: 0, userVersion: 0, tables: 0)
     } catch let error as StoreError where error.code & 0xFF == SQLITE_NOTADB {

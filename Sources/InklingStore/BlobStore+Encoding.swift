@@ -24,14 +24,14 @@
 //   2. A delta's depth is at most `BlobStore.maxChainDepth`; a base at that depth, or a
 //      base that is the blob itself, gives a full encoding.
 
+import InklingFormats
+
 /// How a blob's `data` is stored (`blob.encoding`).
 package enum BlobEncoding: Int, Sendable {
   case raw = 0
   case zstd = 1
   case delta = 2
 }
-
-import InklingFormats
 
 /// The form of a blob's bytes that its `data` compresses (`blob.layout`).
 package enum BlobLayout: Int, Sendable {
@@ -100,7 +100,8 @@ package struct EncodedBlob: Sendable, Hashable {
 extension EncodedBlob {
   /// The same delta at another depth: the data does not depend on it.
   func withDepth(_ depth: Int) -> EncodedBlob {
-    EncodedBlob(sha256: sha256, size: size, encoding: encoding, layout: layout, baseSHA256: baseSHA256, depth: depth, data: data)
+    EncodedBlob(
+      sha256: sha256, size: size, encoding: encoding, layout: layout, baseSHA256: baseSHA256, depth: depth, data: data)
   }
 }
 
@@ -160,7 +161,8 @@ package final class BlobEncoder {
       if best.encoding == BlobEncoding.raw.rawValue || best.data.count * Self.deltaIsClearlySmaller > bytes.count {
         let full = try form.withUnsafeBytes { try compressor.compress($0, prefix: nil) }
         // `<=` against a delta: equal sizes favour the encoding that reads faster.
-        let better = best.encoding == BlobEncoding.delta.rawValue ? full.count <= best.data.count : full.count < best.data.count
+        let better =
+          best.encoding == BlobEncoding.delta.rawValue ? full.count <= best.data.count : full.count < best.data.count
         if better {
           best = EncodedBlob(
             sha256: sha256, size: bytes.count, encoding: BlobEncoding.zstd.rawValue, layout: layout.rawValue,
@@ -178,11 +180,13 @@ package final class BlobEncoder {
   private func verify(_ blob: EncodedBlob, prefix: [UInt8]?) throws {
     let decoded: [UInt8]
     do {
-      let form = try decodeForm(encoding: blob.encoding, data: blob.data, size: blob.size, prefix: prefix, decompressor: decompressor)
+      let form = try decodeForm(
+        encoding: blob.encoding, data: blob.data, size: blob.size, prefix: prefix, decompressor: decompressor)
       decoded = try writtenBytes(ofForm: form, layout: blob.layout)
     } catch {
       throw StoreError(
-        kind: .verification, message: "blob \(shortHash(blob.sha256)): its encoded data does not decode (\(error)); nothing stored")
+        kind: .verification,
+        message: "blob \(shortHash(blob.sha256)): its encoded data does not decode (\(error)); nothing stored")
     }
     guard SHA256.hash(decoded) == blob.sha256 else {
       throw StoreError(
@@ -215,7 +219,9 @@ func decodeBlob(
   sha256: [UInt8], encoding: Int, layout: Int, depth: Int, data: [UInt8], size: Int, base: BlobBase?,
   decompressor: ZstdDecompressor
 ) throws -> BlobBase {
-  guard let blobLayout = BlobLayout(rawValue: layout) else { throw BlobFormatError(description: "unknown layout \(layout)") }
+  guard let blobLayout = BlobLayout(rawValue: layout) else {
+    throw BlobFormatError(description: "unknown layout \(layout)")
+  }
   let prefix = encoding == BlobEncoding.delta.rawValue ? base?.form(in: blobLayout) : nil
   let form = try decodeForm(encoding: encoding, data: data, size: size, prefix: prefix, decompressor: decompressor)
   return BlobBase(
@@ -227,7 +233,9 @@ func decodeBlob(
 ///
 /// - Parameter prefix: for encoding 2, the base's bytes in the delta's layout.
 /// - Throws: `ZstdError` or `BlobFormatError`.
-func decodeForm(encoding: Int, data: [UInt8], size: Int, prefix: [UInt8]?, decompressor: ZstdDecompressor) throws -> [UInt8] {
+func decodeForm(encoding: Int, data: [UInt8], size: Int, prefix: [UInt8]?, decompressor: ZstdDecompressor) throws
+  -> [UInt8]
+{
   switch BlobEncoding(rawValue: encoding) {
   case .raw:
     guard data.count == size else { throw BlobFormatError(description: "\(data.count) raw bytes, expected \(size)") }

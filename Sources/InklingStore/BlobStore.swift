@@ -55,11 +55,14 @@ package struct BlobStore {
     var blob = blob
     var baseID: Int64?
     if let baseSHA256 = blob.baseSHA256 {
-      guard let base = try db.fetchOne("SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
+      guard
+        let base = try db.fetchOne(
+          "SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
       else {
         throw StoreError(
           kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
-          message: "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
+          message:
+            "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
           path: db.path)
       }
       if base.1 < Self.maxChainDepth {
@@ -79,7 +82,8 @@ package struct BlobStore {
     guard let id else {
       // Not reached with one writer: the lookup above found no such blob.
       guard let existing = try self.id(ofSHA256: blob.sha256) else {
-        throw StoreError(kind: .sqlite, message: "blob \(shortHash(blob.sha256)) was neither inserted nor found", path: db.path)
+        throw StoreError(
+          kind: .sqlite, message: "blob \(shortHash(blob.sha256)) was neither inserted nor found", path: db.path)
       }
       return (existing, false)
     }
@@ -122,7 +126,8 @@ package struct BlobStore {
     ) { $0.int(0) == 1 }
     guard same == true else {
       throw StoreError(
-        kind: .verification, message: "blob \(shortHash(blob.sha256)) (id \(id)) reads back differently from what was written",
+        kind: .verification,
+        message: "blob \(shortHash(blob.sha256)) (id \(id)) reads back differently from what was written",
         path: db.path)
     }
   }

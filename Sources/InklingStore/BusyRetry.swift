@@ -17,12 +17,13 @@
 //      retried: https://www.sqlite.org/lang_transaction.html), single autocommit statements.
 //   2. The total wait is bounded: `bound` seconds of retries on top of the busy timeouts.
 
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 package enum BusyRetry {
   /// How long to keep retrying a busy step, in seconds, on top of the busy timeout.

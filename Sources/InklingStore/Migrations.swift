@@ -20,7 +20,8 @@ extension Migration {
     Migration(version: 6, name: "0006_search_walks.sql", sql: text(PackageResources._006_search_walks_sql)),
     Migration(version: 7, name: "0007_point_columns.sql", sql: text(PackageResources._007_point_columns_sql)),
     Migration(
-      version: 8, name: "0008_newest_drawing_on_draft.sql", sql: text(PackageResources._008_newest_drawing_on_draft_sql)),
+      version: 8, name: "0008_newest_drawing_on_draft.sql", sql: text(PackageResources._008_newest_drawing_on_draft_sql)
+    ),
     Migration(
       version: 9, name: "0009_newest_drawing_once.sql", sql: text(PackageResources._009_newest_drawing_once_sql)),
     Migration(version: 10, name: "0010_no_content_index.sql", sql: text(PackageResources._010_no_content_index_sql)),

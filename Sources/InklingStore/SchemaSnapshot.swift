@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from migrations/ by `INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`;
 // do not edit. What the migrations create, so that opening an archive need not replay them
 // (SchemaVerification.swift explains why and when it still does).

@@ -96,6 +96,7 @@ package enum SchemaVerification {
       return out + "\""
     }
     var lines = [
+      "// swift-format-ignore-file",
       "// Generated from migrations/ by `INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`;",
       "// do not edit. What the migrations create, so that opening an archive need not replay them",
       "// (SchemaVerification.swift explains why and when it still does).",
@@ -110,7 +111,8 @@ package enum SchemaVerification {
       let object = schema[name]!
       let sql = object.sql.map(literal) ?? "nil"
       lines.append("    SchemaObject(")
-      lines.append("      type: \(literal(object.type)), name: \(literal(object.name)), table: \(literal(object.table)),")
+      lines.append(
+        "      type: \(literal(object.type)), name: \(literal(object.name)), table: \(literal(object.table)),")
       lines.append("      sql: \(sql)),")
     }
     lines += ["  ]", "}", ""]

@@ -84,7 +84,9 @@ extension StoreError {
   }
 
   /// The error for SQLite result `code` with SQLite's `message`.
-  package init(sqliteCode code: Int32, message sqliteMessage: String, sql: String?, path: String?, busyTimeout: Int32 = 0) {
+  package init(
+    sqliteCode code: Int32, message sqliteMessage: String, sql: String?, path: String?, busyTimeout: Int32 = 0
+  ) {
     let file = path ?? "the archive"
     // The sentence stays readable: the SQL is in `sql`, not in the message.
     let detail = "SQLite error \(code): \(sqliteMessage)"

@@ -66,8 +66,10 @@ package final class ZstdCompressor {
   package func compress(_ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
     if let prefix, !prefix.isEmpty {
-      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstdWindowLog(covering: prefix.count + input.count)))
-      try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, longDistanceMatching ? 1 : 0))
+      try ZstdError.check(
+        ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstdWindowLog(covering: prefix.count + input.count)))
+      try ZstdError.check(
+        ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, longDistanceMatching ? 1 : 0))
       // Referenced, not copied, and used for the next frame only.
       try ZstdError.check(ZSTD_CCtx_refPrefix(context, prefix.baseAddress, prefix.count))
     } else {
@@ -83,7 +85,9 @@ package final class ZstdCompressor {
     }
     var empty: UInt8 = 0
     let size = withUnsafeMutableBytes(of: &empty) { placeholder in
-      ZSTD_compress2(context, scratch.baseAddress, scratch.count, input.baseAddress ?? UnsafeRawPointer(placeholder.baseAddress), input.count)
+      ZSTD_compress2(
+        context, scratch.baseAddress, scratch.count, input.baseAddress ?? UnsafeRawPointer(placeholder.baseAddress),
+        input.count)
     }
     try ZstdError.check(size)
     return [UInt8](UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
@@ -113,7 +117,9 @@ package final class ZstdDecompressor {
   ///
   /// - Throws: `ZstdError` if `input` is not exactly one well-formed frame of that size
   ///   (garbage, truncation, trailing bytes, wrong or missing prefix that breaks decoding).
-  package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
+  package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, prefix: UnsafeRawBufferPointer? = nil)
+    throws -> [UInt8]
+  {
     guard (0...Self.maxOutputSize).contains(expectedSize) else {
       throw ZstdError(message: "expected size \(expectedSize) is out of range")
     }

@@ -43,7 +43,9 @@ while !arguments.isEmpty {
     return arguments.removeFirst()
   }
   switch argument {
-  case "-h", "--help": print(usage); exit(0)
+  case "-h", "--help":
+    print(usage)
+    exit(0)
   case "--drafts":
     guard let n = Int(value()), n >= 0 else { fail("--drafts needs a number") }
     spec.drafts = n

@@ -25,7 +25,9 @@ struct BinaryRunner {
   }
 
   @discardableResult
-  func run(_ arguments: [String], binary: String = "inkling-archive", environment: [String: String] = [:]) throws -> RunResult {
+  func run(_ arguments: [String], binary: String = "inkling-archive", environment: [String: String] = [:]) throws
+    -> RunResult
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binFolder + "/" + binary)
     process.arguments = binary == "inkling-archive" ? ["--archive", archive] + arguments : arguments

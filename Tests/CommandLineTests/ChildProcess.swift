@@ -46,7 +46,8 @@ final class ChildProcess {
     var pid: pid_t = 0
     let code = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
     guard code == 0 else {
-      throw NSError(domain: "posix_spawn", code: Int(code), userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(code))])
+      throw NSError(
+        domain: "posix_spawn", code: Int(code), userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(code))])
     }
     self.pid = pid
   }

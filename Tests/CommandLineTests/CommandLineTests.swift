@@ -26,7 +26,10 @@ import Testing
 
     let imported = try runner.run(["import", folder + "/Drafts"])
     #expect(imported.status == 1)
-    #expect(imported.stderr == "\(folder)/Drafts/broken-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n")
+    #expect(
+      imported.stderr
+        == "\(folder)/Drafts/broken-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n"
+    )
     #expect(imported.stdout.hasPrefix("Imported 2 versions (1 new draft); 0 already archived, 1 ignored, 1 rejected."))
 
     let again = try runner.run(["import", "--json", folder + "/Drafts/Plan-B-2025-10-05T14:03:12Z.inkling"])

@@ -12,7 +12,8 @@ import Testing
   let folder: String
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-concurrency-\(getpid())-\(UUID().uuidString.prefix(8))"
+    folder =
+      FileManager.default.temporaryDirectory.path + "/inkling-concurrency-\(getpid())-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   }
 
@@ -58,7 +59,8 @@ import Testing
     let started = Date()
     while importA.poll() == nil || importB.poll() == nil {
       let commands: [[String]] = [
-        ["list"], ["history", "Seed"], ["restore", "Seed", "--force", "--to", folder + "/Restored"], ["list", "--json"],
+        ["list"], ["history", "Seed"], ["restore", "Seed", "--force", "--to", folder + "/Restored"],
+        ["list", "--json"],
         ["--quiet", "backup", "--force", folder + "/backup.sqlite"],
       ]
       for arguments in commands {

@@ -24,7 +24,8 @@ import Testing
   static func folder(of draft: String) -> String { "d\(draft.utf8.reduce(0) { $0 + Int($1) } % 4)" }
 
   @Test func killedImportsLoseNothing() throws {
-    let folder = FileManager.default.temporaryDirectory.path + "/inkling-crash-\(getpid())-\(UUID().uuidString.prefix(8))"
+    let folder =
+      FileManager.default.temporaryDirectory.path + "/inkling-crash-\(getpid())-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let archive = folder + "/archive.sqlite"
@@ -84,7 +85,10 @@ import Testing
     #expect(final.status == 0, "\(final.stderr)")
     let versions = Int(try sqlite3(archive, "SELECT count(*) FROM version")) ?? -1
     #expect(versions == corpus.files.count)
-    #expect(try sqlite3(archive, "SELECT count(*) FROM (SELECT 1 FROM version GROUP BY draft_id, file_name HAVING count(*) > 1)") == "0")
+    #expect(
+      try sqlite3(
+        archive, "SELECT count(*) FROM (SELECT 1 FROM version GROUP BY draft_id, file_name HAVING count(*) > 1)") == "0"
+    )
     #expect(try sqlite3(archive, "SELECT sum(version_count) FROM draft") == "\(corpus.files.count)")
     let again = try runner.run(["check", "--full", "--json"])
     #expect(again.status == 0)

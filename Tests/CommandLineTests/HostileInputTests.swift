@@ -57,7 +57,8 @@ import Testing
 
   static let header: [UInt8] = [0x77, 0x72, 0x64, 0xF0, 1, 0, 8, 0]
   static let strokeID = field(3, varintField(1, 1) + varintField(2, 0))
-  static let ink = field(4, field(1, float(1, 0x3F80_0000) + float(4, 0x3F80_0000)) + field(2, Array("com.apple.ink.pen".utf8)))
+  static let ink = field(
+    4, field(1, float(1, 0x3F80_0000) + float(4, 0x3F80_0000)) + field(2, Array("com.apple.ink.pen".utf8)))
   static let uuid = field(8, [UInt8](repeating: 7, count: 16))
 
   /// The crafted drawings, by what they attack.
@@ -74,11 +75,17 @@ import Testing
       ("Varint cut off", header + [0x2A, 0xFF, 0xFF]),
       (
         "Point count overflow",
-        header + ink + field(5, strokeID + varintField(4, 0) + field(5, varintField(3, UInt64(1) << 62) + varintField(4, 0x7FF) + points))
+        header + ink
+          + field(
+            5, strokeID + varintField(4, 0) + field(5, varintField(3, UInt64(1) << 62) + varintField(4, 0x7FF) + points)
+          )
       ),
       (
         "Point count times stride",
-        header + ink + field(5, strokeID + varintField(4, 0) + field(5, varintField(3, UInt64.max / 12 + 2) + varintField(4, 0x3) + points))
+        header + ink
+          + field(
+            5,
+            strokeID + varintField(4, 0) + field(5, varintField(3, UInt64.max / 12 + 2) + varintField(4, 0x3) + points))
       ),
       ("Substrokes 5000 deep", header + ink + field(5, strokeID + nested)),
       (
@@ -88,10 +95,20 @@ import Testing
             5,
             strokeID + varintField(4, 0)
               + field(6, float(1, nan) + float(2, infinity) + float(3, 0xFF80_0000) + float(4, nan))
-              + field(5, varintField(3, 2) + varintField(4, 0x1) + field(7, (0..<4).flatMap { _ in withUnsafeBytes(of: nan.littleEndian) { Array($0) } })))
+              + field(
+                5,
+                varintField(3, 2) + varintField(4, 0x1)
+                  + field(7, (0..<4).flatMap { _ in withUnsafeBytes(of: nan.littleEndian) { Array($0) } })))
           + uuid
       ),
-      ("Empty masks", header + ink + field(5, strokeID + varintField(4, 0) + field(10, []) + field(10, []) + field(5, varintField(3, 3) + varintField(4, 0))) + uuid),
+      (
+        "Empty masks",
+        header + ink
+          + field(
+            5,
+            strokeID + varintField(4, 0) + field(10, []) + field(10, [])
+              + field(5, varintField(3, 3) + varintField(4, 0))) + uuid
+      ),
       ("Ink index out of range", header + field(5, strokeID + varintField(4, 99)) + uuid),
       ("Gzip of zeros", smallGzip),
       ("Gzip cut off", Array(smallGzip.prefix(100))),
@@ -131,10 +148,19 @@ import Testing
     }
     // Envelopes built against the JSON reader and file names built against the folder walk.
     let text: [(String, String)] = [
-      ("Nested arrays", #"{"drawingData":"","color":{"r":1,"g":1,"b":1,"a":1},"x":"# + String(repeating: "[", count: 200_000)),
+      (
+        "Nested arrays",
+        #"{"drawingData":"","color":{"r":1,"g":1,"b":1,"a":1},"x":"# + String(repeating: "[", count: 200_000)
+      ),
       ("Nested objects", String(repeating: #"{"a":"#, count: 100_000)),
-      ("Long number", #"{"drawingData":"","color":{"r":1"# + String(repeating: "0", count: 500_000) + #","g":1,"b":1,"a":1}}"#),
-      ("Escapes", #"{"drawingData":""# + String(repeating: #"\u0041"#, count: 100_000) + #"","color":{"r":1,"g":1,"b":1,"a":1}}"#),
+      (
+        "Long number",
+        #"{"drawingData":"","color":{"r":1"# + String(repeating: "0", count: 500_000) + #","g":1,"b":1,"a":1}}"#
+      ),
+      (
+        "Escapes",
+        #"{"drawingData":""# + String(repeating: #"\u0041"#, count: 100_000) + #"","color":{"r":1,"g":1,"b":1,"a":1}}"#
+      ),
       ("Bad surrogate", #"{"drawingData":"\ud800","color":{"r":1,"g":1,"b":1,"a":1}}"#),
       ("Line\nbreak and \u{1B}[31mescape", #"{"drawingData":"","color":{"r":1,"g":1,"b":1,"a":1}}"#),
       (String(repeating: "n", count: 220), #"{"drawingData":"","color":{"r":1,"g":1,"b":1,"a":1}}"#),
@@ -166,9 +192,12 @@ import Testing
       JOIN draft ON draft.id = version.draft_id JOIN drawing ON drawing.blob_id = version.blob_id ORDER BY draft.name
       """)
     print(statuses)
-    #expect(try sqlite3(archive, "SELECT count(*) FROM drawing WHERE status <> 0 AND (problem IS NULL OR problem = '' OR instr(problem, char(10)) > 0)") == "0")
+    #expect(
+      try sqlite3(
+        archive,
+        "SELECT count(*) FROM drawing WHERE status <> 0 AND (problem IS NULL OR problem = '' OR instr(problem, char(10)) > 0)"
+      ) == "0")
     #expect(Int(try sqlite3(archive, "SELECT count(*) FROM drawing WHERE status <> 0")) ?? 0 >= crafted.count - 4)
-
 
     // Whatever was archived checks out in full, drawings and all, within the same bounds.
     let (check, _) = try run(["check", "--full"])
@@ -192,8 +221,14 @@ import Testing
       let (restore, _) = try run(["--quiet", "restore", name, "--all-versions", "--to", restoreRoot + "/\(index)"])
       #expect(restore.outcome?.status == 0, "\(name): \(restore.stderr)")
     }
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted().filter { !$0.hasPrefix(".") } == ["Bad", "Restored", "archive.sqlite", "archive.sqlite-shm", "archive.sqlite-wal"].filter { name in FileManager.default.fileExists(atPath: folder + "/" + name) })
-    print("hostile inputs: \(lines.count) lines for \(rejected) rejected files; \(names.count) drafts archived; peak memory \(imported.maxResidentBytes >> 20) MiB (import), \(check.outcome!.maxResidentBytes >> 20) MiB (check --full)")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder).sorted().filter { !$0.hasPrefix(".") }
+        == ["Bad", "Restored", "archive.sqlite", "archive.sqlite-shm", "archive.sqlite-wal"].filter { name in
+          FileManager.default.fileExists(atPath: folder + "/" + name)
+        })
+    print(
+      "hostile inputs: \(lines.count) lines for \(rejected) rejected files; \(names.count) drafts archived; peak memory \(imported.maxResidentBytes >> 20) MiB (import), \(check.outcome!.maxResidentBytes >> 20) MiB (check --full)"
+    )
   }
 
   /// A gzip bomb: 320 MiB of zeros in a 2 MB file, more than `DrawingLimits.maxBytes`.
@@ -218,14 +253,17 @@ import Testing
     var corpus = TestCorpus(root: folder + "/Drafts", seed: 3)
     let escape = "escape-\(UUID().uuidString.prefix(8))"
     let names: [String] = [
-      "../\(escape).inkling", "../../\(escape).inkling", "/tmp/\(escape).inkling", String(repeating: "x", count: 292) + ".inkling",
+      "../\(escape).inkling", "../../\(escape).inkling", "/tmp/\(escape).inkling",
+      String(repeating: "x", count: 292) + ".inkling",
       "a\nb\u{1B}[2J.inkling", "", ".", "..", "sub/../../\(escape).inkling", "\u{7F}",
     ]
     for index in names.indices { try corpus.save("D\(index)") }
     #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
     for (index, name) in names.enumerated() {
       let quoted = "'" + name.replacingOccurrences(of: "'", with: "''") + "'"
-      _ = try sqlite3(archive, "UPDATE version SET file_name = \(quoted) WHERE draft_id = (SELECT id FROM draft WHERE name = 'D\(index)')")
+      _ = try sqlite3(
+        archive,
+        "UPDATE version SET file_name = \(quoted) WHERE draft_id = (SELECT id FROM draft WHERE name = 'D\(index)')")
     }
     // (Draft names come from file names and cannot hold '/'; when a file name is unusable,
     // the restore falls back to the draft's name, which FileOutput makes safe the same way.)
@@ -233,7 +271,8 @@ import Testing
     let check = try runner.run(["check"])
     #expect(check.status == 3)
     // All but the two with control characters, which a Linux folder can hold.
-    #expect(check.stdout.components(separatedBy: "is not a plain file name").count - 1 == names.count - 2, "\(check.stdout)")
+    #expect(
+      check.stdout.components(separatedBy: "is not a plain file name").count - 1 == names.count - 2, "\(check.stdout)")
 
     for index in names.indices {
       let draft = "D\(index)"
@@ -242,9 +281,15 @@ import Testing
       #expect(restore.outcome?.status == 0, "\(draft): \(restore.stderr)")
       let written = filesUnder(target)
       #expect(written.count == 1, "\(draft): \(written)")
-      #expect(written.allSatisfy { !$0.contains("/") && $0.utf8.count <= 255 && !$0.unicodeScalars.contains { $0.value < 0x20 } })
+      #expect(
+        written.allSatisfy {
+          !$0.contains("/") && $0.utf8.count <= 255 && !$0.unicodeScalars.contains { $0.value < 0x20 }
+        })
     }
-    for place in [folder + "/\(escape).inkling", folder + "/Restored/\(escape).inkling", "/tmp/\(escape).inkling", folder + "/\(escape)"] {
+    for place in [
+      folder + "/\(escape).inkling", folder + "/Restored/\(escape).inkling", "/tmp/\(escape).inkling",
+      folder + "/\(escape)",
+    ] {
       #expect(!FileManager.default.fileExists(atPath: place), "\(place) was written")
     }
     #expect(filesUnder(folder + "/Restored").count == names.count)
@@ -252,7 +297,9 @@ import Testing
 
   // MARK: - Archives that are not, or no longer, archives
 
-  func expectUnusable(_ arguments: [String] = ["list"], _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectUnusable(
+    _ arguments: [String] = ["list"], _ fragment: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let (child, outcome) = try run(arguments)
     #expect(outcome.status == 3, "\(arguments): \(child.stderr)", sourceLocation: sourceLocation)
     #expect(child.stderr.hasPrefix("Error: "), sourceLocation: sourceLocation)
@@ -296,16 +343,22 @@ import Testing
     // A schema changed behind our back: refused everywhere but in check, which lists it.
     try freshArchive()
     _ = try sqlite3(archive, "DROP INDEX version_by_draft; CREATE VIEW everything AS SELECT * FROM version")
-    try expectUnusable(["list"], "was changed outside inkling-archive: its schema differs from the one this build creates "
-      + "(index version_by_draft is missing; view everything is not part of the archive's schema)")
+    try expectUnusable(
+      ["list"],
+      "was changed outside inkling-archive: its schema differs from the one this build creates "
+        + "(index version_by_draft is missing; view everything is not part of the archive's schema)")
     try expectUnusable(["import", folder + "/Drafts"], "its schema differs")
     let check = try runner.run(["check"])
     #expect(check.status == 3)
-    #expect(check.stdout.hasPrefix("schema: index version_by_draft is missing\nschema: view everything is not part of the archive's schema\n"))
+    #expect(
+      check.stdout.hasPrefix(
+        "schema: index version_by_draft is missing\nschema: view everything is not part of the archive's schema\n"))
 
     // A schema rewritten into something SQLite cannot parse.
     try freshArchive()
-    _ = try sqlite3(archive, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE version(' WHERE name = 'version'")
+    _ = try sqlite3(
+      archive,
+      "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE version(' WHERE name = 'version'")
     try expectUnusable(["list"], "is damaged")
     try expectUnusable(["check"], "is damaged")
 

@@ -15,17 +15,21 @@ import Testing
       ProcessInfo.processInfo.environment["INKLING_SHARED"]
       ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
-    for (index, (sample, name)) in [("three-pen-strokes", "Strokes"), ("handwritten-half-notes", "Notes: Café"), ("empty", "Empty")]
-      .enumerated()
-    {
+    for (index, (sample, name)) in [
+      ("three-pen-strokes", "Strokes"), ("handwritten-half-notes", "Notes: Café"), ("empty", "Empty"),
+    ]
+    .enumerated() {
       let drawing = try Data(contentsOf: URL(fileURLWithPath: shared + "/samples/pkdrawing/\(sample).pkdrawing"))
       let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":0.9,"b":0.8,"a":1}}"#
-      try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling"))
+      try Data(json.utf8).write(
+        to: URL(fileURLWithPath: folder + "/Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling"))
     }
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
   }
 
-  func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))) }
+  func bytes(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+  }
 
   /// Width and height from the IHDR chunk.
   func dimensions(_ png: [UInt8]) -> (Int, Int) {
@@ -84,7 +88,8 @@ import Testing
   @Test func thumbnailRefusesOtherSizesAndExistingFiles() throws {
     let bad = try runner.run(["thumbnail", "Strokes", "--size", "100", "-o", "x.png"])
     #expect(bad.status == 2)
-    #expect(bad.stderr.hasPrefix("Error: --size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not 100\n"))
+    #expect(
+      bad.stderr.hasPrefix("Error: --size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not 100\n"))
     #expect(!FileManager.default.fileExists(atPath: folder + "/x.png"))
 
     #expect(try runner.run(["thumbnail", "Strokes", "-o", "t.png"]).status == 0)
@@ -112,7 +117,9 @@ import Testing
   @Test func renderWritesTheShareImage() throws {
     let one = try runner.run(["--json", "render", "Strokes", "--scale", "1", "-o", "r1.png"])
     #expect(one.status == 0)
-    #expect(one.stdout.hasPrefix(#"{"path":"r1.png","draft":"Strokes","version":1,"saved":"2025-10-01T12:00:00Z","pixels":""#))
+    #expect(
+      one.stdout.hasPrefix(#"{"path":"r1.png","draft":"Strokes","version":1,"saved":"2025-10-01T12:00:00Z","pixels":""#)
+    )
     #expect(try runner.run(["render", "Strokes", "-o", "r2.png"]).status == 0)
     let (w1, h1) = dimensions(try bytes("r1.png"))
     let (w2, h2) = dimensions(try bytes("r2.png"))

@@ -21,7 +21,9 @@ import Testing
 
   /// Files in the test folder whose names mark them as temporary.
   func leftovers() throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") || $0.contains(".backup-") }
+    try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      $0.hasSuffix(".tmp") || $0.contains(".backup-")
+    }
   }
 
   @Test func copiesACheckedArchive() throws {
@@ -72,7 +74,8 @@ import Testing
       try Archive(path: archivePath, mode: .readOnly).backup(to: folder.path("copy.sqlite"))
     } throws: { error in
       let error = error as? ArchiveError
-      return error?.exitStatus == 3 && error?.message.hasPrefix("the backup copy has 1 problem; the first: draft 'Draft ") == true
+      return error?.exitStatus == 3
+        && error?.message.hasPrefix("the backup copy has 1 problem; the first: draft 'Draft ") == true
     }
     #expect(!FileManager.default.fileExists(atPath: folder.path("copy.sqlite")))
     #expect(try leftovers().isEmpty)

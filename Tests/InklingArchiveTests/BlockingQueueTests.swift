@@ -19,7 +19,14 @@ import Testing
       flag.condition.broadcast()
       flag.condition.unlock()
     }.start()
-    return (flag.condition, { flag.condition.lock(); defer { flag.condition.unlock() }; return flag.value })
+    return (
+      flag.condition,
+      {
+        flag.condition.lock()
+        defer { flag.condition.unlock() }
+        return flag.value
+      }
+    )
   }
 
   /// Waits up to `seconds` for `returned` to hold.

@@ -22,7 +22,8 @@ import Testing
       try folder.write("Cat/Cat-2025-10-0\(version)T10:00:00Z.inkling", inklingFile(drawing: drawing))
     }
     try folder.write(
-      "Dog/Dog-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: pseudoRandomBytes(4_000, seed: 2), color: (0, 0, 0, 1)))
+      "Dog/Dog-2025-10-05T10:00:00Z.inkling",
+      inklingFile(drawing: pseudoRandomBytes(4_000, seed: 2), color: (0, 0, 0, 1)))
     // Two imports, so that row ids are known: Cat's versions and blobs are 1…3, Dog's 4.
     let archive = try Archive(path: archivePath)
     #expect(try archive.importFiles(at: [folder.path("Cat")]).versionsImported == 3)
@@ -98,7 +99,9 @@ import Testing
   }
 
   @Test func anEditedEnvelopeNoLongerRebuildsItsFiles() throws {
-    try tamper("UPDATE envelope SET text = CAST(replace(CAST(text AS TEXT), '\"a\"', '\"A\"') AS BLOB) WHERE id = (SELECT envelope_id FROM version WHERE id = 4)")
+    try tamper(
+      "UPDATE envelope SET text = CAST(replace(CAST(text AS TEXT), '\"a\"', '\"A\"') AS BLOB) WHERE id = (SELECT envelope_id FROM version WHERE id = 4)"
+    )
     let report = try check()
     #expect(report.problemCount == 1)
     #expect(report.problems.first?.location == "draft 'Dog' version 1")
@@ -161,7 +164,9 @@ import Testing
       PRAGMA writable_schema = OFF;
       """)
     let report = try check(full: false)
-    #expect(report.problems.first?.description.hasPrefix("schema: table version has a different definition: CREATE TABLE version(") == true)
+    #expect(
+      report.problems.first?.description.hasPrefix(
+        "schema: table version has a different definition: CREATE TABLE version(") == true)
   }
 
   @Test func fileNamesThatWouldEscapeTheRestoreFolderAreReported() throws {
@@ -187,7 +192,8 @@ import Testing
     let dog = try blobHash(version: 1, of: "Dog")
     #expect(
       report.problems.first?.description.hasPrefix(
-        "draft 'Dog' version 1: blob \(dog): the drawing index says decoded, but it is not a format this build reads (") == true,
+        "draft 'Dog' version 1: blob \(dog): the drawing index says decoded, but it is not a format this build reads (")
+        == true,
       "\(report.problems)")
   }
 

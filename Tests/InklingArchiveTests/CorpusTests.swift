@@ -3,9 +3,10 @@
 // whose entries are what they claim to be.
 
 import Foundation
-@testable import InklingCorpus
 import InklingFormats
 import Testing
+
+@testable import InklingCorpus
 
 #if canImport(Glibc)
   import Glibc
@@ -47,16 +48,22 @@ private struct Envelope: Codable {
   // MARK: - Determinism
 
   @Test func sameSpecGivesTheSameFolderByteForByte() throws {
-    let a = try temporaryFolder(), b = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
+    let a = try temporaryFolder()
+    let b = try temporaryFolder()
+    defer {
+      try? FileManager.default.removeItem(at: a)
+      try? FileManager.default.removeItem(at: b)
+    }
     let summaryA = try writeCorpus(Self.varied, to: a)
     let summaryB = try writeCorpus(Self.varied, to: b)
     #expect(summaryA.files == summaryB.files && summaryA.bytes == summaryB.bytes)
-    let left = try snapshot(a), right = try snapshot(b)
+    let left = try snapshot(a)
+    let right = try snapshot(b)
     #expect(left.count == summaryA.files)
     #expect(Set(left.keys) == Set(right.keys))
     for (name, (bytes, mtime)) in left {
-      let sameBytes = right[name]?.0 == bytes, sameTime = right[name]?.1 == mtime
+      let sameBytes = right[name]?.0 == bytes
+      let sameTime = right[name]?.1 == mtime
       #expect(sameBytes, "contents differ: \(name)")
       #expect(sameTime, "mtimes differ: \(name)")
     }
@@ -160,10 +167,17 @@ private struct Envelope: Codable {
     var checked = 0
     try generateCorpus(CorpusSpec(drafts: 4, versionsPerDraft: 2...2, seed: 9)) { file in
       let c = file.save.background
-      let value = Envelope(drawingData: Data(file.drawingBytes), color: .init(r: c.red, g: c.green, b: c.blue, a: c.alpha))
-      let sorted = String(decoding: try { let e = JSONEncoder(); e.outputFormatting = .sortedKeys; return try e.encode(value) }(), as: UTF8.self)
+      let value = Envelope(
+        drawingData: Data(file.drawingBytes), color: .init(r: c.red, g: c.green, b: c.blue, a: c.alpha))
+      let sorted = String(
+        decoding: try {
+          let e = JSONEncoder()
+          e.outputFormatting = .sortedKeys
+          return try e.encode(value)
+        }(), as: UTF8.self)
       let components = [
-        "\"r\":\(try token(c.red))", "\"g\":\(try token(c.green))", "\"b\":\(try token(c.blue))", "\"a\":\(try token(c.alpha))",
+        "\"r\":\(try token(c.red))", "\"g\":\(try token(c.green))", "\"b\":\(try token(c.blue))",
+        "\"a\":\(try token(c.alpha))",
       ]
       let data = "\"drawingData\":\(try token(Data(file.drawingBytes)))"
       let candidates = permutations(components).flatMap { order -> [String] in
@@ -220,7 +234,10 @@ private struct Envelope: Codable {
   @Test func historiesAreCumulative() throws {
     var previous: DraftSave?
     var previousBytes: [UInt8] = []
-    var sawErase = false, sawAppend = false, sawUnchanged = false, sawRecolour = false
+    var sawErase = false
+    var sawAppend = false
+    var sawUnchanged = false
+    var sawRecolour = false
     generateCorpus(Self.plain) { file in
       let save = file.save
       let drawing = save.drawing
@@ -289,7 +306,8 @@ private struct Envelope: Codable {
   @Test func fileSizesStayBetweenOneAnd200KB() throws {
     var spec = Self.plain
     spec.drafts = 80
-    var smallest = Int.max, largest = 0
+    var smallest = Int.max
+    var largest = 0
     var strokeCounts: [Int] = []
     generateCorpus(spec) { file in
       smallest = min(smallest, file.contents.count)
@@ -308,7 +326,8 @@ private struct Envelope: Codable {
     var random = SeededRandom(seed: 3)
     let names = DraftNames.generate(count: 400, random: &random)
     #expect(Set(names.map(\.draftName)).count == names.count)
-    #expect(names.contains { $0.typed.contains("/") && $0.fileNamePart.contains("-") && !$0.fileNamePart.contains("/") })
+    #expect(
+      names.contains { $0.typed.contains("/") && $0.fileNamePart.contains("-") && !$0.fileNamePart.contains("/") })
     #expect(names.contains { $0.typed.isEmpty && $0.draftName == "Untitled" })
     #expect(names.contains { Array($0.fileNamePart.utf8) != Array($0.draftName.utf8) })  // stored NFD
     #expect(names.contains { $0.draftName.contains(":") })

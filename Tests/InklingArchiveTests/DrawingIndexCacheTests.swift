@@ -126,7 +126,10 @@ import Testing
     let count = { (table: String) in try archive.database.fetchOne("SELECT count(*) FROM \(table)") { $0.int(0) } }
     #expect(try count("stroke") == 3)
     #expect(try count("ink") == archive.show(draft: "A").drawing.inks.count)
-    #expect(try archive.database.fetchAll("SELECT ink, stroke_count FROM drawing_ink") { "\($0.string(0)) \($0.int(1))" } == ["pen 3", "pen 3"])
+    #expect(
+      try archive.database.fetchAll("SELECT ink, stroke_count FROM drawing_ink") { "\($0.string(0)) \($0.int(1))" } == [
+        "pen 3", "pen 3",
+      ])
     // Another draft holding the same strokes has rows of its own (no fingerprint index).
     try folder.write("B-2025-10-03T00:00:00Z.inkling", inklingFile(drawing: variants[2]))
     _ = try archive.importFiles(at: [folder.path("")])
@@ -152,7 +155,8 @@ import Testing
       var strokeIDs: [StrokeFingerprint: Int64] = [:]
       for (index, bytes) in samples.enumerated() {
         try db.execute(
-          "INSERT INTO blob(sha256, size, encoding, data) VALUES (?, ?, 0, ?)", [SHA256.hash(bytes), bytes.count, bytes])
+          "INSERT INTO blob(sha256, size, encoding, data) VALUES (?, ?, 0, ?)",
+          [SHA256.hash(bytes), bytes.count, bytes])
         let blobID = db.lastInsertRowID
         let facts = indexer.facts(of: bytes)
         var ids: [Int64] = []
@@ -242,7 +246,8 @@ import Testing
           status: .decoded, formatVersion: 1,
           strokes: (0..<count).map { index in
             StrokeFacts(
-              uuid: nil, hidden: false, ink: index % 2 == 0 ? "pen" : "marker", color: RGBA(red: 0, green: 0, blue: 0, alpha: 1),
+              uuid: nil, hidden: false, ink: index % 2 == 0 ? "pen" : "marker",
+              color: RGBA(red: 0, green: 0, blue: 0, alpha: 1),
               bounds: Rect(x: Double(index), y: 0, width: 1, height: 1), pointCount: index + 1, created: nil)
           },
           fingerprints: (0..<count).map { StrokeFingerprint(high: 7, low: UInt64($0)) })

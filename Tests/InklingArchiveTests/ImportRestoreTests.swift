@@ -74,31 +74,37 @@ import Testing
     try folder.write("good-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: [1, 2, 3]))
     try folder.write("empty-2025-10-01T00:00:00Z.inkling", [])
     try folder.write("truncated-2025-10-01T00:00:00Z.inkling", Array(inklingFile(drawing: [1, 2, 3]).dropLast(5)))
-    try folder.write("base64-2025-10-01T00:00:00Z.inkling", Array(#"{"drawingData":"@@@@","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8))
-    try FileManager.default.createDirectory(atPath: folder.path("folder-2025-10-01T00:00:00Z.inkling"), withIntermediateDirectories: true)
+    try folder.write(
+      "base64-2025-10-01T00:00:00Z.inkling", Array(#"{"drawingData":"@@@@","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8))
+    try FileManager.default.createDirectory(
+      atPath: folder.path("folder-2025-10-01T00:00:00Z.inkling"), withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(atPath: folder.path("loop"), withDestinationPath: folder.path(""))
-    try FileManager.default.createSymbolicLink(atPath: folder.path("dangling-2025-10-01T00:00:00Z.inkling"), withDestinationPath: folder.path("nowhere"))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.path("dangling-2025-10-01T00:00:00Z.inkling"), withDestinationPath: folder.path("nowhere"))
     #expect(mkfifo(folder.path("fifo-2025-10-01T00:00:00Z.inkling"), 0o644) == 0)
 
     let lines = LockedLines()
     var options = ImportOptions()
     options.onEvent = { event in
-      if case .rejected(let path, let reason) = event { lines.append("\((path as NSString).lastPathComponent): \(reason)") }
+      if case .rejected(let path, let reason) = event {
+        lines.append("\((path as NSString).lastPathComponent): \(reason)")
+      }
     }
     let archive = try Archive(path: folder.path("archive.sqlite"))
     let summary = try archive.importFiles(at: [folder.path("")], options: options)
     #expect(summary.versionsImported == 1)
     #expect(summary.rejected == 7)
     let reported = lines.values.sorted()
-    #expect(reported == [
-      "base64-2025-10-01T00:00:00Z.inkling: drawingData is not valid base64",
-      "dangling-2025-10-01T00:00:00Z.inkling: a broken symbolic link",
-      "empty-2025-10-01T00:00:00Z.inkling: the file is empty",
-      "fifo-2025-10-01T00:00:00Z.inkling: not a regular file (a device, FIFO or socket)",
-      "folder-2025-10-01T00:00:00Z.inkling: a folder, not a draft file (its contents are searched all the same)",
-      "loop: a symbolic link loop: this folder was already searched",
-      "truncated-2025-10-01T00:00:00Z.inkling: not an Inkling draft: invalid JSON: a string that never ends",
-    ])
+    #expect(
+      reported == [
+        "base64-2025-10-01T00:00:00Z.inkling: drawingData is not valid base64",
+        "dangling-2025-10-01T00:00:00Z.inkling: a broken symbolic link",
+        "empty-2025-10-01T00:00:00Z.inkling: the file is empty",
+        "fifo-2025-10-01T00:00:00Z.inkling: not a regular file (a device, FIFO or socket)",
+        "folder-2025-10-01T00:00:00Z.inkling: a folder, not a draft file (its contents are searched all the same)",
+        "loop: a symbolic link loop: this folder was already searched",
+        "truncated-2025-10-01T00:00:00Z.inkling: not an Inkling draft: invalid JSON: a string that never ends",
+      ])
   }
 
   @Test func restoreNeverOverwritesWithoutForceAndStaysInItsFolder() throws {
@@ -117,7 +123,9 @@ import Testing
     #expect(throws: ArchiveError.self) { try archive.restore(draft: "Cat", to: .folder(folder.path("out"))) }
     _ = try archive.restore(draft: "Cat", to: .folder(folder.path("out")), overwrite: true)
     #expect(throws: ArchiveError.self) { try archive.restore(draft: "Dog", to: .folder(folder.path("out"))) }
-    #expect(throws: ArchiveError.self) { try archive.restore(draft: "Cat", version: .number(2), to: .folder(folder.path("out"))) }
+    #expect(throws: ArchiveError.self) {
+      try archive.restore(draft: "Cat", version: .number(2), to: .folder(folder.path("out")))
+    }
 
     // A tampered file name cannot escape the target folder.
     try archive.database.execute("UPDATE version SET file_name = '../../escape.inkling'")
@@ -138,7 +146,8 @@ import Testing
     _ = try archive.importFiles(at: [folder.path("")])
     let utc = TimeZone(identifier: "UTC")!
     let restored = try archive.restore(
-      draft: "Plan", version: .at(try DateExpression.parse("2025-10-06", timeZone: utc)), to: .file(folder.path("x.inkling")))
+      draft: "Plan", version: .at(try DateExpression.parse("2025-10-06", timeZone: utc)),
+      to: .file(folder.path("x.inkling")))
     #expect(restored.version.number == 2)
     #expect(try folder.read("x.inkling") == files[5])
   }
@@ -148,6 +157,14 @@ import Testing
 final class LockedLines: @unchecked Sendable {
   private let lock = NSLock()
   private var lines: [String] = []
-  func append(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-  var values: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+  func append(_ line: String) {
+    lock.lock()
+    lines.append(line)
+    lock.unlock()
+  }
+  var values: [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return lines
+  }
 }

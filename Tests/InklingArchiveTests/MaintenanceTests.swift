@@ -50,14 +50,18 @@ import Testing
     let packed = try archive.statistics()
     #expect(packed.deltaCount > 0)
     #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes / 2)
-    let layouts = try archive.database.fetchAll("SELECT layout, count(*) FROM blob GROUP BY layout") { [$0.int(0), $0.int(1)] }
-    #expect(layouts == [[1, blobs.count]], "every drawing of the corpus has points, so all are stored in point columns")
+    let layouts = try archive.database.fetchAll("SELECT layout, count(*) FROM blob GROUP BY layout") {
+      [$0.int(0), $0.int(1)]
+    }
+    #expect(
+      layouts == [[1, blobs.count]], "every drawing of the corpus has points, so all are stored in point columns")
     // Reverse deltas: each draft's newest drawing is whole, the older ones lean on newer ones.
     let newestInDeltas = try archive.database.fetchOne(
       """
       SELECT count(*) FROM draft JOIN version ON version.id = draft.latest_version_id JOIN blob ON blob.id = version.blob_id
       WHERE blob.depth > 0
-      """) { $0.int(0) }
+      """
+    ) { $0.int(0) }
     #expect(newestInDeltas == 0)
     #expect(try restoreEverything(archive, into: folder.path("after")) == before)
     #expect(try archive.check(full: true).isHealthy)
@@ -65,7 +69,8 @@ import Testing
 
   @Test func gcRemovesWhatNoVersionNeeds() throws {
     let folder = try TemporaryFolder("gc2")
-    _ = try writeCorpus(CorpusSpec(drafts: 3, versionsPerDraft: 3...3, seed: 9), to: URL(fileURLWithPath: folder.path("Drafts")))
+    _ = try writeCorpus(
+      CorpusSpec(drafts: 3, versionsPerDraft: 3...3, seed: 9), to: URL(fileURLWithPath: folder.path("Drafts")))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("Drafts")])
     let before = try restoreEverything(archive, into: folder.path("before"))
@@ -78,7 +83,8 @@ import Testing
         latest_saved_ms = (SELECT max(saved_ms) FROM version WHERE draft_id = draft.id)
       """)
     let unused = try archive.database.fetchOne(
-      "SELECT count(*) FROM blob WHERE id NOT IN (SELECT blob_id FROM version)") { $0.int(0) }
+      "SELECT count(*) FROM blob WHERE id NOT IN (SELECT blob_id FROM version)"
+    ) { $0.int(0) }
     let report = try archive.collectGarbage()
     // Forward deltas: a newest drawing is never the base of an older one, so every drawing
     // only the dropped versions used goes (a save of unchanged content shares its drawing).

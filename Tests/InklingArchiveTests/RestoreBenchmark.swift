@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import InklingArchive
+import Testing
 
 /// Restore latency inside one process, through the library as the app would call it: the
 /// part of a restore that is ours, without starting a process (scripts/bench measures that

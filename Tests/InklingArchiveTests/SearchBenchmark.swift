@@ -30,7 +30,8 @@ struct SearchBenchmark {
   static let archiveSpec =
     "drafts \(draftCount) versions 1...9 blobs 20000 seed 2025 now \(now)\n"
     + ((try? String(contentsOfFile: root + "/Tests/InklingArchiveTests/SearchFixture.swift", encoding: .utf8)) ?? "")
-  static let archivePath = environment["INKLING_BENCH_ARCHIVE"]
+  static let archivePath =
+    environment["INKLING_BENCH_ARCHIVE"]
     ?? cache + "/search-\(draftCount)-\(digest(archiveSpec)).sqlite"
   static let reportPath = environment["INKLING_BENCH_OUT"] ?? root + "/bench-work/search.md"
   /// Fixed, so that a kept archive and new queries agree on "today".
@@ -120,7 +121,8 @@ struct SearchBenchmark {
     let counts = try archive.database.fetchOne("SELECT (SELECT count(*) FROM draft), (SELECT count(*) FROM version)") {
       ($0.int(0), $0.int(1))
     }!
-    let fileSize = (try FileManager.default.attributesOfItem(atPath: Self.archivePath)[.size] as? NSNumber)?.intValue ?? 0
+    let fileSize =
+      (try FileManager.default.attributesOfItem(atPath: Self.archivePath)[.size] as? NSNumber)?.intValue ?? 0
     let sample = try archive.database.fetchAll("SELECT name FROM draft WHERE id % 97 = 0") { $0.string(0) }
 
     func piece(_ random: inout SplitMix) -> String {
@@ -168,7 +170,8 @@ struct SearchBenchmark {
         let a = SearchFixture.words.randomElement(using: &random)!
         let b = SearchFixture.words.randomElement(using: &random)!
         let ink = SearchFixture.inks.randomElement(using: &random)!
-        return "(name:\(quoted(a)) or name:\(quoted(b))) and strokes:>\(Int.random(in: 0...300, using: &random)) and ink:\(ink)"
+        return
+          "(name:\(quoted(a)) or name:\(quoted(b))) and strokes:>\(Int.random(in: 0...300, using: &random)) and ink:\(ink)"
       },
       Shape(label: "background + versions + imported", limit: 50) { random in
         let colour = ["#1a1a1f", "white", "cream", "black"].randomElement(using: &random)!
@@ -203,13 +206,15 @@ struct SearchBenchmark {
       let medianMatches = matches.sorted()[matches.count / 2]
       let figures = [p50, p99, latencies.max()!, cpu50, cpu99].map { String(format: "%.2f", $0) }
       rows.append(
-        "| \(shape.label) | \(shape.limit.map(String.init) ?? "none") | \(figures.joined(separator: " | ")) | \(medianMatches) |")
+        "| \(shape.label) | \(shape.limit.map(String.init) ?? "none") | \(figures.joined(separator: " | ")) | \(medianMatches) |"
+      )
       Self.log(rows.last!)
       // The slowest queries (by CPU) and the plans they ran, for whoever tunes the plans.
       for slow in cpu.indices.sorted(by: { cpu[$0] > cpu[$1] }).prefix(Self.slowestShown) {
         let query = try DraftQuery(search: texts[slow], now: now)
         let plans = try Self.plans(archive, query, sort: shape.sort, limit: shape.limit)
-        Self.log(String(format: "    %7.2f ms CPU, %4d found: ", cpu[slow], matches[slow]) + "\(texts[slow])  [\(plans)]")
+        Self.log(
+          String(format: "    %7.2f ms CPU, %4d found: ", cpu[slow], matches[slow]) + "\(texts[slow])  [\(plans)]")
       }
     }
 
@@ -294,7 +299,9 @@ struct SearchBenchmark {
   /// (find reads only names), kept in .build/bench-search/ between runs.
   static func findBaseline() throws -> String {
     let versions = 5
-    let spec = CorpusSpec(drafts: (fileCount + versions - 1) / versions, versionsPerDraft: versions...versions, seed: 4, strokesPerVersion: 1...1)
+    let spec = CorpusSpec(
+      drafts: (fileCount + versions - 1) / versions, versionsPerDraft: versions...versions, seed: 4,
+      strokesPerVersion: 1...1)
     let folder = cache + "/corpus-\(fileCount)-\(digest("\(spec)"))"
     let clock = ContinuousClock()
     if !FileManager.default.fileExists(atPath: folder) {
@@ -312,8 +319,9 @@ struct SearchBenchmark {
       Set(
         files.flatMap { file in
           file.dropLast(".inkling".count).split { !$0.isLetter }.map(String.init).filter { $0.count >= 3 }
-        }))
-      .sorted()
+        })
+    )
+    .sorted()
     var latencies: [Double] = []
     for _ in 0..<60 {
       let term = words.randomElement(using: &random)!

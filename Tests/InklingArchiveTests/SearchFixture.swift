@@ -72,7 +72,8 @@ enum SearchFixture {
       name = parts.joined(separator: [" ", " ", "-", "_"].randomElement(using: &random)!)
     }
     // Names arrive from file names: mostly NFC, some NFD (copied off a Mac).
-    name = Int.random(in: 0..<20, using: &random) == 0
+    name =
+      Int.random(in: 0..<20, using: &random) == 0
       ? name.decomposedStringWithCanonicalMapping : name.precomposedStringWithCanonicalMapping
     var candidate = name
     var suffix = 2
@@ -99,11 +100,15 @@ enum SearchFixture {
           "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')", [sha])
         let blobID = db.lastInsertRowID
         precondition(blobID == Int64(index + 1), "a fresh archive numbers blobs from 1")
-        guard index % 10 != 9 else { drawings.append((nil, [])); continue }
+        guard index % 10 != 9 else {
+          drawings.append((nil, []))
+          continue
+        }
         let total = Int.random(in: 0...400, using: &random)
         let hidden = Int.random(in: 0...(total / 5), using: &random)
         try db.execute(
-          "INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, ?)", [blobID, total, hidden])
+          "INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, ?)",
+          [blobID, total, hidden])
         var inks: Set<String> = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let ink = Self.inks.randomElement(using: &random)!
@@ -141,7 +146,9 @@ enum SearchFixture {
           var background = backgrounds[0]
           for index in 0..<count {
             if index > 0 {
-              let gap = Int64.random(in: 60_000...(Int.random(in: 0..<4, using: &random) == 0 ? 90 * 86_400_000 : 86_400_000), using: &random)
+              let gap = Int64.random(
+                in: 60_000...(Int.random(in: 0..<4, using: &random) == 0 ? 90 * 86_400_000 : 86_400_000), using: &random
+              )
               saved = min(saved + gap, now - 60_000)
             }
             let blob = Int.random(in: 0..<blobCount, using: &random)
@@ -163,7 +170,8 @@ enum SearchFixture {
           if keepModels {
             models.append(
               DraftModel(
-                id: made + 1, name: name, folded: NameFolding.fold(name), versions: times.map { (saved: $0.0, imported: $0.1) },
+                id: made + 1, name: name, folded: NameFolding.fold(name),
+                versions: times.map { (saved: $0.0, imported: $0.1) },
                 latestSaved: times.map(\.0).max()!, strokes: drawings[latestBlob].strokes,
                 inks: drawings[latestBlob].inks, background: background))
           }

@@ -96,11 +96,13 @@ import Testing
           "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
           [Array(SHA256.hash(Array(ink.utf8)))])
         let blob = db.lastInsertRowID
-        try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, 1)", [blob, index + 2])
+        try db.execute(
+          "INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, ?, 1)", [blob, index + 2])
         try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, 1)", [blob, ink])
         let draft = try VersionRecords.draftID(named: "draft \(ink)", createdMilliseconds: 0, in: db).id
         try Self.insertVersion(
-          draft: draft, saved: 1_000 * Int64(index), imported: 5_000_000, blob: blob, envelope: envelope, file: "file \(ink)", in: db)
+          draft: draft, saved: 1_000 * Int64(index), imported: 5_000_000, blob: blob, envelope: envelope,
+          file: "file \(ink)", in: db)
       }
     }
     try Self.expectColumnsRight(path, "written with SQL")
@@ -113,7 +115,9 @@ import Testing
     #expect(try Self.names(archive, "ink:com.example.other") == [])
 
     // A second ink, renamed, dropped; strokes hidden; a version pointed at another blob.
-    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) SELECT blob_id, 'marker', 1 FROM drawing_ink WHERE ink = 'pen'")
+    try db.execute(
+      "INSERT INTO drawing_ink(blob_id, ink, stroke_count) SELECT blob_id, 'marker', 1 FROM drawing_ink WHERE ink = 'pen'"
+    )
     try Self.expectColumnsRight(path, "an ink added")
     #expect(try Self.names(archive, "ink:marker") == ["draft marker", "draft pen"])
     try db.execute("UPDATE drawing_ink SET ink = 'com.example.brush' WHERE ink = 'crayon'")
@@ -124,7 +128,9 @@ import Testing
     try Self.expectColumnsRight(path, "an ink dropped")
     #expect(try Self.names(archive, "ink:pen or ink:marker") == ["draft marker", "draft pen"])
     #expect(try Self.names(archive, "ink:pen") == [])
-    try db.execute("UPDATE drawing SET hidden_count = stroke_count WHERE blob_id = (SELECT blob_id FROM drawing_ink WHERE ink = 'eraser')")
+    try db.execute(
+      "UPDATE drawing SET hidden_count = stroke_count WHERE blob_id = (SELECT blob_id FROM drawing_ink WHERE ink = 'eraser')"
+    )
     try Self.expectColumnsRight(path, "strokes hidden")
     #expect(try Self.names(archive, "strokes:0") == ["draft eraser"])
     try db.execute(
@@ -137,7 +143,8 @@ import Testing
     #expect(try Self.names(archive, "ink:watercolor") == [])
 
     // check sees columns out of step.
-    try db.execute("UPDATE draft SET latest_strokes = 99, latest_inks = 3, first_imported_ms = 0 WHERE name = 'draft pen'")
+    try db.execute(
+      "UPDATE draft SET latest_strokes = 99, latest_inks = 3, first_imported_ms = 0 WHERE name = 'draft pen'")
     let report = try Archive(checking: path).check(full: false, limit: 100)
     #expect(
       report.problems.map(\.description) == [
@@ -176,9 +183,11 @@ import Testing
   static func versionOfANewBlob(_ name: String, in db: Database) throws -> Int64 {
     try db.transaction {
       try db.execute(
-        "INSERT OR IGNORE INTO envelope(id, sha256, text, drawing_offset, base64_style) VALUES (1, x'01', x'7b7d', 1, 0)")
+        "INSERT OR IGNORE INTO envelope(id, sha256, text, drawing_offset, base64_style) VALUES (1, x'01', x'7b7d', 1, 0)"
+      )
       try db.execute(
-        "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')", [Array(SHA256.hash(Array(name.utf8)))])
+        "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
+        [Array(SHA256.hash(Array(name.utf8)))])
       let blob = db.lastInsertRowID
       let draft = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
       try insertVersion(draft: draft, saved: 1_000, imported: 5_000_000, blob: blob, file: "file \(name)", in: db)
@@ -194,7 +203,9 @@ import Testing
     let archive = try Archive(path: path)
     let db = archive.database
     let blob = try Self.versionOfANewBlob("A", in: db)
-    try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'com.example.brush', 1)", [blob, blob])
+    try db.execute(
+      "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'com.example.brush', 1)",
+      [blob, blob])
     #expect(try Self.newest(db, "A") == Newest(strokes: nil, inks: 0))
     try Self.expectColumnsRight(path, "ink rows without a drawing row")
     #expect(try Self.names(archive, "ink:pen") == [])
@@ -234,7 +245,9 @@ import Testing
     _ = try archive.importFiles(at: [folder.path("in")])
     let db = archive.database
     let blob = try #require(
-      try db.fetchOne("SELECT v.blob_id FROM draft AS d JOIN version AS v ON v.id = d.latest_version_id") { $0.int64(0) })
+      try db.fetchOne("SELECT v.blob_id FROM draft AS d JOIN version AS v ON v.id = d.latest_version_id") {
+        $0.int64(0)
+      })
     func inkRows() throws -> [String: Int] {
       Dictionary(
         uniqueKeysWithValues: try db.fetchAll("SELECT ink, stroke_count FROM drawing_ink WHERE blob_id = ?", [blob]) {
@@ -283,7 +296,8 @@ import Testing
       // A: indexed (pen, marker, 3 visible strokes); B: ink rows only; C: nothing indexed.
       let a = try Self.versionOfANewBlob("A", in: db)
       try db.execute("INSERT INTO drawing(blob_id, status, stroke_count, hidden_count) VALUES (?, 0, 3, 0)", [a])
-      try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'marker', 1)", [a, a])
+      try db.execute(
+        "INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pen', 2), (?, 'marker', 1)", [a, a])
       let b = try Self.versionOfANewBlob("B", in: db)
       try db.execute("INSERT INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, 'pencil', 2)", [b])
       _ = try Self.versionOfANewBlob("C", in: db)
@@ -323,10 +337,13 @@ import Testing
         for version in 0..<Int.random(in: 1...3, using: &random) {
           let saved = Int64.random(in: SearchFixture.start...(SearchTests.now - 60_000), using: &random)
           let imported = saved - Int64.random(in: 0...(800 * 86_400_000), using: &random)
-          try Self.insertVersion(draft: draft, saved: saved, imported: imported, blob: 1, file: "early \(index) \(version)", in: db)
+          try Self.insertVersion(
+            draft: draft, saved: saved, imported: imported, blob: 1, file: "early \(index) \(version)", in: db)
           versions.append((saved, imported))
         }
-        let strokes = try db.fetchOne("SELECT latest_strokes FROM draft WHERE id = ?", [draft]) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+        let strokes =
+          try db.fetchOne("SELECT latest_strokes FROM draft WHERE id = ?", [draft]) { $0.isNull(0) ? nil : $0.int(0) }
+          ?? nil
         let inks = Set(try db.fetchAll("SELECT ink FROM drawing_ink WHERE blob_id = 1") { $0.string(0) })
         models.append(
           DraftModel(
@@ -334,7 +351,8 @@ import Testing
             latestSaved: versions.map(\.saved).max()!, strokes: strokes, inks: inks, background: (1, 1, 1)))
       }
     }
-    #expect(try db.fetchOne("SELECT count(*) FROM draft WHERE first_imported_ms < first_saved_ms") { $0.int(0) } ?? 0 >= 40)
+    #expect(
+      try db.fetchOne("SELECT count(*) FROM draft WHERE first_imported_ms < first_saved_ms") { $0.int(0) } ?? 0 >= 40)
     let compiler = SearchCompiler(database: db, estimateCap: 5, walkLength: 40, fallbackEstimateCap: 50)
     var maker = SearchTests.QueryMaker(random: SplitMix(seed: 13), models: models)
     var periods = 0
@@ -343,7 +361,8 @@ import Testing
       if index % 3 == 0 { expression = expression && .term(maker.term()) }
       let limit = [1, 5, 30][index % 3]
       let found = try SearchTests.drafts(archive, compiler, expression, sort: .newest, limit: limit)
-      #expect(found == SearchTests.expected(expression, models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
+      #expect(
+        found == SearchTests.expected(expression, models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
       let compiled = try compiler.compile(expression, sort: .newest, limit: limit)
       // A `saved` period ending in the past has the plan of its own (SearchTests).
       if compiled.plan == .period, SearchCompiler.savedPeriod(SearchCompiler.mergingPeriods(expression))?.upper == nil {
@@ -376,7 +395,8 @@ import Testing
     func saveAgain(_ db: Database, _ ids: ClosedRange<Int64>, at saved: Int64) throws {
       try db.transaction {
         for id in ids {
-          try Self.insertVersion(draft: id, saved: saved, imported: saved, blob: 1, file: "again \(id) \(saved)", in: db)
+          try Self.insertVersion(
+            draft: id, saved: saved, imported: saved, blob: 1, file: "again \(id) \(saved)", in: db)
         }
       }
     }

@@ -48,10 +48,14 @@ import Testing
     #expect(try parse("name:\"\u{308}\"") == .term(.name(.contains("\u{308}"))))
     #expect(try parse("name:\u{301}e") == .term(.name(.contains("\u{301}e"))))
     #expect(try parse("NAME:Cat AND NOT ink:Pen") == .and([.term(.name(.contains("Cat"))), .not(.term(.ink("pen")))]))
-    #expect(try parse("a or b c") == .or([.term(.name(.contains("a"))), .and([.term(.name(.contains("b"))), .term(.name(.contains("c")))])]))
+    #expect(
+      try parse("a or b c")
+        == .or([.term(.name(.contains("a"))), .and([.term(.name(.contains("b"))), .term(.name(.contains("c")))])]))
     #expect(try parse("versions:<=2") == .term(.versions(.lessOrEqual, 2)))
-    #expect(try parse("bg:white") == .term(.background(red: 1, green: 1, blue: 1, tolerance: NamedColour.nameTolerance)))
-    #expect(try parse("saved:2025-10-05T14:03:12Z") == .term(.saved(SearchPeriod(.equal, range("2025-10-05T14:03:12Z")))))
+    #expect(
+      try parse("bg:white") == .term(.background(red: 1, green: 1, blue: 1, tolerance: NamedColour.nameTolerance)))
+    #expect(
+      try parse("saved:2025-10-05T14:03:12Z") == .term(.saved(SearchPeriod(.equal, range("2025-10-05T14:03:12Z")))))
   }
 
   @Test func periodsFollowTheTimeline() {
@@ -62,7 +66,10 @@ import Testing
     #expect(SearchPeriod(.less, october) == SearchPeriod(lower: nil, upper: october.start))
     #expect(SearchPeriod(.lessOrEqual, october) == SearchPeriod(lower: nil, upper: october.end))
     let merged = SearchCompiler.mergingPeriods(try! parse("cat saved:>=2025-10 saved:<2025-11"))
-    #expect(merged == .and([.term(.saved(SearchPeriod(lower: october.start, upper: october.end))), .term(.name(.contains("cat")))]))
+    #expect(
+      merged
+        == .and([.term(.saved(SearchPeriod(lower: october.start, upper: october.end))), .term(.name(.contains("cat")))])
+    )
   }
 
   /// The error's column and message for `query`.
@@ -102,7 +109,8 @@ import Testing
   }
 
   @Test func theErrorShowsACaret() {
-    let error = SearchSyntaxError(query: "name:cat and saved:>=", column: 21, message: "expected a value after 'saved:>='")
+    let error = SearchSyntaxError(
+      query: "name:cat and saved:>=", column: 21, message: "expected a value after 'saved:>='")
     #expect(
       error.description == """
         expected a value after 'saved:>='
@@ -124,7 +132,8 @@ import Testing
   }
 
   @Test func listFlagsBecomeOneQuery() throws {
-    let query = try DraftQuery(name: "cat", exact: nil, glob: "c*", since: "2025-10-01", until: "2025-10-31", now: Self.now, timeZone: Self.utc)
+    let query = try DraftQuery(
+      name: "cat", exact: nil, glob: "c*", since: "2025-10-01", until: "2025-10-31", now: Self.now, timeZone: Self.utc)
     #expect(
       query.expression
         == .and([

@@ -102,7 +102,10 @@ import Testing
       guard let c = text.first else { return false }
       var index = 1
       var negate = false
-      if index < pattern.count, pattern[index] == "^" { negate = true; index += 1 }
+      if index < pattern.count, pattern[index] == "^" {
+        negate = true
+        index += 1
+      }
       var matched = false
       var firstInSet = true
       while index < pattern.count, pattern[index] != "]" || firstInSet {
@@ -138,7 +141,8 @@ import Testing
     }.map(\.name)
   }
 
-  static func expected(_ expression: SearchExpression, _ models: [DraftModel], sort: DraftSort, limit: Int?) -> [String] {
+  static func expected(_ expression: SearchExpression, _ models: [DraftModel], sort: DraftSort, limit: Int?) -> [String]
+  {
     let merged = folded(SearchCompiler.mergingPeriods(expression))
     let all = sorted(models.filter { matches(merged, $0) }, sort)
     return limit.map { Array(all.prefix($0)) } ?? all
@@ -197,7 +201,8 @@ import Testing
         return .name(.exact(Bool.random(using: &random) ? name.lowercased() : name))
       case 6:
         let text = nameText()
-        return .name(.glob(["\(text)*", "*\(text)*", "*\(text)", "?\(text)*", "[a-c]*\(text)*"].randomElement(using: &random)!))
+        return .name(
+          .glob(["\(text)*", "*\(text)*", "*\(text)", "?\(text)*", "[a-c]*\(text)*"].randomElement(using: &random)!))
       case 7, 8: return .saved(period())
       case 9: return .imported(period())
       case 10: return .versions(comparison, Int.random(in: 0...7, using: &random))
@@ -231,9 +236,13 @@ import Testing
     ]
   }
 
-  static func drafts(_ archive: Archive, _ compiler: SearchCompiler, _ expression: SearchExpression, sort: DraftSort, limit: Int?) throws -> [String] {
+  static func drafts(
+    _ archive: Archive, _ compiler: SearchCompiler, _ expression: SearchExpression, sort: DraftSort, limit: Int?
+  ) throws -> [String] {
     var names: [String] = []
-    try archive.forEachDraft(matching: DraftQuery(expression), sort: sort, limit: limit, compiler: compiler) { names.append($0.name) }
+    try archive.forEachDraft(matching: DraftQuery(expression), sort: sort, limit: limit, compiler: compiler) {
+      names.append($0.name)
+    }
     return names
   }
 
@@ -247,7 +256,8 @@ import Testing
       for index in 0..<600 {
         let expression = maker.expression()
         let sort = DraftSort.allCases[index % 4]
-        let limit: Int? = index % 3 == 0 ? nil : [1, 20, 50][index % 3 == 1 ? 1 : Int.random(in: 0...2, using: &maker.random)]
+        let limit: Int? =
+          index % 3 == 0 ? nil : [1, 20, 50][index % 3 == 1 ? 1 : Int.random(in: 0...2, using: &maker.random)]
         let found = try Self.drafts(shared.archive, compiler, expression, sort: sort, limit: limit)
         let expected = Self.expected(expression, shared.models, sort: sort, limit: limit)
         #expect(found == expected, "\(label): \(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
@@ -283,7 +293,8 @@ import Testing
       if index % 5 == 0 { expression = expression && .term(maker.term()) }
       let limit = [1, 5, 50][index % 3]
       let found = try Self.drafts(shared.archive, compiler, expression, sort: .newest, limit: limit)
-      #expect(found == Self.expected(expression, shared.models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
+      #expect(
+        found == Self.expected(expression, shared.models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
       if try compiler.compile(expression, sort: .newest, limit: limit).plan == .period { periods += 1 }
     }
     #expect(periods > 100)
@@ -342,9 +353,12 @@ import Testing
     let folder = try TemporaryFolder("fold")
     let archive = try Archive(path: folder.path("a.sqlite"))
     let db = archive.database
-    for (index, name) in ["Café", "Cafe\u{301} noir", "STRASSE", "Ёлка", "ΆΣΤΡΟ", "猫の絵", "ﬁle", "Plan-B", "b"].enumerated() {
+    for (index, name) in ["Café", "Cafe\u{301} noir", "STRASSE", "Ёлка", "ΆΣΤΡΟ", "猫の絵", "ﬁle", "Plan-B", "b"]
+      .enumerated()
+    {
       let id = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
-      try db.execute("UPDATE draft SET version_count = 1, latest_saved_ms = ?, first_saved_ms = ? WHERE id = ?", [index, index, id])
+      try db.execute(
+        "UPDATE draft SET version_count = 1, latest_saved_ms = ?, first_saved_ms = ? WHERE id = ?", [index, index, id])
     }
     func names(_ query: String) throws -> Set<String> { Set(try archive.search(query).map(\.name)) }
     #expect(try names("cafe") == ["Café", "Cafe\u{301} noir"])
@@ -363,7 +377,8 @@ import Testing
     #expect(try names("strasse") == [])
     #expect(try names("creme") == ["Crème"])
     try db.execute("DELETE FROM draft WHERE name = 'Crème'")
-    #expect(try db.fetchOne("SELECT count(*) FROM name_gram WHERE draft_id NOT IN (SELECT id FROM draft)") { $0.int(0) } == 0)
+    #expect(
+      try db.fetchOne("SELECT count(*) FROM name_gram WHERE draft_id NOT IN (SELECT id FROM draft)") { $0.int(0) } == 0)
     let grams = try db.fetchOne("SELECT count(*) FROM name_gram") { $0.int(0) }
     let expected = try db.fetchOne("SELECT sum(length(name_folded)) FROM draft") { $0.int(0) }
     #expect(grams == expected)
@@ -427,7 +442,8 @@ import Testing
   @Test(arguments: ["default", "scaled"]) func selectiveShapesSearchRatherThanWalk(_ thresholds: String) throws {
     let shared = try Self.shared()
     let compiler = Self.compilers(shared.archive.database).first { $0.0 == thresholds }!.1
-    for (label, query, sort, limit) in Self.shapes(shared.models) where !label.hasPrefix("newest") && label != "by name" {
+    for (label, query, sort, limit) in Self.shapes(shared.models) where !label.hasPrefix("newest") && label != "by name"
+    {
       let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
       let (_, plan) = try shared.archive.explain(query, sort: sort, limit: limit, compiler: compiler)
       switch compiled.plan {
@@ -466,7 +482,8 @@ import Testing
     let shared = try Self.shared()
     let hostile = "x' OR 1=1; DROP TABLE draft; --"
     let query = try DraftQuery(search: "name:\"\(hostile)\" or name:=\"\(hostile)\" or name:\"\(hostile)*\"")
-    let compiled = try SearchCompiler(database: shared.archive.database).compile(query.expression, sort: .newest, limit: 5)
+    let compiled = try SearchCompiler(database: shared.archive.database).compile(
+      query.expression, sort: .newest, limit: 5)
     #expect(!compiled.sql.contains("DROP"))
     #expect(!compiled.sql.contains("1=1"))
     #expect(try shared.archive.drafts(matching: query).isEmpty)

@@ -34,7 +34,9 @@ final class TemporaryFolder {
 }
 
 /// An `.inkling` file as the app's JSONEncoder writes it.
-func inklingFile(drawing: [UInt8], color: (Double, Double, Double, Double) = (1, 1, 1, 1), escapeSlashes: Bool = true) -> [UInt8] {
+func inklingFile(drawing: [UInt8], color: (Double, Double, Double, Double) = (1, 1, 1, 1), escapeSlashes: Bool = true)
+  -> [UInt8]
+{
   struct DraftFile: Encodable {
     let drawingData: Data
     let color: RGBA

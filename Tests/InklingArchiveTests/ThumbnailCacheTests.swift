@@ -20,10 +20,15 @@ import Testing
     try folder.write("Drafts/Notes-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 0.95, 0.8, 1)))
     try folder.write("Drafts/Notes-2025-10-02T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 1, 1, 1)))
     let strokes = try sharedSample("three-pen-strokes")
-    try folder.write("Drafts/Strokes-2025-10-03T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
-    try folder.write("Drafts/Copy-2025-10-04T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
-    try folder.write("Drafts/Empty-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: try sharedSample("empty"), color: (0, 0, 0, 1)))
-    try folder.write("Drafts/Opaque-2025-10-06T10:00:00Z.inkling", inklingFile(drawing: Array("not a drawing".utf8), color: (0, 0.5, 0, 1)))
+    try folder.write(
+      "Drafts/Strokes-2025-10-03T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
+    try folder.write(
+      "Drafts/Copy-2025-10-04T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
+    try folder.write(
+      "Drafts/Empty-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: try sharedSample("empty"), color: (0, 0, 0, 1)))
+    try folder.write(
+      "Drafts/Opaque-2025-10-06T10:00:00Z.inkling",
+      inklingFile(drawing: Array("not a drawing".utf8), color: (0, 0.5, 0, 1)))
     archive = try Archive(path: folder.path("archive.sqlite"))
     let summary = try archive.importFiles(at: [folder.path("Drafts")])
     #expect(summary.versionsImported == 6 && summary.rejected == 0)
@@ -85,9 +90,12 @@ import Testing
     #expect(base.count == 32)
     #expect(base == ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 256, rendererVersion: 1))
     let others = [
-      ThumbnailCache.key(contentHash: [UInt8](repeating: 8, count: 16), background: background, pixelSize: 256, rendererVersion: 1),
+      ThumbnailCache.key(
+        contentHash: [UInt8](repeating: 8, count: 16), background: background, pixelSize: 256, rendererVersion: 1),
       ThumbnailCache.key(contentHash: nil, background: background, pixelSize: 256, rendererVersion: 1),
-      ThumbnailCache.key(contentHash: hash, background: RGBA(red: 1, green: 1, blue: 1.0000000000000002, alpha: 1), pixelSize: 256, rendererVersion: 1),
+      ThumbnailCache.key(
+        contentHash: hash, background: RGBA(red: 1, green: 1, blue: 1.0000000000000002, alpha: 1), pixelSize: 256,
+        rendererVersion: 1),
       ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 512, rendererVersion: 1),
       ThumbnailCache.key(contentHash: hash, background: background, pixelSize: 256, rendererVersion: 2),
     ]
@@ -95,8 +103,12 @@ import Testing
   }
 
   @Test func aNewRendererVersionMissesAndGCDropsTheOldRows() throws {
-    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1)).cached)
-    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1)).cached)
+    #expect(
+      try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1))
+        .cached)
+    #expect(
+      try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1))
+        .cached)
     let newer = ThumbnailCache(rendererVersion: 2)
     #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
     #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
@@ -120,7 +132,8 @@ import Testing
     // of the undecodable drawing (whose NULL hash must not keep it).
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     let shown = try #require(
-      try archive.database.fetchOne("SELECT content_hash FROM thumbnail WHERE content_hash IS NOT NULL") { $0.bytes(0) })
+      try archive.database.fetchOne("SELECT content_hash FROM thumbnail WHERE content_hash IS NOT NULL") { $0.bytes(0) }
+    )
     let opaque = try #require(
       try archive.database.fetchOne(
         """
@@ -137,8 +150,10 @@ import Testing
     for (content, background) in rows {
       try ThumbnailRecords.insert(
         NewThumbnail(
-          key: ThumbnailCache.key(contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version),
-          contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version, png: [1, 2, 3],
+          key: ThumbnailCache.key(
+            contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version),
+          contentHash: content, background: background, pixelSize: 256, rendererVersion: Renderer.version,
+          png: [1, 2, 3],
           createdMilliseconds: now),
         in: archive.database)
     }
@@ -192,7 +207,8 @@ import Testing
     let again = try archive.warmThumbnails(drafts: ["Notes", "Nobody"])
     #expect(again.rendered == 0 && again.alreadyCached == 1)
     for draft in ["Notes", "Strokes", "Copy", "Empty", "Opaque"] {
-      #expect(try archive.thumbnail(draft: draft, version: .latest, size: 256, cache: ThumbnailCache()).cached, "\(draft)")
+      #expect(
+        try archive.thumbnail(draft: draft, version: .latest, size: 256, cache: ThumbnailCache()).cached, "\(draft)")
     }
   }
 
@@ -203,7 +219,9 @@ import Testing
     let twice = try PNG.decode(try archive.render(draft: "Strokes", scale: 2))
     #expect(abs(twice.width - 2 * image.width) <= 1 && abs(twice.height - 2 * image.height) <= 1)
     #expect(Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })["Title"] == "Strokes")
-    #expect { _ = try archive.render(draft: "Strokes", scale: 0) } throws: { ($0 as? ArchiveError)?.kind == .invalidRequest }
+    #expect { _ = try archive.render(draft: "Strokes", scale: 0) } throws: {
+      ($0 as? ArchiveError)?.kind == .invalidRequest
+    }
   }
 
   @Test func contactSheetGridForNDrafts() throws {
@@ -238,7 +256,8 @@ import Testing
   }
 
   @Test func textChunksSurvivePNGCheckAndDecoding() throws {
-    let png = PNGText.inserting([("Title", "Ünï\u{1}code"), ("Comment", "plain")], into: try archive.thumbnail(draft: "Empty", size: 128))!
+    let png = PNGText.inserting(
+      [("Title", "Ünï\u{1}code"), ("Comment", "plain")], into: try archive.thumbnail(draft: "Empty", size: 128))!
     #expect(try PNG.decode(png).width == 128)
     let texts = PNGText.texts(of: png)
     #expect(texts.first! == ("Title", "Ünï?code"))

@@ -80,9 +80,18 @@ import Testing
     (#"{"drawingData":"QQ==","color":{"r":"1","g":1,"b":1,"a":1}}"#, "color.r is a string, not a number"),
     (#"{"drawingData":"QQ==","color":{"r":1,"g":1,"b":1}}"#, "color has no a component"),
     (#"{"drawingData":"QQ==","color":[1,1,1,1]}"#, "color is an array, not an object with r, g, b and a"),
-    (#"{"drawingData":"QQ==","color":{"r":1e999,"g":1,"b":1,"a":1}}"#, "not an Inkling draft: invalid JSON: the number 1e999 is too large for a Double at byte 35"),
-    (#"{"drawingData":"QQ==","color":{"r":01,"g":1,"b":1,"a":1}}"#, "not an Inkling draft: invalid JSON: a number with a leading zero at byte 35"),
-    (#"{"drawingData":"QQ==","color":{"r":1,"g":1,"b":1,"a":1}} x"#, "not an Inkling draft: unexpected text after the JSON object at byte 57"),
+    (
+      #"{"drawingData":"QQ==","color":{"r":1e999,"g":1,"b":1,"a":1}}"#,
+      "not an Inkling draft: invalid JSON: the number 1e999 is too large for a Double at byte 35"
+    ),
+    (
+      #"{"drawingData":"QQ==","color":{"r":01,"g":1,"b":1,"a":1}}"#,
+      "not an Inkling draft: invalid JSON: a number with a leading zero at byte 35"
+    ),
+    (
+      #"{"drawingData":"QQ==","color":{"r":1,"g":1,"b":1,"a":1}} x"#,
+      "not an Inkling draft: unexpected text after the JSON object at byte 57"
+    ),
   ])
   func refusesBadInputWithAReason(text: String, reason: String) {
     #expect(throws: EnvelopeError(reason: reason)) { try DraftEnvelope.parse(Array(text.utf8)) }

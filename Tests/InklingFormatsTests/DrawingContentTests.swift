@@ -62,7 +62,10 @@ import Testing
       let utf8 = Array(identifier.utf8)
       var expected = [UInt64(utf8.count)]
       for start in stride(from: 0, to: utf8.count, by: 8) {
-        expected.append(utf8[start..<min(start + 8, utf8.count)].enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) })
+        expected.append(
+          utf8[start..<min(start + 8, utf8.count)].enumerated().reduce(0) {
+            $0 | UInt64($1.element) << (8 * UInt64($1.offset))
+          })
       }
       let words = drawing.strokeCanonicalWords(at: 0)
       // The form starts with the "has an ink" flag, then the identifier.

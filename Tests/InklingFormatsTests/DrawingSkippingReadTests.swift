@@ -21,8 +21,10 @@ import Testing
   private func read(_ bytes: [UInt8], limits: DrawingLimits = .default, skipping outlines: [StrokeOutline?]) throws
     -> Drawing?
   {
-    try DrawingReader.read(bytes, limits: limits) { index, _, _ in outlines.indices.contains(index) ? outlines[index] : nil }
-      .drawing
+    try DrawingReader.read(bytes, limits: limits) { index, _, _ in
+      outlines.indices.contains(index) ? outlines[index] : nil
+    }
+    .drawing
   }
 
   @Test func skippedStrokesArePlaceholdersAndTheOthersDecode() throws {

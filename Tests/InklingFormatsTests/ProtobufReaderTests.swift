@@ -5,8 +5,7 @@ import Testing
 @testable import InklingFormats
 
 /// Runs `body` with a reader over `bytes`.
-private func reading<T>(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> T) rethrows -> T
-{
+private func reading<T>(_ bytes: [UInt8], _ body: (inout ProtobufReader) throws -> T) rethrows -> T {
   try bytes.withUnsafeBytes { raw in
     var reader = ProtobufReader(raw)
     return try body(&reader)

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import InklingStore
 
 /// Runs SQL on a file with the bare SQLite C API, bypassing every check of the store.
@@ -107,7 +108,9 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     try Data("SQLite format 3\0 and then nothing".utf8).write(to: URL(fileURLWithPath: short))
     let error = storeError { _ = try ArchiveDatabase.open(path: short, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive)
-    #expect(error?.message.hasPrefix("\(short) is not an inkling archive (it is a truncated SQLite header of 33 bytes)") == true, "\(String(describing: error))")
+    #expect(
+      error?.message.hasPrefix("\(short) is not an inkling archive (it is a truncated SQLite header of 33 bytes)")
+        == true, "\(String(describing: error))")
   }
 
   @Test func aSQLiteHeaderFollowedByGarbageNeverCrashes() throws {
@@ -138,7 +141,8 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     let db = try ArchiveDatabase.open(path: path, mode: .readWrite)
     try db.transaction {
       for i in 0..<2000 {
-        try db.execute("INSERT INTO draft (name, created_ms) VALUES (?, ?)", ["draft \(i) " + String(repeating: "x", count: 40), i])
+        try db.execute(
+          "INSERT INTO draft (name, created_ms) VALUES (?, ?)", ["draft \(i) " + String(repeating: "x", count: 40), i])
       }
     }
     db.close()  // checkpoints the WAL into the file

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import InklingStore
 
 @Suite struct BlobStoreTests {
@@ -133,7 +134,8 @@ import Testing
     // Same frame, one content byte changed: decodes, but to other bytes.
     let raw = corpus.version(0)
     try db.execute(
-      "UPDATE blob SET encoding = 0, data = ? WHERE id = ?", [Array(raw.prefix(100)) + [raw[100] ^ 1] + Array(raw.dropFirst(101)), baseID])
+      "UPDATE blob SET encoding = 0, data = ? WHERE id = ?",
+      [Array(raw.prefix(100)) + [raw[100] ^ 1] + Array(raw.dropFirst(101)), baseID])
     let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("blob \(hexString(Array(base.sha256.prefix(6))))… (id \(baseID))") == true)
@@ -151,7 +153,8 @@ import Testing
 
   @Test func aDeltaNeedsItsBaseStored() throws {
     let corpus = DrawingCorpus(seed: 11, approximateBytes: 20_000)
-    let v0 = corpus.version(0), v1 = corpus.version(1)
+    let v0 = corpus.version(0)
+    let v1 = corpus.version(1)
     let base = BlobBase(sha256: SHA256.hash(v0), bytes: v0, depth: 0)
     let delta = try encoder.encode(v1, sha256: SHA256.hash(v1), base: base)
     #expect(delta.encoding == BlobEncoding.delta.rawValue)
@@ -192,12 +195,14 @@ import Testing
     let stored = try store.base(ofBlob: ids[5])
     #expect(stored.depth == 5)
     let next = corpus.version(6)
-    let blob = try encoder.encode(next, sha256: SHA256.hash(next), base: BlobBase(sha256: stored.sha256, bytes: stored.bytes, depth: 1))
+    let blob = try encoder.encode(
+      next, sha256: SHA256.hash(next), base: BlobBase(sha256: stored.sha256, bytes: stored.bytes, depth: 1))
     #expect(blob.depth == 2)
     let (id, inserted) = try store.insert(blob)
     #expect(inserted)
     #expect(try store.base(ofBlob: id).depth == 6)
-    #expect(try db.fetchOne("SELECT depth, encoding FROM blob WHERE id = ?", [id]) { [$0.int(0), $0.int(1)] } == [6, 2])
+    #expect(
+      try db.fetchOne("SELECT depth, encoding FROM blob WHERE id = ?", [id]) { [$0.int(0), $0.int(1)] } == [6, 2])
   }
 
   @Test func aDeltaOverABaseAtTheMaximumDepthIsStoredInFull() throws {
@@ -211,13 +216,17 @@ import Testing
       next, sha256: SHA256.hash(next), base: BlobBase(sha256: deepest.sha256, bytes: deepest.bytes, depth: 3))
     #expect(blob.encoding == BlobEncoding.delta.rawValue)
     let (id, _) = try store.insert(blob)
-    #expect(try db.fetchOne("SELECT depth, encoding, base_id IS NULL FROM blob WHERE id = ?", [id]) { [$0.int(0), $0.int(1), $0.int(2)] } == [0, 1, 1])
+    #expect(
+      try db.fetchOne("SELECT depth, encoding, base_id IS NULL FROM blob WHERE id = ?", [id]) {
+        [$0.int(0), $0.int(1), $0.int(2)]
+      } == [0, 1, 1])
     #expect(try uncachedStore().bytes(ofBlob: id) == next)
   }
 
   @Test func insertReadsEveryRowBack() throws {
     // A trigger stands in for a storage bug: what is stored differs from what was written.
-    try db.execute("CREATE TEMP TRIGGER damage AFTER INSERT ON main.blob BEGIN UPDATE blob SET data = x'00' WHERE id = new.id; END")
+    try db.execute(
+      "CREATE TEMP TRIGGER damage AFTER INSERT ON main.blob BEGIN UPDATE blob SET data = x'00' WHERE id = new.id; END")
     let bytes = DrawingCorpus(seed: 17, approximateBytes: 10_000).version(0)
     let blob = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
     let error = storeError { _ = try db.transaction { try store.insert(blob) } }

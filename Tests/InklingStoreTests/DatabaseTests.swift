@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import InklingStore
 
 struct TestError: Error, Equatable { let name: String }
@@ -91,9 +92,10 @@ struct TestError: Error, Equatable { let name: String }
     #expect(error?.code == SQLITE_MISMATCH)
     #expect(error?.description.contains("NULL") == true)
     // The non-throwing accessors follow SQLite's conversions.
-    let loose = try #require(try db.fetchOne("SELECT v FROM t") { row -> (Int64, String, [UInt8]) in
-      (row.int64(0), row.string(0), row.bytes(0))
-    })
+    let loose = try #require(
+      try db.fetchOne("SELECT v FROM t") { row -> (Int64, String, [UInt8]) in
+        (row.int64(0), row.string(0), row.bytes(0))
+      })
     #expect(loose.0 == 0 && loose.1 == "" && loose.2 == [])
   }
 
@@ -158,7 +160,8 @@ struct TestError: Error, Equatable { let name: String }
     #expect(error.kind == .sqlite)
     #expect(error.code == 2067)  // SQLITE_CONSTRAINT_UNIQUE
     #expect(
-      error.description == "SQLite error 2067 (UNIQUE constraint failed: u.k) while executing `INSERT INTO u (k) VALUES (?)`")
+      error.description
+        == "SQLite error 2067 (UNIQUE constraint failed: u.k) while executing `INSERT INTO u (k) VALUES (?)`")
     #expect(!error.description.contains("secret-value"))
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import InklingStore
 
 @Suite struct MigrationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import InklingStore
 
 /// SchemaSnapshot.swift must be what the migrations create; regenerate it with
@@ -16,7 +17,8 @@ import Testing
       try source.write(to: Self.file, atomically: true, encoding: .utf8)
       return
     }
-    let stale = "Sources/InklingStore/SchemaSnapshot.swift is stale: run "
+    let stale =
+      "Sources/InklingStore/SchemaSnapshot.swift is stale: run "
       + "`INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`"
     #expect(SchemaSnapshot.migrationsDigest == SchemaVerification.migrationsDigest, "\(stale)")
     #expect(

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import InklingStore
 
 /// A fresh temporary folder for one test, removed when the value is released.
@@ -81,8 +82,10 @@ struct DrawingCorpus {
     let count = pointsPerStroke / 2 + Int(g.next() % UInt64(pointsPerStroke))
     var points: [UInt8] = []
     points.reserveCapacity(count * 12)
-    var x = Float(g.next() % 1000), y = Float(g.next() % 1400)
-    var dx = Float(Int(g.next() % 200) - 100) / 40, dy = Float(Int(g.next() % 200) - 100) / 40
+    var x = Float(g.next() % 1000)
+    var y = Float(g.next() % 1400)
+    var dx = Float(Int(g.next() % 200) - 100) / 40
+    var dy = Float(Int(g.next() % 200) - 100) / 40
     var t: Float = 0
     for _ in 0..<count {
       dx += Float(Int(g.next() % 200) - 100) / 400
@@ -104,7 +107,8 @@ struct DrawingCorpus {
   }
 
   private func varint(_ value: UInt64) -> [UInt8] {
-    var value = value, out: [UInt8] = []
+    var value = value
+    var out: [UInt8] = []
     while value >= 0x80 {
       out.append(UInt8(value & 0x7F) | 0x80)
       value >>= 7

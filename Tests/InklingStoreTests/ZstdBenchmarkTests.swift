@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import InklingStore
 
 /// Measures zstd levels on drawing-like bytes. Runs only with INKLING_BENCH=1:
@@ -59,7 +60,9 @@ struct ZstdBenchmarkTests {
         deltaBytes = 0
         for versions in Self.drawings {
           for (base, next) in zip(versions, versions.dropFirst()) {
-            let frame = try next.withUnsafeBytes { n in try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) } }
+            let frame = try next.withUnsafeBytes { n in
+              try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) }
+            }
             deltaBytes += frame.count
             deltas.append((frame, base, next))
           }
@@ -69,7 +72,9 @@ struct ZstdBenchmarkTests {
       var plainDeltaBytes = 0
       for versions in Self.drawings {
         for (base, next) in zip(versions, versions.dropFirst()) {
-          plainDeltaBytes += try next.withUnsafeBytes { n in try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) } }.count
+          plainDeltaBytes += try next.withUnsafeBytes { n in
+            try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) }
+          }.count
         }
       }
       let decodeTime = try Self.seconds {
@@ -83,7 +88,8 @@ struct ZstdBenchmarkTests {
       let mb = 1_000_000.0
       print(
         String(
-          format: "%5d | %9.0f | %10.3f | %10.0f | %10d (%.2f%%) | %10d | %7.0f", level, Double(rawBytes) / mb / fullTime,
+          format: "%5d | %9.0f | %10.3f | %10.0f | %10d (%.2f%%) | %10d | %7.0f", level,
+          Double(rawBytes) / mb / fullTime,
           Double(rawBytes) / Double(fullBytes), Double(deltaInput) / mb / deltaTime, deltaBytes,
           100 * Double(deltaBytes) / Double(deltaInput), plainDeltaBytes, Double(deltaInput) / mb / decodeTime))
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import InklingStore
 
 @Suite struct ZstdTests {
@@ -28,7 +29,8 @@ import Testing
 
   @Test func deltaRoundTripIsSmall() throws {
     let corpus = DrawingCorpus(seed: 7, approximateBytes: 500_000)
-    let base = corpus.version(0), next = corpus.version(3)
+    let base = corpus.version(0)
+    let next = corpus.version(3)
     let full = try compress(next)
     let delta = try compress(next, prefix: base)
     #expect(try decompress(delta, next.count, prefix: base) == next)
@@ -40,7 +42,8 @@ import Testing
   @Test func aLargeBaseStaysReachable() throws {
     // A base larger than level 3's default window: the delta must still see all of it.
     let corpus = DrawingCorpus(seed: 8, approximateBytes: 6_000_000)
-    let base = corpus.version(0), next = corpus.version(1)
+    let base = corpus.version(0)
+    let next = corpus.version(1)
     let delta = try compress(next, prefix: base)
     #expect(delta.count < 20_000, "delta is \(delta.count) bytes")
     #expect(try decompress(delta, next.count, prefix: base) == next)
@@ -73,7 +76,9 @@ import Testing
       case 1:  // cut it short
         damaged = Array(damaged.prefix(Int.random(in: 0..<damaged.count, using: &generator)))
       default:  // random bytes, sometimes with a zstd magic number in front
-        damaged = (0..<Int.random(in: 1...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        damaged = (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+          UInt8.random(in: 0...255, using: &generator)
+        }
         if round % 2 == 0 { damaged = [0x28, 0xB5, 0x2F, 0xFD] + damaged }
       }
       // Either an error, or exactly the expected number of bytes (possibly wrong ones: the
@@ -86,7 +91,8 @@ import Testing
 @Suite struct SHA256Tests {
   @Test func knownDigests() {
     #expect(hexString(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-    #expect(hexString(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      hexString(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
   }
 
   @Test func streamingMatchesOneShot() {

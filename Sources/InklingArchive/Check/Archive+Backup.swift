@@ -16,13 +16,14 @@
 //   1. DEST is replaced only with `overwrite`, and never by a copy that failed its check.
 //   2. The source is only read: backup works on archives opened read-only.
 
+import Foundation
+import InklingStore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
-import InklingStore
 
 /// What `backup` wrote.
 public struct BackupReport: Sendable {
@@ -67,7 +68,8 @@ extension Archive {
     let folder = (target as NSString).deletingLastPathComponent
     let name = (target as NSString).lastPathComponent
     let temporary =
-      (folder.isEmpty ? "." : folder) + "/.\(name.prefix(64)).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+      (folder.isEmpty ? "." : folder)
+      + "/.\(name.prefix(64)).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     try storeCall {
       do {
         try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }
@@ -81,7 +83,8 @@ extension Archive {
       report = try copy.check(full: fullCheck, onProgress: onProgress.map { call in { call(.checking($0)) } })
     } catch {
       Database.removeDatabaseFiles(temporary)
-      throw ArchiveError(.unusableArchive, "the backup copy could not be checked, so \(target) was not written: \(error.message)")
+      throw ArchiveError(
+        .unusableArchive, "the backup copy could not be checked, so \(target) was not written: \(error.message)")
     }
     guard report.isHealthy else {
       Database.removeDatabaseFiles(temporary)

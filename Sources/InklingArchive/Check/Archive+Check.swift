@@ -116,7 +116,8 @@ extension Archive {
   ///   - onProgress: called now and then from the calling thread.
   /// - Throws: `ArchiveError(.unusableArchive)` only when the archive cannot be read at
   ///   all; everything else is a problem in the report.
-  public func check(full: Bool = false, limit: Int = 100, onProgress: ((CheckProgress) -> Void)? = nil) throws(ArchiveError)
+  public func check(full: Bool = false, limit: Int = 100, onProgress: ((CheckProgress) -> Void)? = nil)
+    throws(ArchiveError)
     -> CheckReport
   {
     let started = Date()
@@ -215,7 +216,9 @@ final class ArchiveCheck {
               $0.string(0)
             } ?? "a column"
         }
-        report(try location(table: table, rowID: rowID), "its \(columns[columnKey]!) refers to a \(parent) row that does not exist")
+        report(
+          try location(table: table, rowID: rowID),
+          "its \(columns[columnKey]!) refers to a \(parent) row that does not exist")
       }
     }
   }
@@ -245,7 +248,8 @@ final class ArchiveCheck {
     ).forEach { row in
       let name = "draft '\(Self.printable(row.string(0)))'"
       if row.int(1) != row.int(2) {
-        report(name, "its version count says \(row.int(1)) but it has \(row.int(2)) version\(row.int(2) == 1 ? "" : "s")")
+        report(
+          name, "its version count says \(row.int(1)) but it has \(row.int(2)) version\(row.int(2) == 1 ? "" : "s")")
       } else if row.isNull(5) && row.int(2) > 0 {
         report(name, "its newest version is not one of its versions")
       } else {
@@ -293,7 +297,9 @@ final class ArchiveCheck {
     ).forEach { row in
       let location = Self.blobLocation(row.bytes(1), id: row.int64(0))
       if row.isNull(3) {
-        report(location, row.int(2) == 2 ? "it is a delta without a base" : "it is a full blob of depth \(row.int(4)), not 0")
+        report(
+          location, row.int(2) == 2 ? "it is a delta without a base" : "it is a full blob of depth \(row.int(4)), not 0"
+        )
       } else if row.int(2) != 2 {
         report(location, "it has a delta base but encoding \(row.int(2)), not 2")
       } else if row.int64(3) == row.int64(0) {
@@ -448,7 +454,8 @@ final class ArchiveCheck {
           // The store names the blob that is actually damaged: this one, or a delta base below it.
           let message = Self.concise(error)
           let own = "\(Self.blobLocation(sha256, id: id)): "
-          blobProblem = message.hasPrefix(own) ? String(message.dropFirst(own.count)) : "its delta chain is damaged: \(message)"
+          blobProblem =
+            message.hasPrefix(own) ? String(message.dropFirst(own.count)) : "its delta chain is damaged: \(message)"
         }
         let versions = try database.fetchAll(
           "SELECT id, envelope_id, file_sha256, file_size FROM version WHERE blob_id = ? ORDER BY id", [id]
@@ -460,8 +467,9 @@ final class ArchiveCheck {
           return
         }
         guard let drawing else { return }
-        let where_ = try versions.first.map { try versionLocation($0.0) + ": " + blobName } ?? Self.blobLocation(sha256, id: id)
-        try checkDrawing(drawing, blobID: id, indexer: indexer, location: where_)
+        let location =
+          try versions.first.map { try versionLocation($0.0) + ": " + blobName } ?? Self.blobLocation(sha256, id: id)
+        try checkDrawing(drawing, blobID: id, indexer: indexer, location: location)
         for (versionID, envelopeID, fileSHA256, fileSize) in versions {
           if templates[envelopeID] == nil {
             if templates.count >= 4096 { templates.removeAll(keepingCapacity: true) }
@@ -476,9 +484,11 @@ final class ArchiveCheck {
           if SHA256.hash(file) != fileSHA256 {
             report(
               try versionLocation(versionID),
-              "its rebuilt file does not match its SHA-256 \(hexString(fileSHA256).prefix(12))… (envelope \(envelopeID), \(blobName))")
+              "its rebuilt file does not match its SHA-256 \(hexString(fileSHA256).prefix(12))… (envelope \(envelopeID), \(blobName))"
+            )
           } else if Int64(file.count) != fileSize {
-            report(try versionLocation(versionID), "its rebuilt file has \(file.count) bytes, but its size says \(fileSize)")
+            report(
+              try versionLocation(versionID), "its rebuilt file has \(file.count) bytes, but its size says \(fileSize)")
           } else {
             counts.filesVerified += 1
             counts.fileBytesVerified += fileSize
@@ -496,7 +506,12 @@ final class ArchiveCheck {
     if facts.status == .decoded { counts.drawingsDecoded += 1 } else { counts.drawingsOpaque += 1 }
     let row = try database.fetchOne(
       "SELECT status, stroke_count, hidden_count, point_count, content_hash FROM drawing WHERE blob_id = ?", [blobID]
-    ) { row in (status: row.int(0), strokes: row.int(1), hidden: row.int(2), points: row.int(3), hash: row.isNull(4) ? nil : row.bytes(4)) }
+    ) { row in
+      (
+        status: row.int(0), strokes: row.int(1), hidden: row.int(2), points: row.int(3),
+        hash: row.isNull(4) ? nil : row.bytes(4)
+      )
+    }
     guard let row else {
       counts.drawingsNotIndexed += 1
       return
@@ -504,7 +519,9 @@ final class ArchiveCheck {
     let names = ["decoded", "not a format this build reads", "damaged"]
     let said = names.indices.contains(row.status) ? names[row.status] : "status \(row.status)"
     if row.status != facts.status.rawValue {
-      let now = facts.status == .decoded ? "it decodes" : "it is \(names[facts.status.rawValue])" + (facts.problem.map { " (\($0))" } ?? "")
+      let now =
+        facts.status == .decoded
+        ? "it decodes" : "it is \(names[facts.status.rawValue])" + (facts.problem.map { " (\($0))" } ?? "")
       report(location, "the drawing index says \(said), but \(now)")
     } else if facts.status == .decoded
       && (row.strokes != facts.strokes.count || row.hidden != facts.hiddenCount || row.points != facts.pointCount

@@ -81,7 +81,9 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError` of kind `.invalidRequest` when `scale` is not in 0 < S ≤ 16,
   ///   `.failed` when there is no such draft or version or its drawing does not decode.
-  public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2) throws(ArchiveError) -> [UInt8] {
+  public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
+    throws(ArchiveError) -> [UInt8]
+  {
     guard scale.isFinite, scale > 0, scale <= 16 else {
       throw ArchiveError(.invalidRequest, "the scale must be a number above 0 and at most 16, not \(scale)")
     }
@@ -95,7 +97,8 @@ extension Archive {
         throw ArchiveError(.failed, "\"\(name)\" version \(info.number) cannot be rendered: \(reason)")
       }
     } catch let error as DrawingReadError {
-      throw ArchiveError(.failed, "\"\(name)\" version \(info.number) cannot be rendered: its drawing is damaged (\(error))")
+      throw ArchiveError(
+        .failed, "\"\(name)\" version \(info.number) cannot be rendered: its drawing is damaged (\(error))")
     } catch {
       throw ArchiveError(.failed, "\(error)")
     }
@@ -172,12 +175,15 @@ extension Archive {
     var parts = tm()
     gmtime_r(&seconds, &parts)
     func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    return
+      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
   }
 
   /// The job for one drawing blob at one size: its key from the drawing index, or, for a
   /// blob that is not indexed yet, from decoding it.
-  func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {
+  func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError)
+    -> ThumbnailJob
+  {
     let indexed = try storeCall {
       try database.fetchOne("SELECT status, content_hash FROM drawing WHERE blob_id = ?", [blobID]) { row in
         (status: row.int(0), contentHash: row.isNull(1) ? nil : row.bytes(1))
@@ -206,7 +212,9 @@ extension Archive {
       blobID: version.blobID, cache: cache)
   }
 
-  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64, cache: ThumbnailCache) -> ThumbnailJob {
+  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64, cache: ThumbnailCache)
+    -> ThumbnailJob
+  {
     ThumbnailJob(
       key: ThumbnailCache.key(
         contentHash: contentHash, background: background, pixelSize: size, rendererVersion: cache.rendererVersion),

@@ -58,7 +58,8 @@ enum BitmapFont {
   /// The glyphs of `text`: folded to ASCII where possible, a box for anything else, cut to
   /// `maxGlyphs` with an ellipsis.
   static func glyphs(_ text: String, maxGlyphs: Int) -> [[UInt8]] {
-    let folded = text.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+    let folded = text.folding(
+      options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
     var glyphs: [[UInt8]] = folded.map { character in
       guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1,
         (0x20...0x7E).contains(scalar.value)
@@ -85,10 +86,14 @@ enum BitmapFont {
         for row in 0..<glyphHeight where bits & (1 << row) != 0 {
           for dy in 0..<scale {
             for dx in 0..<scale {
-              let px = x + (n * advance + column) * scale + dx, py = y + row * scale + dy
+              let px = x + (n * advance + column) * scale + dx
+              let py = y + row * scale + dy
               guard px >= 0, py >= 0, px < width, py < height else { continue }
               let i = (py * width + px) * 4
-              rgba[i] = color.0; rgba[i + 1] = color.1; rgba[i + 2] = color.2; rgba[i + 3] = 255
+              rgba[i] = color.0
+              rgba[i + 1] = color.1
+              rgba[i + 2] = color.2
+              rgba[i + 3] = 255
             }
           }
         }

@@ -54,7 +54,10 @@ struct ContactSheetLayout: Equatable {
   init(count: Int, thumbnailSize: Int, columns: Int? = nil) {
     self.count = count
     self.thumbnailSize = thumbnailSize
-    let fitting = max(1, (RenderGeometry.maxDimension - 8 * (thumbnailSize >= 256 ? 2 : 1)) / (thumbnailSize + 8 * (thumbnailSize >= 256 ? 2 : 1)))
+    let fitting = max(
+      1,
+      (RenderGeometry.maxDimension - 8 * (thumbnailSize >= 256 ? 2 : 1))
+        / (thumbnailSize + 8 * (thumbnailSize >= 256 ? 2 : 1)))
     let wanted = columns ?? Int(Double(count).squareRoot().rounded(.up))
     self.columns = max(1, min(wanted, count, fitting))
   }
@@ -121,7 +124,10 @@ extension Archive {
     // The sheet.
     var sheet = [UInt8](repeating: 0, count: layout.width * layout.height * 4)
     for i in stride(from: 0, to: sheet.count, by: 4) {
-      sheet[i] = 0xF4; sheet[i + 1] = 0xF4; sheet[i + 2] = 0xF4; sheet[i + 3] = 0xFF
+      sheet[i] = 0xF4
+      sheet[i + 1] = 0xF4
+      sheet[i + 2] = 0xF4
+      sheet[i + 3] = 0xFF
     }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -133,7 +139,8 @@ extension Archive {
       do {
         image = try PNG.decode(pngs[job.key] ?? [])
       } catch {
-        throw ArchiveError(.failed, "the cached thumbnail of \"\(version.name)\" does not decode (\(error)); run `inkling-archive gc`")
+        throw ArchiveError(
+          .failed, "the cached thumbnail of \"\(version.name)\" does not decode (\(error)); run `inkling-archive gc`")
       }
       Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet, width: layout.width)
       Self.blit(image, x: x, y: y, into: &sheet, width: layout.width)
@@ -191,9 +198,17 @@ extension Archive {
     func plot(_ px: Int, _ py: Int) {
       guard px >= 0, py >= 0, px < width, py < height else { return }
       let i = (py * width + px) * 4
-      sheet[i] = 0xC8; sheet[i + 1] = 0xC8; sheet[i + 2] = 0xC8; sheet[i + 3] = 0xFF
+      sheet[i] = 0xC8
+      sheet[i + 1] = 0xC8
+      sheet[i + 2] = 0xC8
+      sheet[i + 3] = 0xFF
     }
-    for t in 0..<side { plot(x + t, y); plot(x + t, y + side - 1); plot(x, y + t); plot(x + side - 1, y + t) }
+    for t in 0..<side {
+      plot(x + t, y)
+      plot(x + t, y + side - 1)
+      plot(x, y + t)
+      plot(x + side - 1, y + t)
+    }
   }
 
   /// Copies `image` over the sheet, compositing a translucent thumbnail (a translucent
@@ -203,12 +218,17 @@ extension Archive {
       sheet.withUnsafeMutableBufferPointer { target in
         for row in 0..<image.height {
           for column in 0..<image.width {
-            let s = (row * image.width + column) * 4, t = ((y + row) * width + x + column) * 4
+            let s = (row * image.width + column) * 4
+            let t = ((y + row) * width + x + column) * 4
             let a = Int(source[s + 3])
             if a == 255 {
-              target[t] = source[s]; target[t + 1] = source[s + 1]; target[t + 2] = source[s + 2]
+              target[t] = source[s]
+              target[t + 1] = source[s + 1]
+              target[t + 2] = source[s + 2]
             } else {
-              for c in 0..<3 { target[t + c] = UInt8((Int(source[s + c]) * a + Int(target[t + c]) * (255 - a) + 127) / 255) }
+              for c in 0..<3 {
+                target[t + c] = UInt8((Int(source[s + c]) * a + Int(target[t + c]) * (255 - a) + 127) / 255)
+              }
             }
           }
         }

@@ -32,7 +32,9 @@ enum PNGText {
   static func chunk(key: String, value: String) -> [UInt8] {
     let cleaned = String(
       String.UnicodeScalarView(
-        value.unicodeScalars.map { $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value)) ? $0 : "?" }))
+        value.unicodeScalars.map {
+          $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value)) ? $0 : "?"
+        }))
     let ascii = cleaned.utf8.allSatisfy { $0 < 0x80 }
     var data = Array(key.utf8) + [0]
     if ascii {
@@ -73,7 +75,10 @@ enum PNGText {
         } else if type == "iTXt", data.count >= nul + 3, data[nul + 1] == 0 {
           // Skip the flags, then the language tag and translated keyword (each NUL-ended).
           var i = nul + 3
-          for _ in 0..<2 { while i < data.count && data[i] != 0 { i += 1 }; i += 1 }
+          for _ in 0..<2 {
+            while i < data.count && data[i] != 0 { i += 1 }
+            i += 1
+          }
           result.append((key, String(decoding: data[min(i, data.count)...], as: UTF8.self)))
         }
       }

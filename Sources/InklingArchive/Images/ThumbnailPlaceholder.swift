@@ -14,21 +14,32 @@ enum ThumbnailPlaceholder {
     let fill = [byte(background.red), byte(background.green), byte(background.blue), byte(background.alpha)]
     var rgba = [UInt8](repeating: 0, count: size * size * 4)
     for i in stride(from: 0, to: rgba.count, by: 4) {
-      rgba[i] = fill[0]; rgba[i + 1] = fill[1]; rgba[i + 2] = fill[2]; rgba[i + 3] = fill[3]
+      rgba[i] = fill[0]
+      rgba[i + 1] = fill[1]
+      rgba[i + 2] = fill[2]
+      rgba[i + 3] = fill[3]
     }
     let luminance = 0.2126 * Double(fill[0]) + 0.7152 * Double(fill[1]) + 0.0722 * Double(fill[2])
     let ink: UInt8 = luminance > 128 || fill[3] < 128 ? 0x80 : 0xB0
-    let side = size / 3, origin = (size - side) / 2, line = max(2, size / 64)
+    let side = size / 3
+    let origin = (size - side) / 2
+    let line = max(2, size / 64)
     func plot(_ x: Int, _ y: Int) {
       guard x >= 0, y >= 0, x < size, y < size else { return }
       let i = (y * size + x) * 4
-      rgba[i] = ink; rgba[i + 1] = ink; rgba[i + 2] = ink; rgba[i + 3] = 255
+      rgba[i] = ink
+      rgba[i + 1] = ink
+      rgba[i + 2] = ink
+      rgba[i + 3] = 255
     }
     for t in 0..<side {
       for w in 0..<line {
-        plot(origin + t, origin + w); plot(origin + t, origin + side - 1 - w)  // top, bottom
-        plot(origin + w, origin + t); plot(origin + side - 1 - w, origin + t)  // left, right
-        plot(origin + t + w - line / 2, origin + t); plot(origin + side - 1 - t + w - line / 2, origin + t)  // the cross
+        plot(origin + t, origin + w)
+        plot(origin + t, origin + side - 1 - w)  // top, bottom
+        plot(origin + w, origin + t)
+        plot(origin + side - 1 - w, origin + t)  // left, right
+        plot(origin + t + w - line / 2, origin + t)
+        plot(origin + side - 1 - t + w - line / 2, origin + t)  // the cross
       }
     }
     return RenderedImage(width: size, height: size, rgba: rgba)

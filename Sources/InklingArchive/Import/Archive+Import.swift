@@ -18,7 +18,9 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError` when the archive itself cannot be used (then the files of
   ///   the batch being written are not imported; importing again completes the work).
-  public func importFiles(at paths: [String], options: ImportOptions = ImportOptions()) throws(ArchiveError) -> ImportSummary {
+  public func importFiles(at paths: [String], options: ImportOptions = ImportOptions()) throws(ArchiveError)
+    -> ImportSummary
+  {
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     let started = Date()
     let jobs = BlockingQueue<WalkEvent>(capacity: 8)
@@ -213,24 +215,28 @@ final class ProgressCounter: @unchecked Sendable {
   private var walkDone = false
 
   func found(files: Int, bytes: Int64) {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     filesFound += files
     bytesFound += bytes
   }
 
   func done(bytes: Int64) {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     filesDone += 1
     bytesDone += bytes
   }
 
   func walkFinished() {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     walkDone = true
   }
 
   func snapshot(since start: Date) -> ImportProgress {
-    lock.lock(); defer { lock.unlock() }
+    lock.lock()
+    defer { lock.unlock() }
     return ImportProgress(
       filesDone: filesDone, bytesDone: bytesDone, filesFound: filesFound, bytesFound: bytesFound,
       walkFinished: walkDone, seconds: Date().timeIntervalSince(start))

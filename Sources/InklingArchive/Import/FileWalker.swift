@@ -6,12 +6,13 @@
 // `*.inkling` regular files are candidates; everything else is counted as ignored or
 // reported as a problem, and nothing here opens a file, so a FIFO cannot block the walk.
 
+import InklingFormats
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import InklingFormats
 
 /// A candidate draft file.
 struct DraftFileEntry: Sendable {
@@ -55,7 +56,9 @@ struct FileWalker {
     }
   }
 
-  private func walkFolder(_ root: String, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void) rethrows {
+  private func walkFolder(_ root: String, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void)
+    rethrows
+  {
     var pending = [root]
     while let folder = pending.popLast() {
       var info = stat()
@@ -92,7 +95,8 @@ struct FileWalker {
         }
         if Self.isDirectory(entryInfo) {
           if DraftFileName.isDraftFileName(name) {
-            try emit(.problem(path: path, reason: "a folder, not a draft file (its contents are searched all the same)"))
+            try emit(
+              .problem(path: path, reason: "a folder, not a draft file (its contents are searched all the same)"))
           }
           subfolders.append(path)
           continue
@@ -108,7 +112,9 @@ struct FileWalker {
   }
 
   /// The entry for a draft file, or nil after reporting why it is not one.
-  private func candidate(path: String, fileName: String, info: stat, _ emit: (WalkEvent) throws -> Void) rethrows -> DraftFileEntry? {
+  private func candidate(path: String, fileName: String, info: stat, _ emit: (WalkEvent) throws -> Void) rethrows
+    -> DraftFileEntry?
+  {
     // AppleDouble files (`._Cat.inkling`) are macOS metadata left on foreign disks.
     guard !fileName.hasPrefix("._"), let name = DraftFileName(fileName) else {
       try emit(.ignored(path: path))
@@ -119,11 +125,16 @@ struct FileWalker {
       return nil
     }
     guard Int64(info.st_size) <= maximumFileSize else {
-      try emit(.problem(path: path, reason: "\(info.st_size) bytes is over the \(maximumFileSize)-byte limit for a draft file (see --max-file-size)"))
+      try emit(
+        .problem(
+          path: path,
+          reason:
+            "\(info.st_size) bytes is over the \(maximumFileSize)-byte limit for a draft file (see --max-file-size)"))
       return nil
     }
     let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-    return DraftFileEntry(path: path, fileName: fileName, name: name, size: Int64(info.st_size), modificationNanoseconds: nanoseconds)
+    return DraftFileEntry(
+      path: path, fileName: fileName, name: name, size: Int64(info.st_size), modificationNanoseconds: nanoseconds)
   }
 
   // MARK: - POSIX helpers

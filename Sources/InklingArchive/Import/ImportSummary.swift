@@ -1,5 +1,7 @@
 // What an import did, and what it tells the caller while it runs.
 
+import Foundation
+
 /// The outcome of `Archive.importFiles(at:options:)`.
 public struct ImportSummary: Sendable, Equatable {
   /// New versions stored.
@@ -65,5 +67,3 @@ public struct ImportOptions: Sendable {
 
   public init() {}
 }
-
-import Foundation

@@ -6,13 +6,14 @@
 // beside the writer) to skip files already archived and to find delta bases. What it
 // hands to the writer is final: the writer inserts these exact bytes.
 
+import InklingFormats
+import InklingStore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import InklingFormats
-import InklingStore
 
 /// One file, ready for the writer.
 struct PreparedVersion: Sendable {
@@ -104,7 +105,10 @@ final class VersionPreparer {
     // give back the file exactly. (The blob encoder has already checked that its stored
     // form decodes to bytes with `blobSHA256`.)
     guard SHA256.hash(envelope.template.rebuild(drawing: drawing)) == fileSHA256 else {
-      throw ImportFileError(reason: "internal check failed: the archived form does not rebuild this file exactly; it was not imported (please report this)")
+      throw ImportFileError(
+        reason:
+          "internal check failed: the archived form does not rebuild this file exactly; it was not imported (please report this)"
+      )
     }
     previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
     return .version(
@@ -165,7 +169,8 @@ final class VersionPreparer {
     }
     let size = Int(info.st_size)
     guard Int64(size) <= maximumSize else {
-      throw ImportFileError(reason: "\(size) bytes is over the \(maximumSize)-byte limit for a draft file (see --max-file-size)")
+      throw ImportFileError(
+        reason: "\(size) bytes is over the \(maximumSize)-byte limit for a draft file (see --max-file-size)")
     }
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0

@@ -156,7 +156,10 @@ final class VersionWriter {
 
   // MARK: - One version
 
-  private enum Outcome { case inserted(createdDraft: Bool), alreadyArchived }
+  private enum Outcome {
+    case inserted(createdDraft: Bool)
+    case alreadyArchived
+  }
 
   /// Stores one version; also returns the index rows its blob still needs, if any.
   private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
@@ -176,7 +179,9 @@ final class VersionWriter {
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
-      throw StoreError(kind: .verification, message: "its drawing was removed from the archive while it was being imported; import it again")
+      throw StoreError(
+        kind: .verification,
+        message: "its drawing was removed from the archive while it was being imported; import it again")
     }
     let envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
     let inserted = try VersionRecords.insert(

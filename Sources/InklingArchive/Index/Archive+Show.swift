@@ -20,10 +20,14 @@ extension Archive {
     let (rowA, infoA) = try versionRow(draft: name, .number(a))
     let (rowB, infoB) = try versionRow(draft: name, .number(b))
     let (factsA, factsB) = try storeCall {
-      (try DrawingIndexRecords.read(blobID: rowA.blobID, in: database), try DrawingIndexRecords.read(blobID: rowB.blobID, in: database))
+      (
+        try DrawingIndexRecords.read(blobID: rowA.blobID, in: database),
+        try DrawingIndexRecords.read(blobID: rowB.blobID, in: database)
+      )
     }
     guard let factsA, let factsB else {
-      throw ArchiveError(.failed, "the drawings of \"\(name)\" are not indexed yet; run `inkling-archive reindex` first")
+      throw ArchiveError(
+        .failed, "the drawings of \"\(name)\" are not indexed yet; run `inkling-archive reindex` first")
     }
     let before = DrawingSummary(factsA.facts).strokes
     let after = DrawingSummary(factsB.facts).strokes
@@ -33,7 +37,9 @@ extension Archive {
       case uuid(StrokeUUID)
       case row(Int64)
     }
-    func key(_ row: DrawingIndexRow, _ index: Int) -> Key { row.facts.strokes[index].uuid.map(Key.uuid) ?? .row(row.strokeIDs[index]) }
+    func key(_ row: DrawingIndexRow, _ index: Int) -> Key {
+      row.facts.strokes[index].uuid.map(Key.uuid) ?? .row(row.strokeIDs[index])
+    }
     var beforeByKey: [Key: StrokeSummary] = [:]
     for (index, stroke) in before.enumerated() { beforeByKey[key(factsA, index)] = stroke }
     var afterKeys = Set<Key>()
@@ -99,12 +105,15 @@ extension Archive {
       index = versions.count - 1
     case .number(let number):
       guard (1...versions.count).contains(number) else {
-        throw ArchiveError(.failed, "\"\(name)\" has \(versions.count) version\(versions.count == 1 ? "" : "s"); there is no version \(number)")
+        throw ArchiveError(
+          .failed,
+          "\"\(name)\" has \(versions.count) version\(versions.count == 1 ? "" : "s"); there is no version \(number)")
       }
       index = number - 1
     case .at(let range):
       guard let last = versions.lastIndex(where: { $0.row.savedMilliseconds < range.end }) else {
-        throw ArchiveError(.failed, "\"\(name)\" has no version saved by then; its first was saved \(versions[0].info.saved)")
+        throw ArchiveError(
+          .failed, "\"\(name)\" has no version saved by then; its first was saved \(versions[0].info.saved)")
       }
       index = last
     }

@@ -34,7 +34,8 @@ final class DrawingIndexer {
   /// word (times an odd constant, so a stroke under two inks has two keys). Two (stroke, ink)
   /// pairs share a key only as two fingerprints collide, about 2^-64 a pair.
   private static func key(_ fingerprint: StrokeFingerprint, ink: Int) -> StrokeFingerprint {
-    StrokeFingerprint(high: fingerprint.high &+ UInt64(truncatingIfNeeded: ink) &* 0x9E37_79B9_7F4A_7C15, low: fingerprint.low)
+    StrokeFingerprint(
+      high: fingerprint.high &+ UInt64(truncatingIfNeeded: ink) &* 0x9E37_79B9_7F4A_7C15, low: fingerprint.low)
   }
 
   private struct Known {
@@ -134,7 +135,8 @@ final class DrawingIndexer {
   }
 
   /// What a read that skipped nothing can never give: facts for none of its strokes.
-  private static let undescribed = DrawingFacts(status: .damaged, problem: "the drawing index could not describe this drawing")
+  private static let undescribed = DrawingFacts(
+    status: .damaged, problem: "the drawing index could not describe this drawing")
 
   /// The facts of `bytes`, whose strokes equal byte for byte to those of `before` at the same
   /// index are not decoded (memory 1). Nil when what is remembered of a skipped stroke does not
@@ -158,7 +160,8 @@ final class DrawingIndexer {
         ranges.append(range)
         if index < before.ranges.count, before.ranges[index].count == range.count, !range.isEmpty,
           before.message.withUnsafeBytes({ old in
-            memcmp(buffer.baseAddress! + range.lowerBound, old.baseAddress! + before.ranges[index].lowerBound, range.count)
+            memcmp(
+              buffer.baseAddress! + range.lowerBound, old.baseAddress! + before.ranges[index].lowerBound, range.count)
           }) == 0
         {
           fingerprints.append(before.fingerprints[index])
@@ -178,7 +181,8 @@ final class DrawingIndexer {
       return skipped.contains(true) ? nil : DrawingFacts(status: .damaged, problem: error.description)
     }
     guard fingerprints.count == drawing.strokes.count else { return wholeFacts(of: bytes) }
-    guard let described = facts(of: drawing, encodedIn: bytes, fingerprints: fingerprints, skipped: skipped, before: before)
+    guard
+      let described = facts(of: drawing, encodedIn: bytes, fingerprints: fingerprints, skipped: skipped, before: before)
     else {
       return nil
     }
@@ -286,7 +290,8 @@ final class DrawingIndexer {
       }
       strokes.append(knownFacts[place].facts)
       digests.append(knownFacts[place].digest)
-      let outline = !rememberable ? nil : isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index)
+      let outline =
+        !rememberable ? nil : isSkipped ? before.strokes[index].outline : StrokeOutline(of: drawing.strokes, at: index)
       seen.append(SeenStroke(outline: outline, span: span, ink: inkNumber, known: rememberable ? place : nil))
       if !knownFacts[place].facts.hidden, let bounds = knownFacts[place].facts.bounds {
         box = box.map { union($0, bounds) } ?? bounds
@@ -312,7 +317,8 @@ final class DrawingIndexer {
     return StrokeFacts(
       uuid: drawing.strokes[index].uuid?.words.map { StrokeUUID(high: $0.high, low: $0.low) }, hidden: hidden,
       ink: inkNumber >= 0 ? inkNames[inkNumber] : "unknown",
-      color: drawing.inks.indices.contains(inkIndex) ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
+      color: drawing.inks.indices.contains(inkIndex)
+        ? drawing.inks[inkIndex].color : RGBA(red: 0, green: 0, blue: 0, alpha: 1),
       bounds: hidden ? nil : Self.indexBounds(ofStrokeAt: index, in: drawing, encodedIn: bytes),
       pointCount: path?.pointCount ?? 0, created: path.map { $0.creationDate + Self.appleEpoch })
   }
@@ -360,7 +366,8 @@ final class DrawingIndexer {
   }
 
   private func union(_ a: Rect, _ b: Rect) -> Rect {
-    let minX = min(a.minX, b.minX), minY = min(a.minY, b.minY)
+    let minX = min(a.minX, b.minX)
+    let minY = min(a.minY, b.minY)
     return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
   }
 
@@ -372,7 +379,8 @@ final class DrawingIndexer {
     fingerprints.reserveCapacity(count)
     let message: [UInt8]
     if bytes.withUnsafeBytes({ Gzip.isGzip($0) }) {
-      message = (try? bytes.withUnsafeBytes { try Gzip.decompress($0, limit: DrawingLimits.default.maxInflatedBytes) }) ?? []
+      message =
+        (try? bytes.withUnsafeBytes { try Gzip.decompress($0, limit: DrawingLimits.default.maxInflatedBytes) }) ?? []
     } else {
       message = bytes
     }

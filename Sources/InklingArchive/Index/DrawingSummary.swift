@@ -53,13 +53,23 @@ public struct DrawingSummary: Sendable, Equatable {
   static let notIndexed = DrawingSummary(
     status: .notIndexed, strokeCount: 0, hiddenCount: 0, pointCount: 0, inks: [], strokes: [])
 
-  init(status: Status, problem: String? = nil, formatVersion: Int? = nil, strokeCount: Int, hiddenCount: Int,
+  init(
+    status: Status, problem: String? = nil, formatVersion: Int? = nil, strokeCount: Int, hiddenCount: Int,
     pointCount: Int, bounds: Rect? = nil, firstPoint: Date? = nil, lastPoint: Date? = nil, maxInkVersion: Int? = nil,
     inks: [InkUsage], strokes: [StrokeSummary]
   ) {
-    self.status = status; self.problem = problem; self.formatVersion = formatVersion; self.strokeCount = strokeCount
-    self.hiddenCount = hiddenCount; self.pointCount = pointCount; self.bounds = bounds; self.firstPoint = firstPoint
-    self.lastPoint = lastPoint; self.maxInkVersion = maxInkVersion; self.inks = inks; self.strokes = strokes
+    self.status = status
+    self.problem = problem
+    self.formatVersion = formatVersion
+    self.strokeCount = strokeCount
+    self.hiddenCount = hiddenCount
+    self.pointCount = pointCount
+    self.bounds = bounds
+    self.firstPoint = firstPoint
+    self.lastPoint = lastPoint
+    self.maxInkVersion = maxInkVersion
+    self.inks = inks
+    self.strokes = strokes
   }
 
   init(_ facts: DrawingFacts) {

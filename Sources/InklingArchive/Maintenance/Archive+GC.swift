@@ -27,8 +27,12 @@ extension Archive {
   /// Removes unreferenced rows; with `repack`, re-encodes every drawing at zstd `level`
   /// (1…19); then compacts the file. Each step is one transaction, so a kill leaves the
   /// archive as before that step.
-  public func collectGarbage(repack: Bool = false, level: Int32 = Archive.repackLevel) throws(ArchiveError) -> GarbageReport {
-    guard (1...19).contains(level) else { throw ArchiveError(.invalidRequest, "the compression level must be 1 to 19, not \(level)") }
+  public func collectGarbage(repack: Bool = false, level: Int32 = Archive.repackLevel) throws(ArchiveError)
+    -> GarbageReport
+  {
+    guard (1...19).contains(level) else {
+      throw ArchiveError(.invalidRequest, "the compression level must be 1 to 19, not \(level)")
+    }
     guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
     return try storeCall {
       var report = GarbageReport()
@@ -85,7 +89,10 @@ extension Archive {
     let lists = try database.fetchAll("SELECT blob_id, strokes FROM drawing") { ($0.int64(0), $0.bytes(1)) }
     for (blobID, list) in lists {
       guard let ids = StrokeRuns.decode(list) else {
-        throw StoreError(kind: .corrupt, message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex --all`")
+        throw StoreError(
+          kind: .corrupt,
+          message:
+            "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex --all`")
       }
       used.formUnion(ids)
     }
@@ -132,7 +139,8 @@ extension Archive {
         for draft in batch {
           var previous: (id: Int64, base: BlobBase)?  // the version saved after this one
           let blobs = try database.fetchAll(
-            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms DESC, id DESC", [draft]) { $0.int64(0) }
+            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms DESC, id DESC", [draft]
+          ) { $0.int64(0) }
           for blobID in blobs {
             let store = BlobStore(database)
             let bytes = try store.bytes(ofBlob: blobID)
@@ -151,7 +159,9 @@ extension Archive {
               done.insert(blobID)
               depth[blobID] = encoded.depth
             }
-            previous = (blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, columns: knownColumns))
+            previous = (
+              blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, columns: knownColumns)
+            )
           }
         }
       }

@@ -49,7 +49,8 @@ extension Archive {
       stats.deltaCount = Int(blobs.deltas)
       stats.longestDeltaChain = Int(blobs.maxDepth)
       stats.envelopeBytes =
-        try database.fetchOne("SELECT total(length(text)) + total(length(base64_text)) FROM envelope") { $0.int64(0) } ?? 0
+        try database.fetchOne("SELECT total(length(text)) + total(length(base64_text)) FROM envelope") { $0.int64(0) }
+        ?? 0
       let pages = try Self.pageBytes(in: database)
       stats.indexBytes = ["drawing", "stroke", "ink", "drawing_ink"].reduce(0) { $0 + (pages[$1] ?? 0) }
       stats.thumbnailBytes = pages.filter { $0.key.hasPrefix("thumbnail") }.values.reduce(0, +)

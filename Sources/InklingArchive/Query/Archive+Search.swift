@@ -52,7 +52,8 @@ extension Archive {
       var rows: [DraftSummary] = []
       try run(compiled) { rows.append($0) }
       guard rows.count < limit else { return rows.forEach(body) }
-      let fallback = try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
+      let fallback = try compiler.fallback(
+        after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
       if fallback.continues { rows.forEach(body) }
       try run(fallback, body)
     }

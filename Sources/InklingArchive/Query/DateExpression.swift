@@ -8,14 +8,19 @@ import Foundation
 public struct DateRange: Hashable, Sendable {
   public var start: Int64
   public var end: Int64
-  public init(start: Int64, end: Int64) { self.start = start; self.end = end }
+  public init(start: Int64, end: Int64) {
+    self.start = start
+    self.end = end
+  }
 }
 
 public enum DateExpression {
   /// The range `text` stands for, relative to `now` in `timeZone`.
   ///
   /// - Throws: `ArchiveError` of kind `.invalidRequest` naming the text and the forms accepted.
-  public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(ArchiveError) -> DateRange {
+  public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(ArchiveError)
+    -> DateRange
+  {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
@@ -47,13 +52,15 @@ public enum DateExpression {
       }
     }
     let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
-    if !trimmed.contains("t"), (1...3).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
+    if !trimmed.contains("t"), (1...3).contains(parts.count),
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
       parts[0].count == 4, let year = Int(parts[0])
     {
       let month = parts.count > 1 ? Int(parts[1]) : 1
       let day = parts.count > 2 ? Int(parts[2]) : 1
       let components = DateComponents(year: year, month: month, day: day)
-      if let month, let day, (1...12).contains(month), (1...31).contains(day), let start = calendar.date(from: components),
+      if let month, let day, (1...12).contains(month), (1...31).contains(day),
+        let start = calendar.date(from: components),
         calendar.component(.day, from: start) == day
       {
         return range(start, parts.count == 1 ? .year : parts.count == 2 ? .month : .day)
@@ -64,7 +71,8 @@ public enum DateExpression {
     }
     throw ArchiveError(
       .invalidRequest,
-      "\"\(text)\" is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m")
+      "\"\(text)\" is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m"
+    )
   }
 
   static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

@@ -14,7 +14,8 @@ extension SearchCompiler {
   ]
   static let otherInkBit: Int64 = 256
 
-  static func predicate(_ expression: SearchExpression, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String {
+  static func predicate(_ expression: SearchExpression, _ arguments: inout [(any DatabaseValueConvertible)?]) -> String
+  {
     switch expression {
     case .all: return "1"
     case .term(let term): return predicate(term, &arguments)
@@ -33,7 +34,8 @@ extension SearchCompiler {
           pieces.append((cost(child), offset, sql, own))
         }
       }
-      let ordered = pieces.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(\.element)
+      let ordered = pieces.enumerated().sorted { ($0.element.cost, $0.offset) < ($1.element.cost, $1.offset) }.map(
+        \.element)
       arguments += ordered.flatMap(\.arguments)
       return "(" + ordered.map(\.sql).joined(separator: " AND ") + ")"
     case .or(let children): return "(" + children.map { predicate($0, &arguments) }.joined(separator: " OR ") + ")"
@@ -54,7 +56,8 @@ extension SearchCompiler {
     case .all: return 0
     case .term(.versions), .term(.strokes): return 0
     case .term(.name): return 1
-    case .term(.saved(let period)), .term(.imported(let period)): return period.lower != nil && period.upper != nil ? 3 : 0
+    case .term(.saved(let period)), .term(.imported(let period)):
+      return period.lower != nil && period.upper != nil ? 3 : 0
     case .term(.ink(let ink)): return inkBits[ink] == nil ? 2 : 0
     case .term(.background): return 2
     case .and(let children), .or(let children): return children.map(cost).max() ?? 0
@@ -95,7 +98,8 @@ extension SearchCompiler {
     let (first, latest, column, period): (String, String, String, SearchPeriod)
     switch term {
     case .saved(let p): (first, latest, column, period) = ("d.first_saved_ms", "d.latest_saved_ms", "saved_ms", p)
-    case .imported(let p): (first, latest, column, period) = ("d.first_imported_ms", "d.latest_imported_ms", "imported_ms", p)
+    case .imported(let p):
+      (first, latest, column, period) = ("d.first_imported_ms", "d.latest_imported_ms", "imported_ms", p)
     default: return nil
     }
     guard let lower = period.lower, let upper = period.upper, lower < upper else { return nil }
@@ -122,7 +126,8 @@ extension SearchCompiler {
       arguments.append(NameFolding.fold(pattern))
       return "d.name_folded GLOB ?"
     case .saved(let period):
-      return periodCondition(term, period, first: "d.first_saved_ms", latest: "d.latest_saved_ms", unbounded: "1", &arguments)
+      return periodCondition(
+        term, period, first: "d.first_saved_ms", latest: "d.latest_saved_ms", unbounded: "1", &arguments)
     case .imported(let period):
       // As for `saved`, with the draft's first and newest import (migration 0008).
       return periodCondition(
@@ -150,7 +155,9 @@ extension SearchCompiler {
         ON di.blob_id = v.blob_id WHERE v.id = d.latest_version_id AND di.ink = ?))
         """
     case .background(let red, let green, let blue, let tolerance):
-      arguments += [red - tolerance, red + tolerance, green - tolerance, green + tolerance, blue - tolerance, blue + tolerance]
+      arguments += [
+        red - tolerance, red + tolerance, green - tolerance, green + tolerance, blue - tolerance, blue + tolerance,
+      ]
       return """
         EXISTS (SELECT 1 FROM version AS v WHERE v.id = d.latest_version_id \
         AND v.background_r BETWEEN ? AND ? AND v.background_g BETWEEN ? AND ? AND v.background_b BETWEEN ? AND ?)
@@ -191,7 +198,9 @@ extension SearchCompiler {
       for child in children {
         guard let candidate = try driver(child) else { continue }
         // Of two equal estimates (both at the cap), the one that is not the walk's own order.
-        if (candidate.estimate, candidate.followsLatest ? 1 : 0) < (best?.estimate ?? .max, best?.followsLatest == true ? 1 : 0) {
+        if (candidate.estimate, candidate.followsLatest ? 1 : 0) < (
+          best?.estimate ?? .max, best?.followsLatest == true ? 1 : 0
+        ) {
           best = candidate
         }
         // Good enough: sizing the rest would cost more. (Below the cap: at the cap, another
@@ -230,7 +239,8 @@ extension SearchCompiler {
       let parts = Self.globLiterals(folded)
       if !parts.prefix.isEmpty {
         return try sized(
-          "SELECT id FROM draft WHERE name_folded >= ? AND name_folded < ?", [parts.prefix, parts.prefix + "\u{10FFFF}"])
+          "SELECT id FROM draft WHERE name_folded >= ? AND name_folded < ?",
+          [parts.prefix, parts.prefix + "\u{10FFFF}"])
       }
       guard let longest = parts.literals.max(by: { $0.unicodeScalars.count < $1.unicodeScalars.count }) else {
         return nil  // `*`, `???`: no literal to look up
@@ -243,7 +253,8 @@ extension SearchCompiler {
         // Sized by versions, not drafts: counting distinct drafts would sort them.
         return try sized(
           "SELECT DISTINCT draft_id AS id FROM version INDEXED BY version_by_saved_draft WHERE saved_ms >= ? AND saved_ms < ?",
-          [lower, upper], probe: "SELECT 1 FROM version INDEXED BY version_by_saved_draft WHERE saved_ms >= ? AND saved_ms < ?")
+          [lower, upper],
+          probe: "SELECT 1 FROM version INDEXED BY version_by_saved_draft WHERE saved_ms >= ? AND saved_ms < ?")
       case (let lower?, nil):
         var driver = try sized("SELECT id FROM draft INDEXED BY draft_by_latest WHERE latest_saved_ms >= ?", [lower])
         driver.followsLatest = true
@@ -256,22 +267,32 @@ extension SearchCompiler {
     case .imported(let period):
       var conditions: [String] = []
       var arguments: [(any DatabaseValueConvertible)?] = []
-      if let lower = period.lower { conditions.append("imported_ms >= ?"); arguments.append(lower) }
-      if let upper = period.upper { conditions.append("imported_ms < ?"); arguments.append(upper) }
+      if let lower = period.lower {
+        conditions.append("imported_ms >= ?")
+        arguments.append(lower)
+      }
+      if let upper = period.upper {
+        conditions.append("imported_ms < ?")
+        arguments.append(upper)
+      }
       guard !conditions.isEmpty else { return nil }
       return try sized(
         "SELECT DISTINCT draft_id AS id FROM version INDEXED BY version_by_imported_draft WHERE "
           + conditions.joined(separator: " AND "), arguments,
-        probe: "SELECT 1 FROM version INDEXED BY version_by_imported_draft WHERE " + conditions.joined(separator: " AND "))
+        probe: "SELECT 1 FROM version INDEXED BY version_by_imported_draft WHERE "
+          + conditions.joined(separator: " AND "))
     case .versions(let comparison, let count):
-      return try sized("SELECT id FROM draft INDEXED BY draft_by_versions WHERE version_count \(comparison.rawValue) ?", [count])
+      return try sized(
+        "SELECT id FROM draft INDEXED BY draft_by_versions WHERE version_count \(comparison.rawValue) ?", [count])
     case .strokes(let comparison, let count):
       return try perDrawing(
         """
         SELECT d2.id AS id FROM drawing AS dr INDEXED BY drawing_by_strokes JOIN version AS v ON v.blob_id = dr.blob_id \
         JOIN draft AS d2 ON d2.latest_version_id = v.id WHERE dr.stroke_count - dr.hidden_count \(comparison.rawValue) ?
         """, [count],
-        probe: "SELECT 1 FROM drawing INDEXED BY drawing_by_strokes WHERE stroke_count - hidden_count \(comparison.rawValue) ?")
+        probe:
+          "SELECT 1 FROM drawing INDEXED BY drawing_by_strokes WHERE stroke_count - hidden_count \(comparison.rawValue) ?"
+      )
     case .ink(let ink):
       return try perDrawing(
         """
@@ -332,9 +353,10 @@ extension SearchCompiler {
   /// stays there: the real one may be anything above. The probe stops at the count that
   /// scales to the cap, since any count above it gives the cap too.
   func perDrawing(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?], probe: String) throws -> Driver {
-    let (drafts, blobs) = try database.fetchOne("SELECT (SELECT max(id) FROM draft), (SELECT max(id) FROM blob)") {
-      ($0.int64(0), $0.int64(1))
-    } ?? (0, 0)
+    let (drafts, blobs) =
+      try database.fetchOne("SELECT (SELECT max(id) FROM draft), (SELECT max(id) FROM blob)") {
+        ($0.int64(0), $0.int64(1))
+      } ?? (0, 0)
     let scale = Double(drafts) / Double(max(blobs, 1))
     var probing = self
     if scale > 1 { probing.estimateCap = max(1, Int((Double(estimateCap) / scale).rounded(.up))) }

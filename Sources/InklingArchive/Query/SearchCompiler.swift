@@ -165,7 +165,9 @@ struct SearchCompiler {
 
   /// The drafts of `driver` that match `expression` (merged), sorted. The term the driver
   /// implies is not tested again: for a period, that test reads the draft's versions.
-  static func driverPlan(_ driver: Driver, _ expression: SearchExpression, sort: DraftSort, limit: Int?) -> CompiledSearch {
+  static func driverPlan(_ driver: Driver, _ expression: SearchExpression, sort: DraftSort, limit: Int?)
+    -> CompiledSearch
+  {
     var rest = expression
     if let implied = driver.implies {
       if rest == implied {
@@ -279,7 +281,8 @@ struct SearchCompiler {
   func walkBound(_ sort: DraftSort) throws -> (Int64, Int64, Int64)? {
     guard let bounds else { return try readWalkBound(sort) }
     let state = try database.fetchOne("PRAGMA data_version") { $0.int64(0) } ?? 0
-    let key = WalkBounds.Key(dataVersion: state, totalChanges: database.totalChanges, sort: sort, walkLength: walkLength)
+    let key = WalkBounds.Key(
+      dataVersion: state, totalChanges: database.totalChanges, sort: sort, walkLength: walkLength)
     if let known = bounds.known, known.key == key { return known.bound }
     let bound = try readWalkBound(sort)
     bounds.known = (key, bound)
@@ -366,7 +369,8 @@ struct SearchCompiler {
         default: rest.append(child)
         }
       }
-      let merged = (saved.map { [SearchExpression.term(.saved($0))] } ?? [])
+      let merged =
+        (saved.map { [SearchExpression.term(.saved($0))] } ?? [])
         + (imported.map { [SearchExpression.term(.imported($0))] } ?? []) + rest
       return merged.count == 1 ? merged[0] : .and(merged)
     }

@@ -124,7 +124,8 @@ public struct SearchParser {
     let expression = try parseOr()
     if position < tokens.count {
       let token = tokens[position]
-      throw error(at: token.column, token.kind == .close ? "unexpected ')' without a matching '('" : "unexpected '\(token.text)'")
+      throw error(
+        at: token.column, token.kind == .close ? "unexpected ')' without a matching '('" : "unexpected '\(token.text)'")
     }
     return expression
   }
@@ -256,13 +257,15 @@ public struct SearchParser {
       } catch {
         throw self.error(
           at: valueColumn,
-          "'\(text)' is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m")
+          "'\(text)' is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m"
+        )
       }
       let period = SearchPeriod(comparison ?? .equal, range)
       return field == .saved ? .saved(period) : .imported(period)
     case .versions, .strokes:
       guard let number = Int(text), number >= 0, number <= 1_000_000_000 else {
-        throw error(at: valueColumn, "'\(text)' is not a count; use a whole number, e.g. \(label)\(field == .versions ? 3 : 100)")
+        throw error(
+          at: valueColumn, "'\(text)' is not a count; use a whole number, e.g. \(label)\(field == .versions ? 3 : 100)")
       }
       return field == .versions ? .versions(comparison ?? .equal, number) : .strokes(comparison ?? .equal, number)
     case .ink:
@@ -320,7 +323,10 @@ public struct SearchParser {
       var first = true
       var closed = false
       while let next = characters.next() {
-        if next == "]" && !first { closed = true; break }
+        if next == "]" && !first {
+          closed = true
+          break
+        }
         first = false
       }
       if !closed { return false }
@@ -390,7 +396,10 @@ struct Tokenizer {
           let c = characters[index]
           if c.properties.isWhitespace || c == "(" || c == ")" { break }
           if c == "\"" {
-            if !plain.isEmpty { segments.append(Segment(text: plain, quoted: false)); plain = "" }
+            if !plain.isEmpty {
+              segments.append(Segment(text: plain, quoted: false))
+              plain = ""
+            }
             let (text, end) = try quoted(from: index)
             segments.append(Segment(text: text, quoted: true))
             index = end

@@ -44,7 +44,9 @@ extension Archive {
   }
 
   /// Restores every version of a draft into `folder`.
-  public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError) -> [RestoredFile] {
+  public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError)
+    -> [RestoredFile]
+  {
     var restored: [RestoredFile] = []
     for (row, info) in try versions(of: name) {
       restored.append(try write(row, info: info, to: .folder(folder), overwrite: overwrite))
@@ -61,13 +63,16 @@ extension Archive {
       guard SHA256.hash(file) == row.fileSHA256 else {
         throw ArchiveError(
           .unusableArchive,
-          "draft '\(row.draftName)' version \(row.fileName): the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12)); the archive is damaged — run `inkling-archive check --full`")
+          "draft '\(row.draftName)' version \(row.fileName): the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12)); the archive is damaged — run `inkling-archive check --full`"
+        )
       }
       return file
     }
   }
 
-  private func write(_ row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool) throws(ArchiveError) -> RestoredFile {
+  private func write(_ row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool)
+    throws(ArchiveError) -> RestoredFile
+  {
     let bytes = try fileBytes(of: row)
     let path: String
     switch destination {
@@ -78,7 +83,8 @@ extension Archive {
       let fallback = FileOutput.safeFileName(row.draftName, fallback: "Untitled") + ".inkling"
       path = (folder as NSString).appendingPathComponent(FileOutput.safeFileName(row.fileName, fallback: fallback))
     }
-    try FileOutput.write(bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+    try FileOutput.write(
+      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
     return RestoredFile(path: path, version: info)
   }
 }

@@ -2,12 +2,13 @@
 // file under the final name (a temporary file in the same folder is renamed into place),
 // never outside the folder asked for, and with the original modification time.
 
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Foundation
 
 enum FileOutput {
   /// A file name that stays inside its folder: the last path component of `name`, with
@@ -28,13 +29,16 @@ enum FileOutput {
   /// Writes `bytes` to `path` atomically, with modification time `modificationNanoseconds`.
   ///
   /// - Throws: `ArchiveError` when the file exists and `overwrite` is false, or on I/O errors.
-  static func write(_ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool) throws(ArchiveError) {
+  static func write(_ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool)
+    throws(ArchiveError)
+  {
     if !overwrite && FileManager.default.fileExists(atPath: path) {
       throw ArchiveError(.failed, "\(path) already exists; use --force to replace it")
     }
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
-    let temporary = (folder.isEmpty ? "." : folder) + "/.\(name.prefix(64)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary =
+      (folder.isEmpty ? "." : folder) + "/.\(name.prefix(64)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw ioError("cannot create a file in \(folder.isEmpty ? "." : folder)") }
     var written = 0
@@ -51,8 +55,12 @@ enum FileOutput {
     if failure == nil, fsync(descriptor) != 0 { failure = ioError("cannot write \(path)") }
     if failure == nil, let modificationNanoseconds {
       var times = [
-        timespec(tv_sec: time_t(modificationNanoseconds / 1_000_000_000), tv_nsec: Int(modificationNanoseconds % 1_000_000_000)),
-        timespec(tv_sec: time_t(modificationNanoseconds / 1_000_000_000), tv_nsec: Int(modificationNanoseconds % 1_000_000_000)),
+        timespec(
+          tv_sec: time_t(modificationNanoseconds / 1_000_000_000), tv_nsec: Int(modificationNanoseconds % 1_000_000_000)
+        ),
+        timespec(
+          tv_sec: time_t(modificationNanoseconds / 1_000_000_000), tv_nsec: Int(modificationNanoseconds % 1_000_000_000)
+        ),
       ]
       if futimens(descriptor, &times) != 0 { failure = ioError("cannot set the modification time of \(path)") }
     }

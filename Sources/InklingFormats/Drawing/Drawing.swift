@@ -7,7 +7,10 @@
 public struct Point: Hashable, Sendable {
   public var x: Double
   public var y: Double
-  public init(x: Double, y: Double) { self.x = x; self.y = y }
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
 }
 
 /// An axis-aligned rectangle in drawing coordinates.
@@ -17,7 +20,10 @@ public struct Rect: Hashable, Sendable {
   public var width: Double
   public var height: Double
   public init(x: Double, y: Double, width: Double, height: Double) {
-    self.x = x; self.y = y; self.width = width; self.height = height
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
   }
   public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
   public var minX: Double { x }
@@ -34,7 +40,10 @@ public struct RGBA: Hashable, Sendable {
   public var blue: Double
   public var alpha: Double
   public init(red: Double, green: Double, blue: Double, alpha: Double) {
-    self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.alpha = alpha
   }
 }
 
@@ -42,7 +51,12 @@ public struct RGBA: Hashable, Sendable {
 public struct AffineTransform: Hashable, Sendable {
   public var a, b, c, d, tx, ty: Double
   public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
-    self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+    self.a = a
+    self.b = b
+    self.c = c
+    self.d = d
+    self.tx = tx
+    self.ty = ty
   }
   public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
   public var isIdentity: Bool { self == .identity }
@@ -57,7 +71,9 @@ public struct StrokeID: Hashable, Sendable {
   public var replicaIndex: UInt64
   public var subclock: UInt64
   public init(clock: UInt64, replicaIndex: UInt64, subclock: UInt64) {
-    self.clock = clock; self.replicaIndex = replicaIndex; self.subclock = subclock
+    self.clock = clock
+    self.replicaIndex = replicaIndex
+    self.subclock = subclock
   }
   /// The replica index PencilKit writes for "no replica" (2^63 − 1).
   public static let noReplica: UInt64 = (1 << 63) - 1
@@ -156,7 +172,9 @@ public struct Ink: Hashable, Sendable {
     }
 
     private static let known: [(type: InkType, utf8: [UInt8])] =
-      [InkType.pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser].map { ($0, Array($0.identifier.utf8)) }
+      [InkType.pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser].map {
+        ($0, Array($0.identifier.utf8))
+      }
 
     /// A short name for people and queries: `pen`, `marker`, `fountainpen`, … (the
     /// identifier without "com.apple.ink."; a literal for the known types, since the index
@@ -191,8 +209,12 @@ public struct Ink: Hashable, Sendable {
     inkType: InkType, color: RGBA, version: UInt64? = nil, variant: String? = nil,
     requiredContentVersion: UInt64? = nil, weight: Double? = nil
   ) {
-    self.inkType = inkType; self.color = color; self.version = version; self.variant = variant
-    self.requiredContentVersion = requiredContentVersion; self.weight = weight
+    self.inkType = inkType
+    self.color = color
+    self.version = version
+    self.variant = variant
+    self.requiredContentVersion = requiredContentVersion
+    self.weight = weight
   }
 }
 
@@ -221,10 +243,17 @@ public struct StrokePoint: Hashable, Sendable {
     edgeWidth: Double = 0, force: Double = 1, azimuth: Double = 0, altitude: Double = .pi / 2,
     opacity: Double = 1, secondaryRadius: Double = 0, threshold: Double = 0
   ) {
-    self.location = location; self.timeOffset = timeOffset; self.width = width
-    self.aspectRatio = aspectRatio; self.edgeWidth = edgeWidth; self.force = force
-    self.azimuth = azimuth; self.altitude = altitude; self.opacity = opacity
-    self.secondaryRadius = secondaryRadius; self.threshold = threshold
+    self.location = location
+    self.timeOffset = timeOffset
+    self.width = width
+    self.aspectRatio = aspectRatio
+    self.edgeWidth = edgeWidth
+    self.force = force
+    self.azimuth = azimuth
+    self.altitude = altitude
+    self.opacity = opacity
+    self.secondaryRadius = secondaryRadius
+    self.threshold = threshold
   }
 
   /// `size` as PencilKit reports it: width and width × aspect ratio.
@@ -270,8 +299,11 @@ public struct StrokePath: Hashable, Sendable {
     constantProperties: PointProperties = PointProperties(rawValue: 0x3FC),
     createdWithFinger: Bool = false
   ) {
-    self.uuid = uuid; self.creationDate = creationDate; self.points = points
-    self.varyingProperties = varyingProperties; self.constantProperties = constantProperties
+    self.uuid = uuid
+    self.creationDate = creationDate
+    self.points = points
+    self.varyingProperties = varyingProperties
+    self.constantProperties = constantProperties
     self.createdWithFinger = createdWithFinger
   }
 
@@ -322,11 +354,20 @@ public struct Stroke: Hashable, Sendable {
     substrokesVersion: StrokeID? = nil, maskPolygons: [[Point]] = [], substrokes: [Stroke] = [],
     slices: [Float] = [], renderGroupID: UUIDBytes? = nil
   ) {
-    self.uuid = uuid; self.sortID = sortID; self.versionID = versionID; self.inkIndex = inkIndex
-    self.path = path; self.storedBounds = storedBounds; self.transform = transform
-    self.isHidden = isHidden; self.randomSeed = randomSeed
-    self.substrokesVersion = substrokesVersion; self.maskPolygons = maskPolygons
-    self.substrokes = substrokes; self.slices = slices; self.renderGroupID = renderGroupID
+    self.uuid = uuid
+    self.sortID = sortID
+    self.versionID = versionID
+    self.inkIndex = inkIndex
+    self.path = path
+    self.storedBounds = storedBounds
+    self.transform = transform
+    self.isHidden = isHidden
+    self.randomSeed = randomSeed
+    self.substrokesVersion = substrokesVersion
+    self.maskPolygons = maskPolygons
+    self.substrokes = substrokes
+    self.slices = slices
+    self.renderGroupID = renderGroupID
   }
 }
 
@@ -350,9 +391,14 @@ public struct Drawing: Hashable, Sendable {
     inks: [Ink] = [], strokes: [Stroke] = [], canvasBounds: Rect? = nil,
     boundsVersion: StrokeID? = nil, uuid: UUIDBytes? = nil
   ) {
-    self.formatVersion = formatVersion; self.replicas = replicas
-    self.versionVector = versionVector; self.inks = inks; self.strokes = strokes
-    self.canvasBounds = canvasBounds; self.boundsVersion = boundsVersion; self.uuid = uuid
+    self.formatVersion = formatVersion
+    self.replicas = replicas
+    self.versionVector = versionVector
+    self.inks = inks
+    self.strokes = strokes
+    self.canvasBounds = canvasBounds
+    self.boundsVersion = boundsVersion
+    self.uuid = uuid
   }
 
   /// The ink of a stroke, or nil when its index is out of range.

@@ -65,8 +65,7 @@ extension DrawingDecoder {
     return AffineTransform(a: v.0, b: v.1, c: v.2, d: v.3, tx: v.4, ty: v.5)
   }
 
-  func readUUID(_ reader: inout ProtobufReader, _ tag: FieldTag, field: String) throws -> UUIDBytes
-  {
+  func readUUID(_ reader: inout ProtobufReader, _ tag: FieldTag, field: String) throws -> UUIDBytes {
     try expect(tag, .lengthDelimited)
     let range = try reader.readLengthDelimitedRange()
     guard range.count == 16 else {

@@ -163,7 +163,8 @@ struct DrawingDecoder {
       }
     }
     return Ink(
-      inkType: Ink.InkType(identifier: UnsafeRawBufferPointer(rebasing: buffer[identifier])), color: color, version: version,
+      inkType: Ink.InkType(identifier: UnsafeRawBufferPointer(rebasing: buffer[identifier])), color: color,
+      version: version,
       variant: variant, requiredContentVersion: requiredContentVersion, weight: weight)
   }
 

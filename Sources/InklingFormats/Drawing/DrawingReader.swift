@@ -91,7 +91,8 @@ public enum DrawingReader {
       bytes.withUnsafeBytes { raw in
         Result { () throws(DrawingReadError) in
           try decode(
-            raw, limits: limits, skip: skip, expectedStrokes: expectedStrokes, leavingPointsEncoded: leavingPointsEncoded)
+            raw, limits: limits, skip: skip, expectedStrokes: expectedStrokes,
+            leavingPointsEncoded: leavingPointsEncoded)
         }
       }
     }

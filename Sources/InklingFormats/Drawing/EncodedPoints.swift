@@ -55,7 +55,8 @@ extension StrokePath {
   /// Point `index` (in 0..<pointCount) of encoded points, from the bytes they were read from.
   package func encodedPoint(_ index: Int, in bytes: UnsafeRawBufferPointer) -> StrokePoint {
     precondition(index >= 0 && index < pointCount, "point \(index) of a path of \(pointCount)")
-    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
+    precondition(
+      encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
     return record(index, over: encodedBase(inChecked: bytes), inChecked: bytes)
   }
 
@@ -64,9 +65,13 @@ extension StrokePath {
   /// calls cost twice that for every new stroke the drawing index describes.
   package func encodedTimeSpan(in bytes: UnsafeRawBufferPointer) -> (first: Double, last: Double) {
     precondition(pointCount > 0, "the time span of a path without points")
-    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
+    precondition(
+      encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
     let base = encodedBase(inChecked: bytes)
-    return (record(0, over: base, inChecked: bytes).timeOffset, record(pointCount - 1, over: base, inChecked: bytes).timeOffset)
+    return (
+      record(0, over: base, inChecked: bytes).timeOffset,
+      record(pointCount - 1, over: base, inChecked: bytes).timeOffset
+    )
   }
 
   /// The time offsets of the first and last point, decoded or left encoded in `bytes`; nil
@@ -78,11 +83,14 @@ extension StrokePath {
   }
 
   /// Record `index` decoded over `base`; `encodedPointsFit(in: bytes)` must hold.
-  @inline(__always) private func record(_ index: Int, over base: StrokePoint, inChecked bytes: UnsafeRawBufferPointer) -> StrokePoint {
+  @inline(__always) private func record(_ index: Int, over base: StrokePoint, inChecked bytes: UnsafeRawBufferPointer)
+    -> StrokePoint
+  {
     let mask = varyingProperties.rawValue
     var point = base
     PointPropertyCoding.decode(
-      mask, from: bytes.baseAddress! + Int(encodedPoints!.records) + index * PointPropertyCoding.size(of: mask), into: &point)
+      mask, from: bytes.baseAddress! + Int(encodedPoints!.records) + index * PointPropertyCoding.size(of: mask),
+      into: &point)
     return point
   }
 
@@ -90,7 +98,8 @@ extension StrokePath {
   /// decodes them.
   package func decodingPoints(in bytes: UnsafeRawBufferPointer) -> StrokePath {
     guard let encoded = encodedPoints else { return self }
-    precondition(encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
+    precondition(
+      encodedPointsFit(in: bytes), "encoded points outside the bytes given: not the bytes they were read from")
     var path = self
     path.points = PointPropertyCoding.decodePoints(
       count: encoded.count, mask: varyingProperties.rawValue, from: bytes.baseAddress! + Int(encoded.records),
@@ -114,7 +123,8 @@ extension Stroke {
   /// array is read in place: each read of `strokes[i].path?…` copied the path.)
   package func pathTimes(encodedIn bytes: UnsafeRawBufferPointer) -> PathTimes? {
     guard let path else { return nil }
-    return PathTimes(creationDate: path.creationDate, pointCount: path.pointCount, span: path.timeSpan(encodedIn: bytes))
+    return PathTimes(
+      creationDate: path.creationDate, pointCount: path.pointCount, span: path.timeSpan(encodedIn: bytes))
   }
 
   /// The stroke with the points of its path, and of its substrokes' paths, decoded from
@@ -124,7 +134,9 @@ extension Stroke {
     stroke.path = stroke.path?.decodingPoints(in: bytes)
     // Recursion as deep as the model nests: models from the reader nest at most
     // DrawingLimits.hardMaxNestingDepth levels.
-    for index in stroke.substrokes.indices { stroke.substrokes[index] = stroke.substrokes[index].decodingPoints(in: bytes) }
+    for index in stroke.substrokes.indices {
+      stroke.substrokes[index] = stroke.substrokes[index].decodingPoints(in: bytes)
+    }
     return stroke
   }
 }

@@ -177,20 +177,26 @@ public enum PointColumns {
   ) {
     let columns = columns(recordMask)
     let stride = columns.reduce(0) { $0 + $1.width }
-    let source = records.baseAddress!, target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let source = records.baseAddress!
+    let target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
     var valueOffset = 0  // of the value in a record; also where its column starts, in units of `count`
     for column in columns {
-      let width = column.width, order = column.order
-      let plane0 = target + valueOffset * count, plane1 = plane0 + count
-      var previous: UInt32 = 0, beforePrevious: UInt32 = 0
+      let width = column.width
+      let order = column.order
+      let plane0 = target + valueOffset * count
+      let plane1 = plane0 + count
+      var previous: UInt32 = 0
+      var beforePrevious: UInt32 = 0
       var at = valueOffset
       for index in 0..<count {
-        let value = width == 4
+        let value =
+          width == 4
           ? UInt32(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt32.self))
           : UInt32(UInt16(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
         at += stride
         // The first value stands for itself; the second is predicted by the first.
-        let predicted = index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
+        let predicted =
+          index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
         let code = zigzag(value &- predicted, width: width)
         beforePrevious = previous
         previous = value
@@ -210,19 +216,24 @@ public enum PointColumns {
   ) {
     let columns = columns(recordMask)
     let stride = columns.reduce(0) { $0 + $1.width }
-    let source = planes.baseAddress!.assumingMemoryBound(to: UInt8.self), target = records.baseAddress!
+    let source = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let target = records.baseAddress!
     var valueOffset = 0
     for column in columns {
-      let width = column.width, order = column.order
-      let plane0 = source + valueOffset * count, plane1 = plane0 + count
-      var previous: UInt32 = 0, beforePrevious: UInt32 = 0
+      let width = column.width
+      let order = column.order
+      let plane0 = source + valueOffset * count
+      let plane1 = plane0 + count
+      var previous: UInt32 = 0
+      var beforePrevious: UInt32 = 0
       var at = valueOffset
       for index in 0..<count {
         var code = UInt32(plane0[index]) | UInt32(plane1[index]) << 8
         if width == 4 {
           code |= UInt32(plane1[count + index]) << 16 | UInt32(plane1[2 * count + index]) << 24
         }
-        let predicted = index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
+        let predicted =
+          index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
         let value = (predicted &+ unzigzag(code)) & mask(width)
         beforePrevious = previous
         previous = value

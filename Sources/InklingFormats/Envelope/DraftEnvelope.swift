@@ -16,7 +16,9 @@ public struct DraftEnvelope: Sendable {
   public var template: EnvelopeTemplate
 
   public init(drawing: [UInt8], background: RGBA, template: EnvelopeTemplate) {
-    self.drawing = drawing; self.background = background; self.template = template
+    self.drawing = drawing
+    self.background = background
+    self.template = template
   }
 }
 
@@ -83,7 +85,8 @@ extension DraftEnvelope {
     try scanner.expect(UInt8(ascii: "}"), "'}'")
     scanner.skipWhitespace()
     guard scanner.isAtEnd else {
-      throw EnvelopeError(reason: "not an Inkling draft: unexpected text after the JSON object at byte \(scanner.position)")
+      throw EnvelopeError(
+        reason: "not an Inkling draft: unexpected text after the JSON object at byte \(scanner.position)")
     }
     guard let drawing else { throw EnvelopeError(reason: "the key drawingData is missing") }
     guard let background else { throw EnvelopeError(reason: "the key color is missing") }
@@ -111,7 +114,10 @@ extension DraftEnvelope {
 
   /// Consumes a ',' (true: another member follows) or sees the closing '}' (false).
   private static func separator(_ scanner: inout JSONScanner) throws -> Bool {
-    if scanner.peek() == UInt8(ascii: ",") { scanner.position += 1; return true }
+    if scanner.peek() == UInt8(ascii: ",") {
+      scanner.position += 1
+      return true
+    }
     if scanner.peek() == UInt8(ascii: "}") { return false }
     throw scanner.error(scanner.isAtEnd ? "the text ends inside the object" : "expected ',' or '}'")
   }

@@ -23,8 +23,10 @@ public struct EnvelopeTemplate: Hashable, Sendable {
   public var verbatimBase64: [UInt8]?
 
   public init(text: [UInt8], drawingOffset: Int, spelling: Base64Spelling, verbatimBase64: [UInt8]?) {
-    self.text = text; self.drawingOffset = drawingOffset
-    self.spelling = spelling; self.verbatimBase64 = verbatimBase64
+    self.text = text
+    self.drawingOffset = drawingOffset
+    self.spelling = spelling
+    self.verbatimBase64 = verbatimBase64
   }
 
   /// Splits `file` around the drawingData content, with a spelling known to rebuild it.

@@ -107,7 +107,11 @@ struct JSONScanner {
     }
     while index < raw.count {
       let byte = raw[index]
-      guard byte == UInt8(ascii: "\\") else { output.append(byte); index += 1; continue }
+      guard byte == UInt8(ascii: "\\") else {
+        output.append(byte)
+        index += 1
+        continue
+      }
       let kind = raw[index + 1]
       index += 2
       switch kind {
@@ -196,7 +200,11 @@ struct JSONScanner {
         position += 1
         guard open.count < Self.maximumDepth else { throw error("containers nested too deeply") }
         open.append(true)
-        if peek() == UInt8(ascii: "}") { position += 1; open.removeLast(); break }
+        if peek() == UInt8(ascii: "}") {
+          position += 1
+          open.removeLast()
+          break
+        }
         _ = try scanString()
         try expect(UInt8(ascii: ":"), "':'")
         continue
@@ -204,7 +212,11 @@ struct JSONScanner {
         position += 1
         guard open.count < Self.maximumDepth else { throw error("containers nested too deeply") }
         open.append(false)
-        if peek() == UInt8(ascii: "]") { position += 1; open.removeLast(); break }
+        if peek() == UInt8(ascii: "]") {
+          position += 1
+          open.removeLast()
+          break
+        }
         continue
       case UInt8(ascii: "\""): _ = try scanString()
       case UInt8(ascii: "t"): try literal("true")
@@ -247,14 +259,26 @@ struct JSONScanner {
     let count = bytes.count
     while index < count {
       let byte = bytes[index]
-      if byte < 0x80 { index += 1; continue }
+      if byte < 0x80 {
+        index += 1
+        continue
+      }
       let length: Int
       var minimum: UInt32
       var scalar: UInt32
       switch byte {
-      case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(byte & 0x1F)
-      case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(byte & 0x0F)
-      case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(byte & 0x07)
+      case 0xC2...0xDF:
+        length = 2
+        minimum = 0x80
+        scalar = UInt32(byte & 0x1F)
+      case 0xE0...0xEF:
+        length = 3
+        minimum = 0x800
+        scalar = UInt32(byte & 0x0F)
+      case 0xF0...0xF4:
+        length = 4
+        minimum = 0x10000
+        scalar = UInt32(byte & 0x07)
       default: return false
       }
       guard index + length <= count else { return false }

@@ -82,9 +82,16 @@ package struct StrokeFacts: Sendable, Equatable {
   /// The path's creation date, seconds since 1970.
   package var created: Double?
 
-  package init(uuid: StrokeUUID?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?) {
-    self.uuid = uuid; self.hidden = hidden; self.ink = ink; self.color = color
-    self.bounds = bounds; self.pointCount = pointCount; self.created = created
+  package init(
+    uuid: StrokeUUID?, hidden: Bool, ink: String, color: RGBA, bounds: Rect?, pointCount: Int, created: Double?
+  ) {
+    self.uuid = uuid
+    self.hidden = hidden
+    self.ink = ink
+    self.color = color
+    self.bounds = bounds
+    self.pointCount = pointCount
+    self.created = created
   }
 }
 
@@ -117,9 +124,17 @@ package struct DrawingFacts: Sendable, Equatable {
     fingerprints: [StrokeFingerprint] = [], pointCount: Int = 0, bounds: Rect? = nil, firstPoint: Double? = nil,
     lastPoint: Double? = nil, maxInkVersion: Int? = nil, contentHash: [UInt8]? = nil
   ) {
-    self.status = status; self.problem = problem; self.formatVersion = formatVersion; self.strokes = strokes
-    self.fingerprints = fingerprints; self.pointCount = pointCount; self.bounds = bounds; self.firstPoint = firstPoint
-    self.lastPoint = lastPoint; self.maxInkVersion = maxInkVersion; self.contentHash = contentHash
+    self.status = status
+    self.problem = problem
+    self.formatVersion = formatVersion
+    self.strokes = strokes
+    self.fingerprints = fingerprints
+    self.pointCount = pointCount
+    self.bounds = bounds
+    self.firstPoint = firstPoint
+    self.lastPoint = lastPoint
+    self.maxInkVersion = maxInkVersion
+    self.contentHash = contentHash
   }
 
   package var hiddenCount: Int { strokes.count(where: \.hidden) }
@@ -141,7 +156,10 @@ package struct DrawingIndexJob: Sendable {
   package var draftID: Int64?
 
   package init(facts: DrawingFacts, blobID: Int64, isNew: Bool, draftID: Int64?) {
-    self.facts = facts; self.blobID = blobID; self.isNew = isNew; self.draftID = draftID
+    self.facts = facts
+    self.blobID = blobID
+    self.isNew = isNew
+    self.draftID = draftID
   }
 }
 
@@ -170,7 +188,9 @@ package enum DrawingIndexRecords {
         })
     else { return nil }
     guard let ids = StrokeRuns.decode(row.runs) else {
-      throw StoreError(kind: .corrupt, message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex`")
+      throw StoreError(
+        kind: .corrupt,
+        message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex`")
     }
     var facts = row.facts
     facts.strokes = try strokes(ids, in: db)
@@ -198,7 +218,8 @@ package enum DrawingIndexRecords {
               pointCount: row.int(10), created: row.isNull(11) ? nil : row.double(11))
           })
       else {
-        throw StoreError(kind: .corrupt, message: "stroke \(id) of the drawing index is missing; run `inkling-archive reindex`")
+        throw StoreError(
+          kind: .corrupt, message: "stroke \(id) of the drawing index is missing; run `inkling-archive reindex`")
       }
       result.append(stroke)
     }
@@ -242,7 +263,9 @@ package enum StrokeRuns {
   }
 
   private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
-  private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+  private static func unzigzag(_ value: UInt64) -> Int64 {
+    Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+  }
 
   private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
     var value = value

@@ -165,7 +165,8 @@ package final class DrawingIndexWriter {
     for (number, job) in jobs.enumerated() {
       let facts = job.facts
       precondition(
-        facts.fingerprints.count == facts.strokes.count, "facts to write come from DrawingIndexer, one fingerprint per stroke")
+        facts.fingerprints.count == facts.strokes.count,
+        "facts to write come from DrawingIndexer, one fingerprint per stroke")
       if cache.count >= Self.cacheLimit {
         // Not forgetCache(): `nextStrokeID` must stay, the rows numbered so far are not written yet.
         cache.removeAll()

@@ -26,7 +26,8 @@ package enum EnvelopeRecords {
       VALUES (?, ?, ?, ?, ?) ON CONFLICT(sha256) DO NOTHING
       """, [sha256, template.text, template.drawingOffset, Int(template.spelling.rawValue), template.verbatimBase64])
     guard let id = try db.fetchOne("SELECT id FROM envelope WHERE sha256 = ?", [sha256], { $0.int64(0) }) else {
-      throw StoreError(kind: .corrupt, message: "envelope \(hexString(sha256).prefix(12)) vanished right after it was stored")
+      throw StoreError(
+        kind: .corrupt, message: "envelope \(hexString(sha256).prefix(12)) vanished right after it was stored")
     }
     return id
   }

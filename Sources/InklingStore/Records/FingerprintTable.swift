@@ -39,7 +39,9 @@ package struct FingerprintTable {
       return found ? values[index] : nil
     }
     set {
-      guard let newValue, newValue >= 0 else { preconditionFailure("a FingerprintTable holds numbers from 0 and removes none") }
+      guard let newValue, newValue >= 0 else {
+        preconditionFailure("a FingerprintTable holds numbers from 0 and removes none")
+      }
       if let existing = insertIfAbsent(newValue, forKey: key), existing != newValue {
         values[slot(of: key).index] = newValue
       }

@@ -21,8 +21,13 @@ package struct NewThumbnail: Sendable {
     key: [UInt8], contentHash: [UInt8]?, background: RGBA, pixelSize: Int, rendererVersion: Int, png: [UInt8],
     createdMilliseconds: Int64
   ) {
-    self.key = key; self.contentHash = contentHash; self.background = background; self.pixelSize = pixelSize
-    self.rendererVersion = rendererVersion; self.png = png; self.createdMilliseconds = createdMilliseconds
+    self.key = key
+    self.contentHash = contentHash
+    self.background = background
+    self.pixelSize = pixelSize
+    self.rendererVersion = rendererVersion
+    self.png = png
+    self.createdMilliseconds = createdMilliseconds
   }
 }
 

@@ -39,16 +39,25 @@ package struct NewVersion {
     fileName: String, fileSHA256: [UInt8], fileSize: Int64, fileModificationNanoseconds: Int64,
     blobID: Int64, envelopeID: Int64, background: RGBA
   ) {
-    self.draftID = draftID; self.savedMilliseconds = savedMilliseconds; self.savedSource = savedSource
-    self.importedMilliseconds = importedMilliseconds; self.fileName = fileName; self.fileSHA256 = fileSHA256
-    self.fileSize = fileSize; self.fileModificationNanoseconds = fileModificationNanoseconds
-    self.blobID = blobID; self.envelopeID = envelopeID; self.background = background
+    self.draftID = draftID
+    self.savedMilliseconds = savedMilliseconds
+    self.savedSource = savedSource
+    self.importedMilliseconds = importedMilliseconds
+    self.fileName = fileName
+    self.fileSHA256 = fileSHA256
+    self.fileSize = fileSize
+    self.fileModificationNanoseconds = fileModificationNanoseconds
+    self.blobID = blobID
+    self.envelopeID = envelopeID
+    self.background = background
   }
 }
 
 package enum VersionRecords {
   /// The id of the draft called `name`, creating it when new.
-  package static func draftID(named name: String, createdMilliseconds: Int64, in db: Database) throws -> (id: Int64, created: Bool) {
+  package static func draftID(named name: String, createdMilliseconds: Int64, in db: Database) throws -> (
+    id: Int64, created: Bool
+  ) {
     if let id = try db.fetchOne("SELECT id FROM draft WHERE name = ?", [name], { $0.int64(0) }) {
       return (id, false)
     }

@@ -65,7 +65,9 @@ enum CheckCommand {
       lines.append("Files were not rebuilt; `check --full` does that.")
     }
     var notes: [String] = []
-    if counts.drawingsNotIndexed > 0 { notes.append("\(Format.count(counts.drawingsNotIndexed)) drawings not in the drawing index") }
+    if counts.drawingsNotIndexed > 0 {
+      notes.append("\(Format.count(counts.drawingsNotIndexed)) drawings not in the drawing index")
+    }
     if counts.unneededThumbnails > 0 {
       notes.append("\(Format.count(counts.unneededThumbnails)) cached thumbnails no version needs (`gc` removes them)")
     }

@@ -45,10 +45,13 @@ enum ContactSheetCommand {
       let pixels = RenderCommand.pngSize(png)
       if context.json {
         context.printJSON([
-          "path": .string(output), "drafts": .int(drafts.count), "pixels": .string("\(pixels.width) × \(pixels.height)"),
+          "path": .string(output), "drafts": .int(drafts.count),
+          "pixels": .string("\(pixels.width) × \(pixels.height)"),
         ])
       } else if !context.quiet {
-        context.print("\(output)  (\(Format.count(drafts.count)) draft\(drafts.count == 1 ? "" : "s"), \(pixels.width) × \(pixels.height) px)")
+        context.print(
+          "\(output)  (\(Format.count(drafts.count)) draft\(drafts.count == 1 ? "" : "s"), \(pixels.width) × \(pixels.height) px)"
+        )
       }
       return ExitStatus.success
     }

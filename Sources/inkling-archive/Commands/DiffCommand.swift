@@ -22,8 +22,11 @@ enum DiffCommand {
         context.printJSON([
           "draft": .string(diff.from.draftName), "from": .int(a), "to": .int(b),
           "added": .array(diff.added.map(DrawingOutput.json)), "removed": .array(diff.removed.map(DrawingOutput.json)),
-          "hidden": .array(diff.hidden.map(DrawingOutput.json)), "unhidden": .array(diff.unhidden.map(DrawingOutput.json)),
-          "background": diff.backgroundChange.map { ["from": DrawingOutput.json($0.from), "to": DrawingOutput.json($0.to)] } ?? .null,
+          "hidden": .array(diff.hidden.map(DrawingOutput.json)),
+          "unhidden": .array(diff.unhidden.map(DrawingOutput.json)),
+          "background": diff.backgroundChange.map {
+            ["from": DrawingOutput.json($0.from), "to": DrawingOutput.json($0.to)]
+          } ?? .null,
         ])
         return ExitStatus.success
       }
@@ -33,7 +36,9 @@ enum DiffCommand {
       if let change = diff.backgroundChange {
         context.print("background \(DrawingOutput.color(change.from)) → \(DrawingOutput.color(change.to))")
       }
-      for (title, strokes) in [("Added", diff.added), ("Removed", diff.removed), ("Hidden", diff.hidden), ("Shown again", diff.unhidden)]
+      for (title, strokes) in [
+        ("Added", diff.added), ("Removed", diff.removed), ("Hidden", diff.hidden), ("Shown again", diff.unhidden),
+      ]
       where !strokes.isEmpty {
         context.print("\n\(title):")
         StandardStreams.writeOutput(DrawingOutput.strokeTable(strokes))

@@ -49,7 +49,8 @@ enum DraftListing {
   /// Runs `query` and prints what it finds.
   static func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int32 {
     let parsed = context.parsed
-    let sort = try parsed.value("--sort", expected: "newest, oldest, name or versions") { DraftSort(argument: $0) } ?? .newest
+    let sort =
+      try parsed.value("--sort", expected: "newest, oldest, name or versions") { DraftSort(argument: $0) } ?? .newest
     let limit = try parsed.int("--limit")
     if let limit, limit < 0 { throw parsed.usageError("--limit takes a number of drafts, 0 or more") }
     let archive = try context.open(.readOnly)

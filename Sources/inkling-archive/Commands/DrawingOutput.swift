@@ -25,7 +25,8 @@ enum DrawingOutput {
 
   static func json(_ drawing: DrawingSummary, strokes: Bool) -> JSONValue {
     var members: [JSONValue.Member] = [
-      .init("status", .string(drawing.status.rawValue)), .init("problem", .optional(drawing.problem.map { .string($0) })),
+      .init("status", .string(drawing.status.rawValue)),
+      .init("problem", .optional(drawing.problem.map { .string($0) })),
       .init("formatVersion", .optional(drawing.formatVersion.map { .int($0) })),
       .init("strokes", .int(drawing.strokeCount)), .init("visibleStrokes", .int(drawing.visibleCount)),
       .init("hiddenStrokes", .int(drawing.hiddenCount)), .init("points", .int(drawing.pointCount)),

@@ -24,7 +24,8 @@ enum ImportCommand {
   static func run(_ parsed: ParsedArguments) throws -> Int32 {
     try CommandContext.run(parsed) { context in
       var options = ImportOptions()
-      options.maximumFileSize = try parsed.value("--max-file-size", expected: "a size such as 256M", parseSize) ?? 256 << 20
+      options.maximumFileSize =
+        try parsed.value("--max-file-size", expected: "a size such as 256M", parseSize) ?? 256 << 20
       // For scripts/bench only, which times import with and without the drawing index:
       // not an option, since an archive without its index is not what `import` promises.
       // Always said on standard error, so that a run with it set cannot pass unnoticed.
@@ -72,7 +73,8 @@ enum ImportCommand {
   }
 
   static func describe(_ state: ImportProgress) -> String {
-    var text = "Importing: \(Format.count(state.filesDone)) of \(Format.count(state.filesFound))\(state.walkFinished ? "" : "+") files"
+    var text =
+      "Importing: \(Format.count(state.filesDone)) of \(Format.count(state.filesFound))\(state.walkFinished ? "" : "+") files"
     text += String(format: ", %.1f MB/s", state.bytesPerSecond / 1_000_000)
     if let left = state.secondsLeft { text += String(format: ", %.0f s left", left.rounded(.up)) }
     return text

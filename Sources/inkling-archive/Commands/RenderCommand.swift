@@ -35,7 +35,8 @@ enum RenderCommand {
       try ImageFile.write(png, to: output, overwrite: parsed.flag("--force"))
       let (version, drawing) = try archive.show(draft: draft, version: selector)
       let size = pngSize(png)
-      ThumbnailCommand.report(context, path: output, version: version, drawing: drawing, pixels: "\(size.width) × \(size.height)")
+      ThumbnailCommand.report(
+        context, path: output, version: version, drawing: drawing, pixels: "\(size.width) × \(size.height)")
       return ExitStatus.success
     }
   }

@@ -42,7 +42,9 @@ enum RestoreCommand {
       if context.json {
         context.printJSON([
           "restored": .array(
-            restored.map { ["path": .string($0.path), "version": .int($0.version.number), "saved": .date($0.version.saved)] })
+            restored.map {
+              ["path": .string($0.path), "version": .int($0.version.number), "saved": .date($0.version.saved)]
+            })
         ])
       } else if !context.quiet {
         for file in restored {

@@ -37,7 +37,9 @@ enum ShowCommand {
           "Drawn:       \(drawing.firstPoint.map(Format.date) ?? "-") … \(drawing.lastPoint.map(Format.date) ?? "-")",
           "Inks:        "
             + (drawing.inks.isEmpty
-              ? "-" : drawing.inks.map { "\($0.ink) \(DrawingOutput.color($0.color)) ×\($0.strokeCount)" }.joined(separator: ", ")),
+              ? "-"
+              : drawing.inks.map { "\($0.ink) \(DrawingOutput.color($0.color)) ×\($0.strokeCount)" }.joined(
+                separator: ", ")),
           "Format:      version \(drawing.formatVersion ?? 0), ink version \(drawing.maxInkVersion.map(String.init) ?? "-")",
         ]
       }

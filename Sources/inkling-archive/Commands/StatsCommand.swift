@@ -23,7 +23,8 @@ enum StatsCommand {
             "thumbnails": .int(Int(stats.thumbnailBytes)),
           ],
           "deltas": .int(stats.deltaCount), "longestDeltaChain": .int(stats.longestDeltaChain),
-          "archiveBytes": .int(Int(stats.archiveFileBytes)), "ratio": .double((stats.ratio * 10_000).rounded() / 10_000),
+          "archiveBytes": .int(Int(stats.archiveFileBytes)),
+          "ratio": .double((stats.ratio * 10_000).rounded() / 10_000),
         ])
         return ExitStatus.success
       }

@@ -54,7 +54,9 @@ enum ThumbnailCommand {
 
   /// The line (or JSON object) saying what was written, and a note on stderr when the
   /// drawing did not decode.
-  static func report(_ context: CommandContext, path: String, version: VersionInfo, drawing: DrawingSummary, pixels: String) {
+  static func report(
+    _ context: CommandContext, path: String, version: VersionInfo, drawing: DrawingSummary, pixels: String
+  ) {
     if drawing.status == .unreadable || drawing.status == .damaged {
       context.printError(
         "note: the drawing of \"\(version.draftName)\" version \(version.number) does not decode"
@@ -66,7 +68,8 @@ enum ThumbnailCommand {
         "saved": .date(version.saved), "pixels": .string(pixels),
       ])
     } else if !context.quiet {
-      context.print("\(path)  (\(version.draftName), version \(version.number), saved \(Format.date(version.saved)), \(pixels) px)")
+      context.print(
+        "\(path)  (\(version.draftName), version \(version.number), saved \(Format.date(version.saved)), \(pixels) px)")
     }
   }
 }
