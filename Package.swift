@@ -54,9 +54,12 @@ let package = Package(
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
     // A small declarative argument parser: command tree, options, generated help and usage errors.
     .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
+    // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes.
+    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine"]),
 
     // MARK: - Executables
-    .executableTarget(name: "inkling-archive", dependencies: ["InklingArchive", "InklingCommandLine"]),
+    .executableTarget(
+      name: "inkling-archive", dependencies: ["InklingArchive", "InklingCommandLine", "InklingPresentation"]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests

@@ -25,8 +25,8 @@ public final class Archive {
 
   /// Opens (and, read-write, creates or migrates) the archive at `path`.
   ///
-  /// - Throws: `ArchiveError` of kind `.unusableArchive` when the file is not an inkling
-  ///   archive, was written by a newer build, is corrupt, or is locked for too long.
+  /// - Throws: `ArchiveError.unusableArchive` when the file is not an inkling archive, was
+  ///   written by a newer build, is damaged, or is locked for too long.
   public convenience init(path: String, mode: Mode = .readWrite) throws(ArchiveError) {
     try self.init(path: path, mode: mode, verifiesSchema: true)
   }
@@ -36,7 +36,7 @@ public final class Archive {
   init(path: String, mode: Mode, verifiesSchema: Bool) throws(ArchiveError) {
     self.path = path
     self.mode = mode
-    database = try storeCall {
+    database = try InklingArchive.storeCall(path: path) {
       try ArchiveDatabase.open(
         path: path, mode: mode == .readOnly ? .readOnly : .readWrite, verifySchema: verifiesSchema)
     }

@@ -1,57 +1,187 @@
-// Errors of the operations layer: values with a sentence a person can act on, and the
-// exit status the command line gives for them (see ../shared/docs/product.md).
+// The errors of the operations layer: one enum whose cases carry what went wrong, so that
+// the app can match on them (as on GRDB's DatabaseError or Foundation's CocoaError). Nothing
+// here names a command-line flag or command, nor an exit status: the command line turns each
+// case into its sentence and status in one file (inkling-archive/ErrorMessages.swift).
 
+import Foundation
 import InklingStore
 
 /// Why an operation could not be done.
-public struct ArchiveError: Error, CustomStringConvertible, Sendable {
-  public enum Kind: Sendable {
-    /// The archive cannot be used: not ours, newer schema, corrupt, locked too long. Exit 3.
-    case unusableArchive
-    /// What the user asked for does not exist or does not fit (no such draft, a file in
-    /// the way). Exit 1.
-    case failed
-    /// The request itself is malformed (a date that is not a date). Exit 2.
-    case invalidRequest
+public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+  // MARK: - The archive
+
+  /// The archive file cannot be used at all.
+  case unusableArchive(path: String, reason: UnusableArchive)
+  /// A write was asked of an archive opened `.readOnly`.
+  case openedReadOnly(path: String)
+  /// A version no longer rebuilds the file it was imported from: the archive is damaged.
+  case damagedVersion(draft: String, version: Int, fileName: String, detail: String)
+
+  // MARK: - Drafts and versions
+
+  /// There is no draft called `name`; `suggestions` are the nearest names, best first.
+  case noSuchDraft(name: String, suggestions: [String])
+  /// The draft has `versionCount` versions, fewer than `number`.
+  case noSuchVersion(draft: String, number: Int, versionCount: Int)
+  /// The draft's first version was saved after `date`.
+  case noVersionSavedBy(draft: String, date: Date, firstSaved: Date)
+  /// The draft's drawings are not in the drawing index yet (an archive from before it).
+  case notIndexed(draft: String)
+  /// A version's drawing does not decode, so it cannot be drawn or compared.
+  case unreadableDrawing(draft: String, version: Int, reason: String)
+  /// Nothing matched, so there is nothing to draw or write.
+  case noMatchingDrafts
+  /// The PNG encoder failed.
+  case imageEncoding(detail: String)
+  /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
+  case tooManyDrafts(count: Int, thumbnailSize: Int, maximumSide: Int)
+
+  // MARK: - Files
+
+  /// The file to write exists, and replacing it was not asked for.
+  case destinationExists(path: String)
+  /// The path to write names a folder (or ends in `/`), not a file.
+  case destinationIsFolder(path: String)
+  /// A file-system call failed with `errno` `code`.
+  case fileSystem(path: String, operation: FileOperation, code: Int32)
+  /// The backup destination is the archive itself.
+  case backupIsArchive(path: String)
+  /// The backup copy did not pass its check, so it was not kept.
+  case backupFailedCheck(path: String, problemCount: Int, firstProblem: String?)
+
+  // MARK: - Requests
+
+  /// A date in a filter that is not one of the accepted forms.
+  case invalidDate(String)
+  /// A name pattern that does not parse.
+  case invalidPattern(String, problem: String)
+  /// A value outside what the operation accepts.
+  case invalidArgument(InvalidArgument)
+  /// A query in the search language that does not parse.
+  case searchSyntax(SearchSyntaxError)
+
+  /// Why an archive file cannot be used.
+  public enum UnusableArchive: Sendable, Equatable {
+    /// There is no archive at the path (read-only operations never create one).
+    case missing
+    /// The path is a folder.
+    case folder
+    /// Not a SQLite database, or one that is not an inkling archive.
+    case notAnArchive(detail: String)
+    /// Written by a newer build, with a schema this build does not know.
+    case newerSchema(detail: String)
+    /// The schema differs from what the migrations create: changed outside this program.
+    case changedSchema(detail: String)
+    /// SQLite reports damage, or stored bytes do not decode to their hash.
+    case damaged(detail: String)
+    /// Another process kept the archive locked for longer than the busy timeout.
+    case locked(detail: String)
+    /// The file or its folder cannot be written.
+    case cannotWrite(detail: String)
+    /// Any other failure of SQLite or of the disk under it.
+    case failed(detail: String)
   }
 
-  public let kind: Kind
-  public let message: String
-  public var description: String { message }
-
-  public init(_ kind: Kind, _ message: String) {
-    self.kind = kind
-    self.message = message
+  /// What a failed file-system call was doing.
+  public enum FileOperation: String, Sendable, Equatable {
+    case createFolder = "create the folder"
+    case create = "create a file in"
+    case write = "write"
+    case setModificationTime = "set the modification time of"
+    case replace = "replace"
+    case read = "read"
   }
 
-  /// The process exit status for this error.
-  public var exitStatus: Int32 {
-    switch kind {
-    case .unusableArchive: 3
-    case .failed: 1
-    case .invalidRequest: 2
+  /// A value an operation does not accept.
+  public enum InvalidArgument: Sendable, Equatable {
+    /// Thumbnails are 128, 256, 512 or 1024 pixels (the freedesktop sizes).
+    case thumbnailSize(Int)
+    /// Contact sheets use 128- or 256-pixel thumbnails.
+    case contactSheetSize(Int)
+    /// A contact sheet has at least one column.
+    case columns(Int)
+    /// A render scale is above 0 and at most 16.
+    case renderScale(Double)
+    /// zstd levels for repacking are 1 to 19.
+    case compressionLevel(Int)
+  }
+
+  /// A description for logs and developers; the command line words its own sentences.
+  public var description: String {
+    switch self {
+    case .unusableArchive(let path, let reason): "the archive \(path) cannot be used: \(reason)"
+    case .openedReadOnly(let path): "the archive \(path) was opened read-only"
+    case .damagedVersion(let draft, let version, let fileName, let detail):
+      "\"\(draft)\" version \(version) (\(fileName)) is damaged: \(detail)"
+    case .noSuchDraft(let name, let suggestions):
+      "no draft named \"\(name)\"" + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
+    case .noSuchVersion(let draft, let number, let count): "\"\(draft)\" has \(count) versions, not \(number)"
+    case .noVersionSavedBy(let draft, let date, _): "\"\(draft)\" has no version saved by \(date)"
+    case .notIndexed(let draft): "the drawings of \"\(draft)\" are not indexed"
+    case .unreadableDrawing(let draft, let version, let reason):
+      "the drawing of \"\(draft)\" version \(version) cannot be read: \(reason)"
+    case .noMatchingDrafts: "no drafts match"
+    case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
+    case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
+    case .destinationExists(let path): "\(path) already exists"
+    case .destinationIsFolder(let path): "\(path) is a folder, not a file"
+    case .fileSystem(let path, let operation, let code): "cannot \(operation.rawValue) \(path): errno \(code)"
+    case .backupIsArchive(let path): "\(path) is the archive itself"
+    case .backupFailedCheck(let path, let count, _): "the backup copy for \(path) has \(count) problems"
+    case .invalidDate(let text): "\"\(text)\" is not a date"
+    case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \"\(pattern)\""
+    case .invalidArgument(let argument): "invalid argument: \(argument)"
+    case .searchSyntax(let error): error.description
     }
-  }
-
-  /// Wraps a store error: an archive that cannot be opened or read is unusable.
-  init(_ error: StoreError) {
-    self.init(.unusableArchive, error.description)
-  }
-
-  static func noDraft(_ name: String) -> ArchiveError {
-    ArchiveError(.failed, "no draft named \"\(name)\" in the archive; `inkling-archive list` shows the names")
   }
 }
 
-/// Runs a body that talks to the store, turning store errors into archive errors.
-func storeCall<T>(_ body: () throws -> T) throws(ArchiveError) -> T {
+// MARK: - From the store
+
+extension ArchiveError.UnusableArchive {
+  /// What a store error says about the archive.
+  init(_ error: StoreError) {
+    self =
+      switch error.kind {
+      case .noArchive: .missing
+      case .folder: .folder
+      case .notAnArchive: .notAnArchive(detail: error.message)
+      case .newerSchema: .newerSchema(detail: error.message)
+      case .changedSchema: .changedSchema(detail: error.message)
+      case .corrupt, .notFound, .verification: .damaged(detail: error.message)
+      case .busy: .locked(detail: error.message)
+      case .readOnly: .cannotWrite(detail: error.message)
+      case .sqlite: .failed(detail: error.description)
+      }
+  }
+}
+
+extension Archive {
+  /// Runs a body that talks to the store, turning store errors into archive errors about
+  /// this archive.
+  func storeCall<T>(_ body: () throws -> T) throws(ArchiveError) -> T {
+    try InklingArchive.storeCall(path: path, body)
+  }
+}
+
+/// Runs a body that talks to the store of the archive at `path`, turning store errors into
+/// archive errors; an archive error thrown inside passes through unchanged.
+func storeCall<T>(path: String, _ body: () throws -> T) throws(ArchiveError) -> T {
   do {
     return try body()
-  } catch let error as ArchiveError {
-    throw error
-  } catch let error as StoreError {
-    throw ArchiveError(error)
   } catch {
-    throw ArchiveError(.failed, "\(error)")
+    throw ArchiveError(error, path: path)
+  }
+}
+
+extension ArchiveError {
+  /// `error` as an archive error about the archive at `path`: archive errors as they are,
+  /// store errors and anything else as the archive being unusable.
+  init(_ error: any Error, path: String) {
+    switch error {
+    case let error as ArchiveError: self = error
+    case let error as StoreError: self = .unusableArchive(path: path, reason: .init(error))
+    default: self = .unusableArchive(path: path, reason: .failed(detail: "\(error)"))
+    }
   }
 }

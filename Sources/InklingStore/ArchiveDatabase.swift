@@ -38,7 +38,8 @@ package enum ArchiveDatabase {
   /// only the current schema; if the file cannot be written, that fails with `.readOnly`.
   ///
   /// - Throws: `StoreError` with kind
-  ///   - `.notFound`: `readOnly` and there is no archive at `path` (or it is empty);
+  ///   - `.noArchive`: `readOnly` and there is no archive at `path` (or it is empty);
+  ///   - `.folder`: `path` is a folder;
   ///   - `.notAnArchive`: not a SQLite database, or a SQLite database of someone else;
   ///   - `.newerSchema`: written by a newer build;
   ///   - `.corrupt`: SQLite reports damage, the file is shorter than its header says, or
@@ -96,8 +97,7 @@ package enum ArchiveDatabase {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
       switch mode {
       case .readOnly:
-        throw StoreError(
-          kind: .notFound, message: "no archive at \(path); import drafts first.", path: path)
+        throw StoreError(kind: .noArchive, message: "no archive", path: path)
       case .readWrite:
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
@@ -105,17 +105,14 @@ package enum ArchiveDatabase {
           try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
           throw StoreError(
-            kind: .readOnly,
-            message: "cannot create the folder \(folder) for the archive \(path): \(error.localizedDescription)",
+            kind: .readOnly, message: "its folder \(folder) cannot be created: \(error.localizedDescription)",
             path: path)
         }
         return
       }
     }
     guard !isFolder.boolValue else {
-      throw StoreError(
-        kind: .notAnArchive,
-        message: "\(path) is a folder, not an inkling archive. Choose a file with --archive.", path: path)
+      throw StoreError(kind: .folder, message: "a folder", path: path)
     }
   }
 
@@ -137,15 +134,12 @@ package enum ArchiveDatabase {
     if let truncation = SchemaVerification.truncation(path: path, header: header) {
       throw StoreError(
         kind: .corrupt, code: SQLITE_CORRUPT,
-        message: "the archive \(path) is damaged (\(truncation)). \(StoreError.damageAdvice)", path: path)
+        message: truncation, path: path)
     }
   }
 
   private static func notAnArchive(_ path: String, because reason: String) -> StoreError {
-    StoreError(
-      kind: .notAnArchive,
-      message: "\(path) is not an inkling archive (\(reason)). Choose another file with --archive.",
-      path: path)
+    StoreError(kind: .notAnArchive, message: reason, path: path)
   }
 
   // MARK: - Connection settings
@@ -226,7 +220,7 @@ package enum ArchiveDatabase {
     if facts.isEmpty {
       guard mode == .readWrite else {
         throw StoreError(
-          kind: .notFound, message: "no archive at \(path) (the file is an empty database); import drafts first.",
+          kind: .noArchive, message: "the file is an empty database",
           path: path)
       }
       return
@@ -239,8 +233,7 @@ package enum ArchiveDatabase {
     guard facts.userVersion <= schemaVersion else {
       throw StoreError(
         kind: .newerSchema,
-        message: "\(path) was written by a newer inkling-archive (schema \(facts.userVersion); "
-          + "this build knows up to \(schemaVersion)). Upgrade inkling-archive to use it.",
+        message: "schema \(facts.userVersion); this build knows up to \(schemaVersion)",
         path: path)
     }
   }
@@ -270,9 +263,8 @@ package enum ArchiveDatabase {
     } catch let error as StoreError where error.kind == .readOnly {
       throw StoreError(
         kind: .readOnly, code: error.code,
-        message: "\(path) was written by an older inkling-archive (schema \(version)) and must be upgraded "
-          + "to schema \(schemaVersion) before this build can read it, but it cannot be written. "
-          + "Check the permissions of the file and its folder.",
+        message: "it has schema \(version) and must be upgraded to schema \(schemaVersion) before this build "
+          + "can read it, but it cannot be written (\(error.message))",
         path: path)
     }
   }

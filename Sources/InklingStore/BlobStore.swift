@@ -248,8 +248,7 @@ package struct BlobStore {
   private func corrupt(_ link: Link, _ problem: String) -> StoreError {
     StoreError(
       kind: .corrupt,
-      message: "the archive \(db.path) is damaged: blob \(shortHash(link.sha256)) (id \(link.id)): \(problem). "
-        + StoreError.damageAdvice,
+      message: "blob \(shortHash(link.sha256)) (id \(link.id)): \(problem)",
       path: db.path)
   }
 

@@ -52,12 +52,9 @@ package enum BusyRetry {
 
   private static func gaveUp(_ error: StoreError, after seconds: Double) -> StoreError {
     let total = Int((seconds + Double(ArchiveDatabase.busyTimeout) / 1000).rounded())
-    let file = error.path ?? "the archive"
     return StoreError(
       kind: .busy, code: error.code,
-      message: "the archive \(file) stayed busy with another inkling-archive command for more than \(total) s "
-        + "(SQLite error \(error.code)\(error.sql.map { " on `\($0)`" } ?? "")). "
-        + "Try again when the other command has finished.",
+      message: "for more than \(total) s, SQLite error \(error.code)\(error.sql.map { " on `\($0)`" } ?? "")",
       sql: error.sql, path: error.path)
   }
 }

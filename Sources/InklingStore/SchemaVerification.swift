@@ -165,9 +165,7 @@ package enum SchemaVerification {
     let shown = differences.prefix(3).joined(separator: "; ")
     let more = differences.count > 3 ? "; and \(differences.count - 3) more" : ""
     return StoreError(
-      kind: .corrupt,
-      message: "the archive \(path) was changed outside inkling-archive: its schema differs from the one this build "
-        + "creates (\(shown)\(more)). Run `inkling-archive check` to see every problem, or restore it from a backup.",
+      kind: .changedSchema, message: shown + more,
       path: path)
   }
 

@@ -1,8 +1,9 @@
 // The one error type of the store: what went wrong, SQLite's extended result code and
 // message, and the SQL text (never the bound values, which may be large or private).
 //
-// Kinds that a person can act on (`notAnArchive`, `newerSchema`, `busy`, `corrupt`,
-// `readOnly`, `notFound`) carry a whole sentence naming the file in `message`; `sqlite`
+// Kinds about the archive as a whole (`noArchive`, `folder`, `notAnArchive`, `newerSchema`,
+// `changedSchema`, `busy`, `corrupt`, `readOnly`) carry in `message` what is wrong, without
+// the file's path or advice: the layers above phrase the sentence a person reads. `sqlite`
 // errors are our own bugs or I/O trouble and describe themselves the way GRDB does:
 // "SQLite error 19 (UNIQUE constraint failed: blob.sha256) while executing `INSERT …`".
 
@@ -14,8 +15,12 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
   package enum Kind: Sendable, Hashable {
     /// The file is not a SQLite database, or is a SQLite database of someone else.
     case notAnArchive
+    /// The path is a folder.
+    case folder
     /// The archive was written by a newer build with a schema this build does not know.
     case newerSchema
+    /// The schema differs from what the migrations create: it was changed outside this program.
+    case changedSchema
     /// Another process held a lock on the archive for longer than the busy timeout.
     case busy
     /// The archive is damaged: SQLite reports corruption, or a blob does not decode to its hash.
@@ -25,6 +30,8 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     /// Any other SQLite error (I/O, constraint, misuse); `description` has code, message, SQL.
     case sqlite
     /// There is no archive at the path (read-only opens never create one).
+    case noArchive
+    /// A row that other rows refer to does not exist.
     case notFound
     /// Freshly encoded data did not decode back to the bytes it was made from; nothing was stored.
     case verification
@@ -34,7 +41,7 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
   /// SQLite's extended result code (`SQLITE_CONSTRAINT_UNIQUE` = 2067, …), or 0 when the
   /// error does not come from SQLite.
   package let code: Int32
-  /// For `sqlite`, SQLite's message; for every other kind, a sentence a person can act on.
+  /// For `sqlite`, SQLite's message; for every other kind, what is wrong in a few words.
   package let message: String
   /// The SQL being executed, without its bound values.
   package let sql: String?
@@ -87,35 +94,20 @@ extension StoreError {
   package init(
     sqliteCode code: Int32, message sqliteMessage: String, sql: String?, path: String?, busyTimeout: Int32 = 0
   ) {
-    let file = path ?? "the archive"
-    // The sentence stays readable: the SQL is in `sql`, not in the message.
+    // The message stays readable: the SQL is in `sql`, not in the message.
     let detail = "SQLite error \(code): \(sqliteMessage)"
     switch code & 0xFF {
     case SQLITE_BUSY, SQLITE_LOCKED:
-      let wait = busyTimeout > 0 ? " for more than \(Self.seconds(busyTimeout))" : ""
-      self.init(
-        kind: .busy, code: code,
-        message: "the archive \(file) is locked by another process\(wait) (\(detail)). "
-          + "Try again when the other inkling-archive command has finished.",
-        sql: sql, path: path)
+      let wait = busyTimeout > 0 ? "for more than \(Self.seconds(busyTimeout)), " : ""
+      self.init(kind: .busy, code: code, message: wait + detail, sql: sql, path: path)
     case SQLITE_CORRUPT, SQLITE_NOTADB:
-      self.init(
-        kind: .corrupt, code: code,
-        message: "the archive \(file) is damaged (\(detail)). " + Self.damageAdvice,
-        sql: sql, path: path)
+      self.init(kind: .corrupt, code: code, message: detail, sql: sql, path: path)
     case SQLITE_READONLY:
-      self.init(
-        kind: .readOnly, code: code,
-        message: "the archive \(file) cannot be written (\(detail)). "
-          + "Check the permissions of the file and its folder.",
-        sql: sql, path: path)
+      self.init(kind: .readOnly, code: code, message: detail, sql: sql, path: path)
     default:
       self.init(kind: .sqlite, code: code, message: sqliteMessage, sql: sql, path: path)
     }
   }
-
-  /// What to do about a damaged archive; ends every `.corrupt` sentence.
-  static let damageAdvice = "Run `inkling-archive check` to see what is affected, or restore it from a backup."
 
   private static func seconds(_ milliseconds: Int32) -> String {
     milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"

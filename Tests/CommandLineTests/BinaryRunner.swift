@@ -5,6 +5,8 @@ struct RunResult {
   let status: Int32
   let stdout: String
   let stderr: String
+  /// Standard output as bytes, for commands that write a file there (`-o -`).
+  var stdoutBytes: [UInt8] = []
 }
 
 /// Runs the built binaries (found beside the test bundle) in a temporary folder.
@@ -53,6 +55,6 @@ struct BinaryRunner {
     let errData = FileManager.default.contents(atPath: errPath) ?? Data()
     return RunResult(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: Array(outData))
   }
 }

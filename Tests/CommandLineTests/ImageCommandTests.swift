@@ -146,8 +146,9 @@ import Testing
     #expect(try runner.run(["contact-sheet", "--since", "2025-10-02", "--columns", "2", "-o", "two.png"]).status == 0)
     #expect(dimensions(try bytes("two.png")) == (8 + 2 * 136, 8 + 162))
 
-    // The filters are list's: --exact ignores case, --glob matches the whole name.
-    let exact = try runner.run(["contact-sheet", "--exact", "STROKES", "-o", "exact.png"])
+    // The filters are list's: --exact is the name itself, --glob matches the whole name.
+    #expect(try runner.run(["contact-sheet", "--exact", "STROKES", "-o", "none.png"]).status == 1)
+    let exact = try runner.run(["contact-sheet", "--exact", "Strokes", "-o", "exact.png"])
     #expect(exact.stdout == "exact.png  (1 draft, 144 × 170 px)\n", "\(exact.stderr)")
     #expect(try runner.run(["list", "--glob", "*o*", "--paths"]).stdout.split(separator: "\n").count == 2)
     let glob = try runner.run(["contact-sheet", "--glob", "*o*", "-o", "glob.png"])

@@ -46,13 +46,13 @@ import Testing
     #expect {
       try archive.backup(to: folder.path("taken.sqlite"))
     } throws: { error in
-      (error as? ArchiveError)?.message == "\(folder.path("taken.sqlite")) already exists; use --force to replace it"
+      (error as? ArchiveError) == .destinationExists(path: folder.path("taken.sqlite"))
     }
     #expect(try folder.read("taken.sqlite") == Array("precious".utf8))
     #expect {
       try archive.backup(to: archivePath, overwrite: true)
     } throws: { error in
-      (error as? ArchiveError)?.message == "\(archivePath) is the archive itself; choose another file for the backup"
+      (error as? ArchiveError) == .backupIsArchive(path: archivePath)
     }
     let replaced = try archive.backup(to: folder.path("taken.sqlite"), overwrite: true)
     #expect(replaced.check.isHealthy)
@@ -73,9 +73,8 @@ import Testing
     #expect {
       try Archive(path: archivePath, mode: .readOnly).backup(to: folder.path("copy.sqlite"))
     } throws: { error in
-      let error = error as? ArchiveError
-      return error?.exitStatus == 3
-        && error?.message.hasPrefix("the backup copy has 1 problem; the first: draft 'Draft ") == true
+      guard case .backupFailedCheck(_, 1, let first)? = error as? ArchiveError else { return false }
+      return first?.hasPrefix("draft 'Draft ") == true
     }
     #expect(!FileManager.default.fileExists(atPath: folder.path("copy.sqlite")))
     #expect(try leftovers().isEmpty)

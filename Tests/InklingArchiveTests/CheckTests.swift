@@ -138,12 +138,12 @@ import Testing
       _ = try Archive(path: archivePath, mode: .readWrite)
       Issue.record("a tampered archive opened")
     } catch {
-      #expect(error.exitStatus == 3)
       #expect(
-        error.message
-          == "the archive \(archivePath) was changed outside inkling-archive: its schema differs from the one this build "
-          + "creates (index version_by_blob is missing; trigger evil is not part of the archive's schema). "
-          + "Run `inkling-archive check` to see every problem, or restore it from a backup.")
+        error
+          == .unusableArchive(
+            path: archivePath,
+            reason: .changedSchema(
+              detail: "index version_by_blob is missing; trigger evil is not part of the archive's schema")))
     }
     let report = try check(full: false)
     #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import InklingFormats
 import InklingStore
 import Testing
 
@@ -48,9 +49,9 @@ import Testing
   static func matches(_ term: SearchTerm, _ draft: DraftModel) -> Bool {
     let name = draft.folded
     switch term {
-    // Name texts are folded beforehand (`folded(_:)`).
+    // Name texts are folded beforehand (`folded(_:)`), but for exact names, which are NFC.
     case .name(.contains(let text)): return scalars(name, contain: text)
-    case .name(.exact(let text)): return name == text
+    case .name(.exact(let text)): return DraftFileName.canonicalName(draft.name) == text
     case .name(.glob(let pattern)): return glob(Array(pattern.unicodeScalars), Array(name.unicodeScalars))
     case .saved(let period): return draft.versions.contains { period.contains($0.saved) }
     case .imported(let period): return draft.versions.contains { period.contains($0.imported) }
@@ -68,7 +69,7 @@ import Testing
     switch expression {
     case .all: return .all
     case .term(.name(.contains(let text))): return .term(.name(.contains(NameFolding.fold(text))))
-    case .term(.name(.exact(let text))): return .term(.name(.exact(NameFolding.fold(text))))
+    case .term(.name(.exact(let text))): return .term(.name(.exact(DraftFileName.canonicalName(text))))
     case .term(.name(.glob(let text))): return .term(.name(.glob(NameFolding.fold(text))))
     case .term: return expression
     case .and(let children): return .and(children.map(folded))
@@ -369,7 +370,10 @@ import Testing
     #expect(try names("αστ") == ["ΆΣΤΡΟ"])
     #expect(try names("猫") == ["猫の絵"])
     #expect(try names("file") == ["ﬁle"])
-    #expect(try names("name:=plan-b") == ["Plan-B"])
+    // An exact name is the name itself, as in every command that takes a draft's name.
+    #expect(try names("name:=plan-b") == [])
+    #expect(try names("name:=Plan-B") == ["Plan-B"])
+    #expect(try names("name:=Cafe\u{301}") == ["Café"])
     #expect(try names("name:=plan") == [])
     #expect(try names("b") == ["b", "Plan-B"])
     // A rename keeps the folded name and the grams in step (triggers).
@@ -495,9 +499,9 @@ import Testing
     #expect {
       _ = try shared.archive.search("name:cat and saved:>=")
     } throws: { error in
-      guard let error = error as? ArchiveError else { return false }
-      return error.exitStatus == 2 && error.message.hasPrefix("expected a value after 'saved:>='")
-        && error.message.hasSuffix("\n  name:cat and saved:>=\n                       ^")
+      guard case .searchSyntax(let syntax)? = error as? ArchiveError else { return false }
+      return syntax.description.hasPrefix("expected a value after 'saved:>='")
+        && syntax.description.hasSuffix("\n  name:cat and saved:>=\n                       ^")
     }
   }
 }

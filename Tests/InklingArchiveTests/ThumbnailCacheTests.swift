@@ -171,7 +171,7 @@ import Testing
     for size in [0, 64, 100, 257, 2048] {
       #expect {
         _ = try archive.thumbnail(draft: "Strokes", size: size)
-      } throws: { ($0 as? ArchiveError)?.kind == .invalidRequest }
+      } throws: { ($0 as? ArchiveError) == .invalidArgument(.thumbnailSize(size)) }
     }
   }
 
@@ -220,7 +220,7 @@ import Testing
     #expect(abs(twice.width - 2 * image.width) <= 1 && abs(twice.height - 2 * image.height) <= 1)
     #expect(Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })["Title"] == "Strokes")
     #expect { _ = try archive.render(draft: "Strokes", scale: 0) } throws: {
-      ($0 as? ArchiveError)?.kind == .invalidRequest
+      ($0 as? ArchiveError) == .invalidArgument(.renderScale(0))
     }
   }
 

@@ -61,7 +61,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     let reader = try ArchiveDatabase.open(path: path, mode: .readOnly)
     let error = storeError { try reader.execute("INSERT INTO import_run (started_ms) VALUES (1)") }
     #expect(error?.kind == .readOnly)
-    #expect(error?.message.contains(path) == true)
+    #expect(error?.path == path)
   }
 
   @Test func someoneElsesDatabaseIsNotAnArchive() throws {
@@ -72,9 +72,8 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       let error = storeError { _ = try ArchiveDatabase.open(path: other, mode: mode) }
       #expect(error?.kind == .notAnArchive)
       #expect(
-        error?.description
-          == "\(other) is not an inkling archive (it is a SQLite file with application_id 1234 and 1 table of its own). Choose another file with --archive."
-      )
+        error?.description == "it is a SQLite file with application_id 1234 and 1 table of its own")
+      #expect(error?.path == other)
     }
     // Not touched: no WAL switch, no stamp.
     #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
@@ -97,8 +96,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       let error = storeError { _ = try ArchiveDatabase.open(path: junk, mode: mode) }
       #expect(error?.kind == .notAnArchive)
       #expect(
-        error?.description
-          == "\(junk) is not an inkling archive (it is not a SQLite database). Choose another file with --archive.")
+        error?.description == "it is not a SQLite database")
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: junk)) == Data(bytes))
   }
@@ -109,8 +107,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     let error = storeError { _ = try ArchiveDatabase.open(path: short, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive)
     #expect(
-      error?.message.hasPrefix("\(short) is not an inkling archive (it is a truncated SQLite header of 33 bytes)")
-        == true, "\(String(describing: error))")
+      error?.message == "it is a truncated SQLite header of 33 bytes", "\(String(describing: error))")
   }
 
   @Test func aSQLiteHeaderFollowedByGarbageNeverCrashes() throws {
@@ -121,7 +118,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: fake))
     let error = storeError { _ = try ArchiveDatabase.open(path: fake, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive || error?.kind == .corrupt)
-    #expect(error?.message.contains(fake) == true)
+    #expect(error?.path == fake)
   }
 
   @Test func aNewerSchemaIsRefused() throws {
@@ -131,9 +128,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       let error = storeError { _ = try ArchiveDatabase.open(path: path, mode: mode) }
       #expect(error?.kind == .newerSchema)
       #expect(
-        error?.description
-          == "\(path) was written by a newer inkling-archive (schema 99; this build knows up to \(ArchiveDatabase.schemaVersion)). Upgrade inkling-archive to use it."
-      )
+        error?.description == "schema 99; this build knows up to \(ArchiveDatabase.schemaVersion)")
     }
   }
 
@@ -163,21 +158,20 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       let pages = whole.count / 4096
       #expect(
         storeError.description
-          == "the archive \(path) is damaged (the file is truncated: its header says \(pages) pages of 4096 bytes "
-          + "(\(whole.count) bytes), but it holds \(whole.count / 2) bytes). "
-          + "Run `inkling-archive check` to see what is affected, or restore it from a backup.")
+          == "the file is truncated: its header says \(pages) pages of 4096 bytes "
+          + "(\(whole.count) bytes), but it holds \(whole.count / 2) bytes")
     }
   }
 
   @Test func readOnlyNeedsAnArchive() throws {
     let error = storeError { _ = try ArchiveDatabase.open(path: path, mode: .readOnly) }
-    #expect(error?.kind == .notFound)
-    #expect(error?.description == "no archive at \(path); import drafts first.")
+    #expect(error?.kind == .noArchive)
+    #expect(error?.path == path)
     #expect(!FileManager.default.fileExists(atPath: path))
 
     let empty = folder.file("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-    #expect(storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }?.kind == .notFound)
+    #expect(storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }?.kind == .noArchive)
   }
 
   @Test func anEmptyFileBecomesAnArchive() throws {
@@ -189,8 +183,8 @@ func rawSQLite(_ path: String, _ sql: String) throws {
 
   @Test func aFolderIsNotAnArchive() throws {
     let error = storeError { _ = try ArchiveDatabase.open(path: folder.path, mode: .readWrite) }
-    #expect(error?.kind == .notAnArchive)
-    #expect(error?.message.contains(folder.path) == true)
+    #expect(error?.kind == .folder)
+    #expect(error?.path == folder.path)
   }
 
   @Test func readOnlyOpenUpgradesAnOlderSchema() throws {
@@ -211,7 +205,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
       let error = storeError { try other.transaction {} }
       #expect(error?.kind == .busy)
       #expect(error?.code == SQLITE_BUSY)
-      #expect(error?.message.hasPrefix("the archive \(path) is locked by another process for more than 0.1 s") == true)
+      #expect(error?.message.hasPrefix("for more than 0.1 s") == true)
       #expect(other.isAutocommit)
     }
     try other.transaction { try other.execute("INSERT INTO import_run (started_ms) VALUES (2)") }

@@ -113,7 +113,7 @@ import Testing
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("blob \(hexString(Array(blob.sha256.prefix(6))))… (id \(id))") == true)
     #expect(error?.message.contains("another SHA-256") == true)
-    #expect(error?.message.contains(db.path) == true)
+    #expect(error?.path == db.path)
   }
 
   @Test func garbageDataIsCorruptNotATrap() throws {

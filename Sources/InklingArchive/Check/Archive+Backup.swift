@@ -55,9 +55,9 @@ extension Archive {
   /// - Parameters:
   ///   - overwrite: replace an existing file at `destination`.
   ///   - fullCheck: run `check(full: true)` on the copy instead of the quick check.
-  /// - Throws: `ArchiveError(.failed)` when `destination` exists (without `overwrite`), is
-  ///   the archive itself, or cannot be written; `ArchiveError(.unusableArchive)` when the
-  ///   archive cannot be read or the copy fails its check (then nothing is written).
+  /// - Throws: `ArchiveError.destinationExists` (without `overwrite`), `.backupIsArchive`,
+  ///   `.fileSystem` when it cannot be written; `.unusableArchive` when the archive cannot be
+  ///   read, `.backupFailedCheck` when the copy fails its check (then nothing is written).
   @discardableResult
   public func backup(
     to destination: String, overwrite: Bool = false, fullCheck: Bool = false,
@@ -65,16 +65,15 @@ extension Archive {
   ) throws(ArchiveError) -> BackupReport {
     let started = Date()
     let target = try backupTarget(destination, overwrite: overwrite)
-    let folder = (target as NSString).deletingLastPathComponent
-    let name = (target as NSString).lastPathComponent
-    let temporary =
-      (folder.isEmpty ? "." : folder)
-      + "/.\(name.prefix(64)).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
+    let stem = String(decoding: parts.name.utf8.prefix(64), as: UTF8.self)
+    let temporary = OutputPath.joining(
+      parts.folder, ".\(stem).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
     try storeCall {
       do {
         try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }
       } catch let error as StoreError where error.kind == .sqlite {
-        throw ArchiveError(.failed, "cannot write the backup \(target): \(error)")
+        throw ArchiveError.unusableArchive(path: target, reason: .cannotWrite(detail: error.description))
       }
     }
     let report: CheckReport
@@ -83,16 +82,12 @@ extension Archive {
       report = try copy.check(full: fullCheck, onProgress: onProgress.map { call in { call(.checking($0)) } })
     } catch {
       Database.removeDatabaseFiles(temporary)
-      throw ArchiveError(
-        .unusableArchive, "the backup copy could not be checked, so \(target) was not written: \(error.message)")
+      throw .backupFailedCheck(path: target, problemCount: 1, firstProblem: "\(error)")
     }
     guard report.isHealthy else {
       Database.removeDatabaseFiles(temporary)
-      let first = report.problems.first.map { "; the first: \($0)" } ?? ""
-      throw ArchiveError(
-        .unusableArchive,
-        "the backup copy has \(report.problemCount) problem\(report.problemCount == 1 ? "" : "s")\(first). "
-          + "\(target) was not written. Run `inkling-archive check` on the archive: the damage is probably there.")
+      throw .backupFailedCheck(
+        path: target, problemCount: report.problemCount, firstProblem: report.problems.first?.description)
     }
     try moveIntoPlace(temporary, target, overwrite: overwrite)
     let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int64) ?? 0
@@ -102,20 +97,17 @@ extension Archive {
   /// The file the copy goes to, after refusing the archive itself and existing files.
   private func backupTarget(_ destination: String, overwrite: Bool) throws(ArchiveError) -> String {
     var target = destination
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder), isFolder.boolValue {
-      target = (destination as NSString).appendingPathComponent((path as NSString).lastPathComponent)
+    if FileOutput.isFolder(destination) {
+      target = OutputPath.joining(destination, OutputPath(path)?.name ?? "drafts.sqlite")
     }
     var archiveInfo = stat()
     var targetInfo = stat()
     if stat(path, &archiveInfo) == 0, stat(target, &targetInfo) == 0,
       archiveInfo.st_dev == targetInfo.st_dev, archiveInfo.st_ino == targetInfo.st_ino
     {
-      throw ArchiveError(.failed, "\(target) is the archive itself; choose another file for the backup")
+      throw .backupIsArchive(path: target)
     }
-    if !overwrite && FileManager.default.fileExists(atPath: target) {
-      throw ArchiveError(.failed, "\(target) already exists; use --force to replace it")
-    }
+    if !overwrite && FileOutput.exists(target) { throw .destinationExists(path: target) }
     return target
   }
 
@@ -129,11 +121,10 @@ extension Archive {
       guard rename(temporary, target) == 0 else { throw Self.backupIOError(target) }
     } else if link(temporary, target) != 0 {
       // link() refuses to replace a file that appeared meanwhile; rename() would not.
-      if errno == EEXIST { throw ArchiveError(.failed, "\(target) already exists; use --force to replace it") }
+      if errno == EEXIST { throw .destinationExists(path: target) }
       throw Self.backupIOError(target)
     }
-    let folder = (target as NSString).deletingLastPathComponent
-    let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let descriptor = open(OutputPath(target)?.folder ?? ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if descriptor >= 0 {
       fsync(descriptor)
       close(descriptor)
@@ -141,6 +132,6 @@ extension Archive {
   }
 
   private static func backupIOError(_ target: String) -> ArchiveError {
-    ArchiveError(.failed, "cannot write the backup \(target): \(String(cString: strerror(errno)))")
+    .fileSystem(path: target, operation: .write, code: errno)
   }
 }

@@ -583,14 +583,8 @@ final class ArchiveCheck {
     return result.count <= maximum ? result : String(result.prefix(maximum - 1)) + "…"
   }
 
-  /// A store error's sentence without the archive's path and the advice to run check,
-  /// which only repeat what the report already says.
+  /// What a store error says is wrong (store messages name neither the archive nor advice).
   static func concise(_ error: StoreError) -> String {
-    var text = error.description
-    if let path = error.path, let range = text.range(of: "the archive \(path) is damaged: ") {
-      text.removeSubrange(text.startIndex..<range.upperBound)
-    }
-    if let advice = text.range(of: ". Run `inkling-archive check`") { text = String(text[..<advice.lowerBound]) }
-    return text
+    error.kind == .sqlite ? error.description : error.message
   }
 }

@@ -79,13 +79,13 @@ extension Archive {
   /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
   /// Not cached: exports are large and asked for rarely.
   ///
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `scale` is not in 0 < S ≤ 16,
-  ///   `.failed` when there is no such draft or version or its drawing does not decode.
+  /// - Throws: `ArchiveError.invalidArgument` when `scale` is not in 0 < S ≤ 16; `.noSuchDraft`,
+  ///   `.noSuchVersion`, or `.unreadableDrawing` when its drawing does not decode.
   public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
     throws(ArchiveError) -> [UInt8]
   {
     guard scale.isFinite, scale > 0, scale <= 16 else {
-      throw ArchiveError(.invalidRequest, "the scale must be a number above 0 and at most 16, not \(scale)")
+      throw .invalidArgument(.renderScale(scale))
     }
     let (row, info) = try versionRow(draft: name, selector)
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
@@ -94,19 +94,18 @@ extension Archive {
       switch try DrawingReader.read(bytes) {
       case .drawing(let decoded): drawing = decoded
       case .unreadable(let reason, _):
-        throw ArchiveError(.failed, "\"\(name)\" version \(info.number) cannot be rendered: \(reason)")
+        throw ArchiveError.unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(reason)")
       }
-    } catch let error as DrawingReadError {
-      throw ArchiveError(
-        .failed, "\"\(name)\" version \(info.number) cannot be rendered: its drawing is damaged (\(error))")
+    } catch let error as ArchiveError {
+      throw error
     } catch {
-      throw ArchiveError(.failed, "\(error)")
+      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(error)")
     }
     let image = Renderer.export(of: drawing, background: row.background, scale: scale)
     do {
       return try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
     } catch {
-      throw ArchiveError(.failed, "\"\(name)\" version \(info.number): \(error)")
+      throw .imageEncoding(detail: "\(error)")
     }
   }
 
@@ -127,7 +126,7 @@ extension Archive {
   func warmThumbnails(drafts names: [String]?, size: Int, workers: Int, cache: ThumbnailCache) throws(ArchiveError)
     -> ThumbnailWarmSummary
   {
-    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     try Self.checkThumbnailSize(size)
     let started = Date()
     var summary = ThumbnailWarmSummary()
@@ -154,9 +153,7 @@ extension Archive {
 
   static func checkThumbnailSize(_ size: Int) throws(ArchiveError) {
     guard ThumbnailCache.standardSizes.contains(size) else {
-      throw ArchiveError(
-        .invalidRequest,
-        "a thumbnail is 128, 256, 512 or 1024 pixels (the freedesktop sizes), not \(size)")
+      throw .invalidArgument(.thumbnailSize(size))
     }
   }
 
@@ -236,7 +233,8 @@ extension Archive {
       guard case .drawing(let drawing)? = try? DrawingReader.read(bytes) else {
         // The index says it decodes; only a damaged blob (caught by the hash check above)
         // or a reader that changed its mind can get here.
-        throw ArchiveError(.failed, "drawing blob \(job.blobID) no longer decodes; run `inkling-archive reindex --all`")
+        throw StoreError(
+          kind: .corrupt, message: "drawing blob \(job.blobID) no longer decodes, though its index says it does")
       }
       image = Renderer.thumbnail(of: drawing, background: job.background, pixelSize: job.size)
     }
@@ -258,7 +256,7 @@ extension Archive {
       do {
         db = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
       } catch {
-        shared.fail("\(error)")
+        shared.fail(ArchiveError(error, path: archivePath))
         return
       }
       defer { db.close() }
@@ -267,7 +265,7 @@ extension Archive {
         do {
           shared.set(index, try Self.renderThumbnailPNG(jobs[index], blobs: blobs, cache: cache))
         } catch {
-          shared.fail("\(error)")
+          shared.fail(ArchiveError(error, path: archivePath))
           return
         }
       }
@@ -302,7 +300,7 @@ private final class ParallelRender: @unchecked Sendable {
   private let lock = NSLock()
   private var next = 0
   private var pngs: [[UInt8]]
-  private var failure: String?
+  private var failure: ArchiveError?
 
   init(count: Int) { pngs = Array(repeating: [], count: count) }
 
@@ -320,16 +318,16 @@ private final class ParallelRender: @unchecked Sendable {
     pngs[index] = png
   }
 
-  func fail(_ message: String) {
+  func fail(_ error: ArchiveError) {
     lock.lock()
     defer { lock.unlock() }
-    if failure == nil { failure = message }
+    if failure == nil { failure = error }
   }
 
   func results() throws(ArchiveError) -> [[UInt8]] {
     lock.lock()
     defer { lock.unlock() }
-    if let failure { throw ArchiveError(.failed, failure) }
+    if let failure { throw failure }
     return pngs
   }
 }

@@ -85,25 +85,22 @@ extension Archive {
     drafts names: [String], size: Int, columns: Int?, timeZone: TimeZone, cache: ThumbnailCache
   ) throws(ArchiveError) -> [UInt8] {
     guard size == 128 || size == 256 else {
-      throw ArchiveError(.invalidRequest, "contact-sheet thumbnails are 128 or 256 pixels, not \(size)")
+      throw .invalidArgument(.contactSheetSize(size))
     }
-    if let columns, columns < 1 { throw ArchiveError(.invalidRequest, "--columns must be 1 or more, not \(columns)") }
-    guard !names.isEmpty else { throw ArchiveError(.failed, "no drafts to put on a contact sheet") }
+    if let columns, columns < 1 { throw .invalidArgument(.columns(columns)) }
+    guard !names.isEmpty else { throw .noMatchingDrafts }
     let versions = try newestVersions(of: names)
     if versions.count < names.count {
       let found = Set(versions.map(\.name))
       if let missing = names.first(where: { !found.contains(DraftFileName.canonicalName($0)) }) {
-        throw ArchiveError.noDraft(missing)
+        throw noSuchDraft(missing)
       }
     }
     let layout = ContactSheetLayout(count: versions.count, thumbnailSize: size, columns: columns)
     guard layout.width <= RenderGeometry.maxDimension, layout.height <= RenderGeometry.maxDimension,
       layout.width * layout.height <= RenderGeometry.maxPixels
     else {
-      throw ArchiveError(
-        .failed,
-        "\(versions.count) drafts do not fit on one sheet of at most \(RenderGeometry.maxDimension) pixels a side at \(size) px; choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"
-      )
+      throw .tooManyDrafts(count: versions.count, thumbnailSize: size, maximumSide: RenderGeometry.maxDimension)
     }
 
     // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
@@ -139,8 +136,9 @@ extension Archive {
       do {
         image = try PNG.decode(pngs[job.key] ?? [])
       } catch {
-        throw ArchiveError(
-          .failed, "the cached thumbnail of \"\(version.name)\" does not decode (\(error)); run `inkling-archive gc`")
+        throw .unusableArchive(
+          path: path, reason: .damaged(detail: "the cached thumbnail of \"\(version.name)\" does not decode (\(error))")
+        )
       }
       Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet, width: layout.width)
       Self.blit(image, x: x, y: y, into: &sheet, width: layout.width)
@@ -162,7 +160,7 @@ extension Archive {
     do {
       return try PNG.encode(RenderedImage(width: layout.width, height: layout.height, rgba: sheet), text: text)
     } catch {
-      throw ArchiveError(.failed, "cannot encode the contact sheet: \(error)")
+      throw .imageEncoding(detail: "\(error)")
     }
   }
 

@@ -3,11 +3,11 @@
 
 /// PNG files written by the image commands.
 public enum ImageFile {
-  /// Writes `png` to `path` atomically.
+  /// Writes `png` to `target`, a file atomically.
   ///
-  /// - Throws: `ArchiveError` of kind `.failed` when the file exists and `overwrite` is
-  ///   false, or it cannot be written.
-  public static func write(_ png: [UInt8], to path: String, overwrite: Bool = false) throws(ArchiveError) {
-    try FileOutput.write(png, to: path, modificationNanoseconds: nil, overwrite: overwrite)
+  /// - Throws: `ArchiveError.destinationExists` when the file exists and `overwrite` is
+  ///   false, `.destinationIsFolder`, or `.fileSystem` when it cannot be written.
+  public static func write(_ png: [UInt8], to target: OutputTarget, overwrite: Bool = false) throws(ArchiveError) {
+    try FileOutput.write(png, to: target, modificationNanoseconds: nil, overwrite: overwrite)
   }
 }

@@ -43,7 +43,7 @@ public struct ThumbnailCache: Sendable {
   ///
   /// - Throws: `ArchiveError` when the archive cannot be read.
   public static func size(in archive: Archive) throws(ArchiveError) -> (count: Int, bytes: Int64) {
-    try storeCall { try ThumbnailRecords.size(in: archive.database) }
+    try archive.storeCall { try ThumbnailRecords.size(in: archive.database) }
   }
 
   /// Deletes the cached thumbnails that no version needs any more: drawn by an older (or
@@ -59,8 +59,10 @@ public struct ThumbnailCache: Sendable {
   }
 
   static func removeUnneeded(in archive: Archive, rendererVersion: Int) throws(ArchiveError) -> Int {
-    guard archive.mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
-    return try storeCall { try ThumbnailRecords.removeUnneeded(rendererVersion: rendererVersion, in: archive.database) }
+    guard archive.mode == .readWrite else { throw .openedReadOnly(path: archive.path) }
+    return try archive.storeCall {
+      try ThumbnailRecords.removeUnneeded(rendererVersion: rendererVersion, in: archive.database)
+    }
   }
 
   /// The cache key of a thumbnail (see the top of this file).

@@ -21,7 +21,7 @@ extension Archive {
   public func importFiles(at paths: [String], options: ImportOptions = ImportOptions()) throws(ArchiveError)
     -> ImportSummary
   {
-    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     let started = Date()
     let jobs = BlockingQueue<WalkEvent>(capacity: 8)
     // Room for the workers to go on preparing while the writer commits or writes a batch's
@@ -63,7 +63,7 @@ extension Archive {
             preparer = try VersionPreparer(
               archivePath: archivePath, maximumFileSize: maximumFileSize, indexDrawings: indexDrawings)
           } catch {
-            results.push(.failure("\(error)"))
+            results.push(.failure(ArchiveError(error, path: archivePath)))
             while jobs.pop() != nil {}
             return
           }
@@ -84,7 +84,7 @@ extension Archive {
     do {
       writer = try VersionWriter(database: database)
     } catch {
-      throw ArchiveError(.unusableArchive, "\(error)")
+      throw ArchiveError(error, path: path)
     }
     walkThread.start()
     workerThreads.forEach { $0.start() }
@@ -114,15 +114,11 @@ extension Archive {
             }
             progress.done(bytes: Self.size(of: file))
           }
-        case .failure(let message):
-          throw ArchiveError(.unusableArchive, message)
+        case .failure(let error):
+          throw error
         }
-      } catch let error as ArchiveError {
-        failure = error
-      } catch let error as StoreError {
-        failure = ArchiveError(error)
       } catch {
-        failure = ArchiveError(.failed, "\(error)")
+        failure = ArchiveError(error, path: path)
       }
       if let onEvent = options.onEvent, Date().timeIntervalSince(lastProgress) >= 0.1 {
         lastProgress = Date()
@@ -137,12 +133,9 @@ extension Archive {
       let summary = try writer.finish(seconds: Date().timeIntervalSince(started))
       options.onEvent?(.progress(progress.snapshot(since: started)))
       return summary
-    } catch let error as StoreError {
-      writer.rollback()
-      throw ArchiveError(error)
     } catch {
       writer.rollback()
-      throw ArchiveError(.failed, "\(error)")
+      throw ArchiveError(error, path: path)
     }
   }
 
@@ -177,7 +170,7 @@ enum WorkResult: Sendable {
   case files([PreparedFile])
   case walk(WalkEvent)
   /// The worker could not start (its connection failed); the import stops.
-  case failure(String)
+  case failure(ArchiveError)
 
   /// The size of the files whose prepared versions this holds: more than the versions keep
   /// (their drawings compressed), so a bound on it bounds their memory.

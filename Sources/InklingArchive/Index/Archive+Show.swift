@@ -26,8 +26,7 @@ extension Archive {
       )
     }
     guard let factsA, let factsB else {
-      throw ArchiveError(
-        .failed, "the drawings of \"\(name)\" are not indexed yet; run `inkling-archive reindex` first")
+      throw .notIndexed(draft: infoA.draftName)
     }
     let before = DrawingSummary(factsA.facts).strokes
     let after = DrawingSummary(factsB.facts).strokes
@@ -66,7 +65,7 @@ extension Archive {
   /// indexed. Interrupted, it leaves drawings "not indexed", which a plain `reindex` fills.
   @discardableResult
   public func reindex(all: Bool = false, progress: ((Int, Int) -> Void)? = nil) throws(ArchiveError) -> Int {
-    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     return try storeCall {
       if all {
         // From nothing, so that strokes are shared as at import and no row is left over.
@@ -105,15 +104,13 @@ extension Archive {
       index = versions.count - 1
     case .number(let number):
       guard (1...versions.count).contains(number) else {
-        throw ArchiveError(
-          .failed,
-          "\"\(name)\" has \(versions.count) version\(versions.count == 1 ? "" : "s"); there is no version \(number)")
+        throw .noSuchVersion(draft: versions[0].info.draftName, number: number, versionCount: versions.count)
       }
       index = number - 1
     case .at(let range):
       guard let last = versions.lastIndex(where: { $0.row.savedMilliseconds < range.end }) else {
-        throw ArchiveError(
-          .failed, "\"\(name)\" has no version saved by then; its first was saved \(versions[0].info.saved)")
+        throw .noVersionSavedBy(
+          draft: versions[0].info.draftName, date: Self.date(range.end), firstSaved: versions[0].info.saved)
       }
       index = last
     }

@@ -31,9 +31,9 @@ extension Archive {
     -> GarbageReport
   {
     guard (1...19).contains(level) else {
-      throw ArchiveError(.invalidRequest, "the compression level must be 1 to 19, not \(level)")
+      throw .invalidArgument(.compressionLevel(Int(level)))
     }
-    guard mode == .readWrite else { throw ArchiveError(.failed, "the archive was opened read-only") }
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     return try storeCall {
       var report = GarbageReport()
       report.bytesBefore = try fileBytes()
@@ -91,8 +91,7 @@ extension Archive {
       guard let ids = StrokeRuns.decode(list) else {
         throw StoreError(
           kind: .corrupt,
-          message:
-            "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex --all`")
+          message: "the drawing index of blob \(blobID) has a malformed stroke list")
       }
       used.formUnion(ids)
     }

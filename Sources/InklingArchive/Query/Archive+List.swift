@@ -94,8 +94,14 @@ extension Archive {
     let id = try storeCall {
       try database.fetchOne("SELECT id FROM draft WHERE name = ?", [normalized]) { $0.int64(0) }
     }
-    guard let id else { throw ArchiveError.noDraft(name) }
+    guard let id else { throw noSuchDraft(name) }
     return id
+  }
+
+  /// The error for a name that is no draft's, with the nearest names as suggestions.
+  func noSuchDraft(_ name: String) -> ArchiveError {
+    let suggestions = (try? NameSuggestions.nearest(to: name, in: database)) ?? []
+    return .noSuchDraft(name: name, suggestions: suggestions)
   }
 
   static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }

@@ -64,8 +64,8 @@ extension Archive {
   /// ```swift
   /// let found = try archive.search("name:cat saved:>=2025-10 strokes:>100", limit: 50)
   /// ```
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` (exit status 2) whose message shows
-  ///   the query with a caret under a syntax error; or when the archive cannot be read.
+  /// - Throws: `ArchiveError.searchSyntax` for a query that does not parse (its description
+  ///   shows the query with a caret under the problem); or when the archive cannot be read.
   public func search(
     _ text: String, sort: DraftSort = .newest, limit: Int? = nil, now: Date = Date(), timeZone: TimeZone = .current
   ) throws(ArchiveError) -> [DraftSummary] {
@@ -73,7 +73,7 @@ extension Archive {
     do {
       query = try DraftQuery(search: text, now: now, timeZone: timeZone)
     } catch {
-      throw ArchiveError(error)
+      throw .searchSyntax(error)
     }
     return try drafts(matching: query, sort: sort, limit: limit)
   }

@@ -17,7 +17,7 @@ public struct DateRange: Hashable, Sendable {
 public enum DateExpression {
   /// The range `text` stands for, relative to `now` in `timeZone`.
   ///
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` naming the text and the forms accepted.
+  /// - Throws: `ArchiveError.invalidDate` when `text` is none of the forms accepted.
   public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(ArchiveError)
     -> DateRange
   {
@@ -69,10 +69,7 @@ public enum DateExpression {
     if let stamp = ISO8601Parsing.parse(text.trimmingCharacters(in: .whitespaces)) {
       return DateRange(start: milliseconds(stamp), end: milliseconds(stamp) + 1000)
     }
-    throw ArchiveError(
-      .invalidRequest,
-      "\"\(text)\" is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m"
-    )
+    throw .invalidDate(text)
   }
 
   static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }

@@ -30,13 +30,14 @@ public struct DraftQuery: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - name: text the name contains (case- and accent-insensitive).
-  ///   - exact: the whole name (case- and accent-insensitive).
+  ///   - exact: the name, exactly (after NFC).
   ///   - glob: a pattern for the whole name: `*`, `?`, `[…]`.
   ///   - since: a date; a version was saved on or after its start (`2025-10` = October 1st).
   ///   - until: a date; a version was saved before its end (`2025-10-31` = that whole day).
   ///   - on: a date; a version was saved within it (`--on yesterday`).
   ///   `since`, `until` and `on` together describe one period in which a version was saved.
-  /// - Throws: `ArchiveError` (`.invalidRequest`) for a date that is not a date.
+  /// - Throws: `ArchiveError.invalidDate` for a date that is not a date, `.invalidPattern` for a
+  ///   glob that does not parse.
   public init(
     name: String? = nil, exact: String? = nil, glob: String? = nil, since: String? = nil, until: String? = nil,
     on: String? = nil, now: Date = Date(), timeZone: TimeZone = .current
@@ -46,7 +47,7 @@ public struct DraftQuery: Hashable, Sendable {
     if let exact { expression = expression && .term(.name(.exact(exact))) }
     if let glob {
       guard SearchParser.isValidGlob(glob) else {
-        throw ArchiveError(.invalidRequest, "'[' without a matching ']' in the pattern \"\(glob)\"")
+        throw .invalidPattern(glob, problem: "'[' without a matching ']'")
       }
       expression = expression && .term(.name(.glob(glob)))
     }

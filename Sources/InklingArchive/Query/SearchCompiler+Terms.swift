@@ -2,6 +2,7 @@
 // d`, and its driver (a SELECT of candidate draft ids from an index, with a size estimate).
 
 import Foundation
+import InklingFormats
 import InklingStore
 
 extension SearchCompiler {
@@ -120,8 +121,8 @@ extension SearchCompiler {
       arguments.append(NameFolding.fold(text))
       return "instr(d.name_folded, ?) > 0"
     case .name(.exact(let text)):
-      arguments.append(NameFolding.fold(text))
-      return "d.name_folded = ?"
+      arguments.append(DraftFileName.canonicalName(text))
+      return "d.name = ?"
     case .name(.glob(let pattern)):
       arguments.append(NameFolding.fold(pattern))
       return "d.name_folded GLOB ?"
@@ -232,8 +233,7 @@ extension SearchCompiler {
     case .name(.contains(let text)):
       return try substringDriver(NameFolding.fold(text))
     case .name(.exact(let text)):
-      let folded = NameFolding.fold(text)
-      return try sized("SELECT id FROM draft WHERE name_folded = ?", [folded])
+      return try sized("SELECT id FROM draft WHERE name = ?", [DraftFileName.canonicalName(text)])
     case .name(.glob(let pattern)):
       let folded = NameFolding.fold(pattern)
       let parts = Self.globLiterals(folded)

@@ -10,7 +10,7 @@ extension SearchParser {
 
     Fields (a bare word is a name):
       name:TEXT        the name contains TEXT (case and accents ignored: cafe finds Café)
-      name:=NAME       the whole name is NAME (case and accents ignored)
+      name:=NAME       the draft called exactly NAME
       name:GLOB        the whole name matches * ? [abc]; quote to keep them literal
       saved:DATE       a version was saved then; imported:DATE a version was imported then
       versions:N       how many versions the draft has

@@ -65,14 +65,6 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
   }
 }
 
-extension ArchiveError {
-  /// A syntax error as an archive error: a usage error (exit status 2) whose message shows
-  /// the query and the caret.
-  public init(_ error: SearchSyntaxError) {
-    self.init(.invalidRequest, error.description)
-  }
-}
-
 /// Parses the search language into a `SearchExpression`.
 public struct SearchParser {
   /// The deepest nesting of parentheses and `not`.

@@ -75,7 +75,8 @@ public struct SearchPeriod: Hashable, Sendable {
 public enum NameMatch: Hashable, Sendable {
   /// The name contains the text.
   case contains(String)
-  /// The whole name is the text.
+  /// The name is the text, exactly (after NFC, as the app and the file system see names):
+  /// the rule of every operation that takes a draft's name.
   case exact(String)
   /// The whole name matches the pattern: `*` any run, `?` one character, `[…]` a set.
   case glob(String)

@@ -22,12 +22,18 @@ public enum RestoreDestination: Sendable, Equatable {
   case folder(String)
   /// To exactly this file.
   case file(String)
+  /// To the process's standard output.
+  case standardOutput
 }
 
 /// A file written by `restore`.
 public struct RestoredFile: Sendable, Equatable {
+  /// Where it was written; `-` for standard output.
   public var path: String
   public var version: VersionInfo
+  /// The version's original file name when it was written under another one (it was not a
+  /// safe name, or another version in the folder has it: FolderNaming.swift).
+  public var renamedFrom: String?
 }
 
 extension Archive {
@@ -43,48 +49,78 @@ extension Archive {
     return try write(row, info: info, to: destination, overwrite: overwrite)
   }
 
-  /// Restores every version of a draft into `folder`.
+  /// Restores every version of a draft into `folder`, oldest first. Versions that share a
+  /// file name each get a distinct one (the rule of FolderNaming.swift), so every version
+  /// ends up on disk.
+  ///
+  /// - Throws: `ArchiveError` as `restore` does; the versions written before the error stay.
   public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError)
     -> [RestoredFile]
   {
+    let versions = try versions(of: name)
+    var naming = FolderNaming()
+    var names: [Int64: (name: String, renamed: Bool)] = [:]
+    for (row, _) in versions.sorted(by: { $0.row.id < $1.row.id }) {
+      names[row.id] = naming.name(for: row.fileName, fallback: Self.fallbackFileName(row))
+    }
+    try FileOutput.makeFolder(folder)
     var restored: [RestoredFile] = []
-    for (row, info) in try versions(of: name) {
-      restored.append(try write(row, info: info, to: .folder(folder), overwrite: overwrite))
+    for (row, info) in versions {
+      let (fileName, renamed) = names[row.id]!
+      let path = OutputPath.joining(folder, fileName)
+      try FileOutput.write(
+        try fileBytes(of: row, info: info), to: .file(path), modificationNanoseconds: row.fileModificationNanoseconds,
+        overwrite: overwrite)
+      restored.append(RestoredFile(path: path, version: info, renamedFrom: renamed ? row.fileName : nil))
     }
     return restored
   }
 
   /// The exact bytes of a version's original file, verified against its SHA-256.
-  func fileBytes(of row: VersionRow) throws(ArchiveError) -> [UInt8] {
-    try storeCall {
+  ///
+  /// - Throws: `ArchiveError.damagedVersion` when the stored form no longer rebuilds them.
+  func fileBytes(of row: VersionRow, info: VersionInfo) throws(ArchiveError) -> [UInt8] {
+    let file = try storeCall {
       let drawing = try BlobStore(database).bytes(ofBlob: row.blobID)
       let template = try EnvelopeRecords.template(row.envelopeID, in: database)
-      let file = template.rebuild(drawing: drawing)
-      guard SHA256.hash(file) == row.fileSHA256 else {
-        throw ArchiveError(
-          .unusableArchive,
-          "draft '\(row.draftName)' version \(row.fileName): the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12)); the archive is damaged — run `inkling-archive check --full`"
-        )
-      }
-      return file
+      return template.rebuild(drawing: drawing)
     }
+    guard SHA256.hash(file) == row.fileSHA256 else {
+      throw .damagedVersion(
+        draft: row.draftName, version: info.number, fileName: row.fileName,
+        detail: "the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12))")
+    }
+    return file
+  }
+
+  /// The name a version's file gets when its own is not a safe one: `<draft>.inkling`.
+  static func fallbackFileName(_ row: VersionRow) -> String {
+    FolderNaming.safeName(row.draftName, fallback: "Untitled") + ".inkling"
   }
 
   private func write(_ row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool)
     throws(ArchiveError) -> RestoredFile
   {
-    let bytes = try fileBytes(of: row)
+    let bytes = try fileBytes(of: row, info: info)
     let path: String
+    let target: OutputTarget
+    var renamedFrom: String?
     switch destination {
+    case .standardOutput:
+      path = "-"
+      target = .standardOutput
     case .file(let file):
       path = file
+      target = .file(file)
     case .folder(let folder):
       try FileOutput.makeFolder(folder)
-      let fallback = FileOutput.safeFileName(row.draftName, fallback: "Untitled") + ".inkling"
-      path = (folder as NSString).appendingPathComponent(FileOutput.safeFileName(row.fileName, fallback: fallback))
+      let name = FolderNaming.safeName(row.fileName, fallback: Self.fallbackFileName(row))
+      if name != row.fileName { renamedFrom = row.fileName }
+      path = OutputPath.joining(folder, name)
+      target = .file(path)
     }
     try FileOutput.write(
-      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
-    return RestoredFile(path: path, version: info)
+      bytes, to: target, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+    return RestoredFile(path: path, version: info, renamedFrom: renamedFrom)
   }
 }

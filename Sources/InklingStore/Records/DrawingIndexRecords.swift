@@ -190,7 +190,7 @@ package enum DrawingIndexRecords {
     guard let ids = StrokeRuns.decode(row.runs) else {
       throw StoreError(
         kind: .corrupt,
-        message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex`")
+        message: "the drawing index of blob \(blobID) has a malformed stroke list")
     }
     var facts = row.facts
     facts.strokes = try strokes(ids, in: db)
@@ -219,7 +219,7 @@ package enum DrawingIndexRecords {
           })
       else {
         throw StoreError(
-          kind: .corrupt, message: "stroke \(id) of the drawing index is missing; run `inkling-archive reindex`")
+          kind: .corrupt, message: "stroke \(id) of the drawing index is missing")
       }
       result.append(stroke)
     }

@@ -3,6 +3,7 @@
 import Foundation
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum BackupCommand {
   static let spec = CommandSpec(

@@ -2,6 +2,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum CheckCommand {
   static let spec = CommandSpec(

@@ -1,6 +1,7 @@
 import Foundation
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum ContactSheetCommand {
   static let spec = CommandSpec(
@@ -41,17 +42,19 @@ enum ContactSheetCommand {
         return ExitStatus.someInputsRejected
       }
       let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
-      try ImageFile.write(png, to: output, overwrite: parsed.flag("--force"))
+      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
       let pixels = RenderCommand.pngSize(png)
       if context.json {
-        context.printJSON([
-          "path": .string(output), "drafts": .int(drafts.count),
-          "pixels": .string("\(pixels.width) × \(pixels.height)"),
-        ])
+        context.printReport(
+          [
+            "path": .string(output), "drafts": .int(drafts.count),
+            "pixels": .string("\(pixels.width) × \(pixels.height)"),
+          ],
+          dataTo: output)
       } else if !context.quiet {
-        context.print(
-          "\(output)  (\(Format.count(drafts.count)) draft\(drafts.count == 1 ? "" : "s"), \(pixels.width) × \(pixels.height) px)"
-        )
+        context.printReport(
+          "\(Quoted.text(output))  (\(Plural.count(drafts.count, "draft")), \(pixels.width) × \(pixels.height) px)",
+          dataTo: output)
       }
       return ExitStatus.success
     }

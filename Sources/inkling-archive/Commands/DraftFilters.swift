@@ -3,6 +3,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum DraftFilters {
   static let options: [OptionSpec] = [

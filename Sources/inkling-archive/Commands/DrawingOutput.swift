@@ -4,6 +4,7 @@ import Foundation
 import InklingArchive
 import InklingCommandLine
 import InklingFormats
+import InklingPresentation
 
 enum DrawingOutput {
   static func json(_ color: RGBA) -> JSONValue {

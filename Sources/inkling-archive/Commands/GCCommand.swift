@@ -1,5 +1,6 @@
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum GCCommand {
   static let spec = CommandSpec(

@@ -1,6 +1,7 @@
 import Foundation
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum ImportCommand {
   static let spec = CommandSpec(

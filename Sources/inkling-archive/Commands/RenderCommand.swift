@@ -32,7 +32,7 @@ enum RenderCommand {
       let output = parsed.string("--output")!
       let archive = try context.open(.readOnly)
       let png = try archive.render(draft: draft, version: selector, scale: scale)
-      try ImageFile.write(png, to: output, overwrite: parsed.flag("--force"))
+      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
       let (version, drawing) = try archive.show(draft: draft, version: selector)
       let size = pngSize(png)
       ThumbnailCommand.report(

@@ -1,5 +1,6 @@
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum RestoreCommand {
   static let spec = CommandSpec(
@@ -36,22 +37,35 @@ enum RestoreCommand {
         restored = try archive.restoreAllVersions(draft: draft, to: parsed.string("--to") ?? ".", overwrite: force)
       } else {
         let destination: RestoreDestination =
-          if let file = parsed.string("--output") { .file(file) } else { .folder(parsed.string("--to") ?? ".") }
+          switch parsed.string("--output") {
+          case "-": .standardOutput
+          case let file?: .file(file)
+          case nil: .folder(parsed.string("--to") ?? ".")
+          }
         restored = [try archive.restore(draft: draft, version: selector, to: destination, overwrite: force)]
       }
+      // With the file on standard output, what was written is said on standard error.
+      let toStandardOutput = restored.contains { $0.path == "-" }
+      func say(_ text: String) { toStandardOutput ? context.printError(text) : context.print(text) }
       if context.json {
-        context.printJSON([
-          "restored": .array(
-            restored.map {
-              ["path": .string($0.path), "version": .int($0.version.number), "saved": .date($0.version.saved)]
-            })
-        ])
+        let files: [JSONValue] = restored.map(json)
+        say(JSONWriter().string(["restored": .array(files)]))
       } else if !context.quiet {
         for file in restored {
-          context.print("\(file.path)  (version \(file.version.number), saved \(Format.date(file.version.saved)))")
+          let renamed = file.renamedFrom.map { "; renamed: \(Quoted.text($0)) is another version's file name" } ?? ""
+          say(
+            "\(Quoted.text(file.path))  (version \(file.version.number), saved \(Format.date(file.version.saved))\(renamed))"
+          )
         }
       }
       return ExitStatus.success
     }
+  }
+
+  static func json(_ file: RestoredFile) -> JSONValue {
+    [
+      "path": .string(file.path), "version": .int(file.version.number), "saved": .date(file.version.saved),
+      "renamedFrom": .optional(file.renamedFrom.map { .string($0) }),
+    ]
   }
 }

@@ -7,7 +7,7 @@ enum SearchCommand {
     discussion: """
       A query is FIELD:VALUE terms joined by and, or, not and parentheses; terms side by side \
       must all match, and a word alone matches names. Fields: name (text it contains; \
-      name:=NAME for the whole name, a pattern with * ? [...] for a glob), saved and imported \
+      name:=NAME for the draft called exactly NAME, a pattern with * ? [...] for a glob), saved and imported \
       (dates, with = > >= < <=), versions and strokes (numbers), ink (pen, pencil, marker, \
       monoline, fountainpen, watercolor, crayon) and background (#rrggbb or a colour name, \
       matched within a tolerance).

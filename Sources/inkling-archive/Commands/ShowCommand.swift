@@ -1,5 +1,6 @@
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum ShowCommand {
   static let spec = CommandSpec(

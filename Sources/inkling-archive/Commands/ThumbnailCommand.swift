@@ -1,6 +1,7 @@
 import Foundation
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum ThumbnailCommand {
   static let spec = CommandSpec(
@@ -34,7 +35,7 @@ enum ThumbnailCommand {
       let output = parsed.string("--output")!
       let archive = try openCaching(context)
       let png = try archive.thumbnail(draft: draft, version: selector, size: size)
-      try ImageFile.write(png, to: output, overwrite: parsed.flag("--force"))
+      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
       let (version, drawing) = try archive.show(draft: draft, version: selector)
       report(context, path: output, version: version, drawing: drawing, pixels: "\(size) × \(size)")
       return ExitStatus.success
@@ -63,13 +64,15 @@ enum ThumbnailCommand {
           + "\(drawing.problem.map { " (\($0))" } ?? ""); the picture shows its background with a crossed-out frame")
     }
     if context.json {
-      context.printJSON([
-        "path": .string(path), "draft": .string(version.draftName), "version": .int(version.number),
-        "saved": .date(version.saved), "pixels": .string(pixels),
-      ])
+      context.printReport(
+        [
+          "path": .string(path), "draft": .string(version.draftName), "version": .int(version.number),
+          "saved": .date(version.saved), "pixels": .string(pixels),
+        ], dataTo: path)
     } else if !context.quiet {
-      context.print(
-        "\(path)  (\(version.draftName), version \(version.number), saved \(Format.date(version.saved)), \(pixels) px)")
+      context.printReport(
+        "\(Quoted.text(path))  (\(Quoted.display(version.draftName)), version \(version.number), "
+          + "saved \(Format.date(version.saved)), \(pixels) px)", dataTo: path)
     }
   }
 }

@@ -1,0 +1,79 @@
+// The names of the files that restore and export write into one folder.
+//
+// Each version is written under its original file name, made safe (FolderNaming.safeName).
+// Two versions may want the same name: two devices saved "Dup" in the same second with
+// different drawings, or drafts whose names differ only in case or normalisation ("cat" and
+// "Cat", "Café" typed and "Café" copied as NFD) meet in a folder on a file system that does
+// not tell them apart (macOS, Windows, most USB sticks). So names are compared as such a file
+// system compares them: NFC, then lowercased.
+//
+// The rule, deterministic and documented in the README: versions are named in the order they
+// were archived (the order an archive can only extend); the first keeps its name, and each
+// later one that would collide gets " (2)", " (3)", … before ".inkling", the smallest number
+// whose name is still free. Importing such a file again reads " (2)" as a copy suffix, so it
+// lands in the same draft with the same save time.
+
+import InklingFormats
+
+/// Hands out distinct, safe file names for one folder.
+struct FolderNaming {
+  /// The most bytes a file name may have on Linux, macOS and Windows file systems.
+  static let maximumNameBytes = 255
+
+  private var taken: Set<String> = []
+
+  /// A name for a file whose original name is `fileName`, distinct from every name given
+  /// out before: the name, and whether it had to differ from the original.
+  mutating func name(for fileName: String, fallback: String) -> (name: String, renamed: Bool) {
+    let safe = Self.safeName(fileName, fallback: fallback)
+    var candidate = safe
+    var number = 1
+    while !taken.insert(Self.key(candidate)).inserted {
+      number += 1
+      candidate = Self.numbered(safe, number)
+    }
+    return (candidate, candidate != fileName)
+  }
+
+  /// How case-insensitive, normalisation-insensitive file systems compare names.
+  static func key(_ name: String) -> String {
+    DraftFileName.canonicalName(name).lowercased()
+  }
+
+  /// `Dup-2025-10-10T10:00:00Z (2).inkling` for `Dup-2025-10-10T10:00:00Z.inkling`.
+  static func numbered(_ name: String, _ number: Int) -> String {
+    let suffix = " (\(number))"
+    let (stem, ext) = split(name)
+    return fit(stem, reserving: suffix + ext) + suffix + ext
+  }
+
+  /// A name that stays inside its folder: the last path component of `name`, with control
+  /// characters replaced by `_`; names that mean something else (`.`, `..`, empty) become
+  /// `fallback`; at most `maximumNameBytes` bytes, cut on a character boundary before the
+  /// extension.
+  static func safeName(_ name: String, fallback: String) -> String {
+    var cleaned = String(name.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
+    cleaned = String(
+      String.UnicodeScalarView(cleaned.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
+    if cleaned.isEmpty || cleaned == "." || cleaned == ".." { cleaned = fallback }
+    guard cleaned.utf8.count > maximumNameBytes else { return cleaned }
+    let (stem, ext) = split(cleaned)
+    return fit(stem, reserving: ext) + ext
+  }
+
+  /// The name and its `.inkling` (or `.png`) extension, if it has one of ours.
+  private static func split(_ name: String) -> (stem: String, extension: String) {
+    for ext in [".inkling", ".png"] where name.hasSuffix(ext) && name.utf8.count > ext.utf8.count {
+      return (String(name.dropLast(ext.count)), ext)
+    }
+    return (name, "")
+  }
+
+  /// `stem` cut, on a character boundary, so that it and `reserved` fit in a name.
+  private static func fit(_ stem: String, reserving reserved: String) -> String {
+    let room = maximumNameBytes - reserved.utf8.count
+    var cut = stem
+    while cut.utf8.count > room { cut.removeLast() }
+    return cut
+  }
+}

@@ -1,0 +1,71 @@
+// Names and paths shown to people, made safe for a terminal: a draft may be called
+// "Esc\u{1B}[31mRED" or "New\nline", and printed raw the first would recolour the terminal and
+// the second read as two names. We quote as git does with core.quotePath: a text that needs
+// it is shown in double quotes with C escapes (\n, \t, \033, \\, \") and invisible characters
+// as \u{…}; any other text is shown as it is. JSON output is exact and never goes through here.
+
+/// Quoting names and paths for people.
+package enum Quoted {
+  /// `text` as it is when it is safe to print, else quoted and escaped:
+  /// `Plan-B` → `Plan-B`, `New\nline` → `"New\nline"`.
+  package static func display(_ text: String) -> String {
+    needsQuoting(text) ? escaped(text) : text
+  }
+
+  /// A draft's name in a sentence: always in double quotes, escaped where needed:
+  /// `Plan-B` → `"Plan-B"`.
+  package static func name(_ name: String) -> String {
+    needsQuoting(name) ? escaped(name) : "\"" + name + "\""
+  }
+
+  /// A path or other text in a sentence: as it is when safe, else quoted and escaped.
+  package static func text(_ text: String) -> String { display(text) }
+
+  /// Whether printing `text` raw could change or mislead the terminal, or be misread.
+  package static func needsQuoting(_ text: String) -> Bool {
+    text.unicodeScalars.contains(where: isUnsafe)
+  }
+
+  /// `"…"` with `"` and `\` escaped, control characters as C escapes or octal bytes, and
+  /// invisible or direction-changing characters as `\u{…}`.
+  package static func escaped(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\u{07}": out += "\\a"
+      case "\u{08}": out += "\\b"
+      case "\t": out += "\\t"
+      case "\n": out += "\\n"
+      case "\u{0B}": out += "\\v"
+      case "\u{0C}": out += "\\f"
+      case "\r": out += "\\r"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+          out += "\\" + octal(UInt8(scalar.value))
+        } else if isUnsafe(scalar) {
+          out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+
+  /// Control characters (C0, DEL, C1), format characters such as zero-width spaces and the
+  /// bidirectional overrides, line and paragraph separators, and unassigned or private code
+  /// points that a terminal may draw as anything. A backslash or double quote alone is safe.
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned: true
+    default: false
+    }
+  }
+
+  private static func octal(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 8)
+    return String(repeating: "0", count: 3 - digits.count) + digits
+  }
+}

@@ -1,0 +1,117 @@
+// The one place where the library's errors become what a person reads: a sentence that
+// names the file or the draft and what to do, and the exit status of product.md
+// (1 what was asked does not exist or does not fit, 2 a usage error, 3 the archive cannot
+// be used). The library's cases carry the facts; the words and the flags are ours.
+
+import Foundation
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+extension ArchiveError {
+  /// Whether this is a mistake on the command line, printed with the usage line (exit 2).
+  var isUsageError: Bool {
+    switch self {
+    case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: true
+    default: false
+    }
+  }
+
+  var exitStatus: Int32 {
+    switch self {
+    case .unusableArchive, .openedReadOnly, .damagedVersion: ExitStatus.archiveUnusable
+    case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
+    default: ExitStatus.someInputsRejected
+    }
+  }
+
+  /// The sentence printed after `Error: `.
+  var sentence: String {
+    switch self {
+    case .unusableArchive(let path, let reason): Self.sentence(path, reason)
+    case .openedReadOnly(let path): "the archive \(path) was opened read-only; this command cannot write to it"
+    case .damagedVersion(let draft, let version, let fileName, let detail):
+      "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(detail); the archive is damaged. "
+        + Self.damageAdvice
+    case .noSuchDraft(let name, let suggestions):
+      suggestions.isEmpty
+        ? "no draft named \(Quoted.name(name)) in the archive; `inkling-archive list` shows the names"
+        : "no draft named \(Quoted.name(name)) in the archive; did you mean "
+          + Self.alternatives(suggestions.map(Quoted.name)) + "?"
+    case .noSuchVersion(let draft, let number, let count):
+      "\(Quoted.name(draft)) has \(Plural.count(count, "version")); there is no version \(number)"
+    case .noVersionSavedBy(let draft, _, let firstSaved):
+      "\(Quoted.name(draft)) has no version saved by then; its first was saved \(Format.date(firstSaved))"
+    case .notIndexed(let draft):
+      "the drawings of \(Quoted.name(draft)) are not indexed yet; run `inkling-archive reindex` first"
+    case .unreadableDrawing(let draft, let version, let reason):
+      "version \(version) of \(Quoted.name(draft)) could not be read: \(reason)"
+    case .noMatchingDrafts: "no drafts match; nothing written"
+    case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
+    case .tooManyDrafts(let count, let size, let side):
+      "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
+        + "choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"
+    case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
+    case .destinationIsFolder(let path):
+      "\(Quoted.text(path)) is a folder; give a file name with -o, or write into the folder with --to"
+    case .fileSystem(let path, let operation, let code):
+      "cannot \(operation.rawValue) \(Quoted.text(path)): \(String(cString: strerror(code)))"
+    case .backupIsArchive(let path): "\(Quoted.text(path)) is the archive itself; choose another file for the backup"
+    case .backupFailedCheck(let path, let count, let first):
+      "the backup copy has \(Plural.count(count, "problem"))\(first.map { "; the first: \($0)" } ?? ""). "
+        + "\(Quoted.text(path)) was not written. Run `inkling-archive check --full` on the archive: "
+        + "the damage is probably there."
+    case .invalidDate(let text):
+      "\(Quoted.name(text)) is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
+        + "yesterday, or an age like 7d, 3w, 2m"
+    case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \(Quoted.text(pattern))"
+    case .invalidArgument(let argument): Self.sentence(argument)
+    case .searchSyntax(let error): error.description
+    }
+  }
+
+  /// What to do about a damaged archive.
+  static let damageAdvice =
+    "Run `inkling-archive check --full` to see what is affected, or restore the archive from a backup."
+
+  private static func sentence(_ path: String, _ reason: UnusableArchive) -> String {
+    let file = Quoted.text(path)
+    switch reason {
+    case .missing:
+      return "no archive at \(file); import drafts first, or choose another file with --archive."
+    case .folder:
+      return "\(file) is a folder, not an inkling archive. Choose a file with --archive."
+    case .notAnArchive(let detail):
+      return "\(file) is not an inkling archive (\(detail)). Choose another file with --archive."
+    case .newerSchema(let detail):
+      return "\(file) was written by a newer inkling-archive (\(detail)). Upgrade inkling-archive to use it."
+    case .changedSchema(let detail):
+      return "the archive \(file) was changed outside inkling-archive: its schema differs from the one this "
+        + "build creates (\(detail)). Run `inkling-archive check` to see every problem, or restore it from a backup."
+    case .damaged(let detail):
+      return "the archive \(file) is damaged (\(detail)). " + damageAdvice
+    case .locked(let detail):
+      return "the archive \(file) is locked by another process (\(detail)). "
+        + "Try again when the other inkling-archive command has finished."
+    case .cannotWrite(let detail):
+      return "the archive \(file) cannot be written (\(detail)). Check the permissions of the file and its folder."
+    case .failed(let detail):
+      return "the archive \(file) could not be used: \(detail)"
+    }
+  }
+
+  private static func sentence(_ argument: InvalidArgument) -> String {
+    switch argument {
+    case .thumbnailSize(let size): "--size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not \(size)"
+    case .contactSheetSize(let size): "--size must be 128 or 256, not \(size)"
+    case .columns(let columns): "--columns must be 1 or more, not \(columns)"
+    case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
+    case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
+    }
+  }
+
+  /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+  private static func alternatives(_ items: [String]) -> String {
+    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+  }
+}
