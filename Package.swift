@@ -59,7 +59,8 @@ let package = Package(
 
     // MARK: - Executables
     .executableTarget(
-      name: "inkling-archive", dependencies: ["InklingArchive", "InklingCommandLine", "InklingPresentation"]),
+      name: "inkling-archive",
+      dependencies: ["InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation"]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests

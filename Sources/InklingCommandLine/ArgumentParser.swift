@@ -62,7 +62,8 @@ package struct ArgumentParser: Sendable {
     -> [String]
   {
     var path = start
-    for name in topic {
+    // `help help` is the help of the program itself, where `help` is described.
+    for name in topic where !(name == "help" && path == start) {
       // `?? root` is never taken: `path` only ever holds names resolved one by one.
       let command = root.descendant(at: path) ?? root
       guard command.subcommand(named: name) != nil else {
@@ -157,8 +158,15 @@ struct CommandMatcher {
     }
   }
 
-  /// A plain word: a subcommand name, `help`, a help topic, or a positional argument.
+  /// A plain word: a digit flag (`-0`), a subcommand name, `help`, a help topic, or a
+  /// positional argument.
   private mutating func matchValue(_ word: String) throws(UsageError) {
+    if word.count == 2, word.hasPrefix("-"), let digit = word.last, digit.isNumber,
+      let (depth, option) = resolve(where: { $0.short == digit }), option.kind == .flag
+    {
+      record("", for: option, at: depth)
+      return
+    }
     if helpTopic != nil {
       helpTopic?.append(word)
       return

@@ -19,11 +19,14 @@ package struct ArgumentSpec: Sendable, Equatable {
   package var name: String
   package var help: String
   package var arity: Arity
+  /// What a shell may offer for it.
+  package var completion: Completion
 
-  package init(_ name: String, help: String, arity: Arity = .required) {
+  package init(_ name: String, help: String, arity: Arity = .required, completion: Completion = .none) {
     self.name = name
     self.help = help
     self.arity = arity
+    self.completion = completion
   }
 
   package static func required(_ name: String, help: String) -> ArgumentSpec {

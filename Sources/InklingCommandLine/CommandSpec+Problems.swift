@@ -32,7 +32,9 @@ extension CommandSpec {
           found.append("\(whereAt): option '-\(short)' declared twice")
         }
         if short == "h" { found.append("\(whereAt): option '-h' is built in") }
-        if !short.isLetter { found.append("\(whereAt): short name '-\(short)' must be a letter") }
+        if !short.isLetter && !(short.isNumber && option.kind == .flag) {
+          found.append("\(whereAt): short name '-\(short)' must be a letter, or a digit for a flag")
+        }
       }
       if option.kind != .flag && option.valueName.isEmpty {
         found.append("\(whereAt): option '--\(option.long)' needs a value name")

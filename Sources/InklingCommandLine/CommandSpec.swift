@@ -6,7 +6,8 @@
 // Invariants (checked by `problems()`, asserted by CommandLineProgram in debug builds):
 //   1. Option long and short names are unique within a command, and none is `help`/`h`
 //      (built in), nor `version` on a root that declares a version.
-//   2. Short names are letters, never digits, so `-5` is always a negative number.
+//   2. Short names are letters, or digits for flags (`-0`), matched only when written alone,
+//      so `-5` and `-1d` are values everywhere else.
 //   3. A command has either subcommands or positional arguments, not both.
 //   4. Only the last positional argument may repeat; no optional argument precedes a required one.
 //   5. Exclusive groups name options the command (or an ancestor) declares.

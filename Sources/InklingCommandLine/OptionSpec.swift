@@ -29,10 +29,12 @@ package struct OptionSpec: Sendable, Equatable {
   package var defaultValue: String?
   /// Whether the command cannot run without it (valued options only).
   package var isRequired: Bool
+  /// What a shell may offer for its value.
+  package var completion: Completion
 
   package init(
     long: String, short: Character? = nil, valueName: String = "", help: String, kind: Kind,
-    defaultValue: String? = nil, isRequired: Bool = false
+    defaultValue: String? = nil, isRequired: Bool = false, completion: Completion = .none
   ) {
     self.long = OptionSpec.bareName(long)
     self.short = short
@@ -41,6 +43,7 @@ package struct OptionSpec: Sendable, Equatable {
     self.kind = kind
     self.defaultValue = defaultValue
     self.isRequired = isRequired
+    self.completion = completion
   }
 
   /// A flag: `.flag("json", help: "Print JSON.")`.

@@ -97,6 +97,11 @@ package struct ParsedArguments: Sendable {
     return result
   }
 
+  /// The values given for the option called `long` (no dashes), defaults not applied.
+  func givenValues(_ long: String) -> [String] {
+    lookUp(long).0.values[OptionSpec.bareName(long)] ?? []
+  }
+
   // MARK: - Positional arguments
 
   /// The positional word at `index`, or nil: `parsed.positional(0)`.

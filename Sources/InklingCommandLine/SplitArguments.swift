@@ -4,7 +4,9 @@
 //   "--name" / "--name=value"  → long option (with an inline value when there is '=')
 //   "-qf"                      → one or more short option letters
 //   "--"                       → terminator; every later word is a plain value
-//   "-", "-5", "-1.5", "word"  → value (a lone dash and negative numbers are never options)
+//   "-", "-5", "-1d", "word"   → value (a lone dash, and a dash before a digit, are never
+//                                 short letters: negative numbers and ages stay values; a
+//                                 digit flag such as `-0` is recognised by the matcher)
 
 /// One word of the command line, classified.
 package struct ArgumentToken: Sendable, Equatable {
@@ -59,9 +61,9 @@ package enum SplitArguments {
     return tokens
   }
 
-  /// `-5`, `-0.25`, `-1e3`: a value, not an option (short names are never digits).
+  /// `-5`, `-0.25`, `-1e3`, `-1d`: a value, not short options (a letter never follows).
   static func isNegativeNumber(_ word: String) -> Bool {
     guard word.hasPrefix("-"), let second = word.dropFirst().first else { return false }
-    return (second.isASCII && (second.isNumber || second == ".")) && Double(word) != nil
+    return second.isASCII && (second.isNumber || second == "." && Double(word) != nil)
   }
 }

@@ -1,6 +1,7 @@
 // Dates, sizes, counts and colours as people read them (JSON has its own exact forms).
 
 import Foundation
+import InklingFormats
 
 /// People-facing formats.
 package enum Format {
@@ -48,5 +49,35 @@ package enum Format {
     func hex(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
     let base = "#" + hex(r) + hex(g) + hex(b)
     return a < 1 ? base + String(format: " a=%.2f", a) : base
+  }
+
+  package static func color(_ color: RGBA) -> String {
+    Self.color(color.red, color.green, color.blue, color.alpha)
+  }
+
+  /// `x,y width×height`, whole numbers without decimals; `-` for none.
+  package static func rect(_ rect: Rect?) -> String {
+    guard let rect else { return "-" }
+    return "\(number(rect.x)),\(number(rect.y)) \(number(rect.width))×\(number(rect.height))"
+  }
+
+  /// A number as people write it: `2`, `6.2`, `0.5` (one decimal at most).
+  package static func number(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : decimal(value, digits: 1)
+  }
+
+  /// `value` with `digits` decimals.
+  package static func decimal(_ value: Double, digits: Int) -> String {
+    String(format: "%.\(digits)f", value)
+  }
+
+  /// A duration: `0.25 s`.
+  package static func seconds(_ seconds: Double) -> String {
+    decimal(seconds, digits: 2) + " s"
+  }
+
+  /// A ratio as a percentage: `12.3%`.
+  package static func percent(_ ratio: Double) -> String {
+    decimal(ratio * 100, digits: 1) + "%"
   }
 }

@@ -88,6 +88,17 @@ public enum PNG {
     return Array(UnsafeBufferPointer(start: output, count: size))
   }
 
+  /// The width and height a PNG's header (IHDR, right after the signature) gives, without
+  /// decoding it; nil when `bytes` does not start as a PNG does.
+  public static func size(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    guard bytes.count >= 24, bytes.starts(with: signature), bytes[12..<16].elementsEqual("IHDR".utf8) else {
+      return nil
+    }
+    func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (word(16), word(20))
+  }
+
   /// The pixels of any PNG as 8-bit, non-premultiplied RGBA.
   ///
   /// - Throws: `PNGError.libpng` for data that is not a valid PNG, `.outOfMemory` for an image

@@ -32,10 +32,18 @@ public enum Renderer {
   /// The share image: the drawing's bounds grown by 8 pt at `scale` pixels per point over
   /// `background`; an empty drawing gives its canvas (see `RenderGeometry.export`).
   public static func export(of drawing: Drawing, background: RGBA, scale: Double) -> RenderedImage {
+    exportWithGeometry(of: drawing, background: background, scale: scale).image
+  }
+
+  /// `export`, with the geometry it used: its `scale` is less than asked when the image
+  /// would pass `RenderGeometry.maxDimension` or `maxPixels`.
+  public static func exportWithGeometry(of drawing: Drawing, background: RGBA, scale: Double)
+    -> (image: RenderedImage, geometry: RenderGeometry)
+  {
     let pieces = Measured(drawing)
     let geometry = RenderGeometry.export(
       bounds: pieces.renderBounds, canvas: drawing.canvasBounds, scale: scale)
-    return render(pieces, geometry: geometry, background: background)
+    return (render(pieces, geometry: geometry, background: background), geometry)
   }
 
   /// The drawing mapped into an image by `geometry`, over `background`.

@@ -1,20 +1,19 @@
-// What every command needs from the global options: the archive, and how to print.
+// What every command needs from the global options, and the one set of ways to print:
+// results on standard output, messages and progress on standard error.
 
 import Foundation
 import InklingArchive
 import InklingCommandLine
 
 struct CommandContext {
-  let parsed: ParsedArguments
   let archivePath: String
   let json: Bool
   let quiet: Bool
 
-  init(_ parsed: ParsedArguments) {
-    self.parsed = parsed
-    archivePath = parsed.string("--archive") ?? ArchiveLocation.defaultPath()
-    json = parsed.flag("--json")
-    quiet = parsed.flag("--quiet")
+  init(_ parsed: ParsedArguments) throws(UsageError) {
+    archivePath = try parsed.value(RootCommand.archive) ?? ArchiveLocation.defaultPath()
+    json = parsed.value(RootCommand.json)
+    quiet = parsed.value(RootCommand.quiet)
   }
 
   /// Opens the archive; read-only commands never create or change it.
@@ -22,29 +21,38 @@ struct CommandContext {
     try Archive(path: archivePath, mode: mode)
   }
 
+  /// Opens an archive that must exist for read-write work: a mistyped --archive is an
+  /// error, not a new empty archive.
+  func openExisting() throws(ArchiveError) -> Archive {
+    guard FileManager.default.fileExists(atPath: archivePath) else {
+      throw .unusableArchive(path: archivePath, reason: .missing)
+    }
+    return try open(.readWrite)
+  }
+
   func print(_ text: String) { StandardStreams.writeOutput(text + "\n") }
   func printError(_ text: String) { StandardStreams.writeError(text + "\n") }
   func printJSON(_ value: JSONValue) { StandardStreams.writeOutput(JSONWriter().string(value) + "\n") }
+  /// A table or other text that ends in its own newline.
+  func printRaw(_ text: String) { StandardStreams.writeOutput(text) }
 
   /// Says what was written: on standard output, or on standard error when the data itself
   /// went to standard output (`-o -`), which then holds the data and nothing else.
-  func printReport(_ text: String, dataTo output: String) {
-    output == "-" ? printError(text) : print(text)
+  func printReport(_ text: String, dataTo output: OutputTarget) {
+    output == .standardOutput ? printError(text) : print(text)
   }
 
-  func printReport(_ value: JSONValue, dataTo output: String) {
-    printReport(JSONWriter().string(value), dataTo: output)
-  }
-
-  /// Runs a command body, printing an archive error as `Error: …` with its exit status.
-  static func run(_ parsed: ParsedArguments, _ body: (CommandContext) throws -> Int32) throws -> Int32 {
-    let context = CommandContext(parsed)
-    do {
-      return try body(context)
-    } catch let error as ArchiveError {
-      if error.isUsageError { throw parsed.usageError(error.sentence) }
-      context.printError("Error: \(error.sentence)")
-      return error.exitStatus
+  /// The report as JSON when --json, else as `text`, unless --quiet.
+  func report(_ value: @autoclosure () -> JSONValue, _ text: @autoclosure () -> String, dataTo output: OutputTarget) {
+    if json {
+      printReport(JSONWriter().string(value()), dataTo: output)
+    } else if !quiet {
+      printReport(text(), dataTo: output)
     }
+  }
+
+  /// A progress line on standard error, shown only on a terminal and without --quiet.
+  func progressLine() -> ProgressLine {
+    ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !quiet)
   }
 }

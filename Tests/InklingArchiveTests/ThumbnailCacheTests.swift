@@ -43,11 +43,11 @@ import Testing
     #expect(try rows() == 1)
     let second = try archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache)
     #expect(second.cached)
-    #expect(second.png == first.png)
+    #expect(second.picture.png == first.picture.png)
     #expect(try rows() == 1)
 
     // The pixels: the requested size, the background in the corner, ink somewhere.
-    let image = try PNG.decode(first.png)
+    let image = try PNG.decode(first.picture.png)
     #expect(image.width == 256 && image.height == 256)
     let corner = image.pixel(x: 0, y: 0)
     #expect(corner.r == 255 && corner.g == 242 && corner.b == 204 && corner.a == 255)
@@ -79,7 +79,7 @@ import Testing
     #expect(try !archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache).cached)
     let white = try archive.thumbnail(draft: "Notes", version: .number(2), size: 256, cache: cache)
     #expect(!white.cached)
-    #expect(try PNG.decode(white.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
+    #expect(try PNG.decode(white.picture.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
     // Another size: a miss.
     #expect(try !archive.thumbnail(draft: "Copy", version: .latest, size: 128, cache: cache).cached)
     #expect(try rows() == 4)
@@ -178,7 +178,7 @@ import Testing
   @Test func anUndecodableDrawingGivesItsBackgroundWithAMarker() throws {
     let first = try archive.thumbnail(draft: "Opaque", version: .latest, size: 128, cache: ThumbnailCache())
     #expect(!first.cached)
-    let image = try PNG.decode(first.png)
+    let image = try PNG.decode(first.picture.png)
     #expect(image.pixel(x: 0, y: 0) == (0, 128, 0, 255))
     #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
     #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)

@@ -44,13 +44,13 @@ final class Captured: @unchecked Sendable {
       arguments: [.zeroOrMore("A", help: ""), .required("B", help: "")],
       options: [
         .flag("help", help: ""), .flag("x", short: "1", help: ""),
-        OptionSpec(long: "y", help: "x", kind: .value),
+        OptionSpec(long: "y", short: "2", help: "x", kind: .value),
       ],
       exclusive: [["--x", "--nope"]])
     #expect(
       bad.problems() == [
         "bad: option '--help' is built in",
-        "bad: short name '-1' must be a letter",
+        "bad: short name '-2' must be a letter, or a digit for a flag",
         "bad: option '--y' needs a value name",
         "bad: only the last argument may repeat ('A')",
         "bad: required argument 'B' follows an optional one",

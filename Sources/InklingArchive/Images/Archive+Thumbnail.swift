@@ -21,6 +21,23 @@ struct ThumbnailJob: Sendable {
   var background: RGBA
   var size: Int
   var blobID: Int64
+  /// Why the drawing does not decode, when the index knows.
+  var problem: String? = nil
+}
+
+/// A picture of one version, as `thumbnail` and `render` make it.
+public struct Picture: Sendable, Equatable {
+  /// The PNG file's bytes.
+  public var png: [UInt8]
+  public var width: Int
+  public var height: Int
+  /// The version drawn.
+  public var version: VersionInfo
+  /// Pixels per point (render only; a thumbnail is fitted to its square).
+  public var scale: Double?
+  /// Set when the drawing does not decode and the picture shows its background with a
+  /// placeholder marker: why, as far as the archive knows.
+  public var unreadable: String?
 }
 
 /// What `warmThumbnails` did.
@@ -53,26 +70,38 @@ extension Archive {
   public func thumbnail(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> [UInt8] {
-    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).png
+    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture.png
+  }
+
+  /// The thumbnail with the version it shows and whether its drawing decoded.
+  public func thumbnailPicture(
+    draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
+  ) throws(ArchiveError) -> Picture {
+    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture
   }
 
   /// `thumbnail`, also telling whether it came from the cache, with a cache whose renderer
   /// version tests can change.
   func thumbnail(
     draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
-  ) throws(ArchiveError) -> (png: [UInt8], cached: Bool) {
+  ) throws(ArchiveError) -> (picture: Picture, cached: Bool) {
     try Self.checkThumbnailSize(size)
     let (row, info) = try versionRow(draft: name, selector)
     let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
+    func picture(_ png: [UInt8]) -> Picture {
+      Picture(
+        png: png, width: size, height: size, version: info,
+        unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
+    }
     if let png = try cachedThumbnail(job.key), let text = PNGText.inserting(Self.pngText(info), into: png) {
-      return (text, true)
+      return (picture(text), true)
     }
     let png = try storeCall { try Self.renderThumbnailPNG(job, blobs: BlobStore(database), cache: cache) }
     storeThumbnails([(job, png)], cache: cache)
     guard let text = PNGText.inserting(Self.pngText(info), into: png) else {
       preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
     }
-    return (text, false)
+    return (picture(text), false)
   }
 
   /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
@@ -83,6 +112,15 @@ extension Archive {
   ///   `.noSuchVersion`, or `.unreadableDrawing` when its drawing does not decode.
   public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
     throws(ArchiveError) -> [UInt8]
+  {
+    try renderPicture(draft: name, version: selector, scale: scale).png
+  }
+
+  /// The share image with the version it shows and the scale it was drawn at: at most
+  /// `scale`, less when the image would be larger than the renderer's limit
+  /// (`RenderGeometry.maxDimension` pixels a side).
+  public func renderPicture(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
+    throws(ArchiveError) -> Picture
   {
     guard scale.isFinite, scale > 0, scale <= 16 else {
       throw .invalidArgument(.renderScale(scale))
@@ -101,9 +139,10 @@ extension Archive {
     } catch {
       throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(error)")
     }
-    let image = Renderer.export(of: drawing, background: row.background, scale: scale)
+    let (image, geometry) = Renderer.exportWithGeometry(of: drawing, background: row.background, scale: scale)
     do {
-      return try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
+      let png = try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
+      return Picture(png: png, width: image.width, height: image.height, version: info, scale: geometry.scale)
     } catch {
       throw .imageEncoding(detail: "\(error)")
     }
@@ -182,22 +221,33 @@ extension Archive {
     -> ThumbnailJob
   {
     let indexed = try storeCall {
-      try database.fetchOne("SELECT status, content_hash FROM drawing WHERE blob_id = ?", [blobID]) { row in
-        (status: row.int(0), contentHash: row.isNull(1) ? nil : row.bytes(1))
+      try database.fetchOne("SELECT status, content_hash, problem FROM drawing WHERE blob_id = ?", [blobID]) { row in
+        (
+          status: row.int(0), contentHash: row.isNull(1) ? nil : row.bytes(1),
+          problem: row.isNull(2) ? nil : row.string(2)
+        )
       }
     }
     let contentHash: [UInt8]?
+    var problem: String?
     if let indexed {
       contentHash = indexed.status == 0 ? indexed.contentHash : nil
+      problem = indexed.problem
     } else {
       let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
-      if case .drawing(let drawing)? = try? DrawingReader.read(bytes) {
-        contentHash = drawing.contentFingerprint.bytes
-      } else {
+      switch Result(catching: { try DrawingReader.read(bytes) }) {
+      case .success(.drawing(let drawing)): contentHash = drawing.contentFingerprint.bytes
+      case .success(.unreadable(let reason, _)):
         contentHash = nil
+        problem = "\(reason)"
+      case .failure(let error):
+        contentHash = nil
+        problem = "\(error)"
       }
     }
-    return job(contentHash: contentHash, background: background, size: size, blobID: blobID, cache: cache)
+    var made = job(contentHash: contentHash, background: background, size: size, blobID: blobID, cache: cache)
+    made.problem = problem
+    return made
   }
 
   func thumbnailJob(_ version: NewestVersion, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {

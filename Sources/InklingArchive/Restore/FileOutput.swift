@@ -20,6 +20,14 @@ public enum OutputTarget: Sendable, Equatable {
   public init(argument: String) {
     self = argument == "-" ? .standardOutput : .file(argument)
   }
+
+  /// The path, or `-` for standard output.
+  public var path: String {
+    switch self {
+    case .file(let path): path
+    case .standardOutput: "-"
+    }
+  }
 }
 
 enum FileOutput {

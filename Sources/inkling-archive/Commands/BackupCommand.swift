@@ -5,7 +5,10 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-enum BackupCommand {
+struct BackupCommand: Command {
+  static let destination = Argument("DEST", .file, help: "The file (or folder) to write the copy to.")
+  static let full = Flag("full", help: "Check the copy with check --full (reads all of it).")
+
   static let spec = CommandSpec(
     "backup", abstract: "Copy the archive safely, even while it is in use.",
     discussion: """
@@ -22,40 +25,39 @@ enum BackupCommand {
         inkling-archive backup /Volumes/Backup/drafts.sqlite
         inkling-archive --archive /Volumes/Backup/drafts.sqlite list
       """,
-    arguments: [.required("DEST", help: "The file (or folder) to write the copy to.")],
-    options: [
-      .flag("force", short: "f", help: "Replace DEST if it exists."),
-      .flag("full", help: "Check the copy with check --full (reads all of it)."),
-    ])
+    arguments: [destination.spec], options: [Common.force.spec, full.spec])
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let archive = try context.open(.readOnly)
-      let progress = ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !context.quiet)
-      let report = try archive.backup(
-        to: parsed.argument("DEST")!, overwrite: parsed.flag("--force"), fullCheck: parsed.flag("--full")
-      ) { state in
-        switch state {
-        case .copying(let pages, let total):
-          progress.update("Copying: \(total > 0 ? pages * 100 / total : 0)%")
-        case .checking(let check):
-          progress.update("Checking the copy: \(check.step)")
-        }
+  let destination: String
+  let force: Bool
+  let full: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    destination = try parsed.value(Self.destination)
+    force = parsed.value(Common.force)
+    full = parsed.value(Self.full)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let archive = try context.open(.readOnly)
+    let progress = context.progressLine()
+    let report = try archive.backup(to: destination, overwrite: force, fullCheck: full) { state in
+      switch state {
+      case .copying(let pages, let total):
+        progress.update("Copying: \(total > 0 ? pages * 100 / total : 0)%")
+      case .checking(let check):
+        progress.update("Checking the copy: \(check.step)")
       }
-      progress.finish()
-      if context.json {
-        context.printJSON([
-          "path": .string(report.path), "bytes": .int(Int(report.bytes)), "checked": .bool(true),
-          "fullCheck": .bool(report.check.full), "versions": .int(report.check.counts.versions),
-          "seconds": .double((report.seconds * 1000).rounded() / 1000),
-        ])
-      } else if !context.quiet {
-        context.print(
-          "Backed up \(Format.count(report.check.counts.versions)) versions of \(Format.count(report.check.counts.drafts)) "
-            + "drafts to \(report.path) (\(Format.bytes(report.bytes)), checked\(report.check.full ? " in full" : "")) "
-            + "in \(String(format: "%.2f", report.seconds)) s.")
-      }
-      return ExitStatus.success
     }
+    progress.finish()
+    if context.json {
+      context.printJSON(report.json)
+    } else if !context.quiet {
+      context.print(
+        "Backed up \(Plural.count(report.check.counts.versions, "version")) of "
+          + "\(Plural.count(report.check.counts.drafts, "draft")) to \(Quoted.text(report.path)) "
+          + "(\(Format.bytes(report.bytes)), checked\(report.check.full ? " in full" : "")) "
+          + "in \(Format.seconds(report.seconds)).")
+    }
+    return ExitStatus.success
   }
 }

@@ -4,7 +4,10 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-enum CheckCommand {
+struct CheckCommand: Command {
+  static let full = Flag("full", help: "Also decode every version and re-hash every blob (slow).")
+  static let limit = Option("limit", valueName: "N", .positive, default: 100, help: "Print at most N problems.")
+
   static let spec = CommandSpec(
     "check", abstract: "Verify the archive and report every problem found.",
     discussion: """
@@ -19,34 +22,34 @@ enum CheckCommand {
         inkling-archive check
         inkling-archive check --full --json
       """,
-    options: [
-      .flag("full", help: "Also decode every version and re-hash every blob (slow)."),
-      .value("limit", valueName: "N", help: "Print at most N problems.", default: "100"),
-    ])
+    options: [full.spec, limit.spec])
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let full = parsed.flag("--full")
-      let limit = try parsed.int("--limit") ?? 100
-      guard limit > 0 else { throw parsed.usageError("--limit needs a number of at least 1") }
-      let archive = try Archive(checking: context.archivePath)
-      let progress = ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !context.quiet)
-      let report = try archive.check(full: full, limit: limit) { state in
-        let count = state.total > 0 ? " \(Format.count(state.done)) of \(Format.count(state.total))" : ""
-        progress.update("Checking: \(state.step)\(count)")
-      }
-      progress.finish()
-      if context.json {
-        context.printJSON(json(report, archive: context.archivePath))
-      } else {
-        for problem in report.problems { context.print(problem.description) }
-        if report.problemCount > report.problems.count {
-          context.print("… and \(Format.count(report.problemCount - report.problems.count)) more (see --limit)")
-        }
-        if !context.quiet || !report.isHealthy { context.print(summary(report, archive: context.archivePath)) }
-      }
-      return report.isHealthy ? ExitStatus.success : ExitStatus.archiveUnusable
+  let full: Bool
+  let limit: Int
+
+  init(_ parsed: ParsedArguments) throws {
+    full = parsed.value(Self.full)
+    limit = try parsed.value(Self.limit)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let archive = try Archive(checking: context.archivePath)
+    let progress = context.progressLine()
+    let report = try archive.check(full: full, limit: limit) { state in
+      let count = state.total > 0 ? " \(Format.count(state.done)) of \(Format.count(state.total))" : ""
+      progress.update("Checking: \(state.step)\(count)")
     }
+    progress.finish()
+    if context.json {
+      context.printJSON(report.json(archive: context.archivePath))
+    } else {
+      for problem in report.problems { context.print(problem.description) }
+      if report.problemCount > report.problems.count {
+        context.print("… and \(Format.count(report.problemCount - report.problems.count)) more (see --limit)")
+      }
+      if !context.quiet || !report.isHealthy { context.print(Self.summary(report, archive: context.archivePath)) }
+    }
+    return report.isHealthy ? ExitStatus.success : ExitStatus.archiveUnusable
   }
 
   /// The closing paragraph: what was verified, what could not be, the verdict.
@@ -85,26 +88,5 @@ enum CheckCommand {
         : "Found \(Format.count(report.problemCount)) problem\(report.problemCount == 1 ? "" : "s"). "
           + "Restore the archive from a backup, or keep it and note which drafts are affected.")
     return lines.joined(separator: "\n")
-  }
-
-  static func json(_ report: CheckReport, archive: String) -> JSONValue {
-    let counts = report.counts
-    return [
-      "archive": .string(archive), "full": .bool(report.full), "healthy": .bool(report.isHealthy),
-      "problemCount": .int(report.problemCount),
-      "problems": .array(report.problems.map { ["location": .string($0.location), "message": .string($0.message)] }),
-      "counts": [
-        "drafts": .int(counts.drafts), "versions": .int(counts.versions), "blobs": .int(counts.blobs),
-        "envelopes": .int(counts.envelopes), "blobsVerified": .int(counts.blobsVerified),
-        "filesVerified": .int(counts.filesVerified), "fileBytesVerified": .int(Int(counts.fileBytesVerified)),
-        "drawingsDecoded": .int(counts.drawingsDecoded), "drawingsOpaque": .int(counts.drawingsOpaque),
-        "drawingsNotIndexed": .int(counts.drawingsNotIndexed), "thumbnails": .int(counts.thumbnails),
-        "unneededThumbnails": .int(counts.unneededThumbnails),
-        "unusedBlobs": .int(counts.unusedBlobs), "unusedEnvelopes": .int(counts.unusedEnvelopes),
-        "interruptedImports": .int(counts.interruptedImports),
-      ],
-      "notChecked": .array(report.notChecked.map { .string($0) }),
-      "seconds": .double((report.seconds * 1000).rounded() / 1000),
-    ]
   }
 }

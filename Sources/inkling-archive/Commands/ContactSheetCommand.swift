@@ -2,8 +2,14 @@ import Foundation
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation
+import InklingRendering
 
-enum ContactSheetCommand {
+struct ContactSheetCommand: Command {
+  static let size = Option("size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "Thumbnail size.")
+  static let columns = Option(
+    "columns", valueName: "N", .positive, help: "Thumbnails per row (default: a square grid).")
+  static let output = Common.output("FILE.png", "The PNG file to write.")
+
   static let spec = CommandSpec(
     "contact-sheet", abstract: "Write one PNG with a grid of thumbnails and their names.",
     discussion: DraftFilters.dateHelp + """
@@ -17,46 +23,35 @@ enum ContactSheetCommand {
         inkling-archive contact-sheet -o all.png
         inkling-archive contact-sheet --since 7d --size 256 -o week.png
       """,
-    options: DraftFilters.options + [
-      .value("size", valueName: "PX", help: "Thumbnail size: 128 (default) or 256."),
-      .value("columns", valueName: "N", help: "Thumbnails per row (default: a square grid)."),
-      .value(
-        "output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
-      .flag("force", short: "f", help: "Replace the file if it exists."),
-    ],
+    options: DraftFilters.options + [size.spec, columns.spec, output.spec, Common.force.spec],
     exclusive: DraftFilters.exclusive)
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let size = try parsed.int("--size") ?? 128
-      guard size == 128 || size == 256 else { throw parsed.usageError("--size must be 128 or 256, not \(size)") }
-      let columns = try parsed.int("--columns")
-      if let columns, columns < 1 { throw parsed.usageError("--columns must be 1 or more, not \(columns)") }
-      let output = parsed.string("--output")!
-      // The same filters as `list`, answered by the library (a draft matches as it would there).
-      let query = try DraftFilters.query(parsed)
-      let archive = try ThumbnailCommand.openCaching(context)
-      let drafts = try archive.drafts(matching: query)
-      guard !drafts.isEmpty else {
-        context.printError("Error: no drafts match; nothing written")
-        return ExitStatus.someInputsRejected
-      }
-      let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
-      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
-      let pixels = RenderCommand.pngSize(png)
-      if context.json {
-        context.printReport(
-          [
-            "path": .string(output), "drafts": .int(drafts.count),
-            "pixels": .string("\(pixels.width) × \(pixels.height)"),
-          ],
-          dataTo: output)
-      } else if !context.quiet {
-        context.printReport(
-          "\(Quoted.text(output))  (\(Plural.count(drafts.count, "draft")), \(pixels.width) × \(pixels.height) px)",
-          dataTo: output)
-      }
-      return ExitStatus.success
-    }
+  let filters: DraftFilters
+  let size: Int
+  let columns: Int?
+  let output: OutputTarget
+  let force: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    filters = try DraftFilters(parsed)
+    size = try parsed.value(Self.size)
+    columns = try parsed.value(Self.columns)
+    output = OutputTarget(argument: try parsed.value(Self.output))
+    force = parsed.value(Common.force)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let archive = try ThumbnailCommand.openCaching(context)
+    // The same filters as `list`, answered by the library (a draft matches as it would there).
+    let drafts = try archive.drafts(matching: filters.query)
+    guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
+    let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
+    try ImageFile.write(png, to: output, overwrite: force)
+    let (width, height) = PNG.size(of: png) ?? (0, 0)
+    let path = output == .standardOutput ? "-" : output.path
+    context.report(
+      ["path": .string(path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
+      "\(Quoted.text(path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
+    return ExitStatus.success
   }
 }

@@ -1,81 +1,113 @@
-// The draft filters and list output options shared by list, search, export and
-// contact-sheet, so they read the same everywhere.
+// The draft filters shared by list, contact-sheet and export, and the listing options shared
+// by list and search, declared once so that they read the same everywhere.
 
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-enum DraftFilters {
-  static let options: [OptionSpec] = [
-    .value("name", valueName: "TEXT", help: "Only drafts whose name contains TEXT (any case and accents)."),
-    .value("exact", valueName: "NAME", help: "Only the draft called NAME (any case and accents)."),
-    .value("glob", valueName: "PATTERN", help: "Only drafts whose whole name matches PATTERN (*, ?, [...])."),
-    .value("since", valueName: "DATE", help: "Only drafts with a version saved on or after DATE."),
-    .value("until", valueName: "DATE", help: "Only drafts with a version saved on or before DATE."),
-    .value("on", valueName: "DATE", help: "Only drafts with a version saved within DATE."),
-  ]
+/// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`.
+struct DraftFilters {
+  static let name = Option(
+    "name", valueName: "TEXT", .text, help: "Only drafts whose name contains TEXT (any case and accents).")
+  static let exact = Option("exact", valueName: "NAME", .text, help: "Only the draft called exactly NAME.")
+  static let glob = Option(
+    "glob", valueName: "PATTERN", .text,
+    help: "Only drafts whose whole name matches PATTERN (*, ?, [...]; any case and accents).")
+  static let since = Option(
+    "since", valueName: "DATE", .text, help: "Only drafts with a version saved on or after DATE.")
+  static let until = Option(
+    "until", valueName: "DATE", .text, help: "Only drafts with a version saved on or before DATE.")
+  static let on = Option("on", valueName: "DATE", .text, help: "Only drafts with a version saved within DATE.")
 
-  static let exclusive: [[String]] = [
-    ["--name", "--exact"], ["--on", "--since"], ["--on", "--until"],
-  ]
+  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec]
+  static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
 
   static let dateHelp = """
     DATE is 2025-10-05, 2025-10, 2025, a full ISO 8601 date and time, today, yesterday, or an \
     age such as 7d, 3w or 2m; a date without a time is the whole day in local time.
     """
 
-  /// The query the filter flags ask for.
-  static func query(_ parsed: ParsedArguments) throws(ArchiveError) -> DraftQuery {
-    try DraftQuery(
-      name: parsed.string("--name"), exact: parsed.string("--exact"), glob: parsed.string("--glob"),
-      since: parsed.string("--since"), until: parsed.string("--until"), on: parsed.string("--on"))
+  let query: DraftQuery
+
+  /// - Throws: `UsageError`, or `ArchiveError.invalidDate` / `.invalidPattern`.
+  init(_ parsed: ParsedArguments) throws {
+    query = try DraftQuery(
+      name: parsed.value(Self.name), exact: parsed.value(Self.exact), glob: parsed.value(Self.glob),
+      since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on))
   }
 }
 
-/// How `list` and `search` print drafts: a table, `--json`, `--ndjson` or `--paths`.
-enum DraftListing {
-  static let options: [OptionSpec] = [
-    .value("sort", valueName: "ORDER", help: "newest (the default, as in the app), oldest, name or versions."),
-    .value("limit", valueName: "N", help: "At most N drafts."),
-    .flag("ndjson", help: "One JSON object per line, as the drafts are found."),
-    .flag("paths", help: "Only the names, one per line (for xargs)."),
-  ]
+/// How `list` and `search` print drafts: a table, `--json`, `--ndjson`, `--paths` or
+/// `--paths --null`.
+struct DraftListing {
+  static let sort = Option(
+    "sort", valueName: "ORDER", .choice(DraftSort.self), default: .newest,
+    help: "The order: newest (as in the app), oldest, name or versions.")
+  static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
+  static let ndjson = Flag("ndjson", help: "One JSON object per line, as the drafts are found.")
+  static let paths = Flag(
+    "paths",
+    help: "Only the names, one per line; names with control or invisible characters are quoted as git quotes paths.")
+  static let null = Flag(
+    "null", short: "0", help: "With --paths: end each name with a NUL byte, unquoted (for xargs -0).")
 
-  static let exclusive: [[String]] = [["--ndjson", "--paths", "--json"]]
+  static let options = [sort.spec, limit.spec, ndjson.spec, paths.spec, null.spec]
+  static let exclusive = [[ndjson.spec, paths.spec, RootCommand.json.spec], [ndjson.spec, null.spec]].names
 
-  static func json(_ draft: DraftSummary) -> JSONValue {
-    ["name": .string(draft.name), "versions": .int(draft.versionCount), "lastSaved": .date(draft.lastSaved)]
+  enum Form { case table, json, ndjson, lines, nulls }
+
+  let sort: DraftSort
+  let limit: Int?
+  let form: Form
+
+  init(_ parsed: ParsedArguments) throws(UsageError) {
+    sort = try parsed.value(Self.sort)
+    limit = try parsed.value(Self.limit)
+    let paths = parsed.value(Self.paths)
+    if parsed.value(Self.null) && !paths { throw parsed.usageError("--null goes with --paths") }
+    form =
+      if parsed.value(Self.ndjson) { .ndjson } else if paths {
+        parsed.value(Self.null) ? .nulls : .lines
+      } else if parsed.value(RootCommand.json) { .json } else { .table }
   }
 
+  /// How many drafts matching `query` there are, for people: `12 drafts`, or when the limit
+  /// cut the list, `40 of 1,234 drafts` (counted up to `countLimit`, then "more than").
+  static func count(_ shown: Int, of query: DraftQuery, limit: Int?, _ archive: Archive) throws -> String {
+    guard let limit, shown == limit else { return Plural.count(shown, "draft") }
+    var total = 0
+    try archive.forEachDraft(matching: query, limit: countLimit + 1) { _ in total += 1 }
+    let of = total > countLimit ? "more than \(Format.count(countLimit))" : Format.count(total)
+    return "\(Format.count(shown)) of \(of) drafts"
+  }
+
+  /// How far the total behind a cut list is counted.
+  static let countLimit = 100_000
+
   /// Runs `query` and prints what it finds.
-  static func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int32 {
-    let parsed = context.parsed
-    let sort =
-      try parsed.value("--sort", expected: "newest, oldest, name or versions") { DraftSort(argument: $0) } ?? .newest
-    let limit = try parsed.int("--limit")
-    if let limit, limit < 0 { throw parsed.usageError("--limit takes a number of drafts, 0 or more") }
+  func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)
-    if parsed.flag("--ndjson") || parsed.flag("--paths") {
-      let paths = parsed.flag("--paths")
+    switch form {
+    case .ndjson, .lines, .nulls:
       try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
-        StandardStreams.writeOutput(paths ? draft.name + "\n" : JSONWriter().line(json(draft)))
+        switch form {
+        case .ndjson: StandardStreams.writeOutput(JSONWriter().line(draft.json))
+        case .nulls: StandardStreams.writeOutput(draft.name + "\0")
+        default: StandardStreams.writeOutput(Quoted.display(draft.name) + "\n")
+        }
       }
-      return ExitStatus.success
-    }
-    let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
-    if context.json {
-      context.printJSON(["drafts": .array(drafts.map(json))])
-      return ExitStatus.success
-    }
-    var table = TextTable(columns: [
-      .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
-    ])
-    for draft in drafts {
-      table.append([draft.name, Format.count(draft.versionCount), Format.date(draft.lastSaved)])
-    }
-    if !drafts.isEmpty { StandardStreams.writeOutput(table.rendered()) }
-    if !context.quiet {
-      StandardStreams.writeError("\(Format.count(drafts.count)) draft\(drafts.count == 1 ? "" : "s")\n")
+    case .json:
+      context.printJSON(["drafts": .array(try archive.drafts(matching: query, sort: sort, limit: limit).map(\.json))])
+    case .table:
+      let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
+      var table = TextTable(columns: [
+        .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
+      ])
+      for draft in drafts {
+        table.append([Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)])
+      }
+      if !drafts.isEmpty { context.printRaw(table.rendered()) }
+      if !context.quiet { context.printError(try Self.count(drafts.count, of: query, limit: limit, archive)) }
     }
     return ExitStatus.success
   }

@@ -2,44 +2,46 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-enum GCCommand {
+struct GCCommand: Command {
+  static let repack = Flag(
+    "repack",
+    help: "Store every history again as reverse deltas: each draft's newest drawing whole, each older one as a "
+      + "delta of the one saved after it.")
+  static let level = Option(
+    "level", valueName: "N", .integer(in: 1...19), default: Int(Archive.repackLevel),
+    help: "zstd level for --repack: 1 (fast) to 19 (smallest).")
+
   static let spec = CommandSpec(
-    "gc", abstract: "Reclaim space from unused blobs and thumbnails.",
+    "gc", abstract: "Reclaim space: remove what no version needs, and repack histories.",
     discussion: """
       Removes drawings, envelopes, index rows and cached thumbnails that no version needs, \
-      then compacts the file. With --repack, every draft's history is stored again as deltas \
-      in save order (useful after imports that arrived out of order); restores give the same \
-      bytes before and after.
+      then compacts the file. With --repack, as `git gc --aggressive`, every draft's history \
+      is stored again as reverse deltas at a high compression level: the newest drawing \
+      whole, each older one as a delta of the one saved after it, so reading the newest is \
+      quickest and history costs little. Restores give the same bytes before and after.
       """,
-    options: [
-      .flag("repack", help: "Re-encode every drawing as a delta of the version saved before it."),
-      .value(
-        "level", valueName: "N",
-        help: "zstd level for --repack: 1 (fast) to 19 (smallest; the default, \(Archive.repackLevel))."),
-    ])
+    options: [repack.spec, level.spec])
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let level = try parsed.int("--level") ?? Int(Archive.repackLevel)
-      guard (1...19).contains(level) else { throw parsed.usageError("--level must be 1 to 19, not \(level)") }
-      guard parsed.flag("--repack") || parsed.string("--level") == nil else {
-        throw parsed.usageError("--level applies to --repack; add --repack")
-      }
-      let report = try context.open(.readWrite).collectGarbage(repack: parsed.flag("--repack"), level: Int32(level))
-      if context.json {
-        context.printJSON([
-          "drawingsRemoved": .int(report.drawingsRemoved), "envelopesRemoved": .int(report.envelopesRemoved),
-          "strokesRemoved": .int(report.strokesRemoved), "thumbnailsRemoved": .int(report.thumbnailsRemoved),
-          "drawingsRepacked": .int(report.drawingsRepacked), "bytesBefore": .int(Int(report.bytesBefore)),
-          "bytesAfter": .int(Int(report.bytesAfter)),
-        ])
-      } else if !context.quiet {
-        context.print(
-          "Removed \(report.drawingsRemoved) drawings, \(report.envelopesRemoved) envelopes, \(report.strokesRemoved) strokes, "
-            + "\(report.thumbnailsRemoved) thumbnails\(report.drawingsRepacked > 0 ? "; repacked \(report.drawingsRepacked) drawings" : ""). "
-            + "\(Format.bytes(report.bytesBefore)) → \(Format.bytes(report.bytesAfter)).")
-      }
-      return ExitStatus.success
+  let repack: Bool
+  let level: Int
+
+  init(_ parsed: ParsedArguments) throws {
+    repack = parsed.value(Self.repack)
+    level = try parsed.value(Self.level)
+    if parsed.isGiven(Self.level) && !repack { throw parsed.usageError("--level applies to --repack; add --repack") }
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let report = try context.openExisting().collectGarbage(repack: repack, level: Int32(level))
+    if context.json {
+      context.printJSON(report.json)
+    } else if !context.quiet {
+      let repacked = report.drawingsRepacked > 0 ? "; repacked \(Plural.count(report.drawingsRepacked, "drawing"))" : ""
+      context.print(
+        "Removed \(Plural.count(report.drawingsRemoved, "drawing")), \(Plural.count(report.envelopesRemoved, "envelope")), "
+          + "\(Plural.count(report.strokesRemoved, "stroke")), \(Plural.count(report.thumbnailsRemoved, "thumbnail"))"
+          + "\(repacked). \(Format.bytes(report.bytesBefore)) → \(Format.bytes(report.bytesAfter)).")
     }
+    return ExitStatus.success
   }
 }

@@ -1,7 +1,7 @@
 import InklingArchive
 import InklingCommandLine
 
-enum ListCommand {
+struct ListCommand: Command {
   static let spec = CommandSpec(
     "list", abstract: "List drafts, newest first, like the app.",
     discussion: DraftFilters.dateHelp + """
@@ -10,13 +10,20 @@ enum ListCommand {
       Examples:
         inkling-archive list --since 7d
         inkling-archive list --name cat --json
+        inkling-archive list --paths --null | xargs -0 -n 1 inkling-archive history
       """,
     options: DraftFilters.options + DraftListing.options,
     exclusive: DraftFilters.exclusive + DraftListing.exclusive)
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      try DraftListing.run(try DraftFilters.query(parsed), context)
-    }
+  let filters: DraftFilters
+  let listing: DraftListing
+
+  init(_ parsed: ParsedArguments) throws {
+    filters = try DraftFilters(parsed)
+    listing = try DraftListing(parsed)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    try listing.run(filters.query, context)
   }
 }

@@ -1,50 +1,51 @@
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
+import InklingRendering
 
-enum RenderCommand {
+struct RenderCommand: Command {
+  static let version = Common.version("Render version N instead of the newest.")
+  static let scale = Option(
+    "scale", valueName: "S", .number(above: 0, atMost: 16), default: 2,
+    help: "Pixels per point (a Retina screen is 2), at most 16; an image is at most "
+      + "\(RenderGeometry.maxDimension) pixels a side, so a large drawing is drawn at the scale that fits.")
+  static let output = Common.output("FILE.png", "The PNG file to write.")
+
   static let spec = CommandSpec(
     "render", abstract: "Write a draft as the app's full-size share image (PNG).",
     discussion: """
       The image is what the app shares: the drawing's bounds grown by 8 points, over its \
-      background colour, at S pixels per point (default 2, a Retina screen).
+      background colour, at S pixels per point.
 
       Examples:
         inkling-archive render Cat -o cat.png
         inkling-archive render Cat --version 3 --scale 1 -o cat-v3.png
       """,
-    arguments: [.required("DRAFT", help: "The draft's name.")],
-    options: [
-      .value("version", valueName: "N", help: "Render version N instead of the newest."),
-      .value("scale", valueName: "S", help: "Pixels per point, above 0 and at most 16 (default 2)."),
-      .value(
-        "output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
-      .flag("force", short: "f", help: "Replace the file if it exists."),
-    ])
+    arguments: [Common.draft.spec], options: [version.spec, scale.spec, output.spec, Common.force.spec])
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let draft = parsed.argument("DRAFT")!
-      let selector = try parsed.int("--version").map(VersionSelector.number) ?? .latest
-      let scale = try parsed.double("--scale") ?? 2
-      guard scale.isFinite, scale > 0, scale <= 16 else {
-        throw parsed.usageError("--scale must be above 0 and at most 16, not \(parsed.string("--scale") ?? "\(scale)")")
-      }
-      let output = parsed.string("--output")!
-      let archive = try context.open(.readOnly)
-      let png = try archive.render(draft: draft, version: selector, scale: scale)
-      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
-      let (version, drawing) = try archive.show(draft: draft, version: selector)
-      let size = pngSize(png)
-      ThumbnailCommand.report(
-        context, path: output, version: version, drawing: drawing, pixels: "\(size.width) × \(size.height)")
-      return ExitStatus.success
-    }
+  let draft: String
+  let selector: VersionSelector
+  let scale: Double
+  let output: OutputTarget
+  let force: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    draft = try parsed.value(Common.draft)
+    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    scale = try parsed.value(Self.scale)
+    output = OutputTarget(argument: try parsed.value(Self.output))
+    force = parsed.value(Common.force)
   }
 
-  /// Width and height from a PNG's IHDR chunk.
-  static func pngSize(_ png: [UInt8]) -> (width: Int, height: Int) {
-    guard png.count >= 24 else { return (0, 0) }
-    func word(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-    return (word(16), word(20))
+  func run(_ context: CommandContext) throws -> Int32 {
+    let picture = try context.open(.readOnly).renderPicture(draft: draft, version: selector, scale: scale)
+    try ImageFile.write(picture.png, to: output, overwrite: force)
+    if let used = picture.scale, used < scale * 0.999 {
+      context.printError(
+        "note: at scale \(Format.number(scale)) the image would be larger than \(Format.count(RenderGeometry.maxDimension)) "
+          + "pixels a side; it is drawn at scale \(Format.number(used))")
+    }
+    ThumbnailCommand.report(picture, to: output, context)
+    return ExitStatus.success
   }
 }

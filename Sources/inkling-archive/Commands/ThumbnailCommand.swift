@@ -3,7 +3,13 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-enum ThumbnailCommand {
+struct ThumbnailCommand: Command {
+  static let version = Common.version("Picture version N instead of the newest.")
+  static let size = Option(
+    "size", valueName: "PX", .oneOf(ThumbnailCache.standardSizes), default: ThumbnailCache.defaultSize,
+    help: "The side of the square: 128, 256, 512 or 1024 (the freedesktop thumbnail sizes).")
+  static let output = Common.output("FILE.png", "The PNG file to write.")
+
   static let spec = CommandSpec(
     "thumbnail", abstract: "Write a small PNG picture of a draft.",
     discussion: """
@@ -15,31 +21,27 @@ enum ThumbnailCommand {
         inkling-archive thumbnail Cat -o cat.png
         inkling-archive thumbnail Cat --version 2 --size 1024 -o cat-v2.png
       """,
-    arguments: [.required("DRAFT", help: "The draft's name.")],
-    options: [
-      .value("version", valueName: "N", help: "Picture version N instead of the newest."),
-      .value("size", valueName: "PX", help: "The side of the square: 128, 256 (default), 512 or 1024."),
-      .value(
-        "output", short: "o", valueName: "FILE.png", help: "The PNG file to write.", required: true),
-      .flag("force", short: "f", help: "Replace the file if it exists."),
-    ])
+    arguments: [Common.draft.spec], options: [version.spec, size.spec, output.spec, Common.force.spec])
 
-  static func run(_ parsed: ParsedArguments) throws -> Int32 {
-    try CommandContext.run(parsed) { context in
-      let draft = parsed.argument("DRAFT")!
-      let selector = try parsed.int("--version").map(VersionSelector.number) ?? .latest
-      let size = try parsed.int("--size") ?? ThumbnailCache.defaultSize
-      guard ThumbnailCache.standardSizes.contains(size) else {
-        throw parsed.usageError("--size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not \(size)")
-      }
-      let output = parsed.string("--output")!
-      let archive = try openCaching(context)
-      let png = try archive.thumbnail(draft: draft, version: selector, size: size)
-      try ImageFile.write(png, to: OutputTarget(argument: output), overwrite: parsed.flag("--force"))
-      let (version, drawing) = try archive.show(draft: draft, version: selector)
-      report(context, path: output, version: version, drawing: drawing, pixels: "\(size) × \(size)")
-      return ExitStatus.success
-    }
+  let draft: String
+  let selector: VersionSelector
+  let size: Int
+  let output: OutputTarget
+  let force: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    draft = try parsed.value(Common.draft)
+    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    size = try parsed.value(Self.size)
+    output = OutputTarget(argument: try parsed.value(Self.output))
+    force = parsed.value(Common.force)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let picture = try Self.openCaching(context).thumbnailPicture(draft: draft, version: selector, size: size)
+    try ImageFile.write(picture.png, to: output, overwrite: force)
+    Self.report(picture, to: output, context)
+    return ExitStatus.success
   }
 
   /// Opens the archive so that thumbnails rendered now are cached: read-write when the file
@@ -53,26 +55,23 @@ enum ThumbnailCommand {
     }
   }
 
-  /// The line (or JSON object) saying what was written, and a note on stderr when the
-  /// drawing did not decode.
-  static func report(
-    _ context: CommandContext, path: String, version: VersionInfo, drawing: DrawingSummary, pixels: String
-  ) {
-    if drawing.status == .unreadable || drawing.status == .damaged {
+  /// What was written (JSON, or a line), and a note when the drawing did not decode.
+  static func report(_ picture: Picture, to output: OutputTarget, _ context: CommandContext) {
+    let version = picture.version
+    if let problem = picture.unreadable {
       context.printError(
-        "note: the drawing of \"\(version.draftName)\" version \(version.number) does not decode"
-          + "\(drawing.problem.map { " (\($0))" } ?? ""); the picture shows its background with a crossed-out frame")
+        "note: the drawing of \(Quoted.name(version.draftName)) version \(version.number) does not decode "
+          + "(\(problem)); the picture shows its background with a crossed-out frame")
     }
-    if context.json {
-      context.printReport(
-        [
-          "path": .string(path), "draft": .string(version.draftName), "version": .int(version.number),
-          "saved": .date(version.saved), "pixels": .string(pixels),
-        ], dataTo: path)
-    } else if !context.quiet {
-      context.printReport(
-        "\(Quoted.text(path))  (\(Quoted.display(version.draftName)), version \(version.number), "
-          + "saved \(Format.date(version.saved)), \(pixels) px)", dataTo: path)
-    }
+    let path = output == .standardOutput ? "-" : output.path
+    context.report(
+      [
+        "path": .string(path), "draft": .string(version.draftName), "version": .int(version.number),
+        "saved": .date(version.saved), "width": .int(picture.width), "height": .int(picture.height),
+        "scale": .optional(picture.scale.map { .double($0) }),
+      ],
+      "\(Quoted.text(path))  (\(Quoted.display(version.draftName)), version \(version.number), "
+        + "saved \(Format.date(version.saved)), \(picture.width) × \(picture.height) px)",
+      dataTo: output)
   }
 }

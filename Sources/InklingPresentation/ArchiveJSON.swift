@@ -1,0 +1,164 @@
+// The JSON shape of each value the library returns, in one place, so that the command
+// line's --json and the web server's /api/ print the same documents (README "JSON output").
+// Dates are ISO 8601 UTC strings, sizes are numbers of bytes or pixels, keys keep this order.
+
+import InklingArchive
+import InklingCommandLine
+import InklingFormats
+
+extension DraftSummary {
+  package var json: JSONValue {
+    ["name": .string(name), "versions": .int(versionCount), "lastSaved": .date(lastSaved)]
+  }
+}
+
+extension VersionInfo {
+  package var json: JSONValue {
+    [
+      "number": .int(number), "saved": .date(saved),
+      "savedFrom": .string(savedFromFileName ? "fileName" : "modificationTime"),
+      "imported": .date(imported), "fileName": .string(fileName),
+      "fileSize": .int(Int(fileSize)), "fileSHA256": .string(fileSHA256), "background": background.json,
+      "drawingSHA256": .string(drawingSHA256), "drawingSize": .int(Int(drawingSize)),
+      "strokes": .optional(strokeCount.map { .int($0) }),
+      "sameDrawingAs": .optional(sameDrawingAs.map { .int($0) }),
+    ]
+  }
+}
+
+extension RestoredFile {
+  package var json: JSONValue {
+    [
+      "path": .string(path), "version": .int(version.number), "saved": .date(version.saved),
+      "renamedFrom": .optional(renamedFrom.map { .string($0) }),
+    ]
+  }
+}
+
+extension ImportSummary {
+  package var json: JSONValue {
+    [
+      "versionsImported": .int(versionsImported), "draftsCreated": .int(draftsCreated),
+      "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
+      "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
+    ]
+  }
+}
+
+extension RGBA {
+  package var json: JSONValue {
+    ["r": .double(red), "g": .double(green), "b": .double(blue), "a": .double(alpha)]
+  }
+}
+
+extension Rect {
+  package var json: JSONValue {
+    ["x": .double(x), "y": .double(y), "width": .double(width), "height": .double(height)]
+  }
+}
+
+extension StrokeSummary {
+  package var json: JSONValue {
+    [
+      "number": .int(number), "ink": .string(ink), "color": color.json, "hidden": .bool(hidden),
+      "points": .int(pointCount), "bounds": .optional(bounds?.json), "created": .optional(created.map { .date($0) }),
+    ]
+  }
+}
+
+extension DrawingSummary {
+  /// The drawing's facts; with `strokes`, every stroke too.
+  package func json(strokes withStrokes: Bool) -> JSONValue {
+    var members: [JSONValue.Member] = [
+      .init("status", .string(status.rawValue)),
+      .init("problem", .optional(problem.map { .string($0) })),
+      .init("formatVersion", .optional(formatVersion.map { .int($0) })),
+      .init("strokes", .int(strokeCount)), .init("visibleStrokes", .int(visibleCount)),
+      .init("hiddenStrokes", .int(hiddenCount)), .init("points", .int(pointCount)),
+      .init("bounds", .optional(bounds?.json)),
+      .init("firstPoint", .optional(firstPoint.map { .date($0) })),
+      .init("lastPoint", .optional(lastPoint.map { .date($0) })),
+      .init("maxInkVersion", .optional(maxInkVersion.map { .int($0) })),
+      .init(
+        "inks", .array(inks.map { ["ink": .string($0.ink), "color": $0.color.json, "strokes": .int($0.strokeCount)] })),
+    ]
+    if withStrokes { members.append(.init("strokeList", .array(strokes.map(\.json)))) }
+    return .object(members)
+  }
+}
+
+extension DrawingDiff {
+  package var json: JSONValue {
+    [
+      "draft": .string(from.draftName), "from": .int(from.number), "to": .int(to.number),
+      "added": .array(added.map(\.json)), "removed": .array(removed.map(\.json)),
+      "hidden": .array(hidden.map(\.json)), "unhidden": .array(unhidden.map(\.json)),
+      "background": .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] }),
+    ]
+  }
+}
+
+extension CheckReport {
+  /// The report, with the archive it is about.
+  package func json(archive: String) -> JSONValue {
+    [
+      "archive": .string(archive), "full": .bool(full), "healthy": .bool(isHealthy),
+      "problemCount": .int(problemCount),
+      "problems": .array(problems.map { ["location": .string($0.location), "message": .string($0.message)] }),
+      "counts": [
+        "drafts": .int(counts.drafts), "versions": .int(counts.versions), "blobs": .int(counts.blobs),
+        "envelopes": .int(counts.envelopes), "blobsVerified": .int(counts.blobsVerified),
+        "filesVerified": .int(counts.filesVerified), "fileBytesVerified": .int(Int(counts.fileBytesVerified)),
+        "drawingsDecoded": .int(counts.drawingsDecoded), "drawingsOpaque": .int(counts.drawingsOpaque),
+        "drawingsNotIndexed": .int(counts.drawingsNotIndexed), "thumbnails": .int(counts.thumbnails),
+        "unneededThumbnails": .int(counts.unneededThumbnails),
+        "unusedBlobs": .int(counts.unusedBlobs), "unusedEnvelopes": .int(counts.unusedEnvelopes),
+        "interruptedImports": .int(counts.interruptedImports),
+      ],
+      "notChecked": .array(notChecked.map { .string($0) }),
+      "seconds": .seconds(seconds),
+    ]
+  }
+}
+
+extension GarbageReport {
+  package var json: JSONValue {
+    [
+      "drawingsRemoved": .int(drawingsRemoved), "envelopesRemoved": .int(envelopesRemoved),
+      "strokesRemoved": .int(strokesRemoved), "thumbnailsRemoved": .int(thumbnailsRemoved),
+      "drawingsRepacked": .int(drawingsRepacked), "bytesBefore": .int(Int(bytesBefore)),
+      "bytesAfter": .int(Int(bytesAfter)),
+    ]
+  }
+}
+
+extension ArchiveStatistics {
+  package var json: JSONValue {
+    [
+      "drafts": .int(drafts), "versions": .int(versions), "fileBytes": .int(Int(fileBytes)),
+      "drawings": .int(drawings), "drawingBytes": .int(Int(drawingBytes)),
+      "stored": [
+        "full": .int(Int(fullBytes)), "delta": .int(Int(deltaBytes)), "envelope": .int(Int(envelopeBytes)),
+        "index": .int(Int(indexBytes)), "thumbnails": .int(Int(thumbnailBytes)),
+      ],
+      "deltas": .int(deltaCount), "longestDeltaChain": .int(longestDeltaChain),
+      "archiveBytes": .int(Int(archiveFileBytes)), "ratio": .double((ratio * 10_000).rounded() / 10_000),
+    ]
+  }
+}
+
+extension BackupReport {
+  package var json: JSONValue {
+    [
+      "path": .string(path), "bytes": .int(Int(bytes)), "checked": .bool(true), "fullCheck": .bool(check.full),
+      "versions": .int(check.counts.versions), "seconds": .seconds(seconds),
+    ]
+  }
+}
+
+extension JSONValue {
+  /// A duration in seconds, to the millisecond.
+  package static func seconds(_ seconds: Double) -> JSONValue {
+    .double((seconds * 1000).rounded() / 1000)
+  }
+}

@@ -1,0 +1,15 @@
+// What every command is: a spec declared once (options, arguments, help), a reading of the
+// parsed command line into typed values that checks them (the validate stage, throwing usage
+// errors), and a run that calls one library operation and prints what it returns.
+
+import InklingCommandLine
+
+protocol Command {
+  /// The command's name, help, options and arguments; everything the user sees of it.
+  static var spec: CommandSpec { get }
+  /// Reads and checks the values (stage 4 of parsing): a mistake throws `UsageError`, or an
+  /// `ArchiveError` that is a usage error (a date that is not a date).
+  init(_ parsed: ParsedArguments) throws
+  /// Does the work; returns the exit status.
+  func run(_ context: CommandContext) throws -> Int32
+}

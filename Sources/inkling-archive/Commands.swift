@@ -1,0 +1,16 @@
+// The one registry of commands, in the order `--help` lists them.
+
+enum Commands {
+  static var all: [any Command.Type] {
+    [
+      ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, HistoryCommand.self,
+      DiffCommand.self, RestoreCommand.self, ThumbnailCommand.self, RenderCommand.self, ContactSheetCommand.self,
+      CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
+    ]
+  }
+
+  /// The command called `name`.
+  static func named(_ name: String) -> (any Command.Type)? {
+    all.first { $0.spec.name == name }
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// The defects a new user found at the edges (issue 18), each through the real binary.
+@Suite struct EdgeCaseTests {
+  let folder: String
+  let runner: BinaryRunner
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.path + "/inkling-edges-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
+    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+  }
+
+  func write(_ name: String, _ text: String = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#)
+    throws
+  {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/Drafts/" + name))
+  }
+
+  /// Item 3: a name that holds control characters is quoted for people, NUL-separated for
+  /// scripts that ask, and exact in JSON.
+  @Test func namesAreShownSafely() throws {
+    try write("Esc\u{1B}[31mRED-2025-10-05T14:03:12Z.inkling")
+    try write("New\nline-2025-10-06T14:03:12Z.inkling")
+    try write("Plain-2025-10-07T14:03:12Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+
+    let list = try runner.run(["list"])
+    #expect(!list.stdout.contains("\u{1B}"))
+    #expect(list.stdout.contains(#""Esc\033[31mRED""#))
+    #expect(list.stdout.contains(#""New\nline""#))
+    #expect(list.stdout.split(separator: "\n").count == 4, "\(list.stdout)")
+
+    let paths = try runner.run(["list", "--paths"])
+    #expect(paths.stdout == "Plain\n\"New\\nline\"\n\"Esc\\033[31mRED\"\n")
+    let nulls = try runner.run(["list", "--paths", "-0"])
+    #expect(nulls.stdout == "Plain\0New\nline\0Esc\u{1B}[31mRED\0")
+    #expect(try runner.run(["list", "--paths", "--null"]).stdout == nulls.stdout)
+    #expect(try runner.run(["list", "--null"]).status == 2)
+
+    let json = try runner.run(["list", "--json"])
+    #expect(json.stdout.contains(#""name":"Esc\u001b[31mRED""#))
+    #expect(json.stdout.contains(#""name":"New\nline""#))
+
+    let history = try runner.run(["history", "New\nline"])
+    #expect(history.status == 0)
+    #expect(history.stdout.contains(#""New\nline-2025-10-06T14:03:12Z.inkling""#))
+    let missing = try runner.run(["history", "Esc"])
+    #expect(missing.stderr.hasPrefix(#"Error: no draft named "Esc" in the archive; did you mean "Esc\033[31mRED"?"#))
+  }
+
+  /// Item 6: one rule for a draft's name, and the nearest names on a miss.
+  @Test func draftNamesAreExactWithSuggestions() throws {
+    try write("Café sketch-2025-10-05T14:03:12Z.inkling")
+    try write("café-2025-10-06T14:03:12Z.inkling")
+    try write("Café-2025-10-07T14:03:12Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let near = try runner.run(["history", "cafe sketch"])
+    #expect(near.status == 1)
+    #expect(near.stderr == "Error: no draft named \"cafe sketch\" in the archive; did you mean \"Café sketch\"?\n")
+    #expect(try runner.run(["list", "--exact", "CAFE SKETCH", "--paths"]).stdout == "")
+    #expect(try runner.run(["list", "--exact", "café", "--paths"]).stdout == "café\n")
+    // NFD typed is the same name as NFC stored.
+    #expect(try runner.run(["history", "Cafe\u{301}"]).status == 0)
+    let typo = try runner.run(["show", "Cafr"])
+    #expect(typo.stderr.contains("did you mean"), "\(typo.stderr)")
+  }
+
+  /// Items 12, 13, 15: quiet means quiet; read-write maintenance never makes an archive out
+  /// of a typo; small usage mistakes are usage errors.
+  @Test func smallOnes() throws {
+    try write("Good-2025-10-05T14:03:12Z.inkling")
+    try write("Other-2025-10-06T14:03:12Z.inkling")
+    try write("Bad-2025-10-05T14:03:12Z.inkling", "{")
+    let quiet = try runner.run(["-q", "import", folder + "/Drafts"])
+    #expect(quiet.status == 1)
+    #expect(quiet.stdout == "")
+    #expect(
+      quiet.stderr.hasSuffix(
+        "Bad-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n"
+      ))
+
+    for command in [["gc"], ["reindex"]] {
+      let typo = try runner.run(["--archive", folder + "/typo.sqlite"] + command)
+      #expect(typo.status == 3, "\(command)")
+      #expect(typo.stderr.hasPrefix("Error: no archive at \(folder)/typo.sqlite"), "\(typo.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder + "/typo.sqlite"))
+    }
+
+    let helpHelp = try runner.run(["help", "help"])
+    #expect(helpHelp.status == 0)
+    #expect(helpHelp.stdout.hasPrefix("OVERVIEW: "))
+    let age = try runner.run(["list", "--since", "-1d"])
+    #expect(age.status == 2)
+    #expect(age.stderr.hasPrefix(#"Error: "-1d" is not a date"#), "\(age.stderr)")
+    let empty = try runner.run(["restore", "Good", "-o", ""])
+    #expect(empty.status == 2)
+    #expect(empty.stderr.hasPrefix("Error: Invalid value '' for '--output FILE': expected a file name."))
+    let limited = try runner.run(["list", "--limit", "1"])
+    #expect(limited.stderr == "1 of 2 drafts\n")
+    #expect(try runner.run(["list"]).stderr == "2 drafts\n")
+  }
+}
