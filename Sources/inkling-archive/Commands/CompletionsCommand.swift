@@ -1,0 +1,29 @@
+import InklingCommandLine
+
+struct CompletionsCommand: Command {
+  static let shell = Argument(
+    "SHELL", .choice(CompletionScript.Shell.self), help: "bash, zsh or fish.")
+
+  static let spec = CommandSpec(
+    "completions", abstract: "Print a shell completion script: commands, options, files and draft names.",
+    discussion: """
+      Draft names are completed from the archive (`inkling-archive list --paths`).
+
+      Examples:
+        inkling-archive completions bash > ~/.local/share/bash-completion/completions/inkling-archive
+        inkling-archive completions zsh > ~/.zfunc/_inkling-archive
+        inkling-archive completions fish > ~/.config/fish/completions/inkling-archive.fish
+      """,
+    arguments: [shell.spec])
+
+  let shell: CompletionScript.Shell
+
+  init(_ parsed: ParsedArguments) throws {
+    shell = try parsed.value(Self.shell)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    context.printRaw(CompletionScript.render(RootCommand.spec, shell: shell))
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,18 @@
+import InklingCommandLine
+
+struct ManualCommand: Command {
+  static let spec = CommandSpec(
+    "manual", abstract: "Print the manual page (roff), made from the same declarations as --help.",
+    discussion: """
+      Examples:
+        inkling-archive manual > ~/.local/share/man/man1/inkling-archive.1
+        inkling-archive manual | man -l -
+      """)
+
+  init(_ parsed: ParsedArguments) {}
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    context.printRaw(ManualPage.render(RootCommand.spec))
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// The man page and the completion scripts, made from the command table, used by real
+/// shells and man (issue 22, item 3).
+@Suite struct CompletionTests {
+  let folder: String
+  let runner: BinaryRunner
+
+  init() throws {
+    folder =
+      FileManager.default.temporaryDirectory.path + "/inkling-complete-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder + "/Drafts/some folder", withIntermediateDirectories: true)
+    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    for name in ["Cat", "Café sketch", "Dog"] {
+      try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8)
+        .write(to: URL(fileURLWithPath: folder + "/Drafts/\(name)-2025-10-05T14:03:12Z.inkling"))
+    }
+    #expect(try runner.run(["-q", "import", folder + "/Drafts"]).status == 0)
+  }
+
+  /// Runs `script` in `shell` with the built binary first on PATH and the test archive as
+  /// the default one.
+  func shell(_ shell: String, _ arguments: [String]) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [shell] + arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    var environment = ProcessInfo.processInfo.environment
+    environment["PATH"] = BinaryRunner.binFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment["INKLING_ARCHIVE"] = folder + "/archive.sqlite"
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test func bashCompletesCommandsOptionsValuesAndDraftNames() throws {
+    let script = try runner.run(["completions", "bash"])
+    #expect(script.status == 0)
+    try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
+    func complete(_ words: [String]) throws -> [String] {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let run = try shell(
+        "bash",
+        [
+          "-c",
+          "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
+            + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ])
+      #expect(run.status == 0, "\(run.stderr)")
+      return run.stdout.split(separator: "\n").map(String.init)
+    }
+    #expect(try complete(["inkling-archive", "res"]) == ["restore"])
+    #expect(try complete(["inkling-archive", "history", "Ca"]) == ["Café sketch", "Cat"])
+    #expect(try complete(["inkling-archive", "restore", "Cat", "--v"]) == ["--version"])
+    #expect(try complete(["inkling-archive", "list", "--sort", "o"]) == ["oldest"])
+    #expect(try complete(["inkling-archive", "restore", "Cat", "--to", "Dr"]) == ["Drafts"])
+    #expect(try complete(["inkling-archive", "completions", "z"]) == ["zsh"])
+  }
+
+  @Test func fishCompletesTheSame() throws {
+    let script = try runner.run(["completions", "fish"])
+    try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.fish"))
+    func complete(_ line: String) throws -> [String] {
+      let run = try shell("fish", ["-c", "source c.fish; complete -C '\(line)'"])
+      #expect(run.status == 0, "\(run.stderr)")
+      return run.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+    }
+    #expect(try complete("inkling-archive res") == ["restore"])
+    #expect(try complete("inkling-archive history Ca") == ["Café sketch", "Cat"])
+    #expect(try complete("inkling-archive list --sort ").contains("oldest"))
+  }
+
+  @Test func zshReadsItsScript() throws {
+    let script = try runner.run(["completions", "zsh"])
+    #expect(script.stdout.hasPrefix("#compdef inkling-archive\n"))
+    try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/_inkling-archive"))
+    let check = try shell("zsh", ["-n", "_inkling-archive"])
+    #expect(check.status == 0, "\(check.stderr)")
+    #expect(script.stdout.contains("'restore:Write a version of a draft back out, byte for byte.'"))
+    #expect(script.stdout.contains("inkling-archive list --paths"))
+  }
+
+  @Test func theManualPageRendersWithoutWarnings() throws {
+    let page = try runner.run(["manual"])
+    #expect(page.status == 0)
+    #expect(page.stdout.hasPrefix(".TH INKLING-ARCHIVE 1"))
+    try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/inkling-archive.1"))
+    let rendered = try shell("man", ["--warnings", "-E", "UTF-8", "-l", "inkling-archive.1"])
+    #expect(rendered.status == 0)
+    #expect(rendered.stderr == "", "\(rendered.stderr)")
+    // Every command of the help is in the manual, with its options.
+    for command in ["import", "restore", "thumbnail", "completions", "manual"] {
+      #expect(rendered.stdout.contains("inkling-archive \(command)"), "\(command)")
+    }
+    #expect(rendered.stdout.contains("--all-versions"))
+  }
+}
