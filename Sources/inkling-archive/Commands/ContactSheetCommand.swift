@@ -41,17 +41,16 @@ struct ContactSheetCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let archive = try ThumbnailCommand.openCaching(context)
+    let archive = try context.openCaching()
     // The same filters as `list`, answered by the library (a draft matches as it would there).
     let drafts = try archive.drafts(matching: filters.query)
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
     let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
     try ImageFile.write(png, to: output, overwrite: force)
     let (width, height) = PNG.size(of: png) ?? (0, 0)
-    let path = output == .standardOutput ? "-" : output.path
     context.report(
-      ["path": .string(path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
-      "\(Quoted.text(path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
+      ["path": .string(output.path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
+      "\(Quoted.text(output.path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
     return ExitStatus.success
   }
 }

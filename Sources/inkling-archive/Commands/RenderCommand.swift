@@ -45,7 +45,7 @@ struct RenderCommand: Command {
         "note: at scale \(Format.number(scale)) the image would be larger than \(Format.count(RenderGeometry.maxDimension)) "
           + "pixels a side; it is drawn at scale \(Format.number(used))")
     }
-    ThumbnailCommand.report(picture, to: output, context)
+    context.report(picture, to: output)
     return ExitStatus.success
   }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation
@@ -38,40 +37,9 @@ struct ThumbnailCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let picture = try Self.openCaching(context).thumbnailPicture(draft: draft, version: selector, size: size)
+    let picture = try context.openCaching().thumbnailPicture(draft: draft, version: selector, size: size)
     try ImageFile.write(picture.png, to: output, overwrite: force)
-    Self.report(picture, to: output, context)
+    context.report(picture, to: output)
     return ExitStatus.success
-  }
-
-  /// Opens the archive so that thumbnails rendered now are cached: read-write when the file
-  /// exists and can be written, else read-only (nothing is cached, nothing is created).
-  static func openCaching(_ context: CommandContext) throws(ArchiveError) -> Archive {
-    guard FileManager.default.fileExists(atPath: context.archivePath) else { return try context.open(.readOnly) }
-    do {
-      return try context.open(.readWrite)
-    } catch {
-      return try context.open(.readOnly)
-    }
-  }
-
-  /// What was written (JSON, or a line), and a note when the drawing did not decode.
-  static func report(_ picture: Picture, to output: OutputTarget, _ context: CommandContext) {
-    let version = picture.version
-    if let problem = picture.unreadable {
-      context.printError(
-        "note: the drawing of \(Quoted.name(version.draftName)) version \(version.number) does not decode "
-          + "(\(problem)); the picture shows its background with a crossed-out frame")
-    }
-    let path = output == .standardOutput ? "-" : output.path
-    context.report(
-      [
-        "path": .string(path), "draft": .string(version.draftName), "version": .int(version.number),
-        "saved": .date(version.saved), "width": .int(picture.width), "height": .int(picture.height),
-        "scale": .optional(picture.scale.map { .double($0) }),
-      ],
-      "\(Quoted.text(path))  (\(Quoted.display(version.draftName)), version \(version.number), "
-        + "saved \(Format.date(version.saved)), \(picture.width) × \(picture.height) px)",
-      dataTo: output)
   }
 }
