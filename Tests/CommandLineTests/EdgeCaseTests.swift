@@ -102,3 +102,55 @@ import Testing
     #expect(try runner.run(["list"]).stderr == "2 drafts\n")
   }
 }
+
+/// Items 10 and 11: what import says about the files it passes over.
+@Suite struct ImportReportTests {
+  let folder: String
+  let runner: BinaryRunner
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.path + "/inkling-report-\(getpid())-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: folder + "/Real", withIntermediateDirectories: true)
+    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    let good = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#
+    // Not a drawing this build reads: it is archived all the same, with a note.
+    let opaque = #"{"drawingData":"AAECAw==","color":{"r":1,"g":1,"b":1,"a":1}}"#
+    for (name, text) in [
+      ("Good-2025-10-05T14:03:12Z.inkling", good), ("Opaque-2025-10-05T14:03:12Z.inkling", opaque),
+      ("notes.txt", "hello"),
+    ] {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/Real/" + name))
+    }
+  }
+
+  @Test func aFolderNamedTwiceIsSearchedOnce() throws {
+    let twice = try runner.run(["import", "Real", "Real"])
+    #expect(twice.status == 0, "\(twice.stderr)")
+    #expect(twice.stderr.contains("Real: ignored: a folder already searched in this import\n"), "\(twice.stderr)")
+    #expect(!twice.stderr.contains("loop"))
+    #expect(twice.stdout.hasPrefix("Imported 2 versions (2 new drafts); 0 already archived, 2 ignored, 0 rejected."))
+  }
+
+  @Test func ignoredFilesAreNamedWhenAskedOrNamedExplicitly() throws {
+    let plain = try runner.run(["import", "Real"])
+    #expect(!plain.stderr.contains("notes.txt"))
+    #expect(
+      plain.stderr.contains(
+        "Real/Opaque-2025-10-05T14:03:12Z.inkling: note: the drawing does not decode"), "\(plain.stderr)")
+    let explicit = try runner.run(["import", "Real/notes.txt"])
+    #expect(explicit.stderr == "Real/notes.txt: ignored: not a draft file (its name does not end in .inkling)\n")
+    let verbose = try runner.run(["import", "-v", "Real"])
+    #expect(verbose.stderr.contains("Real/notes.txt: ignored: not a draft file"))
+    #expect(verbose.stderr.contains("Real/Good-2025-10-05T14:03:12Z.inkling: already archived"))
+    let ndjson = try runner.run(["import", "--ndjson", "Real"])
+    let lines = ndjson.stdout.split(separator: "\n")
+    #expect(
+      lines.contains(
+        #"{"path":"Real/notes.txt","status":"ignored","reason":"not a draft file (its name does not end in .inkling)"}"#
+      ))
+    #expect(
+      lines.contains(#"{"path":"Real/Good-2025-10-05T14:03:12Z.inkling","status":"alreadyArchived","draft":"Good"}"#))
+    #expect(lines.last?.hasPrefix(#"{"summary":{"versionsImported":0,"#) == true)
+    #expect(ndjson.stderr == "")
+  }
+}

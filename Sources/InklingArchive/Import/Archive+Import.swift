@@ -95,22 +95,28 @@ extension Archive {
       guard failure == nil else { continue }  // drain, so that the other threads can finish
       do {
         switch result {
-        case .walk(.ignored):
+        case .walk(.ignored(let path, let reason, let named)):
           writer.ignore()
-        case .walk(.problem(let path, let reason)):
-          try writer.reject(path, reason)
-          options.onEvent?(.rejected(path: path, reason: reason))
+          options.onEvent?(.ignored(path: path, reason: reason, named: named))
+        case .walk(.problem(let path, let problem)):
+          try writer.reject(path, problem)
+          options.onEvent?(.rejected(path: path, problem: problem))
         case .walk(.drafts):
           break
         case .files(let files):
           for file in files {
-            if case .version(let version) = file {
-              for fallback in version.entry.name.fallbacks {
-                options.onEvent?(.note(path: version.entry.path, message: fallback.description))
-              }
-            }
-            if let problem = try writer.write(file) {
-              options.onEvent?(.rejected(path: problem.path, reason: problem.reason))
+            let result = try writer.write(file)
+            switch (file, result) {
+            case (.version(let version), .success(let outcome)):
+              for note in version.notes { options.onEvent?(.note(path: version.entry.path, note: note)) }
+              options.onEvent?(
+                .archived(path: version.entry.path, draft: version.entry.name.draftName, outcome: outcome))
+            case (.alreadyArchived(let path, let draft, _), _):
+              options.onEvent?(.archived(path: path, draft: draft, outcome: .alreadyArchived))
+            case (_, .failure(let problem)):
+              options.onEvent?(.rejected(path: Self.path(of: file), problem: problem))
+            default:
+              break
             }
             progress.done(bytes: Self.size(of: file))
           }
@@ -160,7 +166,14 @@ extension Archive {
   static func size(of file: PreparedFile) -> Int64 {
     switch file {
     case .version(let version): version.entry.size
-    case .alreadyArchived(_, let bytes), .rejected(_, _, let bytes): bytes
+    case .alreadyArchived(_, _, let bytes), .rejected(_, _, let bytes): bytes
+    }
+  }
+
+  static func path(of file: PreparedFile) -> String {
+    switch file {
+    case .version(let version): version.entry.path
+    case .alreadyArchived(let path, _, _), .rejected(let path, _, _): path
     }
   }
 }

@@ -27,10 +27,10 @@ struct DraftFileEntry: Sendable {
 enum WalkEvent: Sendable {
   /// Versions of one draft found in one folder, sorted by file name.
   case drafts([DraftFileEntry])
-  /// A path that is not a draft file and was left alone (not a `.inkling` file).
-  case ignored(path: String)
+  /// A path that was left alone; `named` when it is one of the paths the import was given.
+  case ignored(path: String, reason: IgnoredReason, named: Bool)
   /// A path that looked like a draft file but cannot be one.
-  case problem(path: String, reason: String)
+  case problem(path: String, problem: ImportProblem)
 }
 
 struct FileWalker {
@@ -42,14 +42,18 @@ struct FileWalker {
     for path in paths {
       var info = stat()
       guard stat(path, &info) == 0 else {
-        try emit(.problem(path: path, reason: Self.statFailure(path, errno)))
+        try emit(.problem(path: path, problem: Self.statFailure(path, errno)))
         continue
       }
       if Self.isDirectory(info) {
+        guard !entered.contains(FileIdentity(info)) else {
+          try emit(.ignored(path: path, reason: .alreadySearched, named: true))
+          continue
+        }
         try walkFolder(path, &entered, emit)
       } else {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        if let entry = try candidate(path: path, fileName: fileName, info: info, emit) {
+        if let entry = try candidate(path: path, fileName: fileName, info: info, named: true, emit) {
           try emit(.drafts([entry]))
         }
       }
@@ -63,15 +67,16 @@ struct FileWalker {
     while let folder = pending.popLast() {
       var info = stat()
       guard stat(folder, &info) == 0 else {
-        try emit(.problem(path: folder, reason: Self.statFailure(folder, errno)))
+        try emit(.problem(path: folder, problem: Self.statFailure(folder, errno)))
         continue
       }
+      // A symbolic link back to a folder searched already: its files are in this import.
       guard entered.insert(FileIdentity(info)).inserted else {
-        try emit(.problem(path: folder, reason: "a symbolic link loop: this folder was already searched"))
+        try emit(.ignored(path: folder, reason: .alreadySearched, named: folder == root))
         continue
       }
       guard let names = Self.list(folder) else {
-        try emit(.problem(path: folder, reason: "cannot read this folder: \(Self.errorText(errno))"))
+        try emit(.problem(path: folder, problem: .cannotRead(code: errno)))
         continue
       }
       var found: [String: [DraftFileEntry]] = [:]
@@ -80,28 +85,29 @@ struct FileWalker {
       for raw in names {
         let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
         guard let name = raw.text else {
-          try emit(.problem(path: path, reason: "the file name is not valid UTF-8; rename it to import it"))
+          try emit(.problem(path: path, problem: .invalidFileName))
           continue
         }
         var entryInfo = stat()
         if stat(path, &entryInfo) != 0 {
           let error = errno
           if DraftFileName.isDraftFileName(name) || error == ELOOP {
-            try emit(.problem(path: path, reason: Self.statFailure(path, error)))
+            try emit(.problem(path: path, problem: Self.statFailure(path, error)))
           } else {
-            try emit(.ignored(path: path))
+            try emit(.ignored(path: path, reason: .notADraftFile, named: false))
           }
           continue
         }
         if Self.isDirectory(entryInfo) {
           if DraftFileName.isDraftFileName(name) {
-            try emit(
-              .problem(path: path, reason: "a folder, not a draft file (its contents are searched all the same)"))
+            try emit(.problem(path: path, problem: .folderNamedLikeADraft))
           }
           subfolders.append(path)
           continue
         }
-        guard let entry = try candidate(path: path, fileName: name, info: entryInfo, emit) else { continue }
+        guard let entry = try candidate(path: path, fileName: name, info: entryInfo, named: false, emit) else {
+          continue
+        }
         if found[entry.name.draftName] == nil { order.append(entry.name.draftName) }
         found[entry.name.draftName, default: []].append(entry)
       }
@@ -112,24 +118,24 @@ struct FileWalker {
   }
 
   /// The entry for a draft file, or nil after reporting why it is not one.
-  private func candidate(path: String, fileName: String, info: stat, _ emit: (WalkEvent) throws -> Void) rethrows
-    -> DraftFileEntry?
-  {
+  private func candidate(
+    path: String, fileName: String, info: stat, named: Bool, _ emit: (WalkEvent) throws -> Void
+  ) rethrows -> DraftFileEntry? {
     // AppleDouble files (`._Cat.inkling`) are macOS metadata left on foreign disks.
-    guard !fileName.hasPrefix("._"), let name = DraftFileName(fileName) else {
-      try emit(.ignored(path: path))
+    guard !fileName.hasPrefix("._") else {
+      try emit(.ignored(path: path, reason: .appleDouble, named: named))
+      return nil
+    }
+    guard let name = DraftFileName(fileName) else {
+      try emit(.ignored(path: path, reason: .notADraftFile, named: named))
       return nil
     }
     guard info.st_mode & S_IFMT == S_IFREG else {
-      try emit(.problem(path: path, reason: "not a regular file (a device, FIFO or socket)"))
+      try emit(.problem(path: path, problem: .notRegularFile))
       return nil
     }
     guard Int64(info.st_size) <= maximumFileSize else {
-      try emit(
-        .problem(
-          path: path,
-          reason:
-            "\(info.st_size) bytes is over the \(maximumFileSize)-byte limit for a draft file (see --max-file-size)"))
+      try emit(.problem(path: path, problem: .tooLarge(size: Int64(info.st_size), limit: maximumFileSize)))
       return nil
     }
     let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
@@ -197,14 +203,12 @@ struct FileWalker {
 
   static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
 
-  static func statFailure(_ path: String, _ error: Int32) -> String {
+  static func statFailure(_ path: String, _ error: Int32) -> ImportProblem {
     var link = stat()
-    if error == ENOENT, lstat(path, &link) == 0 { return "a broken symbolic link" }
-    if error == ELOOP { return "a symbolic link loop" }
-    return errorText(error)
+    if error == ENOENT, lstat(path, &link) == 0 { return .brokenLink }
+    if error == ELOOP { return .linkLoop }
+    return .cannotRead(code: error)
   }
-
-  static func errorText(_ error: Int32) -> String { String(cString: strerror(error)) }
 }
 
 extension DraftFileName {

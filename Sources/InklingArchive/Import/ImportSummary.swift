@@ -24,10 +24,15 @@ public struct ImportSummary: Sendable, Equatable {
 
 /// Something an import reports while it runs, in the order it happens.
 public enum ImportEvent: Sendable {
-  /// A file was not imported, and why (one line: `path: reason`).
-  case rejected(path: String, reason: String)
-  /// A file was imported with a fallback (no stamp in its name, a copy suffix, …).
-  case note(path: String, message: String)
+  /// A draft file was not imported, and why.
+  case rejected(path: String, problem: ImportProblem)
+  /// A path was passed over; `named` when it is one of the paths given to the import.
+  case ignored(path: String, reason: IgnoredReason, named: Bool)
+  /// A draft file was stored, or found in the archive already.
+  case archived(path: String, draft: String, outcome: ImportOutcome)
+  /// Something to know about a file that was imported all the same (a fallback in its
+  /// name, a drawing that does not decode).
+  case note(path: String, note: ImportNote)
   /// Counts so far, for a progress line.
   case progress(ImportProgress)
 }

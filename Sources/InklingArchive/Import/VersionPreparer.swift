@@ -29,13 +29,15 @@ struct PreparedVersion: Sendable {
   let drawingFacts: DrawingFacts?
   let template: EnvelopeTemplate
   let background: RGBA
+  /// What to tell about it: fallbacks in its name, a drawing that does not decode.
+  let notes: [ImportNote]
 }
 
 /// The outcome for one file.
 enum PreparedFile: Sendable {
   case version(PreparedVersion)
-  case alreadyArchived(path: String, bytes: Int64)
-  case rejected(path: String, reason: String, bytes: Int64)
+  case alreadyArchived(path: String, draft: String, bytes: Int64)
+  case rejected(path: String, problem: ImportProblem, bytes: Int64)
 }
 
 final class VersionPreparer {
@@ -65,10 +67,10 @@ final class VersionPreparer {
     return ordered.map { entry, saved in
       do {
         return try prepare(entry, saved: saved)
-      } catch let error as ImportFileError {
-        return .rejected(path: entry.path, reason: error.reason, bytes: entry.size)
+      } catch let problem as ImportProblem {
+        return .rejected(path: entry.path, problem: problem, bytes: entry.size)
       } catch {
-        return .rejected(path: entry.path, reason: "\(error)", bytes: entry.size)
+        return .rejected(path: entry.path, problem: .notStored("\(error)"), bytes: entry.size)
       }
     }
   }
@@ -77,13 +79,13 @@ final class VersionPreparer {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
     if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256) {
-      return .alreadyArchived(path: entry.path, bytes: entry.size)
+      return .alreadyArchived(path: entry.path, draft: entry.name.draftName, bytes: entry.size)
     }
     let envelope: DraftEnvelope
     do {
       envelope = try DraftEnvelope.parse(file)
     } catch {
-      throw ImportFileError(reason: error.reason)
+      throw ImportProblem.notADraft(error.reason)
     }
     let drawing = envelope.drawing
     let blobSHA256 = SHA256.hash(drawing)
@@ -105,17 +107,18 @@ final class VersionPreparer {
     // give back the file exactly. (The blob encoder has already checked that its stored
     // form decodes to bytes with `blobSHA256`.)
     guard SHA256.hash(envelope.template.rebuild(drawing: drawing)) == fileSHA256 else {
-      throw ImportFileError(
-        reason:
-          "internal check failed: the archived form does not rebuild this file exactly; it was not imported (please report this)"
-      )
+      throw ImportProblem.failedVerification
+    }
+    var notes = entry.name.fallbacks.map(ImportNote.fileName)
+    if let facts, facts.status != .decoded {
+      notes.append(.undecodableDrawing(facts.problem ?? "not a PencilKit drawing this build reads"))
     }
     previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
     return .version(
       PreparedVersion(
         entry: entry, savedMilliseconds: saved.milliseconds, savedSource: saved.source,
         fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts, template: envelope.template,
-        background: envelope.background))
+        background: envelope.background, notes: notes))
   }
 
   /// The save time from the file name, else the file's modification time.
@@ -159,18 +162,15 @@ final class VersionPreparer {
   /// the import; the size is checked again on the open descriptor.
   static func readFile(_ entry: DraftFileEntry, maximumSize: Int64) throws -> [UInt8] {
     let descriptor = open(entry.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw ImportFileError(reason: "cannot open: \(String(cString: strerror(errno)))")
-    }
+    guard descriptor >= 0 else { throw ImportProblem.cannotRead(code: errno) }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-      throw ImportFileError(reason: "not a regular file")
+      throw ImportProblem.notRegularFile
     }
     let size = Int(info.st_size)
     guard Int64(size) <= maximumSize else {
-      throw ImportFileError(
-        reason: "\(size) bytes is over the \(maximumSize)-byte limit for a draft file (see --max-file-size)")
+      throw ImportProblem.tooLarge(size: Int64(size), limit: maximumSize)
     }
     var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
@@ -178,19 +178,14 @@ final class VersionPreparer {
       let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
       if count < 0 {
         if errno == EINTR { continue }
-        throw ImportFileError(reason: "cannot read: \(String(cString: strerror(errno)))")
+        throw ImportProblem.cannotRead(code: errno)
       }
       if count == 0 { break }
       done += count
     }
     guard done == size else {
-      throw ImportFileError(reason: "the file shrank from \(size) to \(done) bytes while being imported")
+      throw ImportProblem.shrank(from: Int64(size), to: Int64(done))
     }
     return bytes
   }
-}
-
-/// Why one file was not imported.
-struct ImportFileError: Error {
-  let reason: String
 }

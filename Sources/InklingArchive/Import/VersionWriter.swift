@@ -65,17 +65,18 @@ final class VersionWriter {
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-  /// Stores one prepared file; returns the problem to report, if any.
-  func write(_ file: PreparedFile) throws -> (path: String, reason: String)? {
+  /// Stores one prepared file; returns what became of it.
+  func write(_ file: PreparedFile) throws -> Result<ImportOutcome, ImportProblem> {
     try beginIfNeeded()
+    var result = Result<ImportOutcome, ImportProblem>.success(.alreadyArchived)
     switch file {
-    case .alreadyArchived(_, let bytes):
+    case .alreadyArchived(_, _, let bytes):
       summary.alreadyArchived += 1
       summary.bytesRead += bytes
-    case .rejected(let path, let reason, let bytes):
+    case .rejected(let path, let problem, let bytes):
       summary.bytesRead += bytes
-      try reject(path, reason)
-      return (path, reason)
+      try reject(path, problem)
+      return .failure(problem)
     case .version(let version):
       summary.bytesRead += version.entry.size
       do {
@@ -85,6 +86,7 @@ final class VersionWriter {
         case .inserted(let createdDraft):
           summary.versionsImported += 1
           if createdDraft { summary.draftsCreated += 1 }
+          result = .success(.imported)
         case .alreadyArchived:
           summary.alreadyArchived += 1
         }
@@ -98,15 +100,15 @@ final class VersionWriter {
           rollback()
           throw error
         }
-        let reason = "could not be stored: \(error)"
-        try reject(version.entry.path, reason)
-        return (version.entry.path, reason)
+        let problem = ImportProblem.notStored("\(error)")
+        try reject(version.entry.path, problem)
+        return .failure(problem)
       }
     }
     pendingFiles += 1
     if pendingIndex.count >= Self.pendingIndexLimit { try writeIndex() }
     try commitIfDue()
-    return nil
+    return result
   }
 
   /// Writes the queued drawing index rows, under one savepoint: if they fail, they alone
@@ -129,7 +131,8 @@ final class VersionWriter {
   func ignore() { summary.ignored += 1 }
 
   /// Counts and logs a file that could not be imported.
-  func reject(_ path: String, _ reason: String) throws {
+  func reject(_ path: String, _ problem: ImportProblem) throws {
+    let reason = problem.description
     summary.rejected += 1
     guard problemsRecorded < Self.problemsKept else { return }
     problemsRecorded += 1
