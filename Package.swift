@@ -5,7 +5,7 @@
 // The modules are layered, each depending only on those above it:
 //
 //   InklingFormats    bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
-//   InklingRendering  drawings -> pixels -> PNG
+//   InklingRendering  drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
 //   InklingStore      the SQLite archive: schema, typed statements, content-addressed blobs
 //   InklingArchive    operations: import, query, restore, thumbnails, check, backup, gc
 //   inkling-archive   the command line: parses arguments, calls one operation, prints
