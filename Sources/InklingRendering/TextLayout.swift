@@ -7,7 +7,8 @@
 // - Font: per character (grapheme cluster), the first face that has every scalar of it
 //   (zero-width joiners and variation selectors need not be in it). A character shown as
 //   emoji tries the colour face first; a space or punctuation mark stays in the face of the
-//   character before it when that face has it, so runs are not cut at every space. A
+//   character before it when that face has it, so runs are not cut at every space (not in
+//   the colour face, whose spaces are as wide as its emoji). A
 //   character no face has goes to fontconfig's choice, else to the first face (its
 //   missing-glyph box).
 // - Script: HarfBuzz's script of the character's first scalar with one; common characters
@@ -127,7 +128,9 @@ extension TextRenderer {
     var chosen: [Int] = []
     for (index, character) in characters.enumerated() {
       let previous = chosen.last
-      if let previous, strong[index] == nil, !Self.isEmoji(character), covers(previous, character) {
+      if let previous, strong[index] == nil, !Self.isEmoji(character), !faces[previous].isColorBitmap,
+        covers(previous, character)
+      {
         chosen.append(previous)
       } else {
         chosen.append(face(for: character))

@@ -42,6 +42,8 @@ import Testing
     // Digits next to emoji stay text; a character with U+FE0F asks for the emoji face.
     #expect(Set(families("2025")) == ["Noto Sans"])
     #expect(families("\u{2764}\u{FE0F}") == ["Noto Color Emoji"])
+    // A space after an emoji is a text space, not the emoji face's wide one.
+    #expect(families("🌸 spring") == ["Noto Color Emoji"] + Array(repeating: "Noto Sans", count: 7))
   }
 
   @Test func arabicIsJoinedAndReadRightToLeft() {
