@@ -81,10 +81,10 @@ extension Archive {
   /// (Debian: fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji), cut with "…" where
   /// they are wider than a thumbnail. A character whose font is not installed is drawn from
   /// another font that has it, else as a box.
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `size` is not 128 or 256 or
-  ///   `columns` is below 1; `.failed` when `drafts` is empty, names no draft, the sheet
-  ///   would exceed 16384 pixels a side or 64 M pixels (choose fewer drafts), or no font
-  ///   at all is installed to draw the captions with.
+  /// - Throws: `ArchiveError.invalidArgument` when `size` is not 128 or 256 or `columns` is
+  ///   below 1; `.noMatchingDrafts` when `drafts` is empty; `.noSuchDraft` for a name that is
+  ///   no draft; `.tooManyDrafts` when the sheet would exceed 16384 pixels a side or 64 M
+  ///   pixels; `.textRendering` when no font at all is installed to draw the captions with.
   public func contactSheet(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone = .current
   ) throws(ArchiveError) -> [UInt8] {
@@ -117,7 +117,7 @@ extension Archive {
     do {
       text = try TextRenderer()
     } catch {
-      throw ArchiveError(.failed, "cannot draw the contact sheet's captions: \(error)")
+      throw .textRendering(error)
     }
 
     // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
