@@ -138,7 +138,7 @@ final class FontFace {
   }
 
   /// A colour glyph from the strike nearest above `pixelSize` (else the largest), scaled
-  /// down by area averaging, which keeps edges smooth at the 10–30 px of captions.
+  /// by area averaging, which keeps edges smooth at the 10–30 px of captions.
   private func colorGlyph(_ glyph: UInt32, pixelSize: Double) -> GlyphBitmap {
     let strikes = Int(face.pointee.num_fixed_sizes)
     guard strikes > 0, let sizes = face.pointee.available_sizes else { return .empty }
@@ -171,11 +171,11 @@ private struct ColorBitmap {
   var pitch: Int
   var bgra: UnsafeMutablePointer<UInt8>
 
-  /// The bitmap scaled by `scale` (at most 1) onto whole pixels, its top-left corner at
-  /// (`left`, `top`) relative to the origin: each target pixel averages the source area it
-  /// covers, weighting partly covered source pixels by the part they cover.
+  /// The bitmap scaled by `scale` onto whole pixels, its top-left corner at (`left`, `top`)
+  /// relative to the origin: each target pixel averages the source area it covers,
+  /// weighting partly covered source pixels by the part they cover (so an enlarged emoji is
+  /// blocky, not blurred).
   func scaled(by scale: Double, left: Double, top: Double) -> GlyphBitmap {
-    let scale = min(scale, 1)
     let x0 = left.rounded(.down)
     let y0 = (-top).rounded(.down)
     let targetWidth = Int((left + Double(width) * scale - x0).rounded(.up))

@@ -68,6 +68,10 @@ public final class TextRenderer {
   private var proposed: [UInt32: Int?] = [:]
   private var glyphCache: [GlyphKey: GlyphBitmap] = [:]
 
+  /// The largest size lines are laid out at: far above captions, and it keeps 26.6
+  /// positions and bitmaps small.
+  public static let largestPixelSize = 1024.0
+
   private struct GlyphKey: Hashable {
     var face: Int
     var glyph: UInt32
@@ -105,8 +109,9 @@ public final class TextRenderer {
   /// `text` laid out on one line at `pixelSize` pixels to the em; when it is wider than
   /// `maxWidth`, as many of its first characters as fit with "…" after them (by measured
   /// width; an ellipsis that does not fit either leaves an empty line). Line breaks and
-  /// other control characters are drawn as spaces.
+  /// other control characters are drawn as spaces. `pixelSize` is held to 1…1024.
   public func line(_ text: String, pixelSize: Double, maxWidth: Double? = nil) -> TextLine {
+    let pixelSize = pixelSize >= 1 ? min(pixelSize, Self.largestPixelSize) : 1  // NaN too
     let characters = text.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 }
     let whole = layOut(characters, pixelSize: pixelSize, truncated: false)
     guard let maxWidth, whole.width > maxWidth else { return whole }
@@ -175,7 +180,10 @@ public final class TextRenderer {
 
   /// Draws `line` (laid out by this renderer) with its start at `x` and its baseline at
   /// `baseline`, in `color` (colour emoji keep their own colours and take its alpha).
+  /// Whatever falls outside the image is left out.
   public func draw(_ line: TextLine, x: Double, baseline: Double, color: RGBA, into image: inout RenderedImage) {
+    // Positions far outside any image draw nothing, and would not convert to Int.
+    guard abs(x) < 1e9, abs(baseline) < 1e9 else { return }
     let size = Int((line.pixelSize * 64).rounded())
     let ink = ClampedColor(color)
     let baseRow = Int(baseline.rounded())

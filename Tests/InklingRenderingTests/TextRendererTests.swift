@@ -109,6 +109,28 @@ import Testing
     #expect(image.rgba.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 }, "stays opaque")
   }
 
+  @Test func outlandishSizesAndPositionsDoNotTrap() {
+    var image = RenderedImage(width: 20, height: 20, rgba: [UInt8](repeating: 255, count: 20 * 20 * 4))
+    for size in [0, -3, .nan, .infinity, 1e12] {
+      let line = text.line("Cat 🐈‍⬛ قطة", pixelSize: size, maxWidth: 15)
+      #expect(line.pixelSize >= 1 && line.pixelSize <= TextRenderer.largestPixelSize)
+      text.draw(line, x: 2, baseline: 15, color: Fixtures.black, into: &image)
+    }
+    for position in [Double.nan, .infinity, -1e300, 1e15] {
+      text.draw(text.line("Cat", pixelSize: 12), x: position, baseline: position, color: Fixtures.black, into: &image)
+      text.draw(text.line("Cat", pixelSize: 12), x: -40, baseline: position, color: Fixtures.black, into: &image)
+    }
+    // A large emoji is scaled up from its strike, as wide as HarfBuzz's advance.
+    var large = RenderedImage(width: 300, height: 300, rgba: [UInt8](repeating: 255, count: 300 * 300 * 4))
+    let cat = text.line("🐈", pixelSize: 200)
+    text.draw(cat, x: 10, baseline: 250, color: Fixtures.black, into: &large)
+    let inked = (0..<300).filter { x in
+      large.countDiffering(from: (255, 255, 255), x: x..<(x + 1), y: 0..<300, tolerance: 40) > 0
+    }
+    #expect(
+      Double(inked.count) > cat.width * 0.7 && Double(inked.count) <= cat.width + 2, "\(inked.count) of \(cat.width)")
+  }
+
   // MARK: - Missing fonts
 
   @Test func aFamilyFoundNowhereIsListedWithItsPackage() throws {
