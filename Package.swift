@@ -72,7 +72,9 @@ let package = Package(
     // MARK: - Executables
     .executableTarget(
       name: "inkling-archive",
-      dependencies: ["InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation"]),
+      dependencies: [
+        "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
+      ]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests
