@@ -5,7 +5,7 @@
 // The modules are layered, each depending only on those above it:
 //
 //   InklingFormats    bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
-//   InklingRendering  drawings -> pixels -> PNG
+//   InklingRendering  drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
 //   InklingStore      the SQLite archive: schema, typed statements, content-addressed blobs
 //   InklingArchive    operations: import, query, restore, thumbnails, check, backup, gc
 //   inkling-archive   the command line: parses arguments, calls one operation, prints
@@ -36,14 +36,26 @@ let package = Package(
     .systemLibrary(
       name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
       providers: [.apt(["libpng-dev"])]),
+    // Caption text: FreeType rasterises glyphs, HarfBuzz shapes runs, fontconfig finds fonts.
+    .systemLibrary(
+      name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev"])]),
+    .systemLibrary(
+      name: "CHarfBuzz", path: "Sources/C/CHarfBuzz", pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev"])]),
+    .systemLibrary(
+      name: "CFontconfig", path: "Sources/C/CFontconfig", pkgConfig: "fontconfig",
+      providers: [.apt(["libfontconfig-dev"])]),
     // libpng reports errors with longjmp, which Swift cannot survive; this C shim catches them.
     .target(name: "PNGBridge", dependencies: ["CPNG"], path: "Sources/C/PNGBridge"),
 
     // MARK: - The library, layer by layer
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
     .target(name: "InklingFormats", dependencies: ["CZlib"]),
-    // Drawings to RGBA pixels over a background, and PNG encoding.
-    .target(name: "InklingRendering", dependencies: ["InklingFormats", "PNGBridge"]),
+    // Drawings to RGBA pixels over a background, PNG encoding, and text in every script.
+    .target(
+      name: "InklingRendering",
+      dependencies: ["InklingFormats", "PNGBridge", "CFreeType", "CHarfBuzz", "CFontconfig"]),
     // The SQLite archive: connection, statements, migrations, hashing, compression, blobs.
     .target(
       name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto"],
@@ -60,7 +72,9 @@ let package = Package(
     // MARK: - Executables
     .executableTarget(
       name: "inkling-archive",
-      dependencies: ["InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation"]),
+      dependencies: [
+        "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
+      ]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests

@@ -4,6 +4,7 @@
 // case into its sentence and status in one file (inkling-archive/ErrorMessages.swift).
 
 import Foundation
+import InklingRendering
 import InklingStore
 
 /// Why an operation could not be done.
@@ -33,6 +34,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case noMatchingDrafts
   /// The PNG encoder failed.
   case imageEncoding(detail: String)
+  /// Text cannot be drawn (captions): no font could be opened, or FreeType failed.
+  case textRendering(TextError)
   /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
   case tooManyDrafts(count: Int, thumbnailSize: Int, maximumSide: Int)
 
@@ -122,6 +125,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       "the drawing of \"\(draft)\" version \(version) cannot be read: \(reason)"
     case .noMatchingDrafts: "no drafts match"
     case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
+    case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
     case .destinationExists(let path): "\(path) already exists"
     case .destinationIsFolder(let path): "\(path) is a folder, not a file"

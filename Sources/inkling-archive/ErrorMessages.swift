@@ -48,6 +48,7 @@ extension ArchiveError {
       "version \(version) of \(Quoted.name(draft)) could not be read: \(reason)"
     case .noMatchingDrafts: "no drafts match; nothing written"
     case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
+    case .textRendering(let error): "the captions cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side):
       "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
         + "choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"

@@ -1,12 +1,14 @@
-// inkling-corpus: writes a deterministic Drafts folder the way the Inkling app does, or a
-// folder of bad inputs. Used by tests, the demo and scripts/bench.
+// inkling-corpus: writes a deterministic Drafts folder the way the Inkling app does (generated
+// drafts, and real drawings as drafts with --samples), or a folder of bad inputs. Used by
+// tests, the demo and scripts/bench.
 
 import Foundation
 import InklingCorpus
 
 let usage = """
   Usage: inkling-corpus --drafts N [--versions A-B] [--strokes A-B] [--seed S] [--variety]
-                        [--manifest FILE] OUT_DIR
+                        [--manifest FILE] [--samples DIR] OUT_DIR
+         inkling-corpus --samples DIR OUT_DIR
          inkling-corpus --bad OUT_DIR
 
     --drafts N       number of drafts (distinct names)
@@ -15,6 +17,8 @@ let usage = """
     --seed S         random seed (default 1); the same arguments give the same folder
     --variety        also write files the way copies off a device look, and other JSON spellings
     --manifest FILE  write one line per file: draft name, file name, save time (ms), bytes (TSV)
+    --samples DIR    also write every DIR/*.pkdrawing (device drawings) as a draft of a few
+                     saves, after the generated drafts (see SampleDrafts.swift)
     --bad            write a folder of bad inputs instead (see BadInputs.swift)
   """
 
@@ -22,6 +26,8 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
   FileHandle.standardError.write(Data("Error: \(message)\n\(status == 2 ? usage + "\n" : "")".utf8))
   exit(status)
 }
+
+func megabytes(_ bytes: Int) -> Double { (Double(bytes) / 100_000).rounded() / 10 }
 
 func range(_ text: String) -> ClosedRange<Int>? {
   let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -35,6 +41,7 @@ var spec = CorpusSpec(drafts: 0)
 var draftsGiven = false
 var bad = false
 var manifest: String?
+var samples: String?
 var output: String?
 while !arguments.isEmpty {
   let argument = arguments.removeFirst()
@@ -61,6 +68,7 @@ while !arguments.isEmpty {
     spec.seed = s
   case "--variety": spec.layoutVariety = true
   case "--manifest": manifest = value()
+  case "--samples": samples = value()
   case "--bad": bad = true
   default:
     if argument.hasPrefix("-") { fail("unknown option \(argument)") }
@@ -79,22 +87,32 @@ do {
     print("wrote \(entries.count) bad-input entries into \(output)")
     exit(0)
   }
-  guard draftsGiven else { fail("--drafts N is required") }
-  let summary = try writeCorpus(spec, to: folder)
+  guard draftsGiven || samples != nil else { fail("--drafts N or --samples DIR is required") }
+  var drafts: [CorpusDraft] = []
+  if draftsGiven {
+    let summary = try writeCorpus(spec, to: folder)
+    drafts = summary.drafts
+    print(
+      "wrote \(summary.files) files (\(megabytes(summary.bytes)) MB, \(summary.smallestFile)–\(summary.largestFile) bytes each) "
+        + "for \(summary.drafts.count) drafts into \(output) in \(((Date().timeIntervalSince(start)) * 10).rounded() / 10) s"
+    )
+  }
+  if let samples {
+    let written = try writeSampleDrafts(from: URL(fileURLWithPath: samples), to: folder)
+    let files = written.map(\.files.count).reduce(0, +)
+    print("wrote \(files) files for \(written.count) drafts of the real drawings in \(samples) into \(output):")
+    for draft in written { print("  \(draft.name.draftName): \(draft.files.count) saves") }
+    drafts += written
+  }
   if let manifest {
     var text = ""
-    for draft in summary.drafts {
+    for draft in drafts {
       for file in draft.files {
         text += "\(draft.name.draftName)\t\(file.fileName)\t\(file.savedMilliseconds)\t\(file.bytes)\n"
       }
     }
     try Data(text.utf8).write(to: URL(fileURLWithPath: manifest))
   }
-  let seconds = Date().timeIntervalSince(start)
-  let megabytes = Double(summary.bytes) / 1_000_000
-  print(
-    "wrote \(summary.files) files (\((megabytes * 10).rounded() / 10) MB, \(summary.smallestFile)–\(summary.largestFile) bytes each) "
-      + "for \(summary.drafts.count) drafts into \(output) in \((seconds * 10).rounded() / 10) s")
 } catch {
   fail("\(error)", status: 1)
 }

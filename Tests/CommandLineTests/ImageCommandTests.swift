@@ -136,21 +136,21 @@ import Testing
   @Test func contactSheetIsAGridOfTheMatchingDrafts() throws {
     let all = try runner.run(["contact-sheet", "-o", "all.png"])
     #expect(all.status == 0)
-    #expect(all.stdout == "all.png  (3 drafts, 280 × 332 px)\n")
-    // 3 drafts: 2 columns and 2 rows of 136 × 162 px cells and an 8 px margin.
-    #expect(dimensions(try bytes("all.png")) == (8 + 2 * 136, 8 + 2 * 162))
+    #expect(all.stdout == "all.png  (3 drafts, 280 × 348 px)\n")
+    // 3 drafts: 2 columns and 2 rows of 136 × 170 px cells and an 8 px margin.
+    #expect(dimensions(try bytes("all.png")) == (8 + 2 * 136, 8 + 2 * 170))
     #expect(try pngcheck("all.png") != false)
     #expect(keywords(try bytes("all.png")).contains("Software"))
 
     #expect(try runner.run(["contact-sheet", "--name", "notes", "--size", "256", "-o", "one.png"]).status == 0)
-    #expect(dimensions(try bytes("one.png")) == (16 + 256 + 16, 16 + 256 + 8 + 44 + 16))
+    #expect(dimensions(try bytes("one.png")) == (16 + 256 + 16, 16 + 256 + 8 + 60 + 16))
     #expect(try runner.run(["contact-sheet", "--since", "2025-10-02", "--columns", "2", "-o", "two.png"]).status == 0)
-    #expect(dimensions(try bytes("two.png")) == (8 + 2 * 136, 8 + 162))
+    #expect(dimensions(try bytes("two.png")) == (8 + 2 * 136, 8 + 170))
 
     // The filters are list's: --exact is the name itself, --glob matches the whole name.
     #expect(try runner.run(["contact-sheet", "--exact", "STROKES", "-o", "none.png"]).status == 1)
     let exact = try runner.run(["contact-sheet", "--exact", "Strokes", "-o", "exact.png"])
-    #expect(exact.stdout == "exact.png  (1 draft, 144 × 170 px)\n", "\(exact.stderr)")
+    #expect(exact.stdout == "exact.png  (1 draft, 144 × 178 px)\n", "\(exact.stderr)")
     #expect(try runner.run(["list", "--glob", "*o*", "--paths"]).stdout.split(separator: "\n").count == 2)
     let glob = try runner.run(["contact-sheet", "--glob", "*o*", "-o", "glob.png"])
     #expect(glob.stdout.hasPrefix("glob.png  (2 drafts, "), "\(glob.stderr)")

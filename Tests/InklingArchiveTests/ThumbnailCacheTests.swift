@@ -229,30 +229,22 @@ import Testing
     #expect(names == ["Opaque", "Empty", "Copy", "Strokes", "Notes"])
     let utc = TimeZone(identifier: "UTC")!
     let sheet = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, timeZone: utc))
-    // 5 drafts: 3 columns, 2 rows of 128 px thumbnails, 8 px margins, 2 caption lines of 11 px.
+    // 5 drafts: 3 columns, 2 rows of 128 px thumbnails, 8 px margins, 4 + 30 px of captions.
     #expect(sheet.width == 8 + 3 * (128 + 8))
-    #expect(sheet.height == 8 + 2 * (128 + 4 + 22 + 8))
+    #expect(sheet.height == 8 + 2 * (128 + 4 + 30 + 8))
     // The first cell is Opaque's green background; the fifth (second row, middle) is Notes.
     #expect(sheet.pixel(x: 8 + 2, y: 8 + 2) == (0, 128, 0, 255))
-    #expect(sheet.pixel(x: 8 + 136 + 2, y: 8 + 162 + 2) == (255, 255, 255, 255))
-    // The caption is drawn under each thumbnail.
-    let captionRow = 8 + 128 + 4 + 3
+    #expect(sheet.pixel(x: 8 + 136 + 2, y: 8 + 170 + 2) == (255, 255, 255, 255))
+    // The caption is drawn under each thumbnail: a row through the name's lower-case letters.
+    let captionRow = 8 + 128 + 4 + 13 - 3
     #expect((8..<(8 + 128)).contains { sheet.pixel(x: $0, y: captionRow).r < 0x80 })
 
     let one = try PNG.decode(try archive.contactSheet(drafts: ["Notes"], size: 256, timeZone: utc))
-    #expect(one.width == 16 + 256 + 16 && one.height == 16 + 256 + 8 + 44 + 16)
+    #expect(one.width == 16 + 256 + 16 && one.height == 16 + 256 + 8 + 60 + 16)
     let wide = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, columns: 5, timeZone: utc))
-    #expect(wide.width == 8 + 5 * 136 && wide.height == 8 + 162)
+    #expect(wide.width == 8 + 5 * 136 && wide.height == 8 + 170)
     #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: ["Nobody"]) }
     #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: []) }
-  }
-
-  @Test func captionsFoldAccentsAndBoxTheRest() {
-    #expect(BitmapFont.glyphs("Café", maxGlyphs: 10) == BitmapFont.glyphs("Cafe", maxGlyphs: 10))
-    #expect(BitmapFont.glyphs("猫", maxGlyphs: 10) == [BitmapFont.missing])
-    let cut = BitmapFont.glyphs("abcdefghij", maxGlyphs: 5)
-    #expect(cut.count == 5 && cut.last == BitmapFont.ellipsis)
-    #expect(BitmapFont.ascii.count == 95)
   }
 
   @Test func textChunksSurvivePNGCheckAndDecoding() throws {

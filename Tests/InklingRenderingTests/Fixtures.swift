@@ -106,6 +106,19 @@ enum Fixtures {
     return Drawing(inks: inks, strokes: strokes)
   }
 
+  /// `text` at 24 px and below it at 12 px, in dark grey on paper, 240 × 64 pixels; a
+  /// right-to-left line is aligned right.
+  static func caption(_ text: String) throws -> RenderedImage {
+    let renderer = try TextRenderer()
+    var image = RenderedImage(width: 240, height: 64, rgba: [UInt8](repeating: 0xF4, count: 240 * 64 * 4))
+    let ink = RGBA(red: 0.125, green: 0.125, blue: 0.125, alpha: 1)
+    for (size, baseline) in [(24.0, 30.0), (12.0, 52.0)] {
+      let line = renderer.line(text, pixelSize: size, maxWidth: 224)
+      renderer.draw(line, x: line.isRightToLeft ? 232 - line.width : 8, baseline: baseline, color: ink, into: &image)
+    }
+    return image
+  }
+
   /// A random-ish handwritten page: `strokes` strokes of `points` points each.
   static func page(strokes count: Int, points: Int, seed: UInt64 = 1) -> Drawing {
     var state = seed

@@ -27,7 +27,9 @@ import Testing
   static let paper = RGBA(red: 0.98, green: 0.97, blue: 0.93, alpha: 1)
 
   /// The goldens: name → how to render it.
-  static let cases: [(String, @Sendable () throws -> RenderedImage)] = [
+  static let cases = drawingCases + captionCases
+
+  static let drawingCases: [(String, @Sendable () throws -> RenderedImage)] = [
     (
       "inks-thumbnail-128",
       { Renderer.thumbnail(of: Fixtures.inkSampler(), background: paper, pixelSize: 128) }
@@ -56,6 +58,12 @@ import Testing
       }
     ),
   ]
+
+  /// One golden per script: the name at 24 px, then at the contact sheet's 12 px, on paper.
+  static let captionCases: [(String, @Sendable () throws -> RenderedImage)] = [
+    ("caption-latin", "Łódź Ærøskøbing"), ("caption-cyrillic", "Кошка"), ("caption-cjk", "猫の絵"),
+    ("caption-arabic", "قطة"), ("caption-emoji", "Cat 🐈‍⬛"),
+  ].map { name, text in (name, { @Sendable in try Fixtures.caption(text) }) }
 
   @Test(arguments: cases.map(\.0))
   func matchesGolden(_ name: String) throws {

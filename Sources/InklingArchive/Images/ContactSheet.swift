@@ -1,14 +1,16 @@
 // `contact-sheet`: the newest version of each draft as a thumbnail in a grid, in the order
 // given (the command passes `list`'s order, newest first), each captioned with the draft's
-// name and save time in the 5 × 8 BitmapFont.
+// name and save time, drawn by InklingRendering's TextRenderer in Noto fonts (every script,
+// colour emoji; a right-to-left name is aligned right).
 //
-// Layout, at thumbnail size S (128 or 256; captions at scale 1 or 2):
+// Layout, at thumbnail size S (128 or 256; s = 1 or 2):
 //
-//   ┌ margin ─────────────────────────────┐
+//   ┌ margin 8s ──────────────────────────┐
 //   │ [S × S thumbnail, 1 px frame] gap … │   columns = ⌈√N⌉ unless given, fit to 16384 px
-//   │ name (cut with …)                   │
-//   │ yyyy-MM-dd HH:mm                    │
-//   │ gap                                 │
+//   │ 4s                                  │
+//   │ name, 12s px, cut with … to S px    │   baseline 13s below the line's top, line 16s
+//   │ yyyy-MM-dd HH:mm, 10s px            │   baseline 11s below, line 14s
+//   │ margin 8s                           │
 //   └─────────────────────────────────────┘
 //
 // Thumbnails come from the cache; the missing ones are rendered on two threads and stored.
@@ -37,14 +39,19 @@ struct ContactSheetLayout: Equatable {
   var columns: Int
   var fontScale: Int { thumbnailSize >= 256 ? 2 : 1 }
   var margin: Int { 8 * fontScale }
-  var lineHeight: Int { (BitmapFont.glyphHeight + 3) * fontScale }
+  var nameSize: Double { 12 * Double(fontScale) }
+  var dateSize: Double { 10 * Double(fontScale) }
   var cellWidth: Int { thumbnailSize + margin }
-  var cellHeight: Int { thumbnailSize + 4 * fontScale + 2 * lineHeight + margin }
+  var cellHeight: Int { thumbnailSize + 34 * fontScale + margin }
   var rows: Int { (count + columns - 1) / columns }
   var width: Int { margin + columns * cellWidth }
   var height: Int { margin + rows * cellHeight }
-  /// Caption characters that fit under a thumbnail.
-  var captionGlyphs: Int { (thumbnailSize + fontScale) / (BitmapFont.advance * fontScale) }
+
+  /// The baselines of the name and the date under the thumbnail whose top is at `y`.
+  func baselines(y: Int) -> (name: Int, date: Int) {
+    let top = y + thumbnailSize + 4 * fontScale
+    return (top + 13 * fontScale, top + 27 * fontScale)
+  }
 
   /// The top-left corner of thumbnail `index`.
   func origin(_ index: Int) -> (x: Int, y: Int) {
@@ -70,11 +77,14 @@ extension Archive {
   /// ```swift
   /// let png = try archive.contactSheet(drafts: archive.drafts().map(\.name))
   /// ```
-  /// Names are drawn in a built-in ASCII bitmap font: accents are dropped ("Café" → "Cafe")
-  /// and other characters outside ASCII are drawn as a box; long names are cut with "…".
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `size` is not 128 or 256 or
-  ///   `columns` is below 1; `.failed` when `drafts` is empty, names no draft, or the sheet
-  ///   would exceed 16384 pixels a side or 64 M pixels (choose fewer drafts).
+  /// Names are drawn in every script with the Noto fonts of `FontFallback.system`
+  /// (Debian: fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji), cut with "…" where
+  /// they are wider than a thumbnail. A character whose font is not installed is drawn from
+  /// another font that has it, else as a box.
+  /// - Throws: `ArchiveError.invalidArgument` when `size` is not 128 or 256 or `columns` is
+  ///   below 1; `.noMatchingDrafts` when `drafts` is empty; `.noSuchDraft` for a name that is
+  ///   no draft; `.tooManyDrafts` when the sheet would exceed 16384 pixels a side or 64 M
+  ///   pixels; `.textRendering` when no font at all is installed to draw the captions with.
   public func contactSheet(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone = .current
   ) throws(ArchiveError) -> [UInt8] {
@@ -103,6 +113,13 @@ extension Archive {
       throw .tooManyDrafts(count: versions.count, thumbnailSize: size, maximumSide: RenderGeometry.maxDimension)
     }
 
+    let text: TextRenderer
+    do {
+      text = try TextRenderer()
+    } catch {
+      throw .textRendering(error)
+    }
+
     // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
     let jobs = try versions.map { v throws(ArchiveError) in try thumbnailJob(v, size: size, cache: cache) }
     var pngs: [[UInt8]: [UInt8]] = [:]
@@ -119,13 +136,8 @@ extension Archive {
     storeThumbnails(Array(zip(missing, rendered)), cache: cache)
 
     // The sheet.
-    var sheet = [UInt8](repeating: 0, count: layout.width * layout.height * 4)
-    for i in stride(from: 0, to: sheet.count, by: 4) {
-      sheet[i] = 0xF4
-      sheet[i + 1] = 0xF4
-      sheet[i + 2] = 0xF4
-      sheet[i + 3] = 0xFF
-    }
+    var sheet = RenderedImage(
+      width: layout.width, height: layout.height, rgba: Self.paper(pixels: layout.width * layout.height))
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = timeZone
@@ -140,25 +152,26 @@ extension Archive {
           path: path, reason: .damaged(detail: "the cached thumbnail of \"\(version.name)\" does not decode (\(error))")
         )
       }
-      Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet, width: layout.width)
-      Self.blit(image, x: x, y: y, into: &sheet, width: layout.width)
-      let captionY = y + size + 4 * layout.fontScale
-      BitmapFont.draw(
-        BitmapFont.glyphs(version.name, maxGlyphs: layout.captionGlyphs), x: x, y: captionY, scale: layout.fontScale,
-        color: (0x20, 0x20, 0x20), into: &sheet, width: layout.width)
+      Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet.rgba, width: layout.width)
+      Self.blit(image, x: x, y: y, into: &sheet.rgba, width: layout.width)
+      let baselines = layout.baselines(y: y)
+      let name = text.line(version.name, pixelSize: layout.nameSize, maxWidth: Double(size))
+      text.draw(
+        name, x: Double(x) + (name.isRightToLeft ? Double(size) - name.width : 0), baseline: Double(baselines.name),
+        color: Self.nameInk, into: &sheet)
       let date = formatter.string(from: Date(timeIntervalSince1970: Double(version.savedMilliseconds) / 1000))
-      BitmapFont.draw(
-        BitmapFont.glyphs(date, maxGlyphs: layout.captionGlyphs), x: x, y: captionY + layout.lineHeight,
-        scale: layout.fontScale, color: (0x70, 0x70, 0x70), into: &sheet, width: layout.width)
+      text.draw(
+        text.line(date, pixelSize: layout.dateSize, maxWidth: Double(size)), x: Double(x),
+        baseline: Double(baselines.date), color: Self.dateInk, into: &sheet)
     }
     let newest = versions.map(\.savedMilliseconds).max() ?? 0
-    let text = [
+    let chunks = [
       Self.pngSoftware, ("Title", "Contact sheet of \(versions.count) draft\(versions.count == 1 ? "" : "s")"),
       ("Description", versions.map(\.name).joined(separator: "\n")),
       ("Creation Time", Self.iso8601(milliseconds: newest)),
     ]
     do {
-      return try PNG.encode(RenderedImage(width: layout.width, height: layout.height, rgba: sheet), text: text)
+      return try PNG.encode(sheet, text: chunks)
     } catch {
       throw .imageEncoding(detail: "\(error)")
     }
@@ -188,6 +201,16 @@ extension Archive {
     guard let names else { return all }
     let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     return names.compactMap { byName[DraftFileName.canonicalName($0)] }
+  }
+
+  private static let nameInk = RGBA(red: 0x20 / 255, green: 0x20 / 255, blue: 0x20 / 255, alpha: 1)
+  private static let dateInk = RGBA(red: 0x70 / 255, green: 0x70 / 255, blue: 0x70 / 255, alpha: 1)
+
+  /// `pixels` opaque light grey RGBA pixels.
+  private static func paper(pixels: Int) -> [UInt8] {
+    var rgba = [UInt8](repeating: 0xF4, count: pixels * 4)
+    for i in stride(from: 3, to: rgba.count, by: 4) { rgba[i] = 0xFF }
+    return rgba
   }
 
   /// A 1-pixel grey frame around a square.

@@ -16,8 +16,10 @@ struct ContactSheetCommand: Command {
 
 
       The drafts are shown newest first, like `list`, each as the thumbnail of its newest \
-      version with its name and save time. Names are drawn in a small built-in font: accents \
-      are dropped and other characters outside ASCII show as a box.
+      version with its name and save time. Names are drawn in every script (accents, \
+      Cyrillic, CJK, Arabic right to left, colour emoji) with the Noto fonts of Debian's \
+      fonts-noto-core, fonts-noto-cjk and fonts-noto-color-emoji, and cut with "…" when wider \
+      than a thumbnail; a character whose font is not installed shows as a box.
 
       Examples:
         inkling-archive contact-sheet -o all.png
