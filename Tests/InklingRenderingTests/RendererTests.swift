@@ -59,6 +59,19 @@ private func isBackground(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ c: (U
     #expect(empty.source == Rect(x: 0, y: 0, width: 80, height: 80) && empty.scale == 2)
   }
 
+  /// A scale that would pass the side cap is lowered, and the geometry says to what
+  /// (`render` reports it: issue 18, item 14).
+  @Test func exportSaysTheScaleItUsedWhenTheImageWouldBeTooWide() {
+    let drawing = Drawing(
+      inks: [Fixtures.ink(.pen)], strokes: [Stroke(inkIndex: 0, path: Fixtures.line((0, 10), (3000, 10)))])
+    let (image, geometry) = Renderer.exportWithGeometry(of: drawing, background: white, scale: 16)
+    #expect(geometry.scale < 16)
+    #expect(image.width == RenderGeometry.maxDimension)
+    #expect(abs(geometry.scale - Double(RenderGeometry.maxDimension) / geometry.source.width) < 1e-9)
+    let small = Renderer.exportWithGeometry(of: drawing, background: white, scale: 2).geometry
+    #expect(small.scale == 2)
+  }
+
   @Test func exportGrowsTheBoundsByEightAtTheScale() throws {
     let drawing = Drawing(
       inks: [Fixtures.ink(.pen)],
