@@ -82,7 +82,7 @@ public struct StrokeID: Hashable, Sendable {
 /// A 16-byte UUID as raw bytes (PencilKit stores UUIDs as 16-byte fields).
 ///
 /// Sixteen bytes, the only length the reader accepts, are held in two words: a decoded stroke
-/// has two or three UUIDs, and as arrays they were an allocation each (issue 3). Any other
+/// has two or three UUIDs, and as arrays they would be an allocation each. Any other
 /// length (a model built by hand, which the writer refuses) is held as given.
 public struct UUIDBytes: Hashable, Sendable {
   private enum Storage: Hashable, Sendable {

@@ -15,8 +15,8 @@
 // The fingerprint is composed: each visible stroke's canonical form is hashed (XXH64, 64 bits)
 // as it is produced, and the drawing's fingerprint hashes those digests under a version tag
 // ("inkling4"); change the tag whenever the rules change, so fingerprints from different rules
-// never match by accident (they key cached thumbnails). "inkling3" hashed a materialised form
-// twice per stroke, 128 bits a stroke: a quarter of the drawing index's work at import (issue 3).
+// never match by accident (they key cached thumbnails). The form is never materialised: digests
+// are a large part of what the drawing index adds to an import.
 
 /// A 128-bit fingerprint of a drawing's visible content (XXH64, with two seeds, of the visible
 /// strokes' 64-bit content digests). Equal content gives equal fingerprints in every process.
@@ -164,9 +164,9 @@ private struct ContentSerializer<Sink: ContentSink> {
   }
 
   // The points' loops are functions of their own, out of the recursive `stroke(at:of:)`,
-  // where the compiler did not inline the record decoding. Each writes a point's stripes
-  // itself: a function for them was not inlined either (even `@inline(__always)`), and
-  // its call per point passed each point through memory.
+  // where the compiler does not inline the record decoding. Each writes a point's stripes
+  // itself: the compiler does not inline a function for them either (even
+  // `@inline(__always)`), and a call per point passes each point through memory.
 
   mutating func points(_ points: [StrokePoint]) {
     for p in points {

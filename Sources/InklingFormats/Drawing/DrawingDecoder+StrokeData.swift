@@ -82,7 +82,7 @@ extension DrawingDecoder {
     try countPoints(count, at: pointsOffset)
 
     // The path is made once, with its points or their place: a path made and then changed
-    // was copied twice, a retain and a release of each of its arrays (issue 3).
+    // would be copied twice, a retain and a release of each of its arrays, for every stroke.
     let encoded =
       leavePointsEncoded && count > 0
       ? EncodedPoints(count: Int(count), records: points.lowerBound, constants: constants.lowerBound) : nil

@@ -133,8 +133,8 @@ struct DrawingDecoder {
 
   func readInk(_ outer: inout ProtobufReader, _ outerTag: FieldTag) throws -> Ink {
     var reader = try message(&outer, outerTag)
-    // Fields in locals, the ink made once at the end: an ink filled in place was copied and
-    // destroyed on return, for each of the dozens of inks of every save (issue 3).
+    // Fields in locals, the ink made once at the end: an ink filled in place would be copied
+    // and destroyed on return, for each of the dozens of inks of every save the import reads.
     var color = RGBA(red: 0, green: 0, blue: 0, alpha: 0)
     var identifier = 0..<0
     var version: UInt64?
@@ -190,13 +190,13 @@ struct DrawingDecoder {
   }
 
   /// A stroke with every field at its default, appended and then filled in place: a stroke
-  /// made in the call to `append` was copied into the array and then destroyed, a retain and
-  /// a release for each of its arrays, for every stroke of every save.
+  /// made in the call to `append` would be copied into the array and then destroyed, a retain
+  /// and a release for each of its arrays, for every stroke of every save.
   static let blank = Stroke(inkIndex: 0, path: nil)
 
   /// Reads a stroke and, recursively, its substrokes (`depth` 0 for a top-level stroke) onto
   /// the end of `strokes`; `inkIndex` is the stroke's until its message names one. (Decoded in
-  /// place: a stroke returned by value was copied, which retains each of its arrays.)
+  /// place: a stroke returned by value would be copied, which retains each of its arrays.)
   mutating func appendStroke(
     _ outer: inout ProtobufReader, _ outerTag: FieldTag, depth: Int, inkIndex: Int, to strokes: inout [Stroke]
   ) throws {

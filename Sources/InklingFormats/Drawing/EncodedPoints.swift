@@ -1,8 +1,8 @@
 // A path's points left as the bytes hold them, for a caller that looks at each point once
 // (DrawingReader.read(_:leavingPointsEncoded:skipping:)): the drawing index digests a new
-// stroke's points and keeps their count and the first and last times, and building a
-// 96-byte `StrokePoint` for each point, to read it back once and free it, was about a
-// tenth of the index's work at import (issue 3).
+// stroke's points and keeps their count and the first and last times, so building a
+// 96-byte `StrokePoint` for each point, to read it back once and free it, would be work done
+// for nothing on the import's critical path.
 //
 // Where the records are is three 32-bit numbers, not a decoded base point: a `Stroke` holds
 // its path by value, every save of a draft holds a placeholder stroke for each stroke it
