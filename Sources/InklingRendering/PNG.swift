@@ -33,8 +33,8 @@ public enum PNG {
   public enum RowFilter: Sendable {
     /// libpng's choice per row among the five filters: smaller for photographs and gradients.
     case adaptive
-    /// No filter: for drawings on a flat background about as small, and encoded about three
-    /// times faster (docs/thumbnails.md, "Measurements").
+    /// No filter: for drawings on a flat background about as small, and encoded much faster
+    /// (docs/thumbnails.md, "Measurements").
     case none
   }
 
