@@ -25,11 +25,9 @@ extension Archive {
     let started = Date()
     let jobs = BlockingQueue<WalkEvent>(capacity: 8)
     // Room for the workers to go on preparing while the writer commits or writes a batch's
-    // drawing index (tens of milliseconds). With 4 results they waited, and the import's
-    // wall time rose by 5 %; with 16, both workers still sat waiting for 6 % of an indexed
-    // import (sampled), with a core idle: 48 took 5 % off its wall time, 3 % off one without
-    // the index (issue 3, BENCHMARKS.md). Each result is at most one chunk (`chunks`), and
-    // the queue holds at most 32 MB of their files, however large they are.
+    // drawing index: with a short queue both workers wait for the writer, a core idle, and
+    // the import takes longer. Each result is at most one chunk (`chunks`), and the queue
+    // holds at most 32 MB of their files, however large they are.
     let results = BlockingQueue<WorkResult>(capacity: 48, maximumWeight: 32 << 20) { $0.fileBytes }
     let progress = ProgressCounter()
 

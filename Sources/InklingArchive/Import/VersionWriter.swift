@@ -48,11 +48,11 @@ final class VersionWriter {
     self.database = database
     drawingIndex = DrawingIndexWriter(database)
     // Statement journals in memory. Each file's savepoint, and the savepoint of a batch's
-    // index rows, keep a copy of every page they first change; past 64 KiB SQLite spilled
-    // those copies to a temporary file, page by page: 870,000 pwrite calls for 3000 drafts
-    // without the index, 980,000 with it, and a third of the index's added CPU time
-    // (BENCHMARKS.md, session 6). A savepoint's copies are a few hundred kilobytes, a batch's
-    // index rows' a few megabytes at most, all freed at its release.
+    // index rows, keep a copy of every page they first change; past 64 KiB SQLite spills
+    // those copies to a temporary file, one write call per page, for every file imported
+    // (https://www.sqlite.org/tempfiles.html, "Statement Journal Files"). A savepoint's
+    // copies are a few hundred kilobytes, a batch's index rows' a few megabytes at most, all
+    // freed at its release.
     try database.execute("PRAGMA temp_store = MEMORY")
     // One autocommit statement: retrying it after SQLITE_BUSY cannot insert it twice.
     try BusyRetry.run { try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()]) }

@@ -342,7 +342,7 @@ final class DrawingIndexer {
 
   /// The bounds the index keeps for a visible stroke: the rectangle PencilKit stored with it
   /// (`Stroke.6`) when there is one with finite, non-negative sides, else the render bounds
-  /// computed from the spline. Computing them was a quarter of the indexer's time (issue 3);
+  /// computed from the spline. Computing them is the costliest part of describing a stroke;
   /// for the shared samples the two agree within 2 pt on each side (GeometryTests). A stroke
   /// with substrokes always gets computed bounds: the format gives it none of its own (its
   /// substrokes have them), so a stored rectangle there would be the stroke before erasing.

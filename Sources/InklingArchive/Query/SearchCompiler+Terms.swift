@@ -337,8 +337,8 @@ extension SearchCompiler {
       sizes.sort { ($0.count, $0.gram) < ($1.count, $1.gram) }
       let single = "SELECT draft_id AS id FROM name_gram WHERE gram = ?"
       if sizes.count > 1, sizes[0].count > 500 {
-        // Both lists are read in draft_id order and merged (MERGE (INTERSECT), about 0.1 µs
-        // an entry), which costs far less than looking up each draft of the first.
+        // Both lists are read in draft_id order and merged (MERGE (INTERSECT), a step along a
+        // list per entry), which costs far less than looking up each draft of the first.
         return Driver(
           sql: single + " INTERSECT SELECT draft_id AS id FROM name_gram WHERE gram = ? ORDER BY 1",
           arguments: [sizes[0].gram, sizes[1].gram], estimate: sizes[0].count)

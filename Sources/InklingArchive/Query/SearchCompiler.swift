@@ -86,9 +86,11 @@ struct SearchCompiler {
 
   let database: Database
   /// The most index entries read to estimate a driver's size; a driver below it is used.
-  /// Reading a driver's row costs about 1.5 µs at a million drafts, so at most ~6 ms.
+  /// Reading that many rows of a driver is a small part of the time a search may take
+  /// (BENCHMARKS.md, "Search"), however large the archive.
   var estimateCap = 4_000
-  /// The drafts a bounded walk reads before it gives up: about 2 ms of draft_by_latest.
+  /// The drafts a bounded walk reads before it gives up: entries of draft_by_latest, read in
+  /// its own order, each cheaper than a driver's row (see `fallback`).
   var walkLength = 10_000
   /// The most index entries read to size the drivers again when a bounded walk gave up.
   var fallbackEstimateCap = 50_000
@@ -308,7 +310,7 @@ struct SearchCompiler {
   static func order(_ sort: DraftSort) -> String {
     switch sort {
     // Ties follow the index (latest, first, id): a tie-break outside it (the name) makes
-    // SQLite sort "the right part" of everything it walks (160 ms instead of 6 at 1M drafts).
+    // SQLite sort "the right part" of everything it walks, which grows with the archive.
     case .newest: "d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
     case .oldest: "d.latest_saved_ms, d.first_saved_ms, d.id"
     case .name: "d.name_folded, d.name"
