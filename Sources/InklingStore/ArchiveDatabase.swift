@@ -163,10 +163,10 @@ package enum ArchiveDatabase {
   /// Settings of a writing connection, once the file is known to be ours or empty.
   private static func configureWriter(_ db: Database) throws {
     // 8 MB of page cache instead of 2 MB for writers: an import's batch dirties up to 16 MB
-    // of blob pages beside the index pages it keeps touching. At 4 MB the writer of a
-    // 3000-draft import re-read 70,000 pages and wrote 130,000; at 8 MB, 39,000 and 102,000
-    // (BENCHMARKS.md, session 6), for 3.6 MB more peak RSS. Readers keep SQLite's default;
-    // an import runs a reader per worker, and the import's memory must stay flat (peak RSS).
+    // of blob pages beside the index pages it keeps touching, and with a smaller cache the
+    // writer evicts index pages it needs again, reading and writing them once more. A larger
+    // one saves little more and adds to the import's peak memory. Readers keep SQLite's
+    // default; an import runs a reader per worker, and its memory must stay flat (peak RSS).
     try db.execute("PRAGMA cache_size = -8192")
     if db.isReadOnlyFile {
       throw StoreError(

@@ -107,14 +107,15 @@ extension EncodedBlob {
 
 /// Encodes blobs; owns a compressor and a decompressor. One per worker thread.
 package final class BlobEncoder {
-  /// zstd level 1: on drawing bytes it compresses ~300 MB/s per core (deltas ~440 MB/s),
-  /// twice level 3's speed for blobs about 1% larger (deltas the same size); levels up to 19
-  /// make full blobs only ~2% smaller (ZstdBenchmarkTests). Import time is what the archive
-  /// is measured on against `sqlite3 -A`, and compression is its largest cost.
+  /// zstd level 1: on drawing bytes it is about twice as fast as level 3 for blobs hardly
+  /// larger (deltas the same size), and the highest levels make full blobs only a little
+  /// smaller (`scripts/bench-zstd`). Import time is what the archive is measured on against
+  /// `sqlite3 -A`, and compression is its largest cost; `gc --repack` spends the time later.
   package static let defaultLevel: Int32 = 1
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:
-  /// drawing bytes (float32 points) compress ~1.1–1.5× alone, so a full frame cannot win.
+  /// drawing bytes (float32 points) compress far less than that alone, so a full frame cannot
+  /// win.
   static let deltaIsClearlySmaller = 4
 
   private let compressor: ZstdCompressor

@@ -2,12 +2,12 @@
 //
 // Why never through a descriptor of our own: POSIX advisory locks belong to a process, not
 // to a descriptor, and closing *any* descriptor of a file drops every lock the process holds
-// on it. `ArchiveDatabase.open` used to read the header with a FileHandle; when a connection
-// of the same process already had the archive open (the importer's writer, while its worker
-// threads opened their readers), closing that handle silently dropped the writer's shared
-// lock. Another process closing its last connection then saw no other user, checkpointed and
-// deleted the WAL, and the writer went on committing into the deleted file: whole batches
-// were lost (https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_;
+// on it. Were the header read through a FileHandle while a connection of the same process
+// has the archive open (the importer's writer, while its worker threads open their readers),
+// closing that handle would silently drop the writer's shared lock. Another process closing
+// its last connection would then see no other user, checkpoint and delete the WAL, and the
+// writer would go on committing into the deleted file: whole batches lost
+// (https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_;
 // ConcurrencyTests.twoImportsAndAReaderOnOneArchive reproduces it).
 
 import CSQLite

@@ -1,7 +1,8 @@
 // SHA-256 through OpenSSL's libcrypto: the content address of every blob and file.
 //
 // Through the low-level SHA256_Init/Update/Final, not EVP: see Sources/C/CCrypto/shim.h for
-// why (EVP's first use costs a process about 1 ms; the hashing itself is the same code).
+// why (EVP's first use sets up a provider in every process; the hashing itself is the same
+// code).
 
 import CCrypto
 

@@ -2,9 +2,9 @@
 // cheaply enough to do on every open.
 //
 // The schema an archive should have is, by definition, what the migrations create: applied
-// to an in-memory database, its `sqlite_master` is the reference. Replaying them costs about
-// 7 ms (ALTER TABLE re-parses the schema; 0003 fills a table of 4096 rows), more than the
-// rest of a one-file restore, so SchemaSnapshot.swift keeps that result, generated from the
+// to an in-memory database, its `sqlite_master` is the reference. Replaying them costs more
+// than the rest of a one-file restore (ALTER TABLE re-parses the schema; 0003 fills a table
+// of 4096 rows), so SchemaSnapshot.swift keeps that result, generated from the
 // migrations and stamped with their digest; a replay happens only when the digest does not
 // match (a migration edited without regenerating), and SchemaSnapshotTests fails until the
 // snapshot is regenerated. An archive's `sqlite_master` is compared with it object by object (type, name,
@@ -50,8 +50,8 @@ package enum SchemaVerification {
 
   /// A stamp of `migrations` (number, name and text of each, in order) that changes with any
   /// byte of them. It detects a stale snapshot, not an adversary, so it is four seeded XXH64
-  /// lanes (the width of the SHA-256 it replaced) rather than SHA-256: every command computes
-  /// it at open, and SHA-256 would first set up OpenSSL's providers, a millisecond of start-up.
+  /// lanes (as wide as a SHA-256) rather than SHA-256: every command computes it at open, and
+  /// SHA-256 through EVP would first set up OpenSSL's providers, a cost of every start-up.
   package static func digest(of migrations: [Migration]) -> String {
     var bytes: [UInt8] = []
     for migration in migrations {

@@ -7,8 +7,8 @@ import InklingFormats
 /// The key of a stroke's encoded message: 128 bits, two XXH64 of the message with different
 /// seeds, as two words (cheap to hash and compare, unlike an array). Not cryptographic: it
 /// only decides which saves share a stroke row, within one draft (a collision, about 2^-64
-/// per pair of distinct strokes of a draft, would show one stroke's row for the other). It
-/// was the SHA-256 prefix until issue 3 asked for a cheaper one; the column keeps its name.
+/// per pair of distinct strokes of a draft, would show one stroke's row for the other); a
+/// SHA-256 would rule that out at several times the cost, for every new stroke at import.
 package struct StrokeFingerprint: Hashable, Sendable {
   package var high: UInt64
   package var low: UInt64
@@ -39,8 +39,8 @@ package struct StrokeFingerprint: Hashable, Sendable {
 }
 
 /// A stroke's UUID, its 16 bytes held in two words: copying a stroke's facts (every save
-/// repeats most of a draft's strokes) then retains nothing, where an array was retained and
-/// released at each copy.
+/// repeats most of a draft's strokes) then retains nothing, where an array would be retained
+/// and released at each copy.
 package struct StrokeUUID: Hashable, Sendable {
   package var high: UInt64
   package var low: UInt64

@@ -45,8 +45,8 @@ package final class DrawingIndexWriter {
   // Rows per multi-row INSERT, at most: strokes 128 (11 parameters each), ink rows 256 (3)
   // and drawing rows 64 (16), well under SQLite's limit of 32,766 parameters. A statement
   // costs a fixed part besides its rows, and an INSERT into a table with triggers (drawing,
-  // drawing_ink) first copies its rows into a temporary table: at 32 rows for each table, the
-  // three took 26 ms more of the writer's CPU at 3000 drafts (BENCHMARKS.md, session 8).
+  // drawing_ink) first copies its rows into a temporary table, so fewer, larger statements
+  // cost the writer less (BENCHMARKS.md, "Indexing").
   private static let strokeInsert = MultiRowInsert(
     slot: 0,
     "INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, "
@@ -121,7 +121,7 @@ package final class DrawingIndexWriter {
         throw error
       }
       // `run` resets and clears the bindings after the rows, also when it throws (clearing
-      // 352 parameters is not free: done twice, it was 3 M instructions at 200 drafts).
+      // hundreds of parameters is not free: it is done there once, not here again).
       try statement.run()
     }
   }

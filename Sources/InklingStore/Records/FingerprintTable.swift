@@ -1,13 +1,12 @@
 // A hash table from stroke fingerprints to numbers, for the drawing index's caches (the
 // writer's stroke ids, the indexer's remembered facts), which look up every new stroke of
 // every save. A fingerprint is already a hash (two XXH64), so its own bits choose the slot;
-// a Dictionary hashed each key again with SipHash (`Hasher`), about 3 % of the index's
-// instructions at import (issue 3).
+// a Dictionary would hash each key again with SipHash (`Hasher`) at every look-up.
 //
 // Open addressing with linear probing, at most half full. Keys are never removed one by one
 // (the caches only grow, then are emptied whole), so a probe ends at the first empty slot.
 // Not generic, and its values are plain numbers: a generic table in this module is not
-// specialised for its callers in others, and each slot access went through type metadata.
+// specialised for its callers in others, and each slot access would go through type metadata.
 
 package struct FingerprintTable {
   private var keys: [StrokeFingerprint] = []
