@@ -4,13 +4,22 @@
 //
 // The modules are layered, each depending only on those above it:
 //
-//   InklingFormats    bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
-//   InklingRendering  drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
-//   InklingStore      the SQLite archive: schema, typed statements, content-addressed blobs
-//   InklingArchive    operations: import, query, restore, thumbnails, check, backup, gc
-//   inkling-archive   the command line: parses arguments, calls one operation, prints
+//   InklingFormats       bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
+//   InklingRendering     drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
+//   InklingStore         the SQLite archive: schema, typed statements, content-addressed blobs
+//   InklingArchive       operations: import, query, restore, thumbnails, check, backup, gc
+//   InklingCommandLine   a declarative argument parser (knows nothing of drafts)
+//   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes
+//   inkling-archive      the command line: parses arguments, calls one operation, prints
 //
-// C libraries come from Debian through system-library targets (see scripts/setup).
+// Beside them, for people and programs that exercise the library rather than use it:
+//
+//   InklingCorpus        deterministic Drafts folders written as the app writes them, and the
+//                        seeded random generator; inkling-corpus is its command line
+//
+// C libraries come from Debian through system-library targets (see scripts/setup): CSQLite,
+// CZstd, CCrypto, CZlib, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
+// libpng's error handling.
 import PackageDescription
 
 let package = Package(
@@ -80,12 +89,11 @@ let package = Package(
     // MARK: - Tests
     .testTarget(name: "InklingFormatsTests", dependencies: ["InklingFormats"]),
     .testTarget(name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats"]),
-    .testTarget(name: "InklingStoreTests", dependencies: ["InklingStore"]),
+    .testTarget(name: "InklingStoreTests", dependencies: ["InklingStore", "CSQLite"]),
     .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine"]),
     .testTarget(
       name: "InklingArchiveTests",
-      dependencies: ["InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats"]),
-    .testTarget(
-      name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingFormats"]),
+      dependencies: ["InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus"]),
   ]
 )
