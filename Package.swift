@@ -16,6 +16,8 @@
 //
 //   InklingCorpus        deterministic Drafts folders written as the app writes them, and the
 //                        seeded random generator; inkling-corpus is its command line
+//   InklingTestSupport   what every test target shares: temporary folders, a process runner,
+//                        generated drawings and archives (Tests/InklingTestSupport)
 //
 // C libraries come from Debian through system-library targets (see scripts/setup): CSQLite,
 // CZstd, CCrypto, CZlib, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
@@ -87,13 +89,24 @@ let package = Package(
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
 
     // MARK: - Tests
-    .testTarget(name: "InklingFormatsTests", dependencies: ["InklingFormats"]),
-    .testTarget(name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats"]),
-    .testTarget(name: "InklingStoreTests", dependencies: ["InklingStore", "CSQLite"]),
+    // A plain target (test targets cannot depend on each other), in Tests/ since it is no part
+    // of the library.
+    .target(
+      name: "InklingTestSupport", dependencies: ["InklingCorpus", "InklingFormats", "InklingStore"],
+      path: "Tests/InklingTestSupport"),
+    .testTarget(name: "InklingFormatsTests", dependencies: ["InklingFormats", "InklingCorpus", "InklingTestSupport"]),
+    .testTarget(
+      name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats", "InklingTestSupport"]),
+    .testTarget(
+      name: "InklingStoreTests",
+      dependencies: ["InklingStore", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
     .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine"]),
     .testTarget(
       name: "InklingArchiveTests",
-      dependencies: ["InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering"]),
-    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus"]),
+      dependencies: [
+        "InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering",
+        "InklingTestSupport",
+      ]),
+    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingTestSupport"]),
   ]
 )

@@ -161,7 +161,7 @@ public func drawingReaderFuzzInitialize(
   guard let folder = getenv("FUZZ_WRITE_SEEDS").map({ String(cString: $0) }), !folder.isEmpty else {
     return 0
   }
-  var random = FuzzSeedRandom(state: 0x5EED)
+  var random = SeededRandom(seed: 0x5EED)
   for index in 0..<40 {
     let drawing = seedDrawing(&random, strokes: 1 + index % 6, depth: index % 5)
     guard var bytes = try? DrawingWriter.write(drawing, maxNestingDepth: 32) else { continue }
@@ -174,19 +174,12 @@ public func drawingReaderFuzzInitialize(
   return 0
 }
 
-struct FuzzSeedRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func float() -> Double { Double(Float(Int(next() % 4000) - 2000) / 7) }
+/// A coordinate the format stores exactly (a binary32 value), from -2000/7 to 2000/7.
+func seedCoordinate(_ random: inout SeededRandom) -> Double {
+  Double(Float(Int(random.below(4000)) - 2000) / 7)
 }
 
-func seedDrawing(_ random: inout FuzzSeedRandom, strokes: Int, depth: Int) -> Drawing {
+func seedDrawing(_ random: inout SeededRandom, strokes: Int, depth: Int) -> Drawing {
   let masks: [(UInt64, UInt64)] = [
     (0x3, 0x3FC), (0x7, 0x3F8), (0x103, 0x2FC), (0x3FF, 0), (0x1, 0),
   ]
@@ -203,7 +196,7 @@ func seedDrawing(_ random: inout FuzzSeedRandom, strokes: Int, depth: Int) -> Dr
   for index in 0..<strokes {
     let (varying, constant) = masks[Int(random.next() % UInt64(masks.count))]
     let points = (0..<Int(random.next() % 12)).map { _ in
-      StrokePoint(location: Point(x: random.float(), y: random.float()), timeOffset: 0.5)
+      StrokePoint(location: Point(x: seedCoordinate(&random), y: seedCoordinate(&random)), timeOffset: 0.5)
     }
     var stroke = Stroke(
       uuid: UUIDBytes([UInt8](repeating: UInt8(index), count: 16)),

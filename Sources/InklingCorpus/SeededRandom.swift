@@ -8,9 +8,13 @@
 //    library's `random(in:using:)`, whose algorithm is not promised to stay the same.
 // 2. `fork(_:)` gives an independent stream per label, so that adding draws to one draft
 //    does not shift the random numbers of every draft after it.
+//
+// It is also a `RandomNumberGenerator`, the one seeded generator of the tests and benchmarks
+// (InklingTestSupport): their draws through `random(in:using:)` repeat from run to run on one
+// toolchain, which is all a test needs. The corpus itself keeps to invariant 1.
 
 /// A deterministic random number generator (xoshiro256**).
-public struct SeededRandom: Sendable {
+public struct SeededRandom: RandomNumberGenerator, Sendable {
   private var s0: UInt64, s1: UInt64, s2: UInt64, s3: UInt64
 
   /// Creates a generator from a 64-bit seed.

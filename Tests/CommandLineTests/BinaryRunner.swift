@@ -1,22 +1,18 @@
+// The built binaries, run as a person would: found beside the test bundle, started through
+// InklingTestSupport's ChildProcess, never with the caller's own archive.
+
 import Foundation
+import InklingTestSupport
 
-/// The result of running the built `inkling-archive`.
-struct RunResult {
-  let status: Int32
-  let stdout: String
-  let stderr: String
-  /// Standard output as bytes, for commands that write a file there (`-o -`).
-  var stdoutBytes: [UInt8] = []
-}
-
-/// Runs the built binaries (found beside the test bundle) in a temporary folder.
+/// Runs the built binaries in a working folder, `inkling-archive` on one archive.
 struct BinaryRunner {
   let archive: String
   let workingDirectory: String
 
+  /// The folder of the built products: `$INKLING_BIN`, else the first folder above the test
+  /// bundle that holds `inkling-archive` (`swift build --build-tests` puts the products there).
   static var binFolder: String {
     if let folder = ProcessInfo.processInfo.environment["INKLING_BIN"] { return folder }
-    // `swift build --build-tests` puts the products beside the test bundle.
     var url = Bundle.main.bundleURL
     while !FileManager.default.fileExists(atPath: url.appendingPathComponent("inkling-archive").path),
       url.path != "/"
@@ -26,35 +22,50 @@ struct BinaryRunner {
     return url.path
   }
 
+  /// The variables the children see changed: an archive named by the person running the tests
+  /// must never be the one a test writes.
+  static let environment: [String: String?] = ["INKLING_ARCHIVE": nil]
+
+  /// Runs `binary` to its end; `inkling-archive` gets `--archive` first.
   @discardableResult
   func run(_ arguments: [String], binary: String = "inkling-archive", environment: [String: String] = [:]) throws
-    -> RunResult
+    -> ChildProcess.Result
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binFolder + "/" + binary)
-    process.arguments = binary == "inkling-archive" ? ["--archive", archive] + arguments : arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory)
-    var env = ProcessInfo.processInfo.environment
-    env["INKLING_ARCHIVE"] = nil
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let out = Pipe()
-    // stderr goes to a file, so that a full pipe can never block the process while
-    // stdout is being read.
-    let errPath = workingDirectory + "/.stderr-\(UUID().uuidString)"
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    defer { try? FileManager.default.removeItem(atPath: errPath) }
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try err.close()
-    let errData = FileManager.default.contents(atPath: errPath) ?? Data()
-    return RunResult(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self), stdoutBytes: Array(outData))
+    var variables = Self.environment
+    for (key, value) in environment { variables[key] = value }
+    return try ChildProcess.run(
+      [Self.binFolder + "/" + binary] + (binary == "inkling-archive" ? ["--archive", archive] : []) + arguments,
+      environment: variables, workingDirectory: workingDirectory)
   }
+
+  /// Starts the built `inkling-archive` with `arguments` and returns at once, for the tests
+  /// that kill it, wait with a deadline or read its peak memory.
+  static func start(_ arguments: [String], outputFolder: String) throws -> ChildProcess {
+    try ChildProcess([inklingArchiveBinary] + arguments, environment: environment, outputFolder: outputFolder)
+  }
+}
+
+/// The built binary's path.
+var inklingArchiveBinary: String { BinaryRunner.binFolder + "/inkling-archive" }
+
+/// Runs `sqlite3` on a file and returns its output, or what went wrong.
+func sqlite3(_ path: String, _ sql: String) throws -> String {
+  // A busy timeout: without one, sqlite3 fails at once while an archive's last connection
+  // checkpoints its WAL on close.
+  let result = try ChildProcess.run(["/usr/bin/sqlite3", "-cmd", ".timeout 10000", path, sql])
+  guard result.status == 0 else { return "sqlite3 failed: " + result.stderr }
+  return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Every regular file under `folder`, relative paths.
+func filesUnder(_ folder: String) -> [String] {
+  guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+  var result: [String] = []
+  while let path = enumerator.nextObject() as? String {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+      result.append(path)
+    }
+  }
+  return result.sorted()
 }

@@ -1,15 +1,17 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// The real binary, run as a person would: exit statuses, stdout and stderr.
 @Suite struct CommandLineTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-cli-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("cli")
+    try temporary.makeFolder("Drafts")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
   }
 
   func write(_ name: String, _ text: String) throws {
@@ -69,11 +71,7 @@ import Testing
   @Test func refusesAnArchiveFromANewerBuild() throws {
     try write("A-2025-10-05T14:03:12Z.inkling", Self.good)
     #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
-    let sqlite = Process()
-    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-    sqlite.arguments = [folder + "/archive.sqlite", "PRAGMA user_version = 999"]
-    try sqlite.run()
-    sqlite.waitUntilExit()
+    _ = try sqlite3(folder + "/archive.sqlite", "PRAGMA user_version = 999")
     let result = try runner.run(["list"])
     #expect(result.status == 3)
     #expect(result.stderr.contains("newer"))

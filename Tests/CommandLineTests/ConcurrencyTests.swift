@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,12 +10,11 @@ import Testing
 /// own: no "database is locked" may reach anyone, nothing may be stored twice, and readers
 /// must not wait for a long import.
 @Suite(.serialized) struct ConcurrencyTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
 
   init() throws {
-    folder =
-      FileManager.default.temporaryDirectory.path + "/inkling-concurrency-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder("concurrency")
   }
 
   /// Two overlapping folders: drafts 0–19 in A, 10–39 in B, the shared drafts' files
@@ -40,7 +40,6 @@ import Testing
   }
 
   @Test func twoImportsAndAReaderOnOneArchive() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let archive = folder + "/archive.sqlite"
     let (corpus, distinct) = try overlappingFolders(versions: 12)
     // A draft for the reader to read from the start.
@@ -49,10 +48,10 @@ import Testing
     let runner = BinaryRunner(archive: archive, workingDirectory: folder)
     #expect(try runner.run(["import", folder + "/Seed"]).status == 0)
 
-    let importA = try ChildProcess(
-      [inklingArchiveBinary, "--archive", archive, "--json", "import", folder + "/A"], folder: folder, label: "A")
-    let importB = try ChildProcess(
-      [inklingArchiveBinary, "--archive", archive, "--json", "import", folder + "/B"], folder: folder, label: "B")
+    let importA = try BinaryRunner.start(
+      ["--archive", archive, "--json", "import", folder + "/A"], outputFolder: folder)
+    let importB = try BinaryRunner.start(
+      ["--archive", archive, "--json", "import", folder + "/B"], outputFolder: folder)
     var readerRuns = 0
     var slowest = 0.0
     var readerErrors: [String] = []
@@ -108,13 +107,11 @@ import Testing
   }
 
   @Test func importsRacingToCreateTheSameArchive() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let archive = folder + "/new/archive.sqlite"
     let (_, distinct) = try overlappingFolders(versions: 2)
     let children = try (0..<4).map { index in
-      try ChildProcess(
-        [inklingArchiveBinary, "--archive", archive, "--quiet", "import", folder + (index % 2 == 0 ? "/A" : "/B")],
-        folder: folder, label: "race\(index)")
+      try BinaryRunner.start(
+        ["--archive", archive, "--quiet", "import", folder + (index % 2 == 0 ? "/A" : "/B")], outputFolder: folder)
     }
     for child in children {
       let outcome = child.wait(timeout: 120)

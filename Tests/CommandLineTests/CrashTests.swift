@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,10 +25,8 @@ import Testing
   static func folder(of draft: String) -> String { "d\(draft.utf8.reduce(0) { $0 + Int($1) } % 4)" }
 
   @Test func killedImportsLoseNothing() throws {
-    let folder =
-      FileManager.default.temporaryDirectory.path + "/inkling-crash-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = try TemporaryFolder("crash")
+    let folder = temporary.path
     let archive = folder + "/archive.sqlite"
     let drafts = folder + "/Drafts"
     var corpus = TestCorpus(root: drafts, seed: 0xC0FFEE)
@@ -48,8 +47,7 @@ import Testing
         let name = names[Int(generator.next() % UInt64(names.count))]
         try corpus.save(name, in: Self.folder(of: name))
       }
-      let child = try ChildProcess(
-        [inklingArchiveBinary, "--archive", archive, "--quiet", "import", drafts], folder: folder, label: "run\(runs)")
+      let child = try BinaryRunner.start(["--archive", archive, "--quiet", "import", drafts], outputFolder: folder)
       // A random moment: a third of the runs die starting up, walking or preparing; the
       // rest once this run has committed a batch, at a random point of the batches after
       // it. Waiting for a commit rather than for a fixed time keeps the kills meaningful on

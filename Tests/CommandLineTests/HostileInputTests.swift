@@ -1,5 +1,6 @@
 import Foundation
 import InklingCorpus
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,22 +11,22 @@ import Testing
 /// one-line reason, without a crash, a hang, or more than 256 MiB of memory, and restores
 /// never write outside the folder they were given.
 @Suite(.serialized) struct HostileInputTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let archive: String
   let runner: BinaryRunner
   static let memoryBound = 256 << 20
   static let stamp = "2025-10-05T14:03:20Z"
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-hostile-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    archive = folder + "/archive.sqlite"
-    runner = BinaryRunner(archive: archive, workingDirectory: folder)
+    temporary = try TemporaryFolder("hostile")
+    archive = temporary.path("archive.sqlite")
+    runner = BinaryRunner(archive: archive, workingDirectory: temporary.path)
   }
 
   /// Runs the binary with a deadline and the child's own peak memory.
   func run(_ arguments: [String], timeout: Double = 120) throws -> (ChildProcess, ChildProcess.Outcome) {
-    let child = try ChildProcess([inklingArchiveBinary, "--archive", archive] + arguments, folder: folder)
+    let child = try BinaryRunner.start(["--archive", archive] + arguments, outputFolder: folder)
     let outcome = child.wait(timeout: timeout)
     #expect(!outcome.timedOut, "\(arguments) hung")
     #expect(outcome.signal == nil, "\(arguments) died of signal \(outcome.signal ?? 0)")
@@ -124,11 +125,7 @@ import Testing
   /// `megabytes` MiB of zeros, gzipped by the system's gzip (about a thousandth of that).
   static func gzippedZeros(megabytes: Int, in folder: String) throws -> [UInt8] {
     let path = folder + "/zeros.gz"
-    let shell = Process()
-    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-    shell.arguments = ["-c", "head -c \(megabytes << 20) /dev/zero | gzip -1 > '\(path)'"]
-    try shell.run()
-    shell.waitUntilExit()
+    _ = try ChildProcess.run(["/bin/sh", "-c", "head -c \(megabytes << 20) /dev/zero | gzip -1 > '\(path)'"])
     defer { try? FileManager.default.removeItem(atPath: path) }
     return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
   }
@@ -139,7 +136,6 @@ import Testing
   }
 
   @Test func badFilesAreRefusedOrKeptOpaqueWithOneLineEach() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let bad = folder + "/Bad"
     let entries = try writeBadInputs(to: URL(fileURLWithPath: bad))
     let crafted = Self.craftedDrawings(smallGzip: try Self.gzippedZeros(megabytes: 1, in: folder))
@@ -237,13 +233,12 @@ import Testing
 
   /// A gzip bomb: 320 MiB of zeros in a 2 MB file, more than `DrawingLimits.maxBytes`.
   @Test func aGzipBombIsRefusedWithinBounds() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     let bad = folder + "/Bomb"
     try FileManager.default.createDirectory(atPath: bad, withIntermediateDirectories: true)
     let bomb = try Self.gzippedZeros(megabytes: 320, in: folder)
     try Data(Self.envelope(bomb)).write(to: URL(fileURLWithPath: bad + "/Gzip bomb-\(Self.stamp).inkling"))
     // Unpacking stops at DrawingLimits.maxInflatedBytes (32 MiB): archived as damaged.
-    let child = try ChildProcess([inklingArchiveBinary, "--archive", archive, "import", bad], folder: folder)
+    let child = try BinaryRunner.start(["--archive", archive, "import", bad], outputFolder: folder)
     let outcome = child.wait(timeout: 30)
     #expect(!outcome.timedOut, "the import hung")
     #expect(outcome.status == 0, "\(child.stderr)")
@@ -253,7 +248,6 @@ import Testing
   // MARK: - Names built to escape the restore folder
 
   @Test func restoresStayInsideTheirFolder() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     var corpus = TestCorpus(root: folder + "/Drafts", seed: 3)
     let escape = "escape-\(UUID().uuidString.prefix(8))"
     let names: [String] = [
@@ -319,7 +313,6 @@ import Testing
   }
 
   @Test func unusableArchivesExitThreeWithOneClearLine() throws {
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     // Not an archive at all.
     try Data("name,date\nCat,2025\n".utf8).write(to: URL(fileURLWithPath: archive))
     try expectUnusable(["list"], "is not an inkling archive (it is not a SQLite database)")

@@ -1,28 +1,24 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// `thumbnail`, `render` and `contact-sheet` run as a person would: the files they write,
 /// their text chunks, `pngcheck`, usage errors and refusals.
 @Suite struct ImageCommandTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-images-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
-    let shared =
-      ProcessInfo.processInfo.environment["INKLING_SHARED"]
-      ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
+    temporary = try TemporaryFolder("images")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
     for (index, (sample, name)) in [
       ("three-pen-strokes", "Strokes"), ("handwritten-half-notes", "Notes: Café"), ("empty", "Empty"),
     ]
     .enumerated() {
-      let drawing = try Data(contentsOf: URL(fileURLWithPath: shared + "/samples/pkdrawing/\(sample).pkdrawing"))
+      let drawing = Data(try SharedSamples.drawing(sample))
       let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":0.9,"b":0.8,"a":1}}"#
-      try Data(json.utf8).write(
-        to: URL(fileURLWithPath: folder + "/Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling"))
+      try temporary.write("Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling", json)
     }
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
   }
@@ -56,13 +52,7 @@ import Testing
   /// `pngcheck -q FILE` passes; nil when pngcheck is not installed.
   func pngcheck(_ name: String) throws -> Bool? {
     guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pngcheck") else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/pngcheck")
-    process.arguments = ["-q", folder + "/" + name]
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    return try ChildProcess.run(["/usr/bin/pngcheck", "-q", folder + "/" + name]).status == 0
   }
 
   @Test func thumbnailWritesAPNGOfTheSizeAsked() throws {

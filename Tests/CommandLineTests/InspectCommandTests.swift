@@ -1,15 +1,17 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// show, diff, search, stats and gc through the real binary.
 @Suite struct InspectCommandTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-inspect-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("inspect")
+    try temporary.makeFolder("Drafts")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
     let corpus = try runner.run(
       ["--drafts", "6", "--versions", "3-3", "--seed", "11", folder + "/Drafts"], binary: "inkling-corpus")
     #expect(corpus.status == 0)

@@ -1,16 +1,18 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// Where restore and the image commands write (issue 18, items 1 and 2): any file name, `-`
 /// for standard output, and every version of a draft on disk even when two share a name.
 @Suite struct OutputPathTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-out-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("out")
+    try temporary.makeFolder("Drafts")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
   }
 
   func write(_ path: String, _ text: String) throws {

@@ -1,5 +1,7 @@
 import Foundation
+import InklingCorpus
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -14,7 +16,7 @@ import Testing
     for index in 0..<12 {
       try folder.write(
         "Drafts/Draft \(index % 4)-2025-10-\(String(format: "%02d", 1 + index))T10:00:00Z.inkling",
-        inklingFile(drawing: pseudoRandomBytes(3_000 + 10 * index, seed: UInt64(index))))
+        inklingFile(drawing: SeededRandom.bytes(3_000 + 10 * index, seed: UInt64(index))))
     }
     _ = try Archive(path: archivePath).importFiles(at: [folder.path("Drafts")])
   }
@@ -84,7 +86,7 @@ import Testing
     for index in 0..<300 {
       try folder.write(
         "More/Other \(index % 15)-2025-11-\(String(format: "%02d", 1 + index / 15))T10:00:00Z.inkling",
-        inklingFile(drawing: pseudoRandomBytes(4_000 + index, seed: UInt64(1_000 + index))))
+        inklingFile(drawing: SeededRandom.bytes(4_000 + index, seed: UInt64(1_000 + index))))
     }
     let path = archivePath
     let more = folder.path("More")

@@ -1,5 +1,7 @@
 import Foundation
+import InklingCorpus
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -16,14 +18,14 @@ import Testing
   init() throws {
     folder = try TemporaryFolder("check")
     archivePath = folder.path("archive.sqlite")
-    var drawing = pseudoRandomBytes(6_000, seed: 1)
+    var drawing = SeededRandom.bytes(6_000, seed: 1)
     for version in 1...3 {
-      drawing += pseudoRandomBytes(300, seed: UInt64(10 + version))
+      drawing += SeededRandom.bytes(300, seed: UInt64(10 + version))
       try folder.write("Cat/Cat-2025-10-0\(version)T10:00:00Z.inkling", inklingFile(drawing: drawing))
     }
     try folder.write(
       "Dog/Dog-2025-10-05T10:00:00Z.inkling",
-      inklingFile(drawing: pseudoRandomBytes(4_000, seed: 2), color: (0, 0, 0, 1)))
+      inklingFile(drawing: SeededRandom.bytes(4_000, seed: 2), color: (0, 0, 0, 1)))
     // Two imports, so that row ids are known: Cat's versions and blobs are 1…3, Dog's 4.
     let archive = try Archive(path: archivePath)
     #expect(try archive.importFiles(at: [folder.path("Cat")]).versionsImported == 3)
@@ -223,7 +225,7 @@ import Testing
     for index in 0..<200 {
       try folder.write(
         "More/Draft \(index % 10)-2025-11-\(String(format: "%02d", 1 + index / 10))T10:00:00Z.inkling",
-        inklingFile(drawing: pseudoRandomBytes(2_000 + index, seed: UInt64(100 + index))))
+        inklingFile(drawing: SeededRandom.bytes(2_000 + index, seed: UInt64(100 + index))))
     }
     let path = archivePath
     let more = folder.path("More")

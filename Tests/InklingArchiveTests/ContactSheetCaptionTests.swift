@@ -5,6 +5,7 @@
 import Foundation
 import InklingFormats
 import InklingRendering
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -3,7 +3,9 @@
 // whose entries are what they claim to be.
 
 import Foundation
+import InklingCorpus
 import InklingFormats
+import InklingTestSupport
 import Testing
 
 @testable import InklingCorpus
@@ -25,13 +27,6 @@ private struct Envelope: Codable {
   static let varied = CorpusSpec(drafts: 40, versionsPerDraft: 1...7, seed: 42, layoutVariety: true)
   static let plain = CorpusSpec(drafts: 40, versionsPerDraft: 1...7, seed: 42)
 
-  /// A fresh, empty temporary folder, removed by the caller.
-  func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-  }
-
   /// Every entry of a folder: name bytes → (contents, mtime in ns).
   func snapshot(_ folder: URL) throws -> [String: ([UInt8], Int)] {
     var result: [String: ([UInt8], Int)] = [:]
@@ -48,12 +43,9 @@ private struct Envelope: Codable {
   // MARK: - Determinism
 
   @Test func sameSpecGivesTheSameFolderByteForByte() throws {
-    let a = try temporaryFolder()
-    let b = try temporaryFolder()
-    defer {
-      try? FileManager.default.removeItem(at: a)
-      try? FileManager.default.removeItem(at: b)
-    }
+    let (first, second) = (try TemporaryFolder("corpus"), try TemporaryFolder("corpus"))
+    let a = URL(fileURLWithPath: first.path)
+    let b = URL(fileURLWithPath: second.path)
     let summaryA = try writeCorpus(Self.varied, to: a)
     let summaryB = try writeCorpus(Self.varied, to: b)
     #expect(summaryA.files == summaryB.files && summaryA.bytes == summaryB.bytes)
@@ -70,8 +62,8 @@ private struct Envelope: Codable {
   }
 
   @Test func modificationTimesAreTheSaveTimes() throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder("corpus")
+    let folder = URL(fileURLWithPath: temporary.path)
     let summary = try writeCorpus(Self.varied, to: folder)
     let files = try snapshot(folder)
     for draft in summary.drafts {
@@ -95,8 +87,8 @@ private struct Envelope: Codable {
   }
 
   @Test func refusesAFolderThatIsNotEmpty() throws {
-    let folder = try temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder("corpus")
+    let folder = URL(fileURLWithPath: temporary.path)
     try Data("x".utf8).write(to: folder.appendingPathComponent("other.txt"))
     #expect(throws: CorpusError.self) { try writeCorpus(Self.plain, to: folder) }
   }
@@ -339,11 +331,9 @@ private struct Envelope: Codable {
   // MARK: - Bad inputs
 
   @Test func badInputsAreWhatTheyClaim() throws {
-    let folder = try temporaryFolder()
-    defer {
-      chmod(folder.path, 0o755)
-      try? FileManager.default.removeItem(at: folder)
-    }
+    let temporary = try TemporaryFolder("corpus-bad")
+    let folder = URL(fileURLWithPath: temporary.path)
+    defer { chmod(folder.path, 0o755) }
     let entries = try writeBadInputs(to: folder)
     #expect(entries.count >= 20)
     for entry in entries {

@@ -1,6 +1,7 @@
 import Foundation
 import InklingCorpus
 import InklingFormats
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -1,4 +1,6 @@
 import Foundation
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -9,9 +11,9 @@ import Testing
     var sources: [String: [UInt8]] = [:]
     // Three drafts, versions growing like real saves, in nested folders.
     for (draft, versions) in [("Plan-B", 4), ("Café", 2), ("🐱 cat", 3)] {
-      var drawing = pseudoRandomBytes(3_000, seed: UInt64(draft.utf8.count))
+      var drawing = SeededRandom.bytes(3_000, seed: UInt64(draft.utf8.count))
       for version in 1...versions {
-        drawing += pseudoRandomBytes(500, seed: UInt64(version))
+        drawing += SeededRandom.bytes(500, seed: UInt64(version))
         let name = "\(draft)-2025-10-0\(version)T14:03:12Z.inkling"
         let bytes = inklingFile(drawing: drawing, color: (1.0393, -0.0123, 0.5, 1), escapeSlashes: version % 2 == 0)
         try folder.write("Drafts/\(version % 2 == 0 ? "sub/" : "")\(name)", bytes)
@@ -47,7 +49,7 @@ import Testing
 
   @Test func storesIdenticalDrawingsOnce() throws {
     let folder = try TemporaryFolder("dedupe")
-    let drawing = pseudoRandomBytes(10_000, seed: 7)
+    let drawing = SeededRandom.bytes(10_000, seed: 7)
     try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing))
     try folder.write("B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing, color: (0, 0, 0, 1)))
     let archive = try Archive(path: folder.path("archive.sqlite"))
@@ -61,7 +63,7 @@ import Testing
   /// back with SQLite's default, for whatever the caller does next with the archive.
   @Test func importLeavesTheConnectionsTemporaryStorageAsItWas() throws {
     let folder = try TemporaryFolder("temp-store")
-    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: pseudoRandomBytes(10_000, seed: 3)))
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: SeededRandom.bytes(10_000, seed: 3)))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     let before = try archive.database.fetchOne("PRAGMA temp_store") { $0.int(0) }
     #expect(try archive.importFiles(at: [folder.path("")]).versionsImported == 1)

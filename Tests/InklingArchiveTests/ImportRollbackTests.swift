@@ -5,6 +5,7 @@
 
 import Foundation
 import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -1,5 +1,7 @@
 import Foundation
 import InklingArchive
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 /// Restore latency inside one process, through the library as the app would call it: the
@@ -52,7 +54,7 @@ struct RestoreBenchmark {
     let archive = try Archive(path: path, mode: .readOnly)
     let drafts = try archive.drafts()
     try #require(!drafts.isEmpty, "the archive \(path) has no drafts")
-    var generator = SplitMix(seed: 2026)  // SearchFixture.swift
+    var generator = SeededRandom(seed: 2026)  // SearchFixture.swift
     var picks: [(String, Int)] = (0..<samples).map { _ in
       let draft = drafts[Int(generator.next() % UInt64(drafts.count))]
       return (draft.name, 1 + Int(generator.next() % UInt64(draft.versionCount)))

@@ -4,6 +4,7 @@
 
 import Foundation
 import InklingFormats
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -1,6 +1,7 @@
 import Foundation
 import InklingCorpus
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -29,7 +30,7 @@ struct SearchBenchmark {
   /// What the archive is generated from; its digest names the kept archive.
   static let archiveSpec =
     "drafts \(draftCount) versions 1...9 blobs 20000 seed 2025 now \(now)\n"
-    + ((try? String(contentsOfFile: root + "/Tests/InklingArchiveTests/SearchFixture.swift", encoding: .utf8)) ?? "")
+    + ((try? String(contentsOfFile: root + "/Tests/InklingTestSupport/SearchFixture.swift", encoding: .utf8)) ?? "")
   static let archivePath =
     environment["INKLING_BENCH_ARCHIVE"]
     ?? cache + "/search-\(draftCount)-\(digest(archiveSpec)).sqlite"
@@ -83,7 +84,7 @@ struct SearchBenchmark {
     var label: String
     var limit: Int?
     var sort: DraftSort = .newest
-    var query: (inout SplitMix) -> String
+    var query: (inout SeededRandom) -> String
   }
 
   @Test func latencyAtAMillionDrafts() throws {
@@ -125,7 +126,7 @@ struct SearchBenchmark {
       (try FileManager.default.attributesOfItem(atPath: Self.archivePath)[.size] as? NSNumber)?.intValue ?? 0
     let sample = try archive.database.fetchAll("SELECT name FROM draft WHERE id % 97 = 0") { $0.string(0) }
 
-    func piece(_ random: inout SplitMix) -> String {
+    func piece(_ random: inout SeededRandom) -> String {
       let scalars = Array(sample.randomElement(using: &random)!.unicodeScalars)
       switch Int.random(in: 0..<10, using: &random) {
       case 0...2: return SearchFixture.words.randomElement(using: &random)!
@@ -141,7 +142,7 @@ struct SearchBenchmark {
     func quoted(_ text: String) -> String {
       "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
-    func date(_ random: inout SplitMix) -> String {
+    func date(_ random: inout SeededRandom) -> String {
       let instant = Int64.random(in: SearchFixture.start...Self.now, using: &random)
       let parts = Calendar(identifier: .gregorian).dateComponents(
         in: .current, from: Date(timeIntervalSince1970: Double(instant) / 1000))
@@ -185,7 +186,7 @@ struct SearchBenchmark {
     var rows: [String] = []
     let only = Self.environment["INKLING_BENCH_SHAPES"].map { $0.split(separator: ",").map(String.init) }
     for (index, shape) in shapes.enumerated() where only?.contains(where: shape.label.hasPrefix) ?? true {
-      var random = SplitMix(seed: UInt64(100 + index))
+      var random = SeededRandom(seed: UInt64(100 + index))
       var latencies: [Double] = []
       var cpu: [Double] = []
       var matches: [Int] = []
@@ -314,7 +315,7 @@ struct SearchBenchmark {
     }
     let files = try FileManager.default.contentsOfDirectory(atPath: folder)
     // Terms as people type them: a word of a file's draft name.
-    var random = SplitMix(seed: 99)
+    var random = SeededRandom(seed: 99)
     let words = Array(
       Set(
         files.flatMap { file in

@@ -1,6 +1,8 @@
 import Foundation
+import InklingCorpus
 import InklingFormats
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -328,7 +330,7 @@ import Testing
       in: db, drafts: 600, versions: 1...5, blobs: 50, now: SearchTests.now, seed: 5
     ).models
     // Drafts whose versions were imported before they were saved, some long before.
-    var random = SplitMix(seed: 9)
+    var random = SeededRandom(seed: 9)
     try db.transaction {
       for index in 0..<40 {
         let name = "early \(index)"
@@ -354,7 +356,7 @@ import Testing
     #expect(
       try db.fetchOne("SELECT count(*) FROM draft WHERE first_imported_ms < first_saved_ms") { $0.int(0) } ?? 0 >= 40)
     let compiler = SearchCompiler(database: db, estimateCap: 5, walkLength: 40, fallbackEstimateCap: 50)
-    var maker = SearchTests.QueryMaker(random: SplitMix(seed: 13), models: models)
+    var maker = SearchTests.QueryMaker(random: SeededRandom(seed: 13), models: models)
     var periods = 0
     for index in 0..<200 {
       var expression = SearchExpression.term(.imported(maker.period()))

@@ -1,6 +1,8 @@
 import Foundation
+import InklingCorpus
 import InklingFormats
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -152,7 +154,7 @@ import Testing
   // MARK: - Random queries
 
   struct QueryMaker {
-    var random: SplitMix
+    var random: SeededRandom
     let models: [DraftModel]
 
     mutating func nameText() -> String {
@@ -250,7 +252,7 @@ import Testing
   @Test func randomQueriesMatchTheReference() throws {
     let shared = try Self.shared()
     for (label, compiler) in Self.compilers(shared.archive.database) {
-      var maker = QueryMaker(random: SplitMix(seed: 7), models: shared.models)
+      var maker = QueryMaker(random: SeededRandom(seed: 7), models: shared.models)
       var nonEmpty = 0
       var plans: [CompiledSearch.Plan: Int] = [:]
       var fallbacks: [String: Int] = [:]
@@ -286,7 +288,7 @@ import Testing
   @Test func periodsReadClassByClassMatchTheReference() throws {
     let shared = try Self.shared()
     let compiler = Self.compilers(shared.archive.database)[1].1
-    var maker = QueryMaker(random: SplitMix(seed: 11), models: shared.models)
+    var maker = QueryMaker(random: SeededRandom(seed: 11), models: shared.models)
     var periods = 0
     for index in 0..<300 {
       var expression = SearchExpression.term(.saved(maker.period()))
@@ -321,7 +323,7 @@ import Testing
 
   @Test func everyNameShapeMatchesTheReference() throws {
     let shared = try Self.shared()
-    var maker = QueryMaker(random: SplitMix(seed: 11), models: shared.models)
+    var maker = QueryMaker(random: SeededRandom(seed: 11), models: shared.models)
     for _ in 0..<400 {
       let expression = SearchExpression.term(.name(.contains(maker.nameText())))
       let found = try shared.archive.drafts(matching: DraftQuery(expression)).map(\.name)

@@ -1,5 +1,6 @@
 // Content equality and the content fingerprint.
 
+import InklingCorpus
 import Testing
 
 @testable import InklingFormats
@@ -16,12 +17,9 @@ import Testing
   /// The streaming form gives XXH64 of the words' bytes, whatever mix of single words and
   /// stripes fed it, on both paths (under and over 32 bytes) and every tail length.
   @Test func xxhash64OfWordsMatchesTheByteHash() {
-    var state: UInt64 = 0x1234_5678_9ABC_DEF0
+    var random = SeededRandom(seed: 0x1234_5678_9ABC_DEF0)
     for count in 0...23 {
-      let words = (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return state
-      }
+      let words = (0..<count).map { _ in random.next() }
       let bytes = words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (8 * UInt64($0))) } }
       for seed: UInt64 in [0, 0x9E37_79B9_7F4A_7C15] {
         var oneByOne = XXHash64Words(seed: seed)

@@ -1,49 +1,19 @@
-// Shared helpers for the drawing-format tests: the real device samples, a deterministic
-// random number generator and a generator of random drawings the writer accepts.
+// Shared helpers for the drawing-format tests: the real device samples and a generator of
+// random drawings the writer accepts.
 
 import Foundation
+import InklingCorpus
+import InklingTestSupport
 
 @testable import InklingFormats
 
-/// The real PencilKit drawings in `shared/samples/pkdrawing` (read-only fixtures).
-///
-/// The folder is found next to the package (`<package>/../shared`), or where the environment
-/// variable `INKLING_SHARED` points (the `shared` folder itself).
+/// The real PencilKit drawings of the shared folder (read-only fixtures), as bytes and decoded.
 enum DrawingSamples {
-  static let names = [
-    "empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes",
-  ]
+  static let names = SharedSamples.drawingNames
 
-  static var directory: URL {
-    if let shared = ProcessInfo.processInfo.environment["INKLING_SHARED"], !shared.isEmpty {
-      return URL(fileURLWithPath: shared).appendingPathComponent("samples/pkdrawing")
-    }
-    // #filePath is <package>/Tests/InklingFormatsTests/DrawingTestSupport.swift.
-    let package = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return package.deletingLastPathComponent().appendingPathComponent("shared/samples/pkdrawing")
-  }
+  static func bytes(_ name: String) throws -> [UInt8] { try SharedSamples.drawing(name) }
 
-  static func bytes(_ name: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: directory.appendingPathComponent("\(name).pkdrawing")))
-  }
-
-  static func drawing(_ name: String) throws -> Drawing {
-    try Drawing(bytes: bytes(name))
-  }
-}
-
-/// SplitMix64: a small, fast, deterministic generator, so random tests repeat exactly.
-struct DrawingTestRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  static func drawing(_ name: String) throws -> Drawing { try Drawing(bytes: bytes(name)) }
 }
 
 extension UUIDBytes {
@@ -56,10 +26,10 @@ extension UUIDBytes {
 /// Random drawings that satisfy the writer's rules and hold only values the format stores
 /// exactly (floats are binary32, uint16 properties are whole steps), so `read(write(d)) == d`.
 struct RandomDrawings {
-  var random: DrawingTestRandom
+  var random: SeededRandom
   var maxDepth = 3
 
-  init(seed: UInt64) { random = DrawingTestRandom(seed: seed) }
+  init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
   mutating func float(_ scale: Double = 1) -> Double {
     Double(Float(Double.random(in: -2000...2000, using: &random) * scale))

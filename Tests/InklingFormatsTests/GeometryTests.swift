@@ -2,6 +2,7 @@
 // bounds (pkdrawing-format.md, "Geometry").
 
 import Foundation
+import InklingCorpus
 import Testing
 
 @testable import InklingFormats
@@ -148,11 +149,8 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
   }
 
   @Test func exactBoundsMatchADenseSweepOnRandomStrokes() throws {
-    var seed: UInt64 = 0x1234_5678
-    func random() -> Double {
-      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Double(seed >> 11) / Double(1 << 53)
-    }
+    var generator = SeededRandom(seed: 0x1234_5678)
+    func random() -> Double { generator.unit() }
     let inks = [pen, Ink(inkType: .pencil, color: pen.color)]
     for trial in 0..<60 {
       let count = 1 + Int(random() * 40)

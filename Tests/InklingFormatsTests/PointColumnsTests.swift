@@ -1,5 +1,6 @@
 // The columnar form the store compresses: exact inverse, same structure, safe on any input.
 
+import InklingCorpus
 import Testing
 
 @testable import InklingFormats
@@ -73,7 +74,7 @@ import Testing
   }
 
   @Test func arbitraryBytesNeverTrapAndAlwaysComeBack() throws {
-    var random = DrawingTestRandom(seed: 42)
+    var random = SeededRandom(seed: 42)
     let sample = try DrawingSamples.bytes("handwritten-half-notes")
     var rearranged = 0
     for round in 0..<3000 {

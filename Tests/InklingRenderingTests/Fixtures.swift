@@ -2,40 +2,22 @@
 
 import InklingFormats
 import InklingRendering
+import InklingTestSupport
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 enum Fixtures {
-  /// The shared samples folder: `$INKLING_SHARED/samples/pkdrawing`, else `<package>/../shared`.
-  static var samplesFolder: String {
-    if let shared = getenv("INKLING_SHARED").map({ String(cString: $0) }), !shared.isEmpty {
-      return shared + "/samples/pkdrawing"
-    }
-    return packageFolder + "/../shared/samples/pkdrawing"
-  }
+  /// The package root.
+  static var packageFolder: String { SharedSamples.packageFolder }
 
-  /// The package root, from this file's path (`<package>/Tests/InklingRenderingTests/…`).
-  static var packageFolder: String {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-  }
-
-  static let sampleNames = [
-    "empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes",
-  ]
+  static let sampleNames = SharedSamples.drawingNames
 
   /// A real device drawing from the shared samples.
   static func sample(_ name: String) throws -> Drawing {
-    guard let bytes = readFile("\(samplesFolder)/\(name).pkdrawing") else {
-      throw FixtureError.missing("\(samplesFolder)/\(name).pkdrawing")
-    }
-    return try Drawing(bytes: bytes)
+    try Drawing(bytes: SharedSamples.drawing(name))
   }
-
-  enum FixtureError: Error { case missing(String) }
 
   static let black = RGBA(red: 0, green: 0, blue: 0, alpha: 1)
   static let white = RGBA(red: 1, green: 1, blue: 1, alpha: 1)
@@ -64,16 +46,11 @@ enum Fixtures {
       }, width: width)
   }
 
-  /// Cursive-like loops: a trochoid along x, the way handwriting "e e e" moves.
+  /// Cursive-like loops along x (HandwritingPage, which `inkling-bench render` draws too).
   static func loops(x: Double, y: Double, length: Double, count: Int = 120, width: Double = 3.2)
     -> StrokePath
   {
-    path(
-      (0..<count).map { i in
-        let s = Double(i) / Double(count - 1)
-        let phase = s * 2 * .pi * length / 40
-        return (x + s * length - 12 * sin(phase), y - 14 * cos(phase) + 6 * sin(phase * 0.5))
-      }, width: width)
+    HandwritingPage.loops(x: x, y: y, length: length, count: count, width: width)
   }
 
   /// A drawing of several inks side by side (used for the look and the goldens).
@@ -119,23 +96,9 @@ enum Fixtures {
     return image
   }
 
-  /// A random-ish handwritten page: `strokes` strokes of `points` points each.
+  /// A generated handwritten page: `strokes` strokes of `points` points each (HandwritingPage).
   static func page(strokes count: Int, points: Int, seed: UInt64 = 1) -> Drawing {
-    var state = seed
-    func random() -> Double {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Double(state >> 11) / Double(1 << 53)
-    }
-    var strokes: [Stroke] = []
-    for _ in 0..<count {
-      let x = random() * 700
-      let y = random() * 900
-      var p = loops(
-        x: x, y: y, length: 40 + random() * 160, count: points, width: 2.5 + random() * 2)
-      for k in p.points.indices { p.points[k].timeOffset = Double(k) / 120 }
-      strokes.append(Stroke(inkIndex: random() < 0.8 ? 0 : 1, path: p, randomSeed: state >> 40))
-    }
-    return Drawing(inks: [ink(.pen), ink(.marker, blue)], strokes: strokes)
+    HandwritingPage.page(strokes: count, points: points, seed: seed)
   }
 }
 

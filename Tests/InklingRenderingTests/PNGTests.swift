@@ -4,6 +4,7 @@
 import Foundation
 import InklingFormats
 import InklingRendering
+import InklingTestSupport
 import Testing
 
 @Suite struct PNGTests {
@@ -211,19 +212,9 @@ enum PNGCheck {
 
   static func expectValid(_ png: [UInt8], name: String) throws {
     guard let path else { return }
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("inkling-pngcheck-\(name)-\(UUID().uuidString).png")
-    try Data(png).write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = ["-q", file.path]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "pngcheck \(name): \(report)")
+    let folder = try TemporaryFolder("pngcheck")
+    let file = try folder.write("\(name).png", png)
+    let result = try ChildProcess.run([path, "-q", file])
+    #expect(result.status == 0, "pngcheck \(name): \(result.stdout)\(result.stderr)")
   }
 }

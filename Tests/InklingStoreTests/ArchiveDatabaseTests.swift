@@ -1,5 +1,7 @@
 import CSQLite
 import Foundation
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -22,7 +24,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
 
   init() throws {
     folder = try TemporaryFolder()
-    path = folder.file("nested/folders/drafts.sqlite")
+    path = folder.path("nested/folders/drafts.sqlite")
   }
 
   private func pragma(_ db: Database, _ name: String) throws -> DatabaseValue? {
@@ -65,7 +67,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
   }
 
   @Test func someoneElsesDatabaseIsNotAnArchive() throws {
-    let other = folder.file("other.sqlite")
+    let other = folder.path("other.sqlite")
     try rawSQLite(other, "CREATE TABLE notes (x); PRAGMA application_id = 1234")
     let before = try Data(contentsOf: URL(fileURLWithPath: other))
     for mode in [Database.Mode.readWrite, .readOnly] {
@@ -80,7 +82,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
   }
 
   @Test func databaseWithoutApplicationIDButTablesIsNotAnArchive() throws {
-    let other = folder.file("other.sqlite")
+    let other = folder.path("other.sqlite")
     try rawSQLite(other, "CREATE TABLE a (x); CREATE TABLE b (y); CREATE TABLE c (z)")
     let error = storeError { _ = try ArchiveDatabase.open(path: other, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive)
@@ -88,9 +90,8 @@ func rawSQLite(_ path: String, _ sql: String) throws {
   }
 
   @Test func randomBytesAreNotAnArchive() throws {
-    var generator = SeededGenerator(seed: 1)
-    let junk = folder.file("junk.sqlite")
-    let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let junk = folder.path("junk.sqlite")
+    let bytes = SeededRandom.bytes(4096, seed: 1)
     try Data(bytes).write(to: URL(fileURLWithPath: junk))
     for mode in [Database.Mode.readWrite, .readOnly] {
       let error = storeError { _ = try ArchiveDatabase.open(path: junk, mode: mode) }
@@ -102,7 +103,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
   }
 
   @Test func aTruncatedHeaderIsNotAnArchive() throws {
-    let short = folder.file("short.sqlite")
+    let short = folder.path("short.sqlite")
     try Data("SQLite format 3\0 and then nothing".utf8).write(to: URL(fileURLWithPath: short))
     let error = storeError { _ = try ArchiveDatabase.open(path: short, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive)
@@ -111,10 +112,8 @@ func rawSQLite(_ path: String, _ sql: String) throws {
   }
 
   @Test func aSQLiteHeaderFollowedByGarbageNeverCrashes() throws {
-    let fake = folder.file("fake.sqlite")
-    var generator = SeededGenerator(seed: 2)
-    var bytes = Array("SQLite format 3\0".utf8)
-    bytes += (0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    let fake = folder.path("fake.sqlite")
+    let bytes = Array("SQLite format 3\0".utf8) + SeededRandom.bytes(8192, seed: 2)
     try Data(bytes).write(to: URL(fileURLWithPath: fake))
     let error = storeError { _ = try ArchiveDatabase.open(path: fake, mode: .readWrite) }
     #expect(error?.kind == .notAnArchive || error?.kind == .corrupt)
@@ -169,13 +168,13 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     #expect(error?.path == path)
     #expect(!FileManager.default.fileExists(atPath: path))
 
-    let empty = folder.file("empty.sqlite")
+    let empty = folder.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
     #expect(storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }?.kind == .noArchive)
   }
 
   @Test func anEmptyFileBecomesAnArchive() throws {
-    let empty = folder.file("empty.sqlite")
+    let empty = folder.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
     let db = try ArchiveDatabase.open(path: empty, mode: .readWrite)
     #expect(try pragma(db, "application_id") == .integer(0x494E_4B41))
@@ -189,7 +188,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
 
   @Test func readOnlyOpenUpgradesAnOlderSchema() throws {
     // A stamped archive that no migration has run on yet: schema 0.
-    let old = folder.file("old.sqlite")
+    let old = folder.path("old.sqlite")
     try rawSQLite(old, "PRAGMA application_id = \(ArchiveDatabase.applicationID)")
     let reader = try ArchiveDatabase.open(path: old, mode: .readOnly)
     #expect(try pragma(reader, "user_version") == .integer(Int64(ArchiveDatabase.schemaVersion)))

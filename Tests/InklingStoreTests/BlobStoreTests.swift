@@ -1,3 +1,5 @@
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -10,7 +12,7 @@ import Testing
 
   init() throws {
     folder = try TemporaryFolder()
-    db = try ArchiveDatabase.open(path: folder.file("archive.sqlite"), mode: .readWrite)
+    db = try ArchiveDatabase.open(path: folder.path("archive.sqlite"), mode: .readWrite)
     store = BlobStore(db)
   }
 
@@ -29,11 +31,6 @@ import Testing
     BlobStore(try ArchiveDatabase.open(path: db.path, mode: .readOnly))
   }
 
-  private func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
-    var generator = SeededGenerator(seed: seed)
-    return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-  }
-
   @Test func fullRoundTrip() throws {
     let bytes = DrawingCorpus(seed: 1, approximateBytes: 50_000).version(0)
     let (id, blob) = try put(bytes)
@@ -44,7 +41,7 @@ import Testing
   }
 
   @Test func rawWhenCompressionDoesNotHelp() throws {
-    let bytes = randomBytes(10_000, seed: 2)
+    let bytes = SeededRandom.bytes(10_000, seed: 2)
     let (id, blob) = try put(bytes)
     #expect(blob.encoding == BlobEncoding.raw.rawValue && blob.data == bytes)
     #expect(try uncachedStore().bytes(ofBlob: id) == bytes)
@@ -104,7 +101,7 @@ import Testing
   }
 
   @Test func aTamperedFullBlobIsCorruptAndNamed() throws {
-    let bytes = randomBytes(1000, seed: 6)
+    let bytes = SeededRandom.bytes(1000, seed: 6)
     let (id, blob) = try put(bytes)
     var damaged = bytes
     damaged[500] ^= 1
@@ -119,7 +116,7 @@ import Testing
   @Test func garbageDataIsCorruptNotATrap() throws {
     let bytes = DrawingCorpus(seed: 7, approximateBytes: 20_000).version(0)
     let (id, blob) = try put(bytes)
-    try db.execute("UPDATE blob SET data = ? WHERE id = ?", [randomBytes(blob.data.count, seed: 8), id])
+    try db.execute("UPDATE blob SET data = ? WHERE id = ?", [SeededRandom.bytes(blob.data.count, seed: 8), id])
     let error = storeError { _ = try uncachedStore().bytes(ofBlob: id) }
     #expect(error?.kind == .corrupt)
     #expect(error?.message.contains("does not decode") == true)
@@ -180,7 +177,7 @@ import Testing
     let corpus = DrawingCorpus(seed: 13, approximateBytes: 20_000)
     let (fullID, full) = try put(corpus.version(0))
     let (_, delta) = try put(corpus.version(1), base: fullID)
-    let (_, raw) = try put(randomBytes(500, seed: 14))
+    let (_, raw) = try put(SeededRandom.bytes(500, seed: 14))
     let sizes = try store.sizes()
     #expect(sizes.full == Int64(full.data.count) && sizes.delta == Int64(delta.data.count))
     #expect(sizes.raw == Int64(raw.data.count) && sizes.count == 3)

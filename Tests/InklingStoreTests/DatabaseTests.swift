@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -12,7 +13,7 @@ struct TestError: Error, Equatable { let name: String }
 
   init() throws {
     folder = try TemporaryFolder()
-    db = try Database(path: folder.file("test.sqlite"), mode: .readWrite)
+    db = try Database(path: folder.path("test.sqlite"), mode: .readWrite)
     try db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v ANY) STRICT; CREATE TABLE u (k TEXT UNIQUE)")
   }
 

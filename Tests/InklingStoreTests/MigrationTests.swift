@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -27,7 +28,7 @@ import Testing
 
   @Test func migrationsLeaveAConsistentSchema() throws {
     let folder = try TemporaryFolder()
-    let db = try ArchiveDatabase.open(path: folder.file("a.sqlite"), mode: .readWrite)
+    let db = try ArchiveDatabase.open(path: folder.path("a.sqlite"), mode: .readWrite)
     #expect(try db.fetchAll("PRAGMA foreign_key_check") { $0.string(0) }.isEmpty)
     #expect(try db.fetchOne("PRAGMA integrity_check") { $0.string(0) } == "ok")
   }

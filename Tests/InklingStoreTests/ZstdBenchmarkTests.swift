@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -100,7 +101,7 @@ struct ZstdBenchmarkTests {
   @Test(arguments: [Int32(1), 3, 6])
   func encoderAndStore(level: Int32) throws {
     let folder = try TemporaryFolder()
-    let db = try ArchiveDatabase.open(path: folder.file("bench.sqlite"), mode: .readWrite)
+    let db = try ArchiveDatabase.open(path: folder.path("bench.sqlite"), mode: .readWrite)
     let store = BlobStore(db)
     let encoder = BlobEncoder(level: level)
     let rawBytes = Self.drawings.joined().reduce(0) { $0 + $1.count }

@@ -1,3 +1,5 @@
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -62,7 +64,7 @@ import Testing
   }
 
   @Test func garbageThrowsAndNeverTraps() throws {
-    var generator = SeededGenerator(seed: 42)
+    var generator = SeededRandom(seed: 42)
     let bytes = DrawingCorpus(seed: 2, approximateBytes: 20_000).version(0)
     let frame = try compress(bytes)
     for round in 0..<2000 {

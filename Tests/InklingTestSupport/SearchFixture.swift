@@ -5,39 +5,41 @@
 // exactly as at import; an in-memory model of the same data serves as the reference.
 
 import Foundation
+import InklingCorpus
 import InklingFormats
 import InklingStore
 
-/// Deterministic pseudo-random numbers (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+/// A draft as the reference filter sees it.
+package struct DraftModel {
+  /// The draft's row id: drafts are numbered in the order they are made.
+  package var id: Int
+  package var name: String
+  /// NameFolding.fold(name), computed once.
+  package var folded: String
+  package var versions: [(saved: Int64, imported: Int64)]
+  package var latestSaved: Int64
+  /// The newest version's drawing: visible strokes (nil when not indexed) and inks.
+  package var strokes: Int?
+  package var inks: Set<String>
+  package var background: (Double, Double, Double)
+
+  package init(
+    id: Int, name: String, folded: String, versions: [(saved: Int64, imported: Int64)], latestSaved: Int64,
+    strokes: Int?, inks: Set<String>, background: (Double, Double, Double)
+  ) {
+    self.id = id
+    self.name = name
+    self.folded = folded
+    self.versions = versions
+    self.latestSaved = latestSaved
+    self.strokes = strokes
+    self.inks = inks
+    self.background = background
   }
 }
 
-/// A draft as the reference filter sees it.
-struct DraftModel {
-  /// The draft's row id: drafts are numbered in the order they are made.
-  var id: Int
-  var name: String
-  /// NameFolding.fold(name), computed once.
-  var folded: String
-  var versions: [(saved: Int64, imported: Int64)]
-  var latestSaved: Int64
-  /// The newest version's drawing: visible strokes (nil when not indexed) and inks.
-  var strokes: Int?
-  var inks: Set<String>
-  var background: (Double, Double, Double)
-}
-
-enum SearchFixture {
-  static let words = [
+package enum SearchFixture {
+  package static let words = [
     "cat", "portrait", "study", "sketch", "plan", "Café", "étude", "landscape", "tree", "house", "mountain",
     "river", "figure", "hand", "face", "flower", "bird", "dog", "street", "city", "night", "morning", "garden",
     "boat", "sea", "sky", "cloud", "window", "chair", "Straße", "naïve", "Zoë", "Ångström", "crème brûlée",
@@ -46,17 +48,17 @@ enum SearchFixture {
     "猫", "絵", "山", "花", "猫の絵", "スケッチ", "東京", "Этюд", "Кошка", "Москва", "Ελλάδα", "Σκίτσο",
     "한국어", "그림", "עברית", "رسم", "चित्र", "🐱", "🌸", "🎨",
   ]
-  static let shortNames = ["a", "B2", "猫", "x", "é", "7", "Zz", "山田"]
-  static let inks = ["pen", "pencil", "marker", "monoline", "fountainpen", "watercolor", "crayon"]
-  static let backgrounds: [(Double, Double, Double)] = [
+  package static let shortNames = ["a", "B2", "猫", "x", "é", "7", "Zz", "山田"]
+  package static let inks = ["pen", "pencil", "marker", "monoline", "fountainpen", "watercolor", "crayon"]
+  package static let backgrounds: [(Double, Double, Double)] = [
     (1, 1, 1), (1, 1, 1), (0.98, 0.96, 0.88), (26.0 / 255, 26.0 / 255, 31.0 / 255), (0, 0, 0), (1.0393, -0.0123, 0.5),
   ]
 
   /// 2021-01-01T00:00:00Z, the earliest save.
-  static let start: Int64 = 1_609_459_200_000
+  package static let start: Int64 = 1_609_459_200_000
 
   /// A random draft name; `unique` keeps names distinct.
-  static func name(_ random: inout SplitMix, unique: inout Set<String>) -> String {
+  package static func name(_ random: inout SeededRandom, unique: inout Set<String>) -> String {
     var name: String
     if Int.random(in: 0..<100, using: &random) < 2 {
       name = shortNames.randomElement(using: &random)!
@@ -86,11 +88,11 @@ enum SearchFixture {
 
   /// Fills `db` with `draftCount` drafts; returns their models when `keepModels`, else only names.
   @discardableResult
-  static func build(
+  package static func build(
     in db: Database, drafts draftCount: Int, versions: ClosedRange<Int>, blobs blobCount: Int, now: Int64, seed: UInt64,
     keepModels: Bool = true, batch: Int = 5_000, progress: ((Int) -> Void)? = nil
   ) throws -> (models: [DraftModel], names: [String]) {
-    var random = SplitMix(seed: seed)
+    var random = SeededRandom(seed: seed)
     // Drawings shared by the versions: stroke counts and inks; every tenth not indexed.
     var drawings: [(strokes: Int?, inks: Set<String>)] = []
     let envelopeID: Int64 = try db.transaction {
@@ -112,7 +114,6 @@ enum SearchFixture {
         var inks: Set<String> = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let ink = Self.inks.randomElement(using: &random)!
-          _ = Double(Int.random(in: 0...4, using: &random)) / 4  // was a colour; keeps the fixture's random sequence
           try db.execute(
             "INSERT OR IGNORE INTO drawing_ink(blob_id, ink, stroke_count) VALUES (?, ?, 1)", [blobID, ink])
           inks.insert(ink)
