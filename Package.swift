@@ -18,6 +18,7 @@
 //                        seeded random generator; inkling-corpus is its command line
 //   InklingTestSupport   what every test target shares: temporary folders, a process runner,
 //                        generated drawings and archives (Tests/InklingTestSupport)
+//   inkling-bench        every benchmark, one subcommand each, run by scripts/bench*
 //
 // C libraries come from Debian through system-library targets (see scripts/setup): CSQLite,
 // CZstd, CCrypto, CZlib, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
@@ -87,6 +88,14 @@ let package = Package(
         "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
       ]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
+    // The benchmarks: one subcommand each (search, restore, thumbnails, zstd, drawing, render,
+    // import), called by scripts/bench*, which compare them with other tools.
+    .executableTarget(
+      name: "inkling-bench",
+      dependencies: [
+        "InklingArchive", "InklingStore", "InklingRendering", "InklingFormats", "InklingCorpus",
+        "InklingTestSupport",
+      ]),
 
     // MARK: - Tests
     // A plain target (test targets cannot depend on each other), in Tests/ since it is no part

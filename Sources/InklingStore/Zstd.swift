@@ -36,7 +36,7 @@ func zstdWindowLog(covering count: Int) -> Int32 {
 package final class ZstdCompressor {
   package let level: Int32
   /// Long-distance matching for deltas; a knob for measuring, on by default.
-  var longDistanceMatching = true
+  package var longDistanceMatching = true
   private let context: OpaquePointer
   private var scratch: UnsafeMutableRawBufferPointer
 

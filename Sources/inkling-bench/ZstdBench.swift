@@ -1,16 +1,25 @@
+// zstd on drawing-like bytes (InklingTestSupport's DrawingCorpus): each level's speed and
+// ratio for whole drawings and for deltas against the previous save (with and without
+// long-distance matching), and the whole blob path per core (encode and verify, insert, read)
+// at the levels import could use. What README "Storage" chose its levels from.
+
 import Foundation
+import InklingStore
 import InklingTestSupport
-import Testing
 
-@testable import InklingStore
+enum ZstdBench {
+  static let benchmark = EntryPoint.Benchmark(
+    name: "zstd", abstract: "zstd levels, deltas and the blob path on drawing-like bytes (CPU time, one thread).",
+    usage: "[--dump DIR]", run: run)
 
-/// Measures zstd levels on drawing-like bytes. Runs only with INKLING_BENCH=1:
-///
-///     INKLING_BENCH=1 swift test --skip-build --filter ZstdBenchmark
-///
-/// With INKLING_BENCH_DUMP=DIR it also writes the corpus there, for baselines (zlib -6).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["INKLING_BENCH"] == "1"), .serialized)
-struct ZstdBenchmarkTests {
+  static func run(_ arguments: inout BenchArguments) throws -> Int32 {
+    let dump = arguments.string("--dump")
+    arguments.finish()
+    try levels(dump: dump)
+    for level: Int32 in [1, 3, 6] { try encoderAndStore(level: level) }
+    return 0
+  }
+
   /// Drawings of three sizes, each saved 8 times with 1–3 strokes more every time.
   static let drawings: [[[UInt8]]] = [(20_000, 11), (200_000, 12), (2_000_000, 13)].flatMap { size, seed in
     (0..<4).map { n in
@@ -23,24 +32,20 @@ struct ZstdBenchmarkTests {
     }
   }
 
-  /// CPU seconds of this thread spent in `body`: other work on a shared machine does not
-  /// count, as it would in wall-clock time.
+  /// CPU seconds of this thread spent in `body`.
   static func seconds(_ body: () throws -> Void) rethrows -> Double {
-    func now() -> Double {
-      var time = timespec()
-      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-    let start = now()
+    let start = Clocks.threadCPU()
     try body()
-    return now() - start
+    return Clocks.threadCPU() - start
   }
 
-  @Test func levels() throws {
-    let all = Self.drawings.flatMap { $0 }
+  /// Every level on whole drawings and on deltas; with `dump`, the corpus is written there
+  /// too, for baselines such as zlib -6.
+  static func levels(dump: String?) throws {
+    let all = drawings.flatMap { $0 }
     let rawBytes = all.reduce(0) { $0 + $1.count }
-    let deltaInput = Self.drawings.flatMap { $0.dropFirst() }.reduce(0) { $0 + $1.count }
-    if let dump = ProcessInfo.processInfo.environment["INKLING_BENCH_DUMP"] {
+    let deltaInput = drawings.flatMap { $0.dropFirst() }.reduce(0) { $0 + $1.count }
+    if let dump {
       try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true)
       for (i, bytes) in all.enumerated() { try Data(bytes).write(to: URL(fileURLWithPath: "\(dump)/\(i).bin")) }
     }
@@ -50,16 +55,16 @@ struct ZstdBenchmarkTests {
     for level: Int32 in [1, 3, 6, 9, 12, 19] {
       let compressor = ZstdCompressor(level: level)
       var fullBytes = 0
-      let fullTime = try Self.seconds {
+      let fullTime = try seconds {
         fullBytes = 0
         for bytes in all { fullBytes += try bytes.withUnsafeBytes { try compressor.compress($0, prefix: nil) }.count }
       }
       var deltas: [([UInt8], [UInt8], [UInt8])] = []  // (frame, base, content)
       var deltaBytes = 0
-      let deltaTime = try Self.seconds {
+      let deltaTime = try seconds {
         deltas = []
         deltaBytes = 0
-        for versions in Self.drawings {
+        for versions in drawings {
           for (base, next) in zip(versions, versions.dropFirst()) {
             let frame = try next.withUnsafeBytes { n in
               try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) }
@@ -71,19 +76,19 @@ struct ZstdBenchmarkTests {
       }
       compressor.longDistanceMatching = false
       var plainDeltaBytes = 0
-      for versions in Self.drawings {
+      for versions in drawings {
         for (base, next) in zip(versions, versions.dropFirst()) {
           plainDeltaBytes += try next.withUnsafeBytes { n in
             try base.withUnsafeBytes { try compressor.compress(n, prefix: $0) }
           }.count
         }
       }
-      let decodeTime = try Self.seconds {
+      let decodeTime = try seconds {
         for (frame, base, next) in deltas {
           let out = try frame.withUnsafeBytes { f in
             try base.withUnsafeBytes { try decompressor.decompress(f, expectedSize: next.count, prefix: $0) }
           }
-          precondition(out.count == next.count)
+          guard out.count == next.count else { BenchArguments.fail("a delta decoded to the wrong size") }
         }
       }
       let mb = 1_000_000.0
@@ -97,18 +102,18 @@ struct ZstdBenchmarkTests {
   }
 
   /// The whole blob path per core: encode (delta against the previous version, verify),
-  /// then insert into an archive in one transaction.
-  @Test(arguments: [Int32(1), 3, 6])
-  func encoderAndStore(level: Int32) throws {
-    let folder = try TemporaryFolder()
+  /// then insert into an archive in one transaction, then read every blob back.
+  static func encoderAndStore(level: Int32) throws {
+    let folder = try TemporaryFolder("bench-zstd")
     let db = try ArchiveDatabase.open(path: folder.path("bench.sqlite"), mode: .readWrite)
+    defer { db.close() }
     let store = BlobStore(db)
     let encoder = BlobEncoder(level: level)
-    let rawBytes = Self.drawings.joined().reduce(0) { $0 + $1.count }
-    let hashes = Self.drawings.map { $0.map { SHA256.hash($0) } }
+    let rawBytes = drawings.joined().reduce(0) { $0 + $1.count }
+    let hashes = drawings.map { $0.map { SHA256.hash($0) } }
     var encoded: [EncodedBlob] = []
-    let encodeTime = try Self.seconds {
-      for (versions, shas) in zip(Self.drawings, hashes) {
+    let encodeTime = try seconds {
+      for (versions, shas) in zip(drawings, hashes) {
         var base: BlobBase?
         for (bytes, sha) in zip(versions, shas) {
           let blob = try encoder.encode(bytes, sha256: sha, base: base)
@@ -117,12 +122,12 @@ struct ZstdBenchmarkTests {
         }
       }
     }
-    let insertTime = try Self.seconds {
+    let insertTime = try seconds {
       try db.transaction {
         for blob in encoded { _ = try store.insert(blob) }
       }
     }
-    let readTime = try Self.seconds {
+    let readTime = try seconds {
       let reader = BlobStore(db)
       for id in 1...Int64(encoded.count) { _ = try reader.bytes(ofBlob: id) }
     }
