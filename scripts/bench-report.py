@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""The arithmetic and the reports of the benchmark scripts, one subcommand each.
+
+scripts/bench and scripts/bench-thumbnails run the tools and collect raw figures; this script
+times commands (getrusage), summarises the corpus, computes medians, ratios and percentiles,
+checks restored files and writes the Markdown reports that BENCHMARKS.md copies from.
+
+  bench-report.py measure RESULT OUT ERR CMD...       time CMD: "wall peak_kib status cpu" in RESULT
+  bench-report.py corpus-facts MANIFEST               one line about the generated corpus
+  bench-report.py index-rounds ROUNDS LOAD0 LOAD1 TABLES   the indexing rounds' table
+  bench-report.py draft-names LIST_JSON OUT           the names of `list --json`, NUL-separated
+  bench-report.py compare-restored SOURCE RESTORED    byte-identity of restored files
+  bench-report.py restore-latency TOOL ARCHIVE LIST_JSON CORPUS WORK SAMPLES SEED SQLAR
+  bench-report.py report RESULTS_MD                   scripts/bench's report, from B_* variables
+  bench-report.py thumbnails OUT RESULTS              scripts/bench-thumbnails' report, from T_* variables
+  bench-report.py elapsed START                       seconds since START (a `date +%s.%N`)
+"""
+
+import collections
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+
+def measure(result, out, err, *command):
+    """Runs COMMAND; writes wall seconds, peak RSS (KiB, the largest process of the command
+    and its children), exit status and CPU seconds (user + sys) to RESULT. Never fails: the
+    status is a result."""
+    with open(out, "wb") as o, open(err, "wb") as e:
+        start = time.perf_counter()
+        status = subprocess.call(list(command), stdout=o, stderr=e)
+        wall = time.perf_counter() - start
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak, cpu = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    open(result, "w").write(f"{wall:.3f} {peak} {status} {cpu:.3f}\n")
+
+
+def corpus_facts(manifest):
+    rows = [line.rstrip("\n").split("\t") for line in open(manifest, encoding="utf-8")]
+    sizes = sorted(int(r[3]) for r in rows)
+    per_draft = collections.Counter(r[0] for r in rows)
+    n = len(sizes)
+    q = lambda p: sizes[min(n - 1, int(p * n))]
+    kb = lambda b: f"{b / 1000:.1f} KB"
+    print(f"{n} files in {len(per_draft)} drafts ({n / len(per_draft):.2f} versions per draft, "
+          f"{min(per_draft.values())}–{max(per_draft.values())}); {sum(sizes) / 1e6:.1f} MB; "
+          f"file sizes min {kb(sizes[0])}, p10 {kb(q(.1))}, median {kb(q(.5))}, mean {kb(sum(sizes) / n)}, "
+          f"p90 {kb(q(.9))}, max {kb(sizes[-1])}")
+
+
+def index_rounds(rounds, load_before, load_after, tables):
+    """Line 1: CPU added (%), line 2: wall added (%), lines 3-5: the table's rows, then notes."""
+    rows = [line.split("\t") for line in open(rounds) if line.strip()]
+
+    def of(kind, column):
+        return [float(r[column]) for r in rows if r[0] == kind]
+
+    wi, ws = statistics.median(of("index", 1)), statistics.median(of("skip", 1))
+    ci, cs = statistics.median(of("index", 2)), statistics.median(of("skip", 2))
+    si, ss = of("index", 3)[-1], of("skip", 3)[-1]
+    runs = lambda kind, column: ", ".join(f"{v:.2f}" for v in of(kind, column))
+    print(f"{(ci / cs - 1) * 100:.1f}")
+    print(f"{(wi / ws - 1) * 100:.1f}")
+    print(f"| import with the drawing index | {wi:.2f} ({runs('index', 1)}) | {ci:.2f} ({runs('index', 2)}) | {si / 1e6:.2f} MB |")
+    print(f"| import without it (`ImportOptions.indexDrawings = false`) | {ws:.2f} ({runs('skip', 1)}) | {cs:.2f} ({runs('skip', 2)}) | {ss / 1e6:.2f} MB |")
+    print(f"| **indexing adds** | **{(wi / ws - 1) * 100:+.1f} %** | **{(ci / cs - 1) * 100:+.1f} %** | "
+          f"{(si - ss) / 1e6:.2f} MB ({(si - ss) / si * 100:.1f} % of the archive) |")
+    print(f"load average (1, 5, 15 min) {load_before} before the rounds, {load_after} after")
+    # The machine's speed drifts between runs (a shared VM); the two runs of a round ran back
+    # to back, so their ratio is less exposed to the drift than the ratio of two medians.
+    pairs = [float(i[2]) / float(s[2]) - 1
+             for i, s in zip([r for r in rows if r[0] == "index"], [r for r in rows if r[0] == "skip"])]
+    print(f"CPU added within each round (its two runs back to back): median {statistics.median(pairs) * 100:+.1f} % "
+          f"({', '.join(f'{p * 100:+.0f}' for p in pairs)})")
+    if of("base-index", 2):
+        bi, bs = statistics.median(of("base-index", 2)), statistics.median(of("base-skip", 2))
+        base_pairs = [float(i[2]) / float(s[2]) - 1
+                      for i, s in zip([r for r in rows if r[0] == "base-index"], [r for r in rows if r[0] == "base-skip"])]
+        print(f"baseline build (BENCH_BASELINE), in the same rounds: CPU {bi:.2f} s / {bs:.2f} s, indexing adds "
+              f"{(bi / bs - 1) * 100:+.1f} % (within each round: median {statistics.median(base_pairs) * 100:+.1f} %); "
+              f"this build's indexed import {ci - bi:+.3f} s of CPU against the baseline's, without the index {cs - bs:+.3f} s")
+    names = [line.split("|") for line in tables.splitlines() if "|" in line]
+    index = [(n, int(b)) for n, b in names if n.split("_")[0] in ("drawing", "stroke", "ink") or "stroke" in n or "ink" in n]
+    if index:
+        print("drawing index by table and index (dbstat): " + ", ".join(f"{n} {b / 1000:.0f} KB" for n, b in index)
+              + f"; {sum(b for _, b in index) / 1000:.0f} KB in all")
+
+
+def draft_names(list_json, out_path):
+    drafts = json.load(open(list_json, encoding="utf-8"))["drafts"]
+    with open(out_path, "wb") as out:
+        for d in drafts:
+            out.write(d["name"].encode("utf-8") + b"\0")
+
+
+def compare_restored(source, restored):
+    source, restored = os.fsencode(source), os.fsencode(restored)
+    names = sorted(os.listdir(source))
+    same = different = missing = same_mtime = 0
+    for name in names:
+        a, b = os.path.join(source, name), os.path.join(restored, name)
+        if not os.path.exists(b):
+            missing += 1
+            continue
+        with open(a, "rb") as fa, open(b, "rb") as fb:
+            if fa.read() == fb.read():
+                same += 1
+                same_mtime += int(os.stat(a).st_mtime_ns == os.stat(b).st_mtime_ns)
+            else:
+                different += 1
+    extra = len(set(os.listdir(restored)) - set(names))
+    pct = 100 * same / len(names) if names else 0
+    print(f"{same}/{len(names)} byte-identical ({pct:.2f} %); {different} differ, {missing} missing, "
+          f"{extra} unexpected; {same_mtime} with the original modification time")
+
+
+def quantiles(values):
+    values = sorted(values)
+    q = lambda p: values[min(len(values) - 1, int(p * len(values)))] * 1000
+    return f"p50 {q(.5):.1f} ms, p99 {q(.99):.1f} ms, max {values[-1] * 1000:.1f} ms"
+
+
+def restore_latency(tool, archive, list_json, corpus, work, samples, seed, sqlar):
+    """Line 1: p99 ms of restoring one version in a fresh process; then the notes."""
+    drafts = json.load(open(list_json, encoding="utf-8"))["drafts"]
+    rng = random.Random(int(seed))
+    every = [(d["name"], v) for d in drafts for v in range(1, d["versions"] + 1)]
+    picks = rng.sample(every, min(int(samples), len(every)))
+    longest = sorted(drafts, key=lambda d: (-d["versions"], d["name"]))[:10]
+    picks += [(d["name"], 1) for d in longest]
+    out = os.path.join(work, "one.inkling")
+
+    def run(command):
+        start = time.perf_counter()
+        status = subprocess.call(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start, status
+
+    history = {}
+
+    def source_file(name, version):
+        if name not in history:
+            text = subprocess.run([tool, "--archive", archive, "--json", "history", name], capture_output=True).stdout
+            history[name] = {v["number"]: v["fileName"] for v in json.loads(text)["versions"]}
+        return os.path.join(corpus, history[name][version])
+
+    times, wrong = [], 0
+    for name, version in picks:
+        if os.path.exists(out):
+            os.remove(out)
+        seconds, status = run([tool, "--archive", archive, "--quiet", "restore", name, "--version", str(version), "-o", out])
+        if status != 0:
+            continue
+        times.append(seconds)
+        with open(out, "rb") as a, open(source_file(name, version), "rb") as b:
+            wrong += int(a.read() != b.read())
+
+    startup = [run([tool, "--version"])[0] for _ in range(30)]
+    extract = os.path.join(work, "sqlar-x")
+    os.makedirs(extract, exist_ok=True)
+    names = sorted(os.listdir(corpus))
+    base = [run(["sqlite3", sqlar, "-A", "-x", "-C", extract, "Drafts/" + name])[0]
+            for name in rng.sample(names, min(50, len(names)))]
+    p99 = sorted(times)[min(len(times) - 1, int(.99 * len(times)))] * 1000 if times else float("nan")
+    print(f"{p99:.1f}")
+    print(f"{len(times)} restores ({len(picks) - len(times)} failed, {wrong} not byte-identical): {quantiles(times)}"
+          if times else "no restore succeeded")
+    print(f"process start alone (`inkling-archive --version`): {quantiles(startup)}; "
+          f"a trivial process (`true`): {quantiles([run(['true'])[0] for _ in range(30)])}")
+    print(f"`sqlite3 X.sqlar -A -x` of one file: {quantiles(base)}")
+
+
+def report(results_md):
+    """scripts/bench's report: the B_* variables it exports, as Markdown (also printed)."""
+    e = os.environ
+    get = lambda k, d="": e.get("B_" + k, d)
+    num = lambda k: float(get(k, "nan"))
+    na = "not available yet"
+    tool_ok = get("TOOL_OK") == "1"
+    folder, archive, sqlar, zstd, git, repacked = (
+        int(get(k, "0")) for k in ("FOLDER", "ARCHIVE", "SQLAR", "ZSTD", "GIT", "REPACKED"))
+    mb = lambda b: f"{b / 1e6:,.1f} MB"
+    ratio = lambda a, b: f"{a / b:.3f}×" if a and b else "–"
+    mib = lambda k: num(k) / 1024
+    lines = []
+    w = lines.append
+    w("# inkling-archive benchmark")
+    w("")
+    w(f"Corpus: `inkling-corpus --drafts {get('DRAFTS')} --versions {get('VERSIONS')} --seed {get('SEED')} --variety`: "
+      f"{get('FACTS')}. Generated in {num('generate_WALL'):.1f} s.")
+    w("")
+    w(f"Machine: {get('MACHINE')}; {get('TOOLS')}.")
+    w("")
+    w("| what | time (s) | peak RSS (MiB) | size | size vs folder | inkling-archive vs it |")
+    w("|---|---:|---:|---:|---:|---:|")
+    w(f"| the Drafts folder (`du -sb`) | – | – | {mb(folder)} | 1.000× | {ratio(archive, folder) if tool_ok else na} |")
+    if tool_ok:
+        w(f"| **inkling-archive import** | {num('import_WALL'):.2f} | {mib('import_RSS'):.1f} | {mb(archive)} | "
+          f"{ratio(archive, folder)} | 1.000× |")
+    else:
+        w(f"| **inkling-archive import** | {na} | {na} | {na} | – | – |")
+    if repacked:
+        w(f"| inkling-archive, then `gc --repack` (level 19) | {num('repack_WALL'):.2f} | {mib('repack_RSS'):.1f} | "
+          f"{mb(repacked)} | {ratio(repacked, folder)} | – |")
+    w(f"| `sqlite3 X.sqlar -A -c` | {num('sqlar_WALL'):.2f} | {mib('sqlar_RSS'):.1f} | {mb(sqlar)} | {ratio(sqlar, folder)} | "
+      f"{ratio(archive, sqlar) if tool_ok else na} |")
+    w(f"| `tar cf - \\| zstd -19 --long` | {num('zstd_WALL'):.2f} | {mib('zstd_RSS'):.1f} | {mb(zstd)} | {ratio(zstd, folder)} | "
+      f"{ratio(archive, zstd) if tool_ok else na} |")
+    if git:
+        w(f"| git add + commit + `gc --aggressive` | {num('gitcommit_WALL') + num('gitgc_WALL'):.2f} "
+          f"({num('gitcommit_WALL'):.1f} + {num('gitgc_WALL'):.1f}) | {max(mib('gitcommit_RSS'), mib('gitgc_RSS')):.1f} | "
+          f"{mb(git)} | {ratio(git, folder)} | {ratio(archive, git) if tool_ok else na} |")
+    else:
+        w(f"| git add + commit + `gc --aggressive` | gc stopped after {num('gitgc_WALL'):.0f} s (BENCH_GIT_TIMEOUT) | – | – | – | – |")
+    w("")
+    latency = get("RESTORE_LATENCY").splitlines()
+    p99 = float(latency[0]) if latency else float("nan")
+    restore_all = get("RESTORE_ALL")
+
+    def target(name, goal, measured=na, ok=False):
+        w(f"| {name} | {goal} | {measured} | {('yes' if ok else 'no') if measured != na else '–'} |")
+
+    w("| target | goal | measured | met |")
+    w("|---|---|---|---|")
+    if tool_ok:
+        t = num("import_WALL") / num("sqlar_WALL")
+        target("import wall time vs `sqlite3 -A -c`", "≤ 0.5×", f"{t:.2f}×", t <= 0.5)
+        target("import peak RSS", "≤ 64 MiB", f"{mib('import_RSS'):.1f} MiB", mib("import_RSS") <= 64)
+        target("archive size vs `tar \\| zstd -19 --long`", "≤ 0.8×", f"{archive / zstd:.3f}×", archive <= 0.8 * zstd)
+        if git:
+            target("archive size vs git after `gc --aggressive`", "≤ 0.3×", f"{archive / git:.3f}×", archive <= 0.3 * git)
+            if repacked:
+                target("archive after `gc --repack` vs git after `gc --aggressive`", "≤ 0.3×", f"{repacked / git:.3f}×",
+                       repacked <= 0.3 * git)
+        else:
+            w("| archive size vs git after `gc --aggressive` | ≤ 0.3× | gc did not finish | – |")
+        target("restore one version, p99 (a fresh process each)", "≤ 10 ms",
+               f"{p99:.1f} ms" if p99 == p99 else na, p99 <= 10)
+        fresh = next((l for l in latency if l.startswith("open+restore")), "")
+        p99_fresh = float(fresh.split("p99 ")[1].split(" ms")[0]) if "p99 " in fresh else float("nan")
+        target("restore one version, p99 (in one process: open the archive, restore)", "≤ 10 ms",
+               f"{p99_fresh:.2f} ms" if p99_fresh == p99_fresh else na, p99_fresh <= 10)
+        parts = restore_all.split("/")
+        complete = len(parts) > 1 and parts[0].strip() == parts[1].split()[0]
+        target("every version restored byte-identical", "100 %", restore_all or na, complete)
+        index = get("INDEX_REPORT").splitlines()
+        if index:
+            slowdown = float(index[0])
+            target("indexing adds to import CPU time (median of " + get("ROUNDS") + ")", "≤ 15 %",
+                   f"{slowdown:+.1f} % (wall {float(index[1]):+.1f} %)", slowdown <= 15)
+    else:
+        for name, goal in [("import wall time vs `sqlite3 -A -c`", "≤ 0.5×"), ("import peak RSS", "≤ 64 MiB"),
+                           ("archive size vs `tar \\| zstd -19 --long`", "≤ 0.8×"),
+                           ("archive size vs git after `gc --aggressive`", "≤ 0.3×"),
+                           ("restore one version, p99", "≤ 10 ms"), ("every version restored byte-identical", "100 %")]:
+            target(name, goal)
+    w("")
+    if tool_ok:
+        status = get("import_STATUS")
+        w(f"- Import: {get('IMPORT_SUMMARY')}" + (f" Exit status {status} (see bench-work/import.err)." if status != "0" else ""))
+        if get("restoreall_WALL"):
+            w(f"- Restore of every version (`restore DRAFT --all-versions`, one process per draft, two at a time): "
+              f"{restore_all}; {num('restoreall_WALL'):.1f} s.")
+        for line in latency[1:]:
+            w(f"- Restore latency: {line}")
+        index = get("INDEX_REPORT").splitlines()
+        if index:
+            w("")
+            w(f"| run (median of {get('ROUNDS')}) | wall s (each) | CPU s user+sys (each) | archive |")
+            w("|---|---:|---:|---:|")
+            for line in index[2:5]:
+                w(line)
+            w("")
+            for line in index[5:]:
+                w(f"- {line}")
+    w("- Times are the wall-clock seconds of one run; peak RSS is that of the largest process of the command "
+      "(getrusage). The Drafts folder size is what `du -sb` reports (file contents plus directory blocks).")
+    text = "\n".join(lines) + "\n"
+    open(results_md, "w", encoding="utf-8").write(text)
+    print(text)
+
+
+def thumbnails(out, results):
+    """scripts/bench-thumbnails' report: `inkling-bench thumbnails` results and the T_* variables."""
+    e = os.environ
+    v = {}
+    for line in open(results):
+        k, x = line.split()
+        v[k] = float(x)
+    drafts = int(v["drafts"])
+    cold1 = v["cold1_rendered"] / v["cold1_seconds"]
+    cold2 = v["cold2_rendered"] / v["cold2_seconds"]
+    import_s = float(e["T_IMPORT_SECONDS"])
+    im_convert = e.get("T_IM_CONVERT", "")
+    im_mogrify = e.get("T_IM_MOGRIFY", "")
+    exports = int(e["T_EXPORTS"])
+    ok = lambda b: "yes" if b else "**no**"
+    per2 = 1000 / cold2
+    rows = [
+        ("Corpus", f"{drafts} drafts, {e['T_FILES']} files (inkling-corpus --drafts {drafts} --seed {e['T_SEED']})", ""),
+        ("Machine", f"{e['T_CORES']} cores; load average {e['T_LOAD_BEFORE']} before the in-process pass, "
+                    f"{e['T_LOAD_AFTER']} after (other work on the machine slows every row)", ""),
+        ("Import (CLI, release)", f"{import_s:.2f} s", ""),
+        ("Cold thumbnails, 256 px, 1 thread", f"{cold1:.0f} /s ({1000 / cold1:.2f} ms each; {int(v['cold1_rendered'])} rendered, {int(v['cold1_shared'])} shared a row)", ""),
+        ("Cold thumbnails, 256 px, 2 threads", f"{cold2:.0f} /s ({per2:.2f} ms each)", f"≥ 500/s: {ok(cold2 >= 500)}"),
+        ("Cold thumbnail, CPU each", f"{1000 * v['cold1_cpu_seconds'] / max(1, v['cold1_rendered']):.2f} ms (1 thread), {1000 * v['cold2_cpu_seconds'] / max(1, v['cold2_rendered']):.2f} ms (2 threads)", ""),
+        ("Cache after the pass", f"{int(v['cache_rows'])} rows, {v['cache_bytes'] / 1e6:.1f} MB ({v['cache_bytes'] / max(1, v['cache_rows']) / 1000:.1f} KB each)", ""),
+        ("Cached read, `Archive.thumbnail(draft:)`", f"p50 {v['read_p50_ms']:.3f} ms, p99 {v['read_p99_ms']:.3f} ms", f"≤ 0.2 ms: {ok(v['read_p50_ms'] <= 0.2)} (p50)"),
+        ("Cached read, the SELECT alone", f"p50 {v['select_p50_ms']:.3f} ms, p99 {v['select_p99_ms']:.3f} ms", ""),
+        ("Eager rendering at import", f"+{v['cold2_seconds']:.2f} s on {import_s:.2f} s = +{100 * v['cold2_seconds'] / import_s:.0f} %", ""),
+    ]
+    if im_convert:
+        per_convert = 1000 * float(im_convert) / exports
+        rows.append(("ImageMagick `convert -thumbnail 256x256`, 2 at a time", f"{exports / float(im_convert):.0f} /s ({per_convert:.2f} ms each) on {exports} share images ({v['export_megapixels'] / exports:.2f} MP mean)", f"ours faster: {ok(per2 < per_convert)}"))
+        if im_mogrify:
+            per_mogrify = 1000 * float(im_mogrify) / exports
+            rows.append(("ImageMagick `mogrify -thumbnail 256x256`, 2 processes", f"{exports / float(im_mogrify):.0f} /s ({per_mogrify:.2f} ms each)", f"ours faster: {ok(per2 < per_mogrify)}"))
+    else:
+        rows.append(("ImageMagick `convert -thumbnail 256x256`", "skipped: ImageMagick is not installed (apt-get install imagemagick)", ""))
+    text = "## Thumbnails (scripts/bench-thumbnails)\n\n| Measure | Result | Target |\n|---|---|---|\n"
+    text += "".join(f"| {a} | {b} | {c} |\n" for a, b, c in rows)
+    open(out, "w").write(text)
+    print(text)
+
+
+def elapsed(start):
+    print(f"{time.time() - float(start):.3f}")
+
+
+COMMANDS = {
+    "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
+    "compare-restored": compare_restored, "restore-latency": restore_latency, "report": report,
+    "thumbnails": thumbnails, "elapsed": elapsed,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    COMMANDS[sys.argv[1]](*sys.argv[2:])
