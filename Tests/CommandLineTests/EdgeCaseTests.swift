@@ -1,15 +1,17 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// The defects a new user found at the edges (issue 18), each through the real binary.
 @Suite struct EdgeCaseTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-edges-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("edges")
+    try temporary.makeFolder("Drafts")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
   }
 
   func write(_ name: String, _ text: String = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#)
