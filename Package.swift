@@ -79,7 +79,7 @@ let package = Package(
     // A small declarative argument parser: command tree, options, generated help and usage errors.
     .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
     // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes.
-    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine"]),
+    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine", "InklingFormats"]),
 
     // MARK: - Executables
     .executableTarget(
