@@ -1,6 +1,6 @@
 // Generated archives for the search tests and the search benchmark: realistic draft names
-// (words, numbers, accents in NFC and NFD, other scripts, emoji, one- and two-character
-// names), versions spread over years, import runs, drawings with stroke counts and inks.
+// (words, numbers, accents, other scripts, emoji, one- and two-character names), versions
+// spread over years, import runs, drawings with stroke counts and inks.
 // Written through the store's own records (VersionRecords), so the schema's triggers run
 // exactly as at import; an in-memory model of the same data serves as the reference.
 
@@ -73,10 +73,9 @@ package enum SearchFixture {
       if Bool.random(using: &random) { parts.append(String(Int.random(in: 1...999, using: &random))) }
       name = parts.joined(separator: [" ", " ", "-", "_"].randomElement(using: &random)!)
     }
-    // Names arrive from file names: mostly NFC, some NFD (copied off a Mac).
-    name =
-      Int.random(in: 0..<20, using: &random) == 0
-      ? name.decomposedStringWithCanonicalMapping : name.precomposedStringWithCanonicalMapping
+    // Stored as import stores a name, in NFC, whatever form its file name had (a Mac's NFD,
+    // say): `name:=` compares the NFC text. Queries try the other forms (SearchTests).
+    name = DraftFileName.canonicalName(name)
     var candidate = name
     var suffix = 2
     while !unique.insert(candidate).inserted {
