@@ -1,46 +1,33 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// The man page and the completion scripts, made from the command table, used by real
 /// shells and man (issue 22, item 3).
 @Suite struct CompletionTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder =
-      FileManager.default.temporaryDirectory.path + "/inkling-complete-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts/some folder", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("complete")
+    try temporary.makeFolder("Drafts/some folder")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
     for name in ["Cat", "Café sketch", "Dog"] {
-      try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#.utf8)
-        .write(to: URL(fileURLWithPath: folder + "/Drafts/\(name)-2025-10-05T14:03:12Z.inkling"))
+      try temporary.write(
+        "Drafts/\(name)-2025-10-05T14:03:12Z.inkling",
+        #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#)
     }
     #expect(try runner.run(["-q", "import", folder + "/Drafts"]).status == 0)
   }
 
   /// Runs `script` in `shell` with the built binary first on PATH and the test archive as
   /// the default one.
-  func shell(_ shell: String, _ arguments: [String]) throws -> RunResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [shell] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    var environment = ProcessInfo.processInfo.environment
-    environment["PATH"] = BinaryRunner.binFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    environment["INKLING_ARCHIVE"] = folder + "/archive.sqlite"
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return RunResult(
-      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-      stderr: String(decoding: errors, as: UTF8.self))
+  func shell(_ shell: String, _ arguments: [String]) throws -> ChildProcess.Result {
+    let path = BinaryRunner.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    return try ChildProcess.run(
+      ["/usr/bin/env", shell] + arguments, environment: ["PATH": path, "INKLING_ARCHIVE": folder + "/archive.sqlite"],
+      workingDirectory: folder)
   }
 
   @Test func bashCompletesCommandsOptionsValuesAndDraftNames() throws {

@@ -107,13 +107,14 @@ import Testing
 
 /// Items 10 and 11: what import says about the files it passes over.
 @Suite struct ImportReportTests {
-  let folder: String
+  let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let runner: BinaryRunner
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-report-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Real", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    temporary = try TemporaryFolder("report")
+    try temporary.makeFolder("Real")
+    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
     let good = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#
     // Not a drawing this build reads: it is archived all the same, with a note.
     let opaque = #"{"drawingData":"AAECAw==","color":{"r":1,"g":1,"b":1,"a":1}}"#
