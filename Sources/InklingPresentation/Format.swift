@@ -33,7 +33,7 @@ package enum Format {
   }
 
   /// `value` with its thousands grouped by commas: 13364 → "13,364". By hand, not with
-  /// NumberFormatter, which sets up ICU on every call (about 0.2 M instructions each).
+  /// NumberFormatter, which sets up ICU on every call: far more work than the digits.
   package static func count(_ value: Int) -> String {
     let digits = String(value.magnitude)
     var grouped = value < 0 ? "-" : ""
