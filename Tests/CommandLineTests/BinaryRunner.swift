@@ -4,10 +4,30 @@
 import Foundation
 import InklingTestSupport
 
-/// Runs the built binaries in a working folder, `inkling-archive` on one archive.
+/// Runs the built binaries in a temporary folder, `inkling-archive` on one archive.
+///
+/// ```swift
+/// let runner = try BinaryRunner(fresh: "cli", making: ["Drafts"])   // <tmp>/inkling-cli-…/archive.sqlite
+/// let list = try runner.run(["list", "--json"])
+/// ```
 struct BinaryRunner {
+  /// The folder the commands run in, removed when the last copy of the runner goes.
+  let temporary: TemporaryFolder
   let archive: String
-  let workingDirectory: String
+  var workingDirectory: String { temporary.path }
+
+  /// A runner in `folder`, on `archive` (`archive.sqlite` there by default).
+  init(in folder: TemporaryFolder, archive: String? = nil) {
+    temporary = folder
+    self.archive = archive ?? folder.path("archive.sqlite")
+  }
+
+  /// A runner in a fresh temporary folder named after `label`, with `folders` made inside it.
+  init(fresh label: String, making folders: [String] = []) throws {
+    let folder = try TemporaryFolder(label)
+    for relative in folders { try folder.makeFolder(relative) }
+    self.init(in: folder)
+  }
 
   /// The folder of the built products: `$INKLING_BIN`, else the first folder above the test
   /// bundle that holds `inkling-archive` (`swift build --build-tests` puts the products there).

@@ -4,14 +4,11 @@ import Testing
 
 /// The real binary, run as a person would: exit statuses, stdout and stderr.
 @Suite struct CommandLineTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("cli")
-    try temporary.makeFolder("Drafts")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "cli", making: ["Drafts"])
   }
 
   func write(_ name: String, _ text: String) throws {

@@ -5,16 +5,13 @@ import Testing
 /// The man page and the completion scripts, made from the command table, used by real
 /// shells and man (issue 22, item 3).
 @Suite struct CompletionTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("complete")
-    try temporary.makeFolder("Drafts/some folder")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "complete", making: ["Drafts/some folder"])
     for name in ["Cat", "Café sketch", "Dog"] {
-      try temporary.write(
+      try runner.temporary.write(
         "Drafts/\(name)-2025-10-05T14:03:12Z.inkling",
         #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#)
     }

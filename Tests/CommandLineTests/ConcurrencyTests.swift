@@ -45,7 +45,7 @@ import Testing
     // A draft for the reader to read from the start.
     var seed = TestCorpus(root: folder + "/Seed", seed: 1)
     try seed.save("Seed")
-    let runner = BinaryRunner(archive: archive, workingDirectory: folder)
+    let runner = BinaryRunner(in: temporary, archive: archive)
     #expect(try runner.run(["import", folder + "/Seed"]).status == 0)
 
     let importA = try BinaryRunner.start(
@@ -94,7 +94,7 @@ import Testing
     let check = try runner.run(["check", "--full"])
     #expect(check.status == 0, "\(check.stdout)")
     // The last backup, taken while both imports ran, is a consistent archive of its own.
-    let backup = try BinaryRunner(archive: folder + "/backup.sqlite", workingDirectory: folder).run(["check", "--full"])
+    let backup = try BinaryRunner(in: temporary, archive: folder + "/backup.sqlite").run(["check", "--full"])
     #expect(backup.status == 0, "\(backup.stdout)")
     #expect(!FileManager.default.fileExists(atPath: folder + "/backup.sqlite-wal"))
     _ = corpus

@@ -74,7 +74,7 @@ import Testing
     }
 
     // The archive is consistent as the last kill left it.
-    let runner = BinaryRunner(archive: archive, workingDirectory: folder)
+    let runner = BinaryRunner(in: temporary, archive: archive)
     let check = try runner.run(["check", "--full"])
     #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 

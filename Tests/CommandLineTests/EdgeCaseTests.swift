@@ -4,14 +4,11 @@ import Testing
 
 /// The defects a new user found at the edges (issue 18), each through the real binary.
 @Suite struct EdgeCaseTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("edges")
-    try temporary.makeFolder("Drafts")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "edges", making: ["Drafts"])
   }
 
   func write(_ name: String, _ text: String = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#)
@@ -107,14 +104,11 @@ import Testing
 
 /// Items 10 and 11: what import says about the files it passes over.
 @Suite struct ImportReportTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("report")
-    try temporary.makeFolder("Real")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "report", making: ["Real"])
     let good = #"{"drawingData":"d3Jk8AEACAA=","color":{"r":1,"g":1,"b":1,"a":1}}"#
     // Not a drawing this build reads: it is archived all the same, with a note.
     let opaque = #"{"drawingData":"AAECAw==","color":{"r":1,"g":1,"b":1,"a":1}}"#

@@ -11,17 +11,14 @@ import Testing
 /// one-line reason, without a crash, a hang, or more than 256 MiB of memory, and restores
 /// never write outside the folder they were given.
 @Suite(.serialized) struct HostileInputTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
-  let archive: String
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
+  var archive: String { runner.archive }
   static let memoryBound = 256 << 20
   static let stamp = "2025-10-05T14:03:20Z"
 
   init() throws {
-    temporary = try TemporaryFolder("hostile")
-    archive = temporary.path("archive.sqlite")
-    runner = BinaryRunner(archive: archive, workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "hostile")
   }
 
   /// Runs the binary with a deadline and the child's own peak memory.

@@ -5,20 +5,18 @@ import Testing
 /// `thumbnail`, `render` and `contact-sheet` run as a person would: the files they write,
 /// their text chunks, `pngcheck`, usage errors and refusals.
 @Suite struct ImageCommandTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("images")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "images")
     for (index, (sample, name)) in [
       ("three-pen-strokes", "Strokes"), ("handwritten-half-notes", "Notes: Café"), ("empty", "Empty"),
     ]
     .enumerated() {
       let drawing = Data(try SharedSamples.drawing(sample))
       let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":0.9,"b":0.8,"a":1}}"#
-      try temporary.write("Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling", json)
+      try runner.temporary.write("Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling", json)
     }
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
   }

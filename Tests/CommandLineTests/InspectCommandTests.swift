@@ -4,14 +4,11 @@ import Testing
 
 /// show, diff, search, stats and gc through the real binary.
 @Suite struct InspectCommandTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("inspect")
-    try temporary.makeFolder("Drafts")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "inspect", making: ["Drafts"])
     let corpus = try runner.run(
       ["--drafts", "6", "--versions", "3-3", "--seed", "11", folder + "/Drafts"], binary: "inkling-corpus")
     #expect(corpus.status == 0)

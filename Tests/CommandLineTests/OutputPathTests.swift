@@ -5,14 +5,11 @@ import Testing
 /// Where restore and the image commands write (issue 18, items 1 and 2): any file name, `-`
 /// for standard output, and every version of a draft on disk even when two share a name.
 @Suite struct OutputPathTests {
-  let temporary: TemporaryFolder
-  var folder: String { temporary.path }
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    temporary = try TemporaryFolder("out")
-    try temporary.makeFolder("Drafts")
-    runner = BinaryRunner(archive: temporary.path("archive.sqlite"), workingDirectory: temporary.path)
+    runner = try BinaryRunner(fresh: "out", making: ["Drafts"])
   }
 
   func write(_ path: String, _ text: String) throws {
