@@ -21,7 +21,7 @@ public struct GarbageReport: Sendable, Equatable {
 extension Archive {
   /// The zstd level `gc --repack` compresses at unless told otherwise. Import uses level 1,
   /// for speed; a repack is the time to spend CPU once for a smaller file, as
-  /// `git gc --aggressive` does (BENCHMARKS.md, "Repack").
+  /// `git gc --aggressive` does (BENCHMARKS.md, "Import, size and restore").
   public static let repackLevel: Int32 = 19
 
   /// Removes unreferenced rows; with `repack`, re-encodes every drawing at zstd `level`

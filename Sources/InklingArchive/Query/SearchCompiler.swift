@@ -87,7 +87,7 @@ struct SearchCompiler {
   let database: Database
   /// The most index entries read to estimate a driver's size; a driver below it is used.
   /// Reading that many rows of a driver is a small part of the time a search may take
-  /// (BENCHMARKS.md, "Search"), however large the archive.
+  /// (BENCHMARKS.md, "Search at a million drafts"), however large the archive.
   var estimateCap = 4_000
   /// The drafts a bounded walk reads before it gives up: entries of draft_by_latest, read in
   /// its own order, each cheaper than a driver's row (see `fallback`).
