@@ -46,7 +46,7 @@ package final class DrawingIndexWriter {
   // and drawing rows 64 (16), well under SQLite's limit of 32,766 parameters. A statement
   // costs a fixed part besides its rows, and an INSERT into a table with triggers (drawing,
   // drawing_ink) first copies its rows into a temporary table, so fewer, larger statements
-  // cost the writer less (BENCHMARKS.md, "Indexing").
+  // cost the writer less (BENCHMARKS.md, "Indexing at import").
   private static let strokeInsert = MultiRowInsert(
     slot: 0,
     "INSERT INTO stroke(id, ink_id, hidden, point_count, bounds_x, bounds_y, bounds_width, bounds_height, created_s, "
