@@ -9,7 +9,8 @@
 // becomes its difference from a prediction (the value before it; for locations, the value
 // before it plus the last step), zigzag-coded so that small differences of either sign are
 // small numbers, and each column is split into byte planes (all low bytes, then the next, …).
-// That makes drawings much smaller under zstd at the same level (BENCHMARKS.md, "Size").
+// That makes drawings much smaller under zstd at the same level (BENCHMARKS.md, "Import,
+// size and restore").
 //
 // Invariants:
 //  1. Only the bytes inside point arrays change; every tag, length, mask and count stays where
