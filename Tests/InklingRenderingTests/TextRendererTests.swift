@@ -3,6 +3,7 @@
 
 import Foundation
 import InklingFormats
+import InklingTestSupport
 import Testing
 
 @testable import InklingRendering
@@ -147,9 +148,8 @@ import Testing
   }
 
   @Test func aFileThatIsNotAFontIsSkipped() throws {
-    let path = FileManager.default.temporaryDirectory.path + "/not-a-font-\(getpid()).ttf"
-    try Data("not a font".utf8).write(to: URL(fileURLWithPath: path))
-    defer { try? FileManager.default.removeItem(atPath: path) }
+    let folder = try TemporaryFolder("not-a-font")
+    let path = try folder.write("not-a-font.ttf", "not a font")
     let junk = FontSource(family: "Junk", path: path)
     #expect(throws: TextError.self) { try TextRenderer(fonts: FontFallback(sources: [junk])) }
     let latin = try #require(FontFallback.system.sources.first)
