@@ -7,6 +7,9 @@ enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
   static let migrationsDigest = "42773a3376c0863ba89b081e3b9c5080e41f2c8a01e69bfb453ea385be598752"
 
+  /// SchemaVerification.schemaStamp of the database the migrations create.
+  static let schemaStamp = "9e7dec93b021ace65676bf776da96936517d78debc9c9bc385cda435dabb7ee7"
+
   static let objects: [SchemaObject] = [
     SchemaObject(
       type: "table", name: "blob", table: "blob",

@@ -7,10 +7,16 @@
 // of 4096 rows), so SchemaSnapshot.swift keeps that result, generated from the
 // migrations and stamped with their digest; a replay happens only when the digest does not
 // match (a migration edited without regenerating), and SchemaSnapshotTests fails until the
-// snapshot is regenerated. An archive's `sqlite_master` is compared with it object by object (type, name,
-// table, SQL with comments and spacing normalised, so that editing a comment in a migration
-// file does not turn every existing archive into a "tampered" one). The work is bounded by the
-// number of schema objects (a few dozen), never by the size of the archive.
+// snapshot is regenerated.
+//
+// Every open first compares one stamp: the digest of the archive's `sqlite_master` rows as
+// stored (type, name, table, SQL, in name order) with the digest of the rows the migrations
+// create, which the snapshot keeps too (`isAsCreated`). An archive made by these migrations
+// matches exactly, and that costs one read of a few dozen rows. Any other schema takes the
+// full comparison: object by object (type, name, table, SQL with comments and spacing
+// normalised, so that editing a comment in a migration file does not turn every existing
+// archive into a "tampered" one, only into one checked the long way). Either way the work is
+// bounded by the number of schema objects (a few dozen), never by the size of the archive.
 //
 // What this catches: a dropped or added index, table, view or trigger (a trigger could
 // delete versions behind the importer's back), a table whose definition was rewritten
@@ -18,10 +24,11 @@
 // at all is reported as SQLITE_CORRUPT ("malformed database schema") by the first query.
 //
 // Invariants:
-//   1. `expectedSchema` is computed from `Migration.all` only (directly, or through a snapshot
-//      whose digest equals theirs); it never reads an archive.
+//   1. `expectedSchema` and `SchemaSnapshot.schemaStamp` are computed from `Migration.all`
+//      only (directly, or through a snapshot whose digest equals theirs); they never read an
+//      archive. `isAsCreated` is true only when the snapshot is current.
 //   2. Objects SQLite creates on its own when asked (`sqlite_stat1`…`sqlite_stat4` by
-//      ANALYZE or `PRAGMA optimize`) are not differences.
+//      ANALYZE or `PRAGMA optimize`) are not differences, and are left out of the stamp.
 //   3. `truncation` trusts the header's page count only when SQLite does (the change counter
 //      equals the version-valid-for number) and only when no write-ahead log could still
 //      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
@@ -41,12 +48,15 @@ package struct SchemaObject: Hashable, Sendable {
 package enum SchemaVerification {
   /// The schema the migrations create, by name (invariant 1).
   package static let expectedSchema: Result<[String: SchemaObject], StoreError> = {
-    guard SchemaSnapshot.migrationsDigest == migrationsDigest else { return replayedSchema() }
+    guard snapshotIsCurrent else { return replayedSchema() }
     return .success(Dictionary(uniqueKeysWithValues: SchemaSnapshot.objects.map { ($0.name, $0) }))
   }()
 
   /// `digest(of:)` of every migration, as SchemaSnapshot.swift records it.
   package static var migrationsDigest: String { digest(of: Migration.all) }
+
+  /// Whether SchemaSnapshot.swift was made from these migrations (computed once a process).
+  static let snapshotIsCurrent = SchemaSnapshot.migrationsDigest == migrationsDigest
 
   /// A stamp of `migrations` (number, name and text of each, in order) that changes with any
   /// byte of them. It detects a stale snapshot, not an adversary, so it is four seeded XXH64
@@ -54,24 +64,64 @@ package enum SchemaVerification {
   /// SHA-256 through EVP would first set up OpenSSL's providers, a cost of every start-up.
   package static func digest(of migrations: [Migration]) -> String {
     var bytes: [UInt8] = []
+    bytes.reserveCapacity(migrations.reduce(0) { $0 + $1.bytes.count + $1.name.utf8.count + 16 })
     for migration in migrations {
-      bytes += Array("\(migration.version)\u{0}\(migration.name)\u{0}\(migration.sql)\u{0}".utf8)
+      bytes += String(migration.version).utf8
+      bytes.append(0)
+      bytes += migration.name.utf8
+      bytes.append(0)
+      bytes += migration.bytes
+      bytes.append(0)
     }
-    return (0..<4).map { seed in
+    return stamp(of: bytes)
+  }
+
+  /// Four seeded XXH64 lanes of `bytes`, as 64 hex digits.
+  private static func stamp(of bytes: [UInt8]) -> String {
+    (0..<4).map { seed in
       let lane = String(XXHash64.hash(bytes, seed: UInt64(seed)), radix: 16)
       return String(repeating: "0", count: 16 - lane.count) + lane
     }.joined()
   }
 
+  // MARK: - The stamp of a schema
+
+  /// Whether the schema of `db` is, row for row and byte for byte, the one the migrations
+  /// create: its `schemaStamp` equals the snapshot's. False says only that the full
+  /// comparison (`differences`) must decide, for instance for an archive whose migrations
+  /// were applied before a comment in one of them was edited.
+  ///
+  /// - Throws: `StoreError` when `sqlite_master` cannot be read.
+  package static func isAsCreated(_ db: Database) throws -> Bool {
+    guard snapshotIsCurrent else { return false }
+    return try schemaStamp(in: db) == SchemaSnapshot.schemaStamp
+  }
+
+  /// A stamp of the rows of `sqlite_master` as stored (type, name, table, SQL or a NULL mark),
+  /// in name order, SQLite's statistics tables left out (invariant 2). Like `digest(of:)` it
+  /// tells schemas apart, it does not resist an adversary, who could as well edit the program.
+  package static func schemaStamp(in db: Database) throws -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32 * 1024)
+    let statement = try db.makeStatement(
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat*' ORDER BY name, type")
+    try statement.forEach { row in
+      for column: Int32 in 0..<4 {
+        if row.isNull(column) {
+          bytes.append(1)
+        } else {
+          row.withUnsafeBytes(column) { bytes += $0 }
+        }
+        bytes.append(0)
+      }
+    }
+    return stamp(of: bytes)
+  }
+
   /// The schema the migrations create, by applying them to an in-memory database.
   package static func replayedSchema() -> Result<[String: SchemaObject], StoreError> {
     do {
-      let db = try Database(path: ":memory:", mode: .readWrite)
-      // Migrations may call the functions every archive connection has (inkling_fold).
-      try db.registerSearchFunctions()
-      defer { db.close() }
-      for migration in Migration.all { try db.execute(migration.sql) }
-      return .success(try objects(in: db))
+      return .success(try replayed { try objects(in: $0) })
     } catch let error as StoreError {
       return .failure(error)
     } catch {
@@ -79,8 +129,26 @@ package enum SchemaVerification {
     }
   }
 
-  /// The text of SchemaSnapshot.swift for `schema`, made from migrations of `digest`.
-  package static func snapshotSource(of schema: [String: SchemaObject], digest: String) -> String {
+  /// `schemaStamp` of what the migrations create, as SchemaSnapshot.swift records it.
+  ///
+  /// - Throws: `StoreError` when a migration fails.
+  package static func replayedSchemaStamp() throws -> String {
+    try replayed { try schemaStamp(in: $0) }
+  }
+
+  /// `read` of an in-memory database the migrations were applied to.
+  private static func replayed<T>(_ read: (Database) throws -> T) throws -> T {
+    let db = try Database(path: ":memory:", mode: .readWrite)
+    // Migrations may call the functions every archive connection has (inkling_fold).
+    try db.registerSearchFunctions()
+    defer { db.close() }
+    for migration in Migration.all { try db.execute(migration.sql) }
+    return try read(db)
+  }
+
+  /// The text of SchemaSnapshot.swift for `schema` and its `stamp`, made from migrations of
+  /// `digest`.
+  package static func snapshotSource(of schema: [String: SchemaObject], stamp: String, digest: String) -> String {
     func literal(_ text: String) -> String {
       var out = "\""
       for character in text.unicodeScalars {
@@ -104,6 +172,9 @@ package enum SchemaVerification {
       "enum SchemaSnapshot {",
       "  /// SchemaVerification.migrationsDigest of the migrations this was made from.",
       "  static let migrationsDigest = \(literal(digest))",
+      "",
+      "  /// SchemaVerification.schemaStamp of the database the migrations create.",
+      "  static let schemaStamp = \(literal(stamp))",
       "",
       "  static let objects: [SchemaObject] = [",
     ]

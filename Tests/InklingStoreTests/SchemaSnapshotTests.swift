@@ -12,7 +12,9 @@ import Testing
 
   @Test func snapshotIsWhatTheMigrationsCreate() throws {
     let replayed = try SchemaVerification.replayedSchema().get()
-    let source = SchemaVerification.snapshotSource(of: replayed, digest: SchemaVerification.migrationsDigest)
+    let stamp = try SchemaVerification.replayedSchemaStamp()
+    let source = SchemaVerification.snapshotSource(
+      of: replayed, stamp: stamp, digest: SchemaVerification.migrationsDigest)
     if ProcessInfo.processInfo.environment["INKLING_UPDATE_SCHEMA_SNAPSHOT"] == "1" {
       try source.write(to: Self.file, atomically: true, encoding: .utf8)
       return
@@ -21,6 +23,7 @@ import Testing
       "Sources/InklingStore/SchemaSnapshot.swift is stale: run "
       + "`INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`"
     #expect(SchemaSnapshot.migrationsDigest == SchemaVerification.migrationsDigest, "\(stale)")
+    #expect(SchemaSnapshot.schemaStamp == stamp, "\(stale)")
     #expect(
       Dictionary(uniqueKeysWithValues: SchemaSnapshot.objects.map { ($0.name, $0) }) == replayed, "\(stale)")
     #expect(try String(contentsOf: Self.file, encoding: .utf8) == source, "\(stale)")
