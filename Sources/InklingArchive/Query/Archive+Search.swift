@@ -67,7 +67,7 @@ extension Archive {
   /// - Throws: `ArchiveError.searchSyntax` for a query that does not parse (its description
   ///   shows the query with a caret under the problem); or when the archive cannot be read.
   public func search(
-    _ text: String, sort: DraftSort = .newest, limit: Int? = nil, now: Date = Date(), timeZone: TimeZone = .current
+    _ text: String, sort: DraftSort = .newest, limit: Int? = nil, now: Date = Date(), timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [DraftSummary] {
     let query: DraftQuery
     do {

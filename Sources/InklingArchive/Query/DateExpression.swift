@@ -15,14 +15,14 @@ public struct DateRange: Hashable, Sendable {
 }
 
 public enum DateExpression {
-  /// The range `text` stands for, relative to `now` in `timeZone`.
+  /// The range `text` stands for, relative to `now` in `timeZone` (nil: the current one).
   ///
   /// - Throws: `ArchiveError.invalidDate` when `text` is none of the forms accepted.
-  public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(ArchiveError)
+  public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(ArchiveError)
     -> DateRange
   {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
+    calendar.timeZone = timeZone ?? .current
     let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
     func range(_ start: Date, _ component: Calendar.Component, _ count: Int = 1) -> DateRange {
       let end = calendar.date(byAdding: component, value: count, to: start)!

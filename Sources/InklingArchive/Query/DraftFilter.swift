@@ -22,7 +22,7 @@ public struct DraftQuery: Hashable, Sendable {
   /// The drafts a query in the search language asks for (see SearchParser).
   ///
   /// - Throws: `SearchSyntaxError` with the column of the problem.
-  public init(search text: String, now: Date = Date(), timeZone: TimeZone = .current) throws(SearchSyntaxError) {
+  public init(search text: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(SearchSyntaxError) {
     self.init(try SearchParser.parse(text, now: now, timeZone: timeZone))
   }
 
@@ -36,11 +36,13 @@ public struct DraftQuery: Hashable, Sendable {
   ///   - until: a date; a version was saved before its end (`2025-10-31` = that whole day).
   ///   - on: a date; a version was saved within it (`--on yesterday`).
   ///   `since`, `until` and `on` together describe one period in which a version was saved.
+  ///   - timeZone: the time zone of those dates; nil (the current one) is looked up only when
+  ///     a date is given.
   /// - Throws: `ArchiveError.invalidDate` for a date that is not a date, `.invalidPattern` for a
   ///   glob that does not parse.
   public init(
     name: String? = nil, exact: String? = nil, glob: String? = nil, since: String? = nil, until: String? = nil,
-    on: String? = nil, now: Date = Date(), timeZone: TimeZone = .current
+    on: String? = nil, now: Date = Date(), timeZone: TimeZone? = nil
   ) throws(ArchiveError) {
     var expression = SearchExpression.all
     if let name { expression = expression && .term(.name(.contains(name))) }

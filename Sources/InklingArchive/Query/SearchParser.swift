@@ -83,19 +83,21 @@ public struct SearchParser {
 
   private let query: String
   private let now: Date
-  private let timeZone: TimeZone
+  /// nil: the current time zone, which DateExpression looks up only for a query with a date
+  /// (reading it costs more than parsing a query).
+  private let timeZone: TimeZone?
   private var tokens: [Token] = []
   private var position = 0
   private var depth = 0
   private var terms = 0
 
-  /// Parses `query`; dates are read relative to `now` in `timeZone`.
+  /// Parses `query`; dates are read relative to `now` in `timeZone` (nil: the current one).
   ///
   /// ```swift
   /// let expression = try SearchParser.parse("name:cat and saved:>=2025-10")
   /// ```
   /// - Throws: `SearchSyntaxError` with the column of the first problem.
-  public static func parse(_ query: String, now: Date = Date(), timeZone: TimeZone = .current) throws(SearchSyntaxError)
+  public static func parse(_ query: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(SearchSyntaxError)
     -> SearchExpression
   {
     var parser = SearchParser(query: query, now: now, timeZone: timeZone)
@@ -103,7 +105,7 @@ public struct SearchParser {
     return try parser.parseQuery()
   }
 
-  private init(query: String, now: Date, timeZone: TimeZone) {
+  private init(query: String, now: Date, timeZone: TimeZone?) {
     self.query = query
     self.now = now
     self.timeZone = timeZone
