@@ -11,11 +11,15 @@
 package enum DisplayWidth {
   /// Columns taken by `text`.
   package static func of(_ text: String) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    // Printable ASCII (most names, every number and date) is a column a byte: no grapheme
+    // breaking and no Unicode property look-ups, which a table would pay for every cell.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
   }
 
   /// Columns taken by one grapheme cluster.
   package static func of(_ character: Character) -> Int {
+    if let ascii = character.asciiValue, ascii >= 0x20, ascii < 0x7F { return 1 }
     guard let first = character.unicodeScalars.first else { return 0 }
     let value = first.value
     if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
