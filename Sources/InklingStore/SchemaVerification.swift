@@ -78,10 +78,13 @@ package enum SchemaVerification {
 
   /// Four seeded XXH64 lanes of `bytes`, as 64 hex digits.
   private static func stamp(of bytes: [UInt8]) -> String {
-    (0..<4).map { seed in
-      let lane = String(XXHash64.hash(bytes, seed: UInt64(seed)), radix: 16)
-      return String(repeating: "0", count: 16 - lane.count) + lane
-    }.joined()
+    var text = ""
+    text.reserveCapacity(64)
+    for seed: UInt64 in 0..<4 {
+      let lane = String(XXHash64.hash(bytes, seed: seed), radix: 16)
+      text += String(repeating: "0", count: 16 - lane.count) + lane
+    }
+    return text
   }
 
   // MARK: - The stamp of a schema
