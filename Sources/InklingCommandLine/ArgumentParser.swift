@@ -152,7 +152,10 @@ struct CommandMatcher {
         record("", for: option, at: depth)
         continue
       }
-      let attached = String(letters[index...])
+      // Appended one by one: String(letters[index...]) is the stdlib's unspecialised
+      // generic initialiser, whose first call looks up conformances by scanning them all.
+      var attached = ""
+      for letter in letters[index...] { attached.append(letter) }
       record(attached.isEmpty ? try nextValue(for: option) : attached, for: option, at: depth)
       return
     }

@@ -56,7 +56,10 @@ package struct TextTable: Sendable {
     let widths = columns.indices.map { index in
       cells.map { DisplayWidth.of($0[index]) }.max() ?? 0
     }
-    return cells.map { line in
+    // Appended to one string rather than joined: [String].joined() is the stdlib's
+    // unspecialised generic code, whose first call in a process scans every conformance.
+    var output = ""
+    for line in cells {
       var text = ""
       for (index, cell) in line.enumerated() {
         let pad = String(repeating: " ", count: widths[index] - DisplayWidth.of(cell))
@@ -64,7 +67,8 @@ package struct TextTable: Sendable {
         text += columns[index].alignment == .left ? cell + pad : pad + cell
       }
       while text.last == " " { text.removeLast() }
-      return text + "\n"
-    }.joined()
+      output += text + "\n"
+    }
+    return output
   }
 }
