@@ -279,6 +279,11 @@ def report(results_md):
                 w(f"- {line}")
     w("- Times are the wall-clock seconds of one run; peak RSS is that of the largest process of the command "
       "(getrusage). The Drafts folder size is what `du -sb` reports (file contents plus directory blocks).")
+    if get("STARTUP"):
+        w("")
+        w("Start-up (scripts/bench-startup):")
+        w("")
+        w(get("STARTUP"))
     text = "\n".join(lines) + "\n"
     open(results_md, "w", encoding="utf-8").write(text)
     print(text)
