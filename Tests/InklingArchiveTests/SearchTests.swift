@@ -331,6 +331,17 @@ import Testing
     }
   }
 
+  @Test func countsMatchTheReferenceUpToTheCap() throws {
+    let shared = try Self.shared()
+    let every = Self.expected(.all, shared.models, sort: .newest, limit: nil).count
+    #expect(try shared.archive.draftCount(upTo: 100_000) == every)
+    #expect(try shared.archive.draftCount(upTo: 100) == 101)
+    let cat = SearchExpression.term(.name(.contains("cat")))
+    let cats = Self.expected(cat, shared.models, sort: .newest, limit: nil).count
+    #expect(try shared.archive.draftCount(matching: DraftQuery(cat), upTo: 100_000) == cats)
+    #expect(try shared.archive.draftCount(matching: DraftQuery(cat), upTo: cats - 2) == cats - 1)
+  }
+
   @Test func listFlagsMatchTheReference() throws {
     let shared = try Self.shared()
     let now = Date(timeIntervalSince1970: Double(Self.now) / 1000)

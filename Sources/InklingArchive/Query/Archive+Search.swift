@@ -20,6 +20,30 @@ extension Archive {
     return drafts
   }
 
+  /// How many drafts `query` matches, counted up to `cap` (a result above `cap` means "more").
+  ///
+  /// Every draft is counted from an index in one statement, without reading the drafts; a
+  /// query with terms counts the drafts its own plan finds.
+  ///
+  /// ```swift
+  /// let shown = try archive.drafts(limit: 40)
+  /// let total = try archive.draftCount(upTo: 100_000)  // "40 of 1,234 drafts"
+  /// ```
+  /// - Throws: `ArchiveError` when the archive cannot be read.
+  public func draftCount(matching query: DraftQuery = .all, upTo cap: Int) throws(ArchiveError) -> Int {
+    guard query.expression == .all else {
+      var total = 0
+      try forEachDraft(matching: query, limit: cap + 1) { _ in total += 1 }
+      return total
+    }
+    // A draft whose versions all went is not listed (`version_count > 0`, as every plan says).
+    return try storeCall {
+      try database.fetchOne(
+        "SELECT count(*) FROM (SELECT 1 FROM draft WHERE version_count > 0 LIMIT ?)", [Int64(cap) + 1]
+      ) { $0.int(0) } ?? 0
+    }
+  }
+
   /// Calls `body` with each draft `query` matches, in order, as rows arrive (for `--ndjson`).
   ///
   /// - Throws: `ArchiveError` when the archive cannot be read.

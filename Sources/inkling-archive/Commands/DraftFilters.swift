@@ -75,8 +75,7 @@ struct DraftListing {
   /// cut the list, `40 of 1,234 drafts` (counted up to `countLimit`, then "more than").
   static func count(_ shown: Int, of query: DraftQuery, limit: Int?, _ archive: Archive) throws -> String {
     guard let limit, shown == limit else { return Plural.count(shown, "draft") }
-    var total = 0
-    try archive.forEachDraft(matching: query, limit: countLimit + 1) { _ in total += 1 }
+    let total = try archive.draftCount(matching: query, upTo: countLimit)
     let of = total > countLimit ? "more than \(Format.count(countLimit))" : Format.count(total)
     return "\(Format.count(shown)) of \(of) drafts"
   }
