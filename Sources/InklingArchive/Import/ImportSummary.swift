@@ -59,8 +59,11 @@ public struct ImportProgress: Sendable {
 
 /// How to import.
 public struct ImportOptions: Sendable {
-  /// Files larger than this are refused (256 MiB by default).
-  public var maximumFileSize: Int64 = 256 << 20
+  /// Files larger than this are refused (`defaultMaximumFileSize` by default).
+  public var maximumFileSize: Int64 = Self.defaultMaximumFileSize
+  /// 256 MiB. A constant rather than `ImportOptions().maximumFileSize`, which would also ask
+  /// the system how many cores there are (for `workers`).
+  public static let defaultMaximumFileSize: Int64 = 256 << 20
   /// Threads that read, parse, hash and compress; one more thread writes.
   public var workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
   /// Whether to decode each new drawing and add it to the drawing index (the default).

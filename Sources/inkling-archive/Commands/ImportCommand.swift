@@ -6,7 +6,7 @@ import InklingPresentation
 struct ImportCommand: Command {
   static let paths = Argument("PATH", .file, repeating: (), help: "A .inkling file or a folder of them.")
   static let maximumFileSize = Option(
-    "max-file-size", valueName: "SIZE", .size, default: ImportOptions().maximumFileSize,
+    "max-file-size", valueName: "SIZE", .size, default: ImportOptions.defaultMaximumFileSize,
     help: "Refuse draft files larger than SIZE (bytes, or with K, M, G).")
   static let verbose = Flag(
     "verbose", short: "v", help: "Also name every file imported, already archived or ignored, with the reason.")
