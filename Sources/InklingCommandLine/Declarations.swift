@@ -24,6 +24,10 @@ package struct ValueKind<Value: Sendable>: Sendable {
   package var format: @Sendable (Value) -> String
   package var completion: Completion
 
+  /// `format` must be given for values that have a better text than `"\(value)"`, and should
+  /// be for every common type: the generic interpolation finds the value's description through
+  /// dynamic casts, whose first use in a process scans every protocol conformance record, and
+  /// every command's declarations are made (their defaults formatted) at each start.
   package init(
     expected: String, completion: Completion = .none, format: @escaping @Sendable (Value) -> String = { "\($0)" },
     parse: @escaping @Sendable (String) -> Value?
@@ -45,20 +49,22 @@ package struct ValueKind<Value: Sendable>: Sendable {
 
 extension ValueKind where Value == String {
   /// Any text.
-  package static var text: ValueKind { ValueKind(expected: "a text") { $0 } }
+  package static var text: ValueKind { ValueKind(expected: "a text", format: { $0 }, parse: { $0 }) }
   /// A path to a file; completed with file names.
   package static var file: ValueKind {
-    ValueKind(expected: "a file name", completion: .files) { $0.isEmpty ? nil : $0 }
+    ValueKind(expected: "a file name", completion: .files, format: { $0 }, parse: { $0.isEmpty ? nil : $0 })
   }
   /// A path to a folder; completed with folder names.
   package static var folder: ValueKind {
-    ValueKind(expected: "a folder", completion: .folders) { $0.isEmpty ? nil : $0 }
+    ValueKind(expected: "a folder", completion: .folders, format: { $0 }, parse: { $0.isEmpty ? nil : $0 })
   }
 }
 
 extension ValueKind where Value == Int {
   /// A whole number.
-  package static var integer: ValueKind { ValueKind(expected: "an integer") { Int($0) } }
+  package static var integer: ValueKind {
+    ValueKind(expected: "an integer", format: { String($0) }, parse: { Int($0) })
+  }
   /// A whole number in `range`.
   package static func integer(in range: ClosedRange<Int>) -> ValueKind {
     integer.where("an integer from \(range.lowerBound) to \(range.upperBound)") { range.contains($0) }
@@ -70,7 +76,7 @@ extension ValueKind where Value == Int {
   /// One of a few numbers.
   package static func oneOf(_ values: [Int]) -> ValueKind {
     let names = values.map(String.init)
-    let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
+    let list = listing(names)
     var kind = integer.where(list) { values.contains($0) }
     kind.completion = .choices(names)
     return kind
@@ -92,13 +98,31 @@ extension ValueKind where Value == Double {
 }
 
 extension ValueKind {
-  /// One of an enumeration's raw values: `.choice(DraftSort.self)`.
-  package static func choice(_ type: Value.Type) -> ValueKind
-  where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
-    let names = type.allCases.map(\.rawValue)
-    let list = names.dropLast().joined(separator: ", ") + (names.count > 1 ? " or " : "") + (names.last ?? "")
-    return ValueKind(expected: list, completion: .choices(names), format: \.rawValue) { Value(rawValue: $0) }
+  /// One of an enumeration's raw values: `.choice(DraftSort.allCases)`.
+  ///
+  /// The cases, not the type: read from a `CaseIterable` type in this unspecialised code,
+  /// `allCases` makes the runtime look its associated type up by name, which scans every
+  /// conformance record the first time, at every start (each command's declarations are
+  /// made then).
+  package static func choice(_ values: [Value]) -> ValueKind
+  where Value: RawRepresentable, Value.RawValue == String {
+    var names: [String] = []
+    for value in values { names.append(value.rawValue) }
+    return ValueKind(
+      expected: listing(names), completion: .choices(names), format: { $0.rawValue },
+      parse: { Value(rawValue: $0) })
   }
+}
+
+/// `["a", "b", "c"]` → "a, b or c". Appended by hand: joined(separator:) is the stdlib's
+/// unspecialised generic code, whose first call in a process scans every conformance record.
+private func listing(_ names: [String]) -> String {
+  var text = ""
+  for (index, name) in names.enumerated() {
+    if index > 0 { text += index == names.count - 1 ? " or " : ", " }
+    text += name
+  }
+  return text
 }
 
 /// What a shell may offer when completing a value.

@@ -2,7 +2,7 @@ import InklingCommandLine
 
 struct CompletionsCommand: Command {
   static let shell = Argument(
-    "SHELL", .choice(CompletionScript.Shell.self), help: "bash, zsh or fish.")
+    "SHELL", .choice(CompletionScript.Shell.allCases), help: "bash, zsh or fish.")
 
   static let spec = CommandSpec(
     "completions", abstract: "Print a shell completion script: commands, options, files and draft names.",

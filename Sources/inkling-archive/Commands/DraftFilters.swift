@@ -41,7 +41,7 @@ struct DraftFilters {
 /// `--paths --null`.
 struct DraftListing {
   static let sort = Option(
-    "sort", valueName: "ORDER", .choice(DraftSort.self), default: .newest,
+    "sort", valueName: "ORDER", .choice(DraftSort.allCases), default: .newest,
     help: "The order: newest (as in the app), oldest, name or versions.")
   static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
   static let ndjson = Flag("ndjson", help: "One JSON object per line, as the drafts are found.")
