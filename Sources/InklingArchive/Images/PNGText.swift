@@ -30,11 +30,15 @@ enum PNGText {
   /// One tEXt or iTXt chunk. Keys are ours (printable ASCII); values lose control characters
   /// other than line feed, which neither chunk type allows.
   static func chunk(key: String, value: String) -> [UInt8] {
-    let cleaned = String(
-      String.UnicodeScalarView(
-        value.unicodeScalars.map {
-          $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value)) ? $0 : "?"
-        }))
+    // Scalar by scalar: String.UnicodeScalarView(anArray) is the stdlib's unspecialised
+    // generic code, whose first call in a process scans every conformance record.
+    var scalars = String.UnicodeScalarView()
+    for scalar in value.unicodeScalars {
+      let allowed =
+        scalar == "\n" || (scalar.value >= 0x20 && scalar.value != 0x7F && !(0x80..<0xA0).contains(scalar.value))
+      scalars.append(allowed ? scalar : "?")
+    }
+    let cleaned = String(scalars)
     let ascii = cleaned.utf8.allSatisfy { $0 < 0x80 }
     var data = Array(key.utf8) + [0]
     if ascii {
