@@ -134,7 +134,7 @@ package enum CompletionScript {
   }
 
   private static func zshOption(_ option: OptionSpec, root: CommandSpec) -> String {
-    let help = "[\(zshQuote(option.help).replacingOccurrences(of: "]", with: "\\]"))]"
+    let help = "[\(zshQuote(option.help).replacing("]", with: "\\]"))]"
     let value = option.kind == .flag ? "" : ":\(zshQuote(option.valueName)):\(zshAction(option.completion, root: root))"
     let repeats = option.kind == .repeatable ? "*" : ""
     if let short = option.short {
@@ -157,7 +157,7 @@ package enum CompletionScript {
 
   /// Text inside a single-quoted zsh word, without the characters _arguments gives meaning.
   private static func zshQuote(_ text: String) -> String {
-    text.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: ":", with: "\\:")
+    text.replacing("'", with: "'\\''").replacing(":", with: "\\:")
   }
 
   // MARK: - fish
@@ -206,7 +206,7 @@ package enum CompletionScript {
   }
 
   private static func fishQuote(_ text: String) -> String {
-    "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    "'" + text.replacing("\\", with: "\\\\").replacing("'", with: "\\'") + "'"
   }
 
   /// `inkling-archive` → `inkling_archive`, a name shells accept for functions.

@@ -85,7 +85,7 @@ package enum HelpGenerator {
   private static func rowLines(_ row: (label: String, help: String), labelWidth: Int) -> [String] {
     let helpColumn = 2 + labelWidth + 2
     let helpLines = TextWrapping.wrap(row.help, width: screenWidth - helpColumn).map {
-      $0.replacingOccurrences(of: "\u{A0}", with: " ")
+      $0.replacing("\u{A0}", with: " ")
     }
     let label = "  " + row.label
     let pad = String(repeating: " ", count: helpColumn)

@@ -5,7 +5,7 @@
 // (http://howardhinnant.github.io/date_algorithms.html#civil_from_days), valid for the
 // proleptic Gregorian calendar far beyond any draft's lifetime.
 
-import Foundation
+import FoundationEssentials
 
 package enum ISO8601UTC {
   /// `2025-10-05T14:03:22Z`, or with `fractionalSeconds` `2025-10-05T14:03:22.250Z`

@@ -10,7 +10,7 @@
 //       "tags": ["a", "b"],
 //     ]
 
-import Foundation
+import FoundationEssentials
 
 package enum JSONValue: Sendable, Equatable {
   case null

@@ -10,7 +10,7 @@
 // ("0.1", "1e-05", "3.0"), all valid JSON numbers; NaN and ±infinity, which JSON cannot
 // express, as null. Dates: ISO 8601 UTC, whole seconds unless `fractionalSeconds`.
 
-import Foundation
+import FoundationEssentials
 
 package struct JSONWriter: Sendable {
   /// Newlines and two-space indentation; `"key": value`.

@@ -90,7 +90,7 @@ package enum ManualPage {
   /// Text made safe for roff: backslashes and hyphens escaped, a leading `.` or `'` (a
   /// request) neutralised.
   static func escape(_ text: String) -> String {
-    var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+    var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
     if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
     return out
   }
