@@ -1,7 +1,13 @@
 // Dates, sizes, counts and colours as people read them (JSON has its own exact forms).
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// People-facing formats.
 package enum Format {
@@ -29,7 +35,7 @@ package enum Format {
       value /= 1000
       unit += 1
     }
-    return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
+    return unit == 0 ? "\(count) B" : decimal(value, digits: value < 10 ? 1 : 0) + " " + units[unit]
   }
 
   /// `value` with its thousands grouped by commas: 13364 → "13,364". By hand, not with
@@ -46,9 +52,12 @@ package enum Format {
 
   /// A colour as `#rrggbb` (clamped) and, when not opaque, its alpha.
   package static func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> String {
-    func hex(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
+    func hex(_ v: Double) -> String {
+      let text = String(Int((min(max(v, 0), 1) * 255).rounded()), radix: 16)
+      return text.count < 2 ? "0" + text : text
+    }
     let base = "#" + hex(r) + hex(g) + hex(b)
-    return a < 1 ? base + String(format: " a=%.2f", a) : base
+    return a < 1 ? base + " a=" + decimal(a, digits: 2) : base
   }
 
   package static func color(_ color: RGBA) -> String {
@@ -66,9 +75,17 @@ package enum Format {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : decimal(value, digits: 1)
   }
 
-  /// `value` with `digits` decimals.
+  /// `value` with `digits` decimals, rounded as printf's `%.Nf` rounds (the exact binary
+  /// value to nearest). Through the C library: Foundation's String(format:) does the same,
+  /// and Foundation proper is what this module does without (FoundationEssentials has no
+  /// formatter of its own).
   package static func decimal(_ value: Double, digits: Int) -> String {
-    String(format: "%.\(digits)f", value)
+    var buffer = [CChar](repeating: 0, count: 400)
+    let count = withVaList([Int32(max(0, min(digits, 17))), value]) { arguments in
+      vsnprintf(&buffer, buffer.count, "%.*f", arguments)
+    }
+    guard count >= 0, Int(count) < buffer.count else { return "\(value)" }
+    return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// A duration: `0.25 s`.
