@@ -1,7 +1,7 @@
 // What every command needs from the global options, and the one set of ways to print:
 // results on standard output, messages and progress on standard error.
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
 

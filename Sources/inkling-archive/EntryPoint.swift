@@ -1,7 +1,12 @@
 // inkling-archive: parse the command line, run one command, exit with its status.
 
-import Foundation
 import InklingCommandLine
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @main
 enum EntryPoint {

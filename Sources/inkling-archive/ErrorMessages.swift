@@ -3,10 +3,16 @@
 // (1 what was asked does not exist or does not fit, 2 a usage error, 3 the archive cannot
 // be used). The library's cases carry the facts; the words and the flags are ours.
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension ArchiveError {
   /// Whether this is a mistake on the command line, printed with the usage line (exit 2).

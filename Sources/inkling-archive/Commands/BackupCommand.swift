@@ -1,6 +1,6 @@
 // `backup DEST`: a consistent, checked copy of the archive, safe to make while imports run.
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation

@@ -59,7 +59,7 @@ struct CheckCommand: Command {
     lines.append(
       "Checked \(archive)\(report.full ? " (full)" : ""): \(Format.count(counts.drafts)) drafts, "
         + "\(Format.count(counts.versions)) versions, \(Format.count(counts.blobs)) drawings stored, "
-        + "\(Format.count(counts.envelopes)) envelopes, in \(String(format: "%.2f", report.seconds)) s.")
+        + "\(Format.count(counts.envelopes)) envelopes, in \(Format.decimal(report.seconds, digits: 2)) s.")
     if report.full {
       lines.append(
         "Decoded and re-hashed \(Format.count(counts.blobsVerified)) drawings; rebuilt \(Format.count(counts.filesVerified)) "

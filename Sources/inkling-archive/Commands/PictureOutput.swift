@@ -1,7 +1,7 @@
 // What thumbnail, render and contact-sheet share: an archive opened so that thumbnails are
 // cached, and the report of a picture written.
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 import InklingPresentation
 
