@@ -45,6 +45,9 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/C/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
+    // No pkgConfig: libutf8proc.pc's cflags (-DUTF8PROC_EXPORTS) are a flag SwiftPM refuses
+    // with a warning, and the header and library are in the default paths.
+    .systemLibrary(name: "CUtf8proc", path: "Sources/C/CUtf8proc", providers: [.apt(["libutf8proc-dev"])]),
     .systemLibrary(
       name: "CPNG", path: "Sources/C/CPNG", pkgConfig: "libpng16",
       providers: [.apt(["libpng-dev"])]),
@@ -63,7 +66,7 @@ let package = Package(
 
     // MARK: - The library, layer by layer
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
-    .target(name: "InklingFormats", dependencies: ["CZlib"]),
+    .target(name: "InklingFormats", dependencies: ["CZlib", "CUtf8proc"]),
     // Drawings to RGBA pixels over a background, PNG encoding, and text in every script.
     .target(
       name: "InklingRendering",

@@ -3,7 +3,11 @@
 // and must know exactly which spelling it saw: anything this decoder accepts re-encodes to
 // the same text only when it is canonical, which EnvelopeTemplate checks.
 
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 enum Base64 {
   private static let alphabet = Array(

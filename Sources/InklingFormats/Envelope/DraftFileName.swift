@@ -3,7 +3,7 @@
 // The name may itself hold `-`, so the split is on the last `-` that a valid stamp follows.
 // Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`.
 
-import Foundation
+import FoundationEssentials
 
 /// What a file name says about the draft it belongs to.
 public struct DraftFileName: Hashable, Sendable {
@@ -57,7 +57,7 @@ public struct DraftFileName: Hashable, Sendable {
     if let found {
       name = found.name
       savedMilliseconds = found.stamp.millisecondsSince1970
-      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(found.suffix.trimmingCharacters(in: .whitespaces))) }
+      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(Self.trimmingSpaces(found.suffix))) }
       if let offset = found.stamp.offset { fallbacks.append(.offset(offset)) }
       if found.stamp.hasFraction { fallbacks.append(.fractionalSeconds) }
     } else {
@@ -67,7 +67,7 @@ public struct DraftFileName: Hashable, Sendable {
       // `Cat (1).inkling`: a copy of a stampless file is the same draft. A bare number
       // (`Room 101`) is more likely part of the name here, so only the unmistakable forms.
       if let range = Self.copySuffixRange(in: name, allowBareNumbers: false) {
-        fallbacks.append(.copySuffix(String(name[range]).trimmingCharacters(in: .whitespaces)))
+        fallbacks.append(.copySuffix(Self.trimmingSpaces(String(name[range]))))
         name.removeSubrange(range)
       }
     }
@@ -81,8 +81,18 @@ public struct DraftFileName: Hashable, Sendable {
   /// `name` as drafts are named in the archive: Unicode NFC, so that a name typed or stored
   /// decomposed (NFD, as macOS file systems hand them out) is the same draft.
   public static func canonicalName(_ name: String) -> String {
-    // ASCII is already NFC; skipping Foundation's normalizer spares loading its Unicode tables.
-    name.utf8.allSatisfy { $0 < 0x80 } ? name : name.precomposedStringWithCanonicalMapping
+    UnicodeNFC.normalize(name)
+  }
+
+  /// `text` without spaces (Unicode category Zs) and tabs at either end, as Foundation's
+  /// `trimmingCharacters(in: .whitespaces)`.
+  static func trimmingSpaces(_ text: String) -> String {
+    let isSpace: (Character) -> Bool = { character in
+      character == "\t" || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+    }
+    guard let first = text.firstIndex(where: { !isSpace($0) }) else { return "" }
+    let last = text.lastIndex(where: { !isSpace($0) })!
+    return String(text[first...last])
   }
 
   /// The file name without `.inkling` (any letter case), or nil when it has another ending.
