@@ -16,7 +16,13 @@
 //      documented on `open`: upgrading an older schema before reading it.
 
 import CSQLite
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Opens inkling archives.
 package enum ArchiveDatabase {
@@ -96,13 +102,13 @@ package enum ArchiveDatabase {
   /// The checks SQLite cannot phrase well: a missing file, a folder, a file that is not
   /// a SQLite database at all (https://www.sqlite.org/fileformat.html#the_database_header).
   private static func checkFile(_ path: String, mode: Database.Mode) throws {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
       switch mode {
       case .readOnly:
         throw StoreError(kind: .noArchive, message: "no archive", path: path)
       case .readWrite:
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = parentFolder(of: path)
         guard !folder.isEmpty else { return }
         do {
           try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -114,9 +120,21 @@ package enum ArchiveDatabase {
         return
       }
     }
-    guard !isFolder.boolValue else {
+    guard info.st_mode & S_IFMT != S_IFDIR else {
       throw StoreError(kind: .folder, message: "a folder", path: path)
     }
+  }
+
+  /// The folder part of `path`: "a/b/c" → "a/b", "/c" → "/", "c" → "" (what NSString's
+  /// deletingLastPathComponent gives, without Foundation proper).
+  static func parentFolder(of path: String) -> String {
+    var path = Substring(path)
+    while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    if slash == path.startIndex { return "/" }
+    var folder = path[..<slash]
+    while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+    return String(folder)
   }
 
   /// The checks of the file's first 100 bytes, read through the connection's own descriptor

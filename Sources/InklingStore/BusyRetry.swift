@@ -17,7 +17,13 @@
 //      retried: https://www.sqlite.org/lang_transaction.html), single autocommit statements.
 //   2. The total wait is bounded: `bound` seconds of retries on top of the busy timeouts.
 
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 #if canImport(Glibc)
   import Glibc

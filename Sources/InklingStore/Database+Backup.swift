@@ -20,7 +20,13 @@
 //      beside it, that can be copied or moved like any other file.
 
 import CSQLite
-import Foundation
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension Database {
   /// Copies this database into a new file at `path`.

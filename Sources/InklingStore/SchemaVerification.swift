@@ -33,8 +33,14 @@
 //      equals the version-valid-for number) and only when no write-ahead log could still
 //      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One entry of `sqlite_master`.
 package struct SchemaObject: Hashable, Sendable {

@@ -49,7 +49,7 @@ import Testing
   @Test func anAddedTriggerChangesTheStampAndIsRefused() throws {
     try rawSQLite(path, "CREATE TRIGGER evil AFTER INSERT ON version BEGIN DELETE FROM version; END")
     let error = storeError { try ArchiveDatabase.open(path: path, mode: .readOnly).close() }
-    #expect(error?.kind == .corrupt)
+    #expect(error?.kind == .changedSchema)
     #expect(error?.message.contains("trigger evil is not part of the archive's schema") == true)
   }
 
