@@ -1,3 +1,4 @@
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -9,8 +10,8 @@ import Testing
   let path: String
 
   init() throws {
-    folder = try TemporaryFolder()
-    path = folder.file("drafts.sqlite")
+    folder = try TemporaryFolder("stamp")
+    path = folder.path("drafts.sqlite")
     try ArchiveDatabase.open(path: path, mode: .readWrite).close()
   }
 
