@@ -74,7 +74,8 @@ let package = Package(
     // The SQLite archive: connection, statements, migrations, hashing, compression, blobs.
     .target(
       name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto"],
-      resources: [.embedInCode("migrations")]),
+      // The numbered migrations are embedded; the generated listing and the README are for people.
+      exclude: ["migrations/schema.sql", "migrations/README.md"], resources: [.embedInCode("migrations")]),
     // What a user does: import, list, history, restore, show, thumbnails, check, backup, gc.
     .target(name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore"]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).

@@ -12,7 +12,7 @@ import Testing
 
   @Test func everyMigrationFileIsEmbeddedInOrder() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
-      .filter { $0.hasSuffix(".sql") }.sorted()
+      .filter { $0.hasSuffix(".sql") && $0.first?.isNumber == true }.sorted()
     #expect(!files.isEmpty)
     #expect(Migration.all.map(\.name) == files)
     for (migration, file) in zip(Migration.all, files) {
