@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0010_no_content_index.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0013_newest_drawing_rule_once.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -102,28 +102,16 @@ CREATE INDEX draft_by_latest ON draft(latest_saved_ms, first_saved_ms, id, versi
 CREATE INDEX draft_by_early_import ON draft(latest_saved_ms, first_saved_ms, id)
   WHERE first_imported_ms < first_saved_ms;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 -- The newest version changed (an import, or any writer of latest_version_id).
 CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft
 WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN
-  UPDATE draft SET
-    latest_strokes = (SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr
-      ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),
-    latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM version AS v
-      JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id
-      LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id), 0)
-  WHERE id = NEW.id;
+  INSERT INTO refresh_newest_drawing(draft_id) VALUES (NEW.id);
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN
-  UPDATE draft SET
-    latest_strokes = (SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr
-      ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),
-    latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM version AS v
-      JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id
-      LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id), 0)
-  WHERE id = NEW.id;
+  INSERT INTO refresh_newest_drawing(draft_id) VALUES (NEW.id);
 END;
 
 -- MARK: - blob
@@ -231,15 +219,10 @@ CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms, imported_ms, draft_
     WHERE id IN (OLD.draft_id, NEW.draft_id);
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 -- A version pointed at another blob.
 CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN
-  UPDATE draft SET
-    latest_strokes = (SELECT dr.stroke_count - dr.hidden_count FROM drawing AS dr WHERE dr.blob_id = NEW.blob_id),
-    latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing AS dr
-      JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink
-      WHERE dr.blob_id = NEW.blob_id), 0)
-    WHERE latest_version_id = NEW.id;
+  INSERT INTO refresh_newest_drawing(draft_id) SELECT id FROM draft WHERE latest_version_id = NEW.id;
 END;
 
 -- MARK: - import_run
@@ -297,34 +280,22 @@ CREATE TABLE drawing (
 -- (from 0002_drawing_index.sql)
 CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count);
 
--- (from 0009_newest_drawing_once.sql)
--- A drawing indexed (at import, after its ink rows), reindexed or dropped: strokes and inks
--- together. Its version may not exist yet, and most drawings an import indexes are not a
--- draft's newest: the WHEN test settles those with two index lookups, where the UPDATE
--- … FROM first builds two ephemeral tables.
+-- (from 0013_newest_drawing_rule_once.sql)
+-- A drawing indexed (at import, after its ink rows), reindexed or dropped.
 CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing
-WHEN EXISTS (SELECT 1 FROM version JOIN draft ON draft.latest_version_id = version.id WHERE version.blob_id = NEW.blob_id)
-BEGIN
-  UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,
-    latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing_ink AS di
-      LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id), 0)
-    FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id;
+WHEN EXISTS (SELECT 1 FROM newest_version_blob WHERE blob_id = NEW.blob_id) BEGIN
+  INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id;
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id, stroke_count, hidden_count ON drawing BEGIN
-  UPDATE draft SET latest_strokes = NULL, latest_inks = 0
-    FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id;
-  UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,
-    latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing_ink AS di
-      LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id), 0)
-    FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id;
+  INSERT INTO refresh_newest_drawing(draft_id)
+    SELECT draft_id FROM newest_version_blob WHERE blob_id IN (OLD.blob_id, NEW.blob_id);
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN
-  UPDATE draft SET latest_strokes = NULL, latest_inks = 0
-    FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id;
+  INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id;
 END;
 
 -- MARK: - search_position
@@ -402,45 +373,49 @@ CREATE TABLE drawing_ink (
 -- (from 0005_lean_drawing_index.sql)
 CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink);
 
--- (from 0009_newest_drawing_once.sql)
--- A drawing's ink rows written or dropped: they count only once the drawing has its row, so
--- without one there is nothing to do (the drawing row's insert trigger reads them).
+-- (from 0013_newest_drawing_rule_once.sql)
+-- A drawing's ink rows written or dropped: they count only once the drawing has its row.
 CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink
 WHEN EXISTS (SELECT 1 FROM drawing WHERE blob_id = NEW.blob_id) BEGIN
-  UPDATE draft SET latest_inks = latest_inks | coalesce((SELECT bit FROM ink_bit WHERE name = NEW.ink), 256)
-    FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id;
+  INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id;
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id, ink ON drawing_ink BEGIN
-  UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing AS dr
-      JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink
-      WHERE dr.blob_id = version.blob_id), 0)
-    FROM version WHERE version.blob_id IN (OLD.blob_id, NEW.blob_id) AND draft.latest_version_id = version.id;
+  INSERT INTO refresh_newest_drawing(draft_id)
+    SELECT draft_id FROM newest_version_blob WHERE blob_id IN (OLD.blob_id, NEW.blob_id);
 END;
 
--- (from 0009_newest_drawing_once.sql)
+-- (from 0013_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink
 WHEN EXISTS (SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id) BEGIN
-  UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit, 256)) FROM drawing_ink AS di
-      LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = OLD.blob_id), 0)
-    FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id;
+  INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id;
 END;
 
--- MARK: - ink_bit
+-- MARK: - Views
 
--- (from 0009_newest_drawing_once.sql)
--- The bit of each ink name in draft.latest_inks; any other name has 256 ("look in
--- drawing_ink"). SearchCompiler.inkBits holds the same table (a test checks that they agree).
--- Written once here instead of as a CASE in every trigger.
-CREATE TABLE ink_bit (name TEXT PRIMARY KEY, bit INTEGER NOT NULL) WITHOUT ROWID;
--- The rows inserted by 0009_newest_drawing_once.sql:
-INSERT INTO ink_bit(name, bit) VALUES
-  ('crayon', 64),
-  ('eraser', 128),
-  ('fountainpen', 16),
-  ('marker', 4),
-  ('monoline', 8),
-  ('pen', 1),
-  ('pencil', 2),
-  ('watercolor', 32);
+-- (from 0013_newest_drawing_rule_once.sql)
+CREATE VIEW version_drawing_summary(version_id, visible_strokes, ink_bits) AS
+  SELECT v.id, dr.stroke_count - dr.hidden_count,
+    CASE WHEN dr.blob_id IS NULL THEN 0 ELSE coalesce((SELECT sum(DISTINCT inkling_ink_bit(di.ink))
+      FROM drawing_ink AS di WHERE di.blob_id = v.blob_id), 0) END
+  FROM version AS v LEFT JOIN drawing AS dr ON dr.blob_id = v.blob_id;
+
+-- (from 0013_newest_drawing_rule_once.sql)
+-- The draft whose newest version holds each blob (version_by_blob, then draft_by_latest_version).
+CREATE VIEW newest_version_blob(draft_id, blob_id) AS
+  SELECT draft.id, version.blob_id FROM draft JOIN version ON version.id = draft.latest_version_id;
+
+-- (from 0013_newest_drawing_rule_once.sql)
+-- Inserting a draft's id here sets its latest_strokes and latest_inks (a stored procedure, as
+-- SQLite spells one). The sum of DISTINCT bits in version_drawing_summary is their OR:
+-- drawing_ink has one row per (blob, name), so only the bit of "another ink" can repeat.
+CREATE VIEW refresh_newest_drawing(draft_id) AS SELECT id FROM draft WHERE 0;
+
+-- (from 0013_newest_drawing_rule_once.sql)
+CREATE TRIGGER refresh_newest_drawing_instead INSTEAD OF INSERT ON refresh_newest_drawing BEGIN
+  UPDATE draft SET
+    latest_strokes = (SELECT visible_strokes FROM version_drawing_summary WHERE version_id = draft.latest_version_id),
+    latest_inks = coalesce((SELECT ink_bits FROM version_drawing_summary WHERE version_id = draft.latest_version_id), 0)
+  WHERE id = NEW.draft_id;
+END;

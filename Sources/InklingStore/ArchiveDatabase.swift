@@ -177,8 +177,8 @@ package enum ArchiveDatabase {
     try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
     try db.configure(SQLITE_DBCONFIG_DQS_DDL, false)
     try db.execute("PRAGMA foreign_keys = ON")
-    // inkling_fold, which migration 0003's triggers call (NameFolding.swift).
-    try db.registerSearchFunctions()
+    // inkling_fold and inkling_ink_bit, which the triggers and views call (NameFolding.swift).
+    try db.registerArchiveFunctions()
   }
 
   /// Settings of a writing connection, once the file is known to be ours or empty.

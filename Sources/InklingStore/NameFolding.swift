@@ -31,10 +31,17 @@ package enum NameFolding {
 }
 
 extension Database {
-  /// Registers `inkling_fold(text)`, NameFolding.fold for SQL; migration 0003's triggers use it.
+  /// Registers the functions the schema's triggers and views call, on this connection:
+  /// `inkling_fold` (below, migration 0003) and `inkling_ink_bit` (InkBits.swift, migration 0013).
   ///
-  /// - Throws: `StoreError` if SQLite refuses the function.
-  package func registerSearchFunctions() throws {
+  /// - Throws: `StoreError` if SQLite refuses a function.
+  package func registerArchiveFunctions() throws {
+    try registerFoldFunction()
+    try registerInkBitFunction()
+  }
+
+  /// Registers `inkling_fold(text)`, NameFolding.fold for SQL; migration 0003's triggers use it.
+  private func registerFoldFunction() throws {
     let connection = try live()
     let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
     let code = sqlite3_create_function_v2(connection.handle, "inkling_fold", 1, flags, nil, foldFunction, nil, nil, nil)

@@ -61,7 +61,7 @@ package enum SchemaListing {
     init() throws {
       db = try Database(path: ":memory:", mode: .readWrite)
       // Migrations may call the functions every archive connection has.
-      try db.registerSearchFunctions()
+      try db.registerArchiveFunctions()
     }
 
     mutating func apply(_ migration: Migration) throws {
@@ -220,7 +220,9 @@ package enum SchemaListing {
           listed.insert(object.name)
         }
       }
-      for object in ordered where !listed.contains(object.name) { out += try [""] + block(object) }
+      let rest = ordered.filter { !listed.contains($0.name) }
+      if !rest.isEmpty { out += ["", "-- MARK: - Views"] }
+      for object in rest { out += try [""] + block(object) }
       return out.joined(separator: "\n") + "\n"
     }
 

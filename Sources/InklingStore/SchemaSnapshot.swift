@@ -5,7 +5,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "42773a3376c0863ba89b081e3b9c5080e41f2c8a01e69bfb453ea385be598752"
+  static let migrationsDigest = "cf86f0bb10dbebe3f774102c9b43e60fc4a8024079927bf2569d38846b45ef23"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
   static let schemaStamp = "9e7dec93b021ace65676bf776da96936517d78debc9c9bc385cda435dabb7ee7"
@@ -43,10 +43,10 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
     SchemaObject(
       type: "trigger", name: "draft_newest_drawing", table: "draft",
-      sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
+      sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN INSERT INTO refresh_newest_drawing(draft_id)VALUES(NEW.id); END"),
     SchemaObject(
       type: "trigger", name: "draft_newest_drawing_insert", table: "draft",
-      sql: "CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id WHERE v.id = NEW.latest_version_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE v.id = NEW.latest_version_id),0)WHERE id = NEW.id; END"),
+      sql: "CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN INSERT INTO refresh_newest_drawing(draft_id)VALUES(NEW.id); END"),
     SchemaObject(
       type: "trigger", name: "draft_search_delete", table: "draft",
       sql: "CREATE TRIGGER draft_search_delete AFTER DELETE ON draft BEGIN DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); END"),
@@ -70,22 +70,22 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink)"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_change", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id,ink ON drawing_ink BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing AS dr JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE dr.blob_id = version.blob_id),0)FROM version WHERE version.blob_id IN(OLD.blob_id,NEW.blob_id)AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id,ink ON drawing_ink BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id IN(OLD.blob_id,NEW.blob_id); END"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_delete", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id)BEGIN UPDATE draft SET latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = OLD.blob_id),0)FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id)BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_ink_newest_insert", table: "drawing_ink",
-      sql: "CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = NEW.blob_id)BEGIN UPDATE draft SET latest_inks = latest_inks | coalesce((SELECT bit FROM ink_bit WHERE name = NEW.ink),256)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink WHEN EXISTS(SELECT 1 FROM drawing WHERE blob_id = NEW.blob_id)BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_delete", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_insert", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing WHEN EXISTS(SELECT 1 FROM version JOIN draft ON draft.latest_version_id = version.id WHERE version.blob_id = NEW.blob_id)BEGIN UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing WHEN EXISTS(SELECT 1 FROM newest_version_blob WHERE blob_id = NEW.blob_id)BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id; END"),
     SchemaObject(
       type: "trigger", name: "drawing_newest_update", table: "drawing",
-      sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN UPDATE draft SET latest_strokes = NULL,latest_inks = 0 FROM version WHERE version.blob_id = OLD.blob_id AND draft.latest_version_id = version.id; UPDATE draft SET latest_strokes = NEW.stroke_count - NEW.hidden_count,latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing_ink AS di LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE di.blob_id = NEW.blob_id),0)FROM version WHERE version.blob_id = NEW.blob_id AND draft.latest_version_id = version.id; END"),
+      sql: "CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id,stroke_count,hidden_count ON drawing BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT draft_id FROM newest_version_blob WHERE blob_id IN(OLD.blob_id,NEW.blob_id); END"),
     SchemaObject(
       type: "table", name: "envelope", table: "envelope",
       sql: "CREATE TABLE envelope(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE,text BLOB NOT NULL,drawing_offset INTEGER NOT NULL,base64_style INTEGER NOT NULL CHECK(base64_style IN(0,1,2)),base64_text BLOB,CHECK((base64_style = 2)=(base64_text IS NOT NULL)))"),
@@ -102,11 +102,17 @@ enum SchemaSnapshot {
       type: "table", name: "ink", table: "ink",
       sql: "CREATE TABLE ink(id INTEGER PRIMARY KEY,name TEXT NOT NULL,color_r REAL NOT NULL,color_g REAL NOT NULL,color_b REAL NOT NULL,color_a REAL NOT NULL,UNIQUE(name,color_r,color_g,color_b,color_a))"),
     SchemaObject(
-      type: "table", name: "ink_bit", table: "ink_bit",
-      sql: "CREATE TABLE ink_bit(name TEXT PRIMARY KEY,bit INTEGER NOT NULL)WITHOUT ROWID"),
-    SchemaObject(
       type: "table", name: "name_gram", table: "name_gram",
       sql: "CREATE TABLE name_gram(gram TEXT NOT NULL,draft_id INTEGER NOT NULL,PRIMARY KEY(gram,draft_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "view", name: "newest_version_blob", table: "newest_version_blob",
+      sql: "CREATE VIEW newest_version_blob(draft_id,blob_id)AS SELECT draft.id,version.blob_id FROM draft JOIN version ON version.id = draft.latest_version_id"),
+    SchemaObject(
+      type: "view", name: "refresh_newest_drawing", table: "refresh_newest_drawing",
+      sql: "CREATE VIEW refresh_newest_drawing(draft_id)AS SELECT id FROM draft WHERE 0"),
+    SchemaObject(
+      type: "trigger", name: "refresh_newest_drawing_instead", table: "refresh_newest_drawing",
+      sql: "CREATE TRIGGER refresh_newest_drawing_instead INSTEAD OF INSERT ON refresh_newest_drawing BEGIN UPDATE draft SET latest_strokes =(SELECT visible_strokes FROM version_drawing_summary WHERE version_id = draft.latest_version_id),latest_inks = coalesce((SELECT ink_bits FROM version_drawing_summary WHERE version_id = draft.latest_version_id),0)WHERE id = NEW.draft_id; END"),
     SchemaObject(
       type: "table", name: "search_position", table: "search_position",
       sql: "CREATE TABLE search_position(i INTEGER PRIMARY KEY)"),
@@ -153,8 +159,11 @@ enum SchemaSnapshot {
       type: "index", name: "version_by_saved_draft", table: "version",
       sql: "CREATE INDEX version_by_saved_draft ON version(saved_ms,draft_id)"),
     SchemaObject(
+      type: "view", name: "version_drawing_summary", table: "version_drawing_summary",
+      sql: "CREATE VIEW version_drawing_summary(version_id,visible_strokes,ink_bits)AS SELECT v.id,dr.stroke_count - dr.hidden_count,CASE WHEN dr.blob_id IS NULL THEN 0 ELSE coalesce((SELECT sum(DISTINCT inkling_ink_bit(di.ink))FROM drawing_ink AS di WHERE di.blob_id = v.blob_id),0)END FROM version AS v LEFT JOIN drawing AS dr ON dr.blob_id = v.blob_id"),
+    SchemaObject(
       type: "trigger", name: "version_newest_blob", table: "version",
-      sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN UPDATE draft SET latest_strokes =(SELECT dr.stroke_count - dr.hidden_count FROM drawing AS dr WHERE dr.blob_id = NEW.blob_id),latest_inks = coalesce((SELECT sum(DISTINCT coalesce(b.bit,256))FROM drawing AS dr JOIN drawing_ink AS di ON di.blob_id = dr.blob_id LEFT JOIN ink_bit AS b ON b.name = di.ink WHERE dr.blob_id = NEW.blob_id),0)WHERE latest_version_id = NEW.id; END"),
+      sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT id FROM draft WHERE latest_version_id = NEW.id; END"),
     SchemaObject(
       type: "trigger", name: "version_search_delete", table: "version",
       sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = OLD.draft_id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),

@@ -148,8 +148,8 @@ package enum SchemaVerification {
   /// `read` of an in-memory database the migrations were applied to.
   private static func replayed<T>(_ read: (Database) throws -> T) throws -> T {
     let db = try Database(path: ":memory:", mode: .readWrite)
-    // Migrations may call the functions every archive connection has (inkling_fold).
-    try db.registerSearchFunctions()
+    // Migrations may call the functions every archive connection has (inkling_fold, …).
+    try db.registerArchiveFunctions()
     defer { db.close() }
     for migration in Migration.all { try db.execute(migration.sql) }
     return try read(db)

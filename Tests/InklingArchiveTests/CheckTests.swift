@@ -32,10 +32,12 @@ import Testing
     #expect(try archive.importFiles(at: [folder.path("Dog")]).versionsImported == 1)
   }
 
-  /// Runs SQL on the archive through a plain connection, as someone with `sqlite3` would.
+  /// Runs SQL on the archive through a plain connection, as someone with `sqlite3` would
+  /// (with the functions the triggers call: writes to versions and drawings need them).
   func tamper(_ sql: String) throws {
     let db = try Database(path: archivePath, mode: .readWrite)
     defer { db.close() }
+    try db.registerArchiveFunctions()
     try db.execute("PRAGMA foreign_keys = OFF")
     try db.execute(sql)
   }

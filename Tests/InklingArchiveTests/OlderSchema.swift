@@ -6,7 +6,7 @@
 func withArchive<T>(atSchema version: Int32, path: String, _ body: (Database) throws -> T) throws -> T {
   let db = try Database(path: path, mode: .readWrite)
   defer { db.close() }
-  try db.registerSearchFunctions()
+  try db.registerArchiveFunctions()
   try db.execute("PRAGMA application_id = \(ArchiveDatabase.applicationID)")
   for migration in Migration.all where migration.version <= version { try db.execute(migration.sql) }
   try db.execute("PRAGMA user_version = \(version)")

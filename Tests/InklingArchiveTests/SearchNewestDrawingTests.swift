@@ -88,7 +88,7 @@ import Testing
     let path = folder.path("archive.sqlite")
     let archive = try Archive(path: path)
     let db = archive.database
-    let inks = SearchCompiler.inkBits.keys.sorted() + ["com.example.brush", "Pen"]
+    let inks = InkBits.names.sorted() + ["com.example.brush", "Pen"]
     try db.transaction {
       try db.execute("INSERT INTO envelope(sha256, text, drawing_offset, base64_style) VALUES (x'01', x'7b7d', 1, 0)")
       let envelope = db.lastInsertRowID
@@ -278,15 +278,19 @@ import Testing
     try Self.expectColumnsRight(path, "written with other facts")
   }
 
-  /// The bits the triggers read from ink_bit (0009) are those searches and `check` use.
-  @Test func inkBitTableHoldsTheSearchCompilersBits() throws {
+  /// The bits the triggers compute (inkling_ink_bit, migration 0013) are InkBits', which
+  /// searches bind: a power of two for each ink PencilKit names, 256 for any other name.
+  @Test func triggersComputeTheSearchesInkBits() throws {
     let folder = try TemporaryFolder("ink-bit")
     let archive = try Archive(path: folder.path("archive.sqlite"))
-    let rows = try archive.database.fetchAll("SELECT name, bit FROM ink_bit") { ($0.string(0), $0.int64(1)) }
-    #expect(Dictionary(uniqueKeysWithValues: rows) == SearchCompiler.inkBits)
-    // The triggers write the bit of any other name as 256.
-    #expect(SearchCompiler.otherInkBit == 256)
-    #expect(!SearchCompiler.inkBits.values.contains(SearchCompiler.otherInkBit))
+    for name in InkBits.names + ["com.example.brush", "Pen", ""] {
+      let bit = try archive.database.fetchOne("SELECT inkling_ink_bit(?)", [name]) { $0.int64(0) }
+      #expect(bit == InkBits.bit(ofInkNamed: name), "\(name)")
+    }
+    let bits = InkBits.known.map(\.bit)
+    #expect(Set(bits).count == bits.count && bits.allSatisfy { $0.nonzeroBitCount == 1 })
+    #expect(InkBits.other == 256 && !bits.contains(InkBits.other))
+    #expect(InkBits.names == ["pen", "pencil", "marker", "monoline", "fountainpen", "watercolor", "crayon", "eraser"])
   }
 
   /// Migration 0009 on an archive at schema 8 whose ink rows counted without their drawing
@@ -408,6 +412,7 @@ import Testing
     #expect(try kept.walkBound(.newest)?.2 != before?.2)
     let other = try Database(path: path, mode: .readWrite)
     defer { other.close() }
+    try other.registerArchiveFunctions()
     try saveAgain(other, 101...140, at: SearchTests.now + 1)
     #expect(try same(.newest))
   }
