@@ -179,6 +179,14 @@ package final class Database {
     connection.map { sqlite3_total_changes64($0.handle) } ?? 0
   }
 
+  /// `PRAGMA data_version`: changes when another connection commits to the file
+  /// (https://www.sqlite.org/pragma.html#pragma_data_version); see `totalChanges`.
+  ///
+  /// - Throws: `StoreError`.
+  package func dataVersion() throws -> Int64 {
+    try fetchOne("PRAGMA data_version") { $0.int64(0) } ?? 0
+  }
+
   /// Whether no transaction is open (sqlite3_get_autocommit).
   package var isAutocommit: Bool {
     connection.map { sqlite3_get_autocommit($0.handle) != 0 } ?? true

@@ -304,7 +304,7 @@ import Testing
   }
 
   /// Invariant of migration 0006: span_class c holds the drafts whose span (newest save −
-  /// first save) is below SearchCompiler.spanLimits[c] and not below spanLimits[c − 1].
+  /// first save) is below DraftSearchSQL.spanLimits[c] and not below spanLimits[c − 1].
   @Test func spanClassesMatchTheCompilersLimits() throws {
     let shared = try Self.shared()
     let rows = try shared.archive.database.fetchAll(
@@ -313,7 +313,7 @@ import Testing
     #expect(rows.count == shared.models.count)
     var classes: Set<Int> = []
     for (span, spanClass) in rows {
-      let limits = SearchCompiler.spanLimits
+      let limits = DraftSearchSQL.spanLimits
       #expect(spanClass == 0 || span >= limits[spanClass - 1]!, "span \(span) in class \(spanClass)")
       #expect(limits[spanClass].map { span < $0 } ?? true, "span \(span) in class \(spanClass)")
       classes.insert(spanClass)
@@ -475,7 +475,7 @@ import Testing
           let driver = try wide.driver(SearchCompiler.mergingPeriods(query.expression))
           #expect(driver.map { $0.estimate >= compiler.fallbackEstimateCap } ?? true, "\(label)")
         }
-        #expect(plan.contains { $0.contains("INDEX \(SearchCompiler.index(sort))") }, "\(label): \(plan)")
+        #expect(plan.contains { $0.contains("INDEX \(SearchCompiler.order(sort).index)") }, "\(label): \(plan)")
         if compiled.plan == .boundedWalk {
           #expect(plan.first?.contains("(latest_saved_ms,first_saved_ms)") == true, "\(label): \(plan)")
         }
@@ -483,7 +483,7 @@ import Testing
         // Each span class is a range of draft_by_span, the rest a range of draft_by_latest.
         #expect(limit != nil, "\(label)")
         let spans = plan.filter { $0.contains("USING INDEX draft_by_span (span_class=? AND latest_saved_ms>?") }
-        #expect(spans.count == SearchCompiler.spanLimits.count, "\(label): \(plan)")
+        #expect(spans.count == DraftSearchSQL.spanLimits.count, "\(label): \(plan)")
         #expect(plan.contains { $0.contains("INDEX draft_by_latest (latest_saved_ms") }, "\(label): \(plan)")
         if SearchCompiler.savedPeriod(query.expression) == nil {
           #expect(plan.contains { $0.contains("INDEX draft_by_early_import") }, "\(label): \(plan)")

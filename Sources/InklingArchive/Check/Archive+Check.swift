@@ -259,21 +259,15 @@ final class ArchiveCheck {
   }
 
   /// Invariants 1–3 of 0008 (2 as 0009 restates it: inks count once the drawing has its
-  /// row): what `draft` keeps of its newest drawing and import times. The bits are
-  /// SearchCompiler's, those searches test (ink_bit holds the same; a test checks it).
+  /// row): what `draft` keeps of its newest drawing and import times, against the view that
+  /// defines the first two (migration 0013).
   private func checkNewestDrawingColumns() throws {
-    let bit = SearchCompiler.inkBits.sorted { $0.value < $1.value }.map { "WHEN '\($0.key)' THEN \($0.value)" }
-      .joined(separator: " ")
     try database.statement(
       """
-      SELECT d.name,
-        d.latest_strokes IS NOT (SELECT dr.stroke_count - dr.hidden_count FROM version AS v JOIN drawing AS dr
-          ON dr.blob_id = v.blob_id WHERE v.id = d.latest_version_id),
-        d.latest_inks IS NOT coalesce((SELECT sum(DISTINCT CASE di.ink \(bit) ELSE \(SearchCompiler.otherInkBit) END)
-          FROM version AS v JOIN drawing AS dr ON dr.blob_id = v.blob_id JOIN drawing_ink AS di ON di.blob_id = v.blob_id
-          WHERE v.id = d.latest_version_id), 0),
+      SELECT d.name, d.latest_strokes IS NOT s.visible_strokes, d.latest_inks IS NOT coalesce(s.ink_bits, 0),
         d.first_imported_ms IS NOT c.first OR d.latest_imported_ms IS NOT c.latest
-      FROM draft AS d LEFT JOIN (SELECT draft_id, min(imported_ms) AS first, max(imported_ms) AS latest FROM version
+      FROM draft AS d LEFT JOIN version_drawing_summary AS s ON s.version_id = d.latest_version_id
+      LEFT JOIN (SELECT draft_id, min(imported_ms) AS first, max(imported_ms) AS latest FROM version
         GROUP BY draft_id) AS c ON c.draft_id = d.id
       """
     ).forEach { row in

@@ -1,5 +1,5 @@
 // Finding drafts: `list` with filters, `search`, sorted and limited, as a list or a stream.
-// The SQL comes from SearchCompiler; this file runs it and shapes the rows.
+// SearchCompiler chooses the plan, the store's DraftSearchSQL runs it; this file shapes the rows.
 
 import Foundation
 import InklingStore
@@ -61,15 +61,12 @@ extension Archive {
     matching query: DraftQuery, sort: DraftSort, limit: Int?, compiler: SearchCompiler?, _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
     try storeCall {
-      // Searches read rows scattered over the file (a driver's drafts, their versions); through
-      // the connection's 2 MB page cache each is a read() of a page the OS already holds.
-      // Mapped, it is a memory access (https://www.sqlite.org/mmap.html). Only here: an
-      // import's readers keep their memory flat. SQLite caps the size (2 GB on Debian).
-      try database.execute("PRAGMA mmap_size = \(Self.searchMapSize)")
+      try DraftSearchSQL.prepareForSearching(database)
       func run(_ compiled: CompiledSearch, _ body: (DraftSummary) -> Void) throws {
-        // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
-        try database.makeStatement(compiled.sql).forEach(compiled.arguments) { row in
-          body(DraftSummary(name: row.string(0), versionCount: row.int(1), lastSaved: Self.date(row.int64(2))))
+        try DraftSearchSQL.forEachDraft(compiled.query, in: database) { row in
+          body(
+            DraftSummary(
+              name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds)))
         }
       }
       let compiler = compiler ?? SearchCompiler(database: database, bounds: walkBounds)
@@ -105,9 +102,6 @@ extension Archive {
     return try drafts(matching: query, sort: sort, limit: limit)
   }
 
-  /// How much of the archive file a searching connection maps.
-  static let searchMapSize: Int64 = 1 << 36
-
   /// The SQL a query runs and SQLite's plan for it (EXPLAIN QUERY PLAN), for tests and `--explain`;
   /// for a bounded walk, the walk's and then its fallback's.
   func explain(
@@ -123,20 +117,8 @@ extension Archive {
       if compiled.plan == .boundedWalk, let limit {
         parts.append(try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: 0))
       }
-      var plan: [String] = []
-      for part in parts {
-        plan += try database.makeStatement("EXPLAIN QUERY PLAN " + part.sql).fetchStrings(part.arguments)
-      }
+      let plan = try parts.flatMap { try DraftSearchSQL.plan(of: $0.query, in: database) }
       return (parts.map(\.sql).joined(separator: "\n-- fallback:\n"), plan)
     }
-  }
-}
-
-extension Statement {
-  /// Column 3 (`detail`) of every row: the lines of an EXPLAIN QUERY PLAN.
-  fileprivate func fetchStrings(_ arguments: [(any DatabaseValueConvertible)?]) throws -> [String] {
-    var lines: [String] = []
-    try forEach(arguments) { lines.append($0.string(3)) }
-    return lines
   }
 }

@@ -1,20 +1,21 @@
-// A SearchExpression → SQL SELECTs over `draft`, with every value a bound parameter.
+// A SearchExpression → a plan and the store's SELECT for it (InklingStore's DraftSearchSQL,
+// DraftPredicate and DraftCandidates write the SQL, with every value a bound parameter; this
+// file and SearchCompiler+Terms.swift choose what to run).
 //
 // Each term compiles to two things (SearchCompiler+Terms.swift):
-//   - a row predicate on `draft AS d`, exact, cheap for one draft (a column compare, or an
-//     index probe keyed by d.id / d.latest_version_id); the whole expression becomes the
-//     WHERE clause, so and/or/not need nothing special;
-//   - when an index can list its drafts, a *driver*: a SELECT of candidate draft ids (a
-//     superset is fine: the WHERE clause has the last word), plus a *probe* over the same
-//     index to estimate its size cheaply (count(*) of at most `estimateCap` index entries).
+//   - a row predicate on the draft (DraftPredicate), exact, cheap for one draft (a column
+//     compare, or an index probe keyed by its id or newest version); the whole expression
+//     becomes the WHERE clause, so and/or/not need nothing special;
+//   - when an index can list its drafts, a *driver*: its candidate drafts (DraftCandidates; a
+//     superset is fine: the WHERE clause has the last word), and their size, estimated cheaply
+//     (a count of at most `estimateCap` index entries).
 //
 // Plans (invariant: none reads all of `draft` or `version` unless the result may be a large
 // part of it: there is no limit, and no term has an index or the smallest index lists at
 // least `fallbackEstimateCap` drafts, when reading draft_by_latest through costs less):
 //   driver  — the smallest driver of an `and` (the union of drivers for an `or`) is the outer
-//             loop: `FROM (driver) CROSS JOIN draft d ON d.id = c.id` (CROSS JOIN fixes the
-//             order, https://www.sqlite.org/optoverview.html#crossjoin), then sort. Chosen
-//             when there is no limit, or the driver is small (< estimateCap).
+//             loop, then sort (DraftSearchSQL.driven). Chosen when there is no limit, or the
+//             driver is small (< estimateCap).
 //             A `saved` period is "latest >= L and first < U and a version in [L, U)", and the
 //             version rows are read only when neither the first nor the newest save is in it.
 //   period  — newest first with a `saved` period that ends at U: the drafts that lived
@@ -49,19 +50,21 @@
 import Foundation
 import InklingStore
 
-/// SQL and its arguments, ready for `Database.fetchAll`.
+/// The store's query for a search, and the plan it follows.
 struct CompiledSearch {
   /// `boundedWalk`: its rows are the answer only if there are `limit` of them; otherwise
   /// they are only those of the part it read, and `SearchCompiler.fallback` gives the plan.
   enum Plan: Equatable { case driver, walk, boundedWalk, period }
-  var sql: String
-  var arguments: [(any DatabaseValueConvertible)?]
+  var query: DraftSearchQuery
   var plan: Plan
   /// For a bounded walk: the key (latest, first, id) of the last draft it reads.
-  var bound: (Int64, Int64, Int64)?
+  var bound: DraftWalkKey?
   /// For a fallback: its rows follow the bounded walk's (the walk goes on past its bound),
   /// rather than replace them.
   var continues = false
+
+  var sql: String { query.sql }
+  var arguments: [(any DatabaseValueConvertible)?] { query.arguments }
 }
 
 /// The last walk bound a connection read, and what it was read for. A bound is only where a
@@ -74,15 +77,12 @@ final class WalkBounds {
     var sort: DraftSort
     var walkLength: Int
   }
-  var known: (key: Key, bound: (Int64, Int64, Int64)?)?
+  var known: (key: Key, bound: DraftWalkKey?)?
 }
 
 struct SearchCompiler {
   /// The most grams of one term whose lists are sized (evenly spread over the term).
   static let gramsSized = 4
-  /// span_class c holds drafts whose newest save is less than spanLimits[c] ms after their
-  /// first; the last class is unbounded (migration 0006).
-  static let spanLimits: [Int64?] = (0..<15).map { Int64(3_600_000) << $0 } + [nil]
 
   let database: Database
   /// The most index entries read to estimate a driver's size; a driver below it is used.
@@ -97,13 +97,12 @@ struct SearchCompiler {
   /// Where `walkBound` keeps its answer between searches on one connection (the archive's).
   var bounds: WalkBounds?
 
-  /// The SELECT of (name, version_count, latest_saved_ms) for `expression`.
+  /// The query listing the drafts of `expression` in `sort` order, and its plan.
   ///
   /// - Throws: `StoreError` from the size estimates.
   func compile(_ expression: SearchExpression, sort: DraftSort, limit: Int?) throws -> CompiledSearch {
     let expression = Self.mergingPeriods(expression)
-    var arguments: [(any DatabaseValueConvertible)?] = []
-    let predicate = Self.predicate(expression, &arguments)
+    let predicate = Self.predicate(expression)
     guard let limit = limit.map({ max(0, $0) }) else {
       // Every match: a driver unless it lists a large part of the archive, which reading
       // the sort's index through costs less than looking up and sorting.
@@ -112,26 +111,26 @@ struct SearchCompiler {
       if let driver = try wide.driver(expression), driver.estimate < fallbackEstimateCap {
         return Self.driverPlan(driver, expression, sort: sort, limit: nil)
       }
-      return Self.walkPlan(predicate, arguments, sort: sort, limit: nil)
+      return Self.walkPlan(predicate, sort: sort, limit: nil)
     }
     let driver = try self.driver(expression)
     if let driver, driver.estimate < estimateCap {
       return Self.driverPlan(driver, expression, sort: sort, limit: limit)
     }
     if sort == .newest, let period = Self.savedPeriod(expression), let upper = period.upper {
-      return Self.periodPlan(upper: upper, predicate, arguments, limit: limit)
+      return Self.periodPlan(upper: upper, predicate, limit: limit)
     }
     // An `imported` period that ends before the newest save (past ones: a period reaching
     // today matches most of the newest drafts, which any walk meets first).
     if sort == .newest, let period = Self.importedPeriod(expression), let upper = period.upper,
       try upper <= newestSave()
     {
-      return Self.periodPlan(upper: upper, predicate, arguments, limit: limit, importedBefore: true)
+      return Self.periodPlan(upper: upper, predicate, limit: limit, importedBefore: true)
     }
     guard driver != nil, sort == .newest || sort == .oldest, let bound = try walkBound(sort) else {
-      return Self.walkPlan(predicate, arguments, sort: sort, limit: limit)
+      return Self.walkPlan(predicate, sort: sort, limit: limit)
     }
-    return Self.walkPlan(predicate, arguments, sort: sort, limit: limit, bound: bound)
+    return Self.walkPlan(predicate, sort: sort, limit: limit, bound: bound)
   }
 
   /// The plan to run when `walk`, a bounded walk from `compile`, found only `found` < `limit`
@@ -146,9 +145,7 @@ struct SearchCompiler {
   ) throws -> CompiledSearch {
     precondition(walk.plan == .boundedWalk && walk.bound != nil, "only a bounded walk has a fallback")
     let expression = Self.mergingPeriods(expression)
-    var arguments: [(any DatabaseValueConvertible)?] = []
-    let predicate = Self.predicate(expression, &arguments)
-    var rest = Self.walkPlan(predicate, arguments, sort: sort, limit: limit - found, after: walk.bound)
+    var rest = Self.walkPlan(Self.predicate(expression), sort: sort, limit: limit - found, after: walk.bound)
     rest.continues = true
     let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
     // Drivers are sized only up to the estimate that would lose to the walk: when the walk
@@ -162,8 +159,6 @@ struct SearchCompiler {
   }
 
   // MARK: - Plans
-
-  static let columns = "d.name, d.version_count, d.latest_saved_ms"
 
   /// The drafts of `driver` that match `expression` (merged), sorted. The term the driver
   /// implies is not tested again: for a period, that test reads the draft's versions.
@@ -179,151 +174,61 @@ struct SearchCompiler {
         rest = children.count == 1 ? children[0] : .and(children)
       }
     }
-    var arguments: [(any DatabaseValueConvertible)?] = []
-    let predicate = Self.predicate(rest, &arguments)
     return CompiledSearch(
-      sql: """
-        SELECT \(columns) FROM (\(driver.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
-        WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
-        """,
-      arguments: driver.arguments + arguments, plan: .driver)
+      query: DraftSearchSQL.driven(
+        by: driver.candidates, where: Self.predicate(rest), order: order(sort), limit: limit),
+      plan: .driver)
   }
 
   /// Drafts in the order of `sort`'s index; with `bound`, only up to that key (inclusive);
   /// `after`, only past that key.
   static func walkPlan(
-    _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], sort: DraftSort, limit: Int?,
-    bound: (Int64, Int64, Int64)? = nil, after: (Int64, Int64, Int64)? = nil
+    _ predicate: DraftPredicate, sort: DraftSort, limit: Int?, bound: DraftWalkKey? = nil, after: DraftWalkKey? = nil
   ) -> CompiledSearch {
-    if let after {
-      return CompiledSearch(
-        sql: """
-          SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
-          WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? "<" : ">") (?, ?, ?)
-          AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
-          """,
-        arguments: [after.0, after.1, after.2] + arguments, plan: .walk)
-    }
-    guard let bound else {
-      return CompiledSearch(
-        sql: """
-          SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
-          WHERE \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
-          """,
-        arguments: arguments, plan: .walk)
-    }
-    // The bound comes first: of two ranges on latest_saved_ms (a `saved:>=` term is one),
-    // SQLite walks the first and tests the other.
-    return CompiledSearch(
-      sql: """
-        SELECT \(columns) FROM draft AS d INDEXED BY \(index(sort))
-        WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(sort == .newest ? ">=" : "<=") (?, ?, ?)
-        AND \(predicate) AND d.version_count > 0 ORDER BY \(order(sort))\(limitClause(limit))
-        """,
-      arguments: [bound.0, bound.1, bound.2] + arguments, plan: .boundedWalk, bound: bound)
+    let query = DraftSearchSQL.walk(where: predicate, order: order(sort), limit: limit, through: bound, after: after)
+    guard bound != nil, after == nil else { return CompiledSearch(query: query, plan: .walk) }
+    return CompiledSearch(query: query, plan: .boundedWalk, bound: bound)
   }
 
   /// Newest first, for a query that requires a version saved before `upper` (see the file
-  /// comment): one part per span class and one for the drafts last saved before `upper`.
-  /// With `importedBefore`, the query requires a version *imported* before `upper` instead:
-  /// those parts list every draft first saved before `upper`, and one more part the drafts
-  /// first saved later but imported before their first save (draft_by_early_import).
-  static func periodPlan(
-    upper: Int64, _ predicate: String, _ arguments: [(any DatabaseValueConvertible)?], limit: Int,
-    importedBefore: Bool = false
-  ) -> CompiledSearch {
-    let order = order(.newest)
-    var parts: [String] = []
-    var all: [(any DatabaseValueConvertible)?] = []
-    for (spanClass, spanLimit) in spanLimits.enumerated() {
-      var range = "d.span_class = ? AND d.latest_saved_ms >= ?"
-      all += [spanClass, upper]
-      if let spanLimit {
-        range += " AND d.latest_saved_ms < ?"
-        all.append(upper + spanLimit)
-      }
-      parts.append(
-        """
-        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
-        FROM draft AS d INDEXED BY draft_by_span WHERE \(range) AND d.first_saved_ms < ? AND \(predicate) \
-        ORDER BY \(order) LIMIT \(limit))
-        """)
-      all += [upper] + arguments
-    }
-    parts.append(
-      """
-      SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
-      FROM draft AS d INDEXED BY draft_by_latest WHERE d.latest_saved_ms < ? AND \(predicate) \
-      AND d.version_count > 0 ORDER BY \(order) LIMIT \(limit))
-      """)
-    all += [upper] + arguments
-    if importedBefore {
-      parts.append(
-        """
-        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
-        FROM draft AS d INDEXED BY draft_by_early_import WHERE d.first_imported_ms < d.first_saved_ms \
-        AND d.first_saved_ms >= ? AND \(predicate) ORDER BY \(order) LIMIT \(limit))
-        """)
-      all += [upper] + arguments
-    }
-    let merged = "c.latest DESC, c.first DESC, c.id DESC"
-    return CompiledSearch(
-      sql: """
-        SELECT \(columns) FROM (SELECT * FROM (\(parts.joined(separator: "\nUNION ALL "))) AS u \
-        ORDER BY u.latest DESC, u.first DESC, u.id DESC LIMIT \(limit)) AS c
-        CROSS JOIN draft AS d ON d.id = c.id ORDER BY \(merged)
-        """,
-      arguments: all, plan: .period)
+  /// comment and DraftSearchSQL.periods); with `importedBefore`, imported before `upper`.
+  static func periodPlan(upper: Int64, _ predicate: DraftPredicate, limit: Int, importedBefore: Bool = false)
+    -> CompiledSearch
+  {
+    CompiledSearch(
+      query: DraftSearchSQL.periods(endingAt: upper, where: predicate, limit: limit, importedBefore: importedBefore),
+      plan: .period)
   }
 
   /// The key (latest, first, id) of the `walkLength`-th draft with versions in `sort`'s
   /// order; nil when there are fewer drafts (a walk then reads them all anyway). Kept in
   /// `bounds` until the archive changes: finding it reads `walkLength` index entries, about
   /// a millisecond at a million drafts, and a connection that searches mostly searches again.
-  func walkBound(_ sort: DraftSort) throws -> (Int64, Int64, Int64)? {
+  func walkBound(_ sort: DraftSort) throws -> DraftWalkKey? {
     guard let bounds else { return try readWalkBound(sort) }
-    let state = try database.fetchOne("PRAGMA data_version") { $0.int64(0) } ?? 0
     let key = WalkBounds.Key(
-      dataVersion: state, totalChanges: database.totalChanges, sort: sort, walkLength: walkLength)
+      dataVersion: try database.dataVersion(), totalChanges: database.totalChanges, sort: sort,
+      walkLength: walkLength)
     if let known = bounds.known, known.key == key { return known.bound }
     let bound = try readWalkBound(sort)
     bounds.known = (key, bound)
     return bound
   }
 
-  private func readWalkBound(_ sort: DraftSort) throws -> (Int64, Int64, Int64)? {
-    try database.fetchOne(
-      """
-      SELECT d.latest_saved_ms, d.first_saved_ms, d.id FROM draft AS d INDEXED BY draft_by_latest
-      WHERE d.version_count > 0 ORDER BY \(Self.order(sort)) LIMIT 1 OFFSET \(walkLength - 1)
-      """
-    ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+  private func readWalkBound(_ sort: DraftSort) throws -> DraftWalkKey? {
+    try DraftSearchSQL.walkKey(at: walkLength, order: Self.order(sort), in: database)
   }
 
-  /// The newest save of any draft (0 when there is none): one step into draft_by_latest.
-  func newestSave() throws -> Int64 {
-    try database.fetchOne("SELECT max(latest_saved_ms) FROM draft") { $0.isNull(0) ? 0 : $0.int64(0) } ?? 0
-  }
+  /// The newest save of any draft (0 when there is none).
+  func newestSave() throws -> Int64 { try DraftSearchSQL.newestSave(in: database) }
 
-  static func limitClause(_ limit: Int?) -> String { limit.map { " LIMIT \(max(0, $0))" } ?? "" }
-
-  static func order(_ sort: DraftSort) -> String {
+  /// The store's order for `sort`.
+  static func order(_ sort: DraftSort) -> DraftOrder {
     switch sort {
-    // Ties follow the index (latest, first, id): a tie-break outside it (the name) makes
-    // SQLite sort "the right part" of everything it walks, which grows with the archive.
-    case .newest: "d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
-    case .oldest: "d.latest_saved_ms, d.first_saved_ms, d.id"
-    case .name: "d.name_folded, d.name"
-    case .versions: "d.version_count DESC, d.latest_saved_ms DESC, d.name"
-    }
-  }
-
-  /// The index that holds drafts in (nearly) the order of `sort`.
-  static func index(_ sort: DraftSort) -> String {
-    switch sort {
-    case .newest, .oldest: "draft_by_latest"
-    case .name: "draft_by_folded"
-    case .versions: "draft_by_versions"
+    case .newest: .newest
+    case .oldest: .oldest
+    case .name: .name
+    case .versions: .versions
     }
   }
 

@@ -1,0 +1,221 @@
+// The SELECTs a search runs, one per plan of SearchCompiler (InklingArchive), which says why
+// each plan is chosen; this file writes their SQL and runs them. Every plan returns
+// (name, version_count, latest_saved_ms) of drafts with versions.
+//
+//   driven  — candidates (DraftCandidates) as the outer loop, `CROSS JOIN draft` (CROSS JOIN fixes
+//             the order, https://www.sqlite.org/optoverview.html#crossjoin), then sort.
+//   walk    — drafts in the sort's own index, stopping after `limit`; optionally only up to a
+//             bound, or only past one (the rest of a bounded walk).
+//   periods — newest first for a query that needs a version before U: one part per span class
+//             of draft_by_span (migration 0006 says why each range is short) and one of
+//             draft_by_latest below U, the newest `limit` of each merged.
+//
+// SQLite's plans for each are checked by EXPLAIN QUERY PLAN in SearchTests.
+
+/// A draft as a search lists it.
+package struct DraftListing: Sendable {
+  package var name: String
+  package var versionCount: Int
+  package var latestSavedMilliseconds: Int64
+}
+
+/// A search's SELECT and its arguments, ready to run.
+package struct DraftSearchQuery {
+  package let sql: String
+  package let arguments: [(any DatabaseValueConvertible)?]
+}
+
+/// The order of results, and the index that holds drafts in (nearly) that order.
+package enum DraftOrder: Sendable {
+  case newest, oldest, name, versions
+
+  var orderBy: String {
+    switch self {
+    // Ties follow the index (latest, first, id): a tie-break outside it (the name) makes
+    // SQLite sort "the right part" of everything it walks, which grows with the archive.
+    case .newest: "d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
+    case .oldest: "d.latest_saved_ms, d.first_saved_ms, d.id"
+    case .name: "d.name_folded, d.name"
+    case .versions: "d.version_count DESC, d.latest_saved_ms DESC, d.name"
+    }
+  }
+
+  package var index: String {
+    switch self {
+    case .newest, .oldest: "draft_by_latest"
+    case .name: "draft_by_folded"
+    case .versions: "draft_by_versions"
+    }
+  }
+}
+
+/// A draft's key in draft_by_latest: (latest_saved_ms, first_saved_ms, id).
+package typealias DraftWalkKey = (latest: Int64, first: Int64, id: Int64)
+
+package enum DraftSearchSQL {
+  /// span_class c holds drafts whose newest save is less than spanLimits[c] ms after their
+  /// first; the last class is unbounded. The schema's generated column (migration 0006) holds
+  /// the same thresholds in its own text; SearchTests checks that they agree.
+  package static let spanLimits: [Int64?] = (0..<15).map { Int64(3_600_000) << $0 } + [nil]
+
+  static let columns = "d.name, d.version_count, d.latest_saved_ms"
+
+  static func limitClause(_ limit: Int?) -> String { limit.map { " LIMIT \(max(0, $0))" } ?? "" }
+
+  // MARK: - Plans
+
+  /// The drafts of `candidates` for which `predicate` holds, in `order`.
+  package static func driven(
+    by candidates: DraftCandidates, where predicate: DraftPredicate, order: DraftOrder, limit: Int?
+  ) -> DraftSearchQuery {
+    DraftSearchQuery(
+      sql: """
+        SELECT \(columns) FROM (\(candidates.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
+        WHERE \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+        """,
+      arguments: candidates.arguments + predicate.arguments)
+  }
+
+  /// Drafts in the order of `order`'s index; with `through`, only up to that key (inclusive);
+  /// with `after`, only past it. Keys are of draft_by_latest: only for newest and oldest.
+  package static func walk(
+    where predicate: DraftPredicate, order: DraftOrder, limit: Int?, through bound: DraftWalkKey? = nil,
+    after: DraftWalkKey? = nil
+  ) -> DraftSearchQuery {
+    if let after {
+      return DraftSearchQuery(
+        sql: """
+          SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
+          WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? "<" : ">") (?, ?, ?)
+          AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+          """,
+        arguments: [after.latest, after.first, after.id] + predicate.arguments)
+    }
+    guard let bound else {
+      return DraftSearchQuery(
+        sql: """
+          SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
+          WHERE \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+          """,
+        arguments: predicate.arguments)
+    }
+    // The bound comes first: of two ranges on latest_saved_ms (a `saved:>=` term is one),
+    // SQLite walks the first and tests the other.
+    return DraftSearchQuery(
+      sql: """
+        SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
+        WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? ">=" : "<=") (?, ?, ?)
+        AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+        """,
+      arguments: [bound.latest, bound.first, bound.id] + predicate.arguments)
+  }
+
+  /// Newest first, for a predicate that requires a version saved before `upper`: one part per
+  /// span class and one for the drafts last saved before `upper`. With `importedBefore`, the
+  /// predicate requires a version *imported* before `upper` instead: those parts list every
+  /// draft first saved before `upper`, and one more part the drafts first saved later but
+  /// imported before their first save (draft_by_early_import, migration 0008).
+  package static func periods(
+    endingAt upper: Int64, where predicate: DraftPredicate, limit: Int, importedBefore: Bool = false
+  ) -> DraftSearchQuery {
+    let order = DraftOrder.newest.orderBy
+    var parts: [String] = []
+    var all: [(any DatabaseValueConvertible)?] = []
+    for (spanClass, spanLimit) in spanLimits.enumerated() {
+      var range = "d.span_class = ? AND d.latest_saved_ms >= ?"
+      all += [spanClass, upper]
+      if let spanLimit {
+        range += " AND d.latest_saved_ms < ?"
+        all.append(upper + spanLimit)
+      }
+      parts.append(
+        """
+        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+        FROM draft AS d INDEXED BY draft_by_span WHERE \(range) AND d.first_saved_ms < ? AND \(predicate.sql) \
+        ORDER BY \(order) LIMIT \(limit))
+        """)
+      all += [upper] + predicate.arguments
+    }
+    parts.append(
+      """
+      SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+      FROM draft AS d INDEXED BY draft_by_latest WHERE d.latest_saved_ms < ? AND \(predicate.sql) \
+      AND d.version_count > 0 ORDER BY \(order) LIMIT \(limit))
+      """)
+    all += [upper] + predicate.arguments
+    if importedBefore {
+      parts.append(
+        """
+        SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
+        FROM draft AS d INDEXED BY draft_by_early_import WHERE d.first_imported_ms < d.first_saved_ms \
+        AND d.first_saved_ms >= ? AND \(predicate.sql) ORDER BY \(order) LIMIT \(limit))
+        """)
+      all += [upper] + predicate.arguments
+    }
+    let merged = "c.latest DESC, c.first DESC, c.id DESC"
+    return DraftSearchQuery(
+      sql: """
+        SELECT \(columns) FROM (SELECT * FROM (\(parts.joined(separator: "\nUNION ALL "))) AS u \
+        ORDER BY u.latest DESC, u.first DESC, u.id DESC LIMIT \(limit)) AS c
+        CROSS JOIN draft AS d ON d.id = c.id ORDER BY \(merged)
+        """,
+      arguments: all)
+  }
+
+  // MARK: - Facts a plan is chosen by
+
+  /// The key of the `position`-th draft with versions (from 1) in `order` (newest or oldest),
+  /// or nil when there are fewer.
+  ///
+  /// - Throws: `StoreError`.
+  package static func walkKey(at position: Int, order: DraftOrder, in db: Database) throws -> DraftWalkKey? {
+    try db.fetchOne(
+      """
+      SELECT d.latest_saved_ms, d.first_saved_ms, d.id FROM draft AS d INDEXED BY draft_by_latest
+      WHERE d.version_count > 0 ORDER BY \(order.orderBy) LIMIT 1 OFFSET \(position - 1)
+      """
+    ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+  }
+
+  /// The newest save of any draft (0 when there is none): one step into draft_by_latest.
+  ///
+  /// - Throws: `StoreError`.
+  package static func newestSave(in db: Database) throws -> Int64 {
+    try db.fetchOne("SELECT max(latest_saved_ms) FROM draft") { $0.isNull(0) ? 0 : $0.int64(0) } ?? 0
+  }
+
+  // MARK: - Running
+
+  /// How much of the archive file a searching connection maps.
+  static let mapSize: Int64 = 1 << 36
+
+  /// Readies `db` for searches. Searches read rows scattered over the file (a driver's drafts,
+  /// their versions); through the connection's 2 MB page cache each is a read() of a page the
+  /// OS already holds. Mapped, it is a memory access (https://www.sqlite.org/mmap.html). Only
+  /// for searching connections: an import's readers keep their memory flat. SQLite caps the
+  /// size (2 GB on Debian).
+  ///
+  /// - Throws: `StoreError`.
+  package static func prepareForSearching(_ db: Database) throws {
+    try db.execute("PRAGMA mmap_size = \(mapSize)")
+  }
+
+  /// Runs `query`, calling `body` with each draft as its row arrives.
+  ///
+  /// - Throws: `StoreError`.
+  package static func forEachDraft(_ query: DraftSearchQuery, in db: Database, _ body: (DraftListing) -> Void) throws {
+    // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
+    try db.makeStatement(query.sql).forEach(query.arguments) { row in
+      body(DraftListing(name: row.string(0), versionCount: row.int(1), latestSavedMilliseconds: row.int64(2)))
+    }
+  }
+
+  /// SQLite's plan for `query`, one line per step (EXPLAIN QUERY PLAN's `detail`).
+  ///
+  /// - Throws: `StoreError`.
+  package static func plan(of query: DraftSearchQuery, in db: Database) throws -> [String] {
+    var lines: [String] = []
+    try db.makeStatement("EXPLAIN QUERY PLAN " + query.sql).forEach(query.arguments) { lines.append($0.string(3)) }
+    return lines
+  }
+}
