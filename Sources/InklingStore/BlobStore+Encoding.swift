@@ -76,17 +76,18 @@ package struct EncodedBlob: Sendable, Hashable {
   package let sha256: [UInt8]
   /// The decoded size in bytes.
   package let size: Int
-  /// A `BlobEncoding` raw value.
-  package let encoding: Int
-  /// A `BlobLayout` raw value.
-  package let layout: Int
+  package let encoding: BlobEncoding
+  package let layout: BlobLayout
   /// The delta base's hash, for encoding 2.
   package let baseSHA256: [UInt8]?
   package let depth: Int
   package let data: [UInt8]
 
   /// Internal: only `BlobEncoder` makes these, so every one has been verified (invariant 1).
-  init(sha256: [UInt8], size: Int, encoding: Int, layout: Int = 0, baseSHA256: [UInt8]?, depth: Int, data: [UInt8]) {
+  init(
+    sha256: [UInt8], size: Int, encoding: BlobEncoding, layout: BlobLayout = .asWritten, baseSHA256: [UInt8]?,
+    depth: Int, data: [UInt8]
+  ) {
     self.sha256 = sha256
     self.size = size
     self.encoding = encoding
@@ -142,7 +143,7 @@ package final class BlobEncoder {
     _ bytes: [UInt8], sha256: [UInt8], base: BlobBase?
   ) throws -> (blob: EncodedBlob, columns: [UInt8]?) {
     var best = EncodedBlob(
-      sha256: sha256, size: bytes.count, encoding: BlobEncoding.raw.rawValue, baseSHA256: nil, depth: 0, data: bytes)
+      sha256: sha256, size: bytes.count, encoding: .raw, baseSHA256: nil, depth: 0, data: bytes)
     let deltaBase = base.flatMap { $0.depth < BlobStore.maxChainDepth && $0.sha256 != sha256 ? $0 : nil }
     let columns = PointColumns.columnar(bytes)
     let layout: BlobLayout = columns == nil ? .asWritten : .pointColumns
@@ -155,25 +156,25 @@ package final class BlobEncoder {
         }
         if delta.count < best.data.count {
           best = EncodedBlob(
-            sha256: sha256, size: bytes.count, encoding: BlobEncoding.delta.rawValue, layout: layout.rawValue,
+            sha256: sha256, size: bytes.count, encoding: .delta, layout: layout,
             baseSHA256: deltaBase.sha256, depth: deltaBase.depth + 1, data: delta)
         }
       }
-      if best.encoding == BlobEncoding.raw.rawValue || best.data.count * Self.deltaIsClearlySmaller > bytes.count {
+      if best.encoding == .raw || best.data.count * Self.deltaIsClearlySmaller > bytes.count {
         let full = try form.withUnsafeBytes { try compressor.compress($0, prefix: nil) }
         // `<=` against a delta: equal sizes favour the encoding that reads faster.
         let better =
-          best.encoding == BlobEncoding.delta.rawValue ? full.count <= best.data.count : full.count < best.data.count
+          best.encoding == .delta ? full.count <= best.data.count : full.count < best.data.count
         if better {
           best = EncodedBlob(
-            sha256: sha256, size: bytes.count, encoding: BlobEncoding.zstd.rawValue, layout: layout.rawValue,
+            sha256: sha256, size: bytes.count, encoding: .zstd, layout: layout,
             baseSHA256: nil, depth: 0, data: full)
         }
       }
     } catch let error as ZstdError {
       throw StoreError(kind: .verification, message: "blob \(shortHash(sha256)): compression failed: \(error)")
     }
-    try verify(best, prefix: best.encoding == BlobEncoding.delta.rawValue ? prefix : nil)
+    try verify(best, prefix: best.encoding == .delta ? prefix : nil)
     return (best, columns)
   }
 
@@ -182,8 +183,8 @@ package final class BlobEncoder {
     let decoded: [UInt8]
     do {
       let form = try decodeForm(
-        encoding: blob.encoding, data: blob.data, size: blob.size, prefix: prefix, decompressor: decompressor)
-      decoded = try writtenBytes(ofForm: form, layout: blob.layout)
+        encoding: blob.encoding.rawValue, data: blob.data, size: blob.size, prefix: prefix, decompressor: decompressor)
+      decoded = try writtenBytes(ofForm: form, layout: blob.layout.rawValue)
     } catch {
       throw StoreError(
         kind: .verification,
@@ -193,7 +194,7 @@ package final class BlobEncoder {
       throw StoreError(
         kind: .verification,
         message: "blob \(shortHash(blob.sha256)): its encoded data decodes to bytes with another SHA-256 "
-          + "(encoding \(blob.encoding)); nothing stored")
+          + "(encoding \(blob.encoding.rawValue)); nothing stored")
     }
   }
 }

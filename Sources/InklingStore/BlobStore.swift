@@ -40,6 +40,11 @@ package struct BlobStore {
     try db.fetchOne("SELECT id FROM blob WHERE sha256 = ?", [sha256]) { $0.int64(0) }
   }
 
+  /// The chain depth of the blob with this hash (0 for a full blob), if stored.
+  package func depth(ofSHA256 sha256: [UInt8]) throws -> Int? {
+    try db.fetchOne("SELECT depth FROM blob WHERE sha256 = ?", [sha256]) { $0.int(0) }
+  }
+
   /// Stores `blob` unless a blob with its hash is stored already, and reads the row back.
   ///
   /// A delta's depth is taken from its stored base, which may differ from the depth the
@@ -52,32 +57,13 @@ package struct BlobStore {
   ///   or SQLite fails.
   package func insert(_ blob: EncodedBlob) throws -> (id: Int64, inserted: Bool) {
     if let existing = try id(ofSHA256: blob.sha256) { return (existing, false) }
-    var blob = blob
-    var baseID: Int64?
-    if let baseSHA256 = blob.baseSHA256 {
-      guard
-        let base = try db.fetchOne(
-          "SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
-      else {
-        throw StoreError(
-          kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
-          message:
-            "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
-          path: db.path)
-      }
-      if base.1 < Self.maxChainDepth {
-        blob = blob.withDepth(base.1 + 1)
-        baseID = base.0
-      } else {
-        blob = try reencodeInFull(blob, baseID: base.0)
-      }
-    }
+    let (blob, baseID) = try placed(blob)
     let id = try db.fetchOne(
       """
       INSERT INTO blob (sha256, size, encoding, layout, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (sha256) DO NOTHING RETURNING id
       """,
-      [blob.sha256, blob.size, blob.encoding, blob.layout, baseID, blob.depth, blob.data]
+      [blob.sha256, blob.size, blob.encoding.rawValue, blob.layout.rawValue, baseID, blob.depth, blob.data]
     ) { $0.int64(0) }
     guard let id else {
       // Not reached with one writer: the lookup above found no such blob.
@@ -91,6 +77,78 @@ package struct BlobStore {
     return (id, true)
   }
 
+  /// Stores `blob` as the row of blob `id`, which holds the same bytes in another encoding
+  /// (`gc --repack`), by the rules of `insert`: the delta's depth comes from its stored base
+  /// (re-encoded in full when that base is at the maximum), and the row is read back and
+  /// compared before this returns.
+  ///
+  /// - Throws: `StoreError(.verification)` when blob `id` does not have `blob`'s hash, when
+  ///   `blob` would be a delta of itself, or when another blob is a delta of blob `id` (its
+  ///   depth would then be wrong: re-encode that one first); a missing base as `insert`.
+  /// - Returns: the depth stored, which is `blob.depth` unless its base said otherwise.
+  @discardableResult
+  package func replace(_ id: Int64, with blob: EncodedBlob) throws -> Int {
+    guard try db.fetchOne("SELECT sha256 FROM blob WHERE id = ?", [id], { $0.bytes(0) }) == blob.sha256 else {
+      throw invalid(blob, "is not the blob of id \(id)")
+    }
+    if try db.fetchOne("SELECT 1 FROM blob WHERE base_id = ? LIMIT 1", [id], { _ in true }) == true {
+      throw invalid(blob, "is the delta base of another blob, which must be re-encoded first")
+    }
+    let (blob, baseID) = try placed(blob)
+    guard baseID != id else { throw invalid(blob, "would be a delta of itself") }
+    try db.execute(
+      "UPDATE blob SET encoding = ?, layout = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
+      [blob.encoding.rawValue, blob.layout.rawValue, baseID, blob.depth, blob.data, id])
+    try verifyStored(blob, id: id)
+    return blob.depth
+  }
+
+  /// `blob` at the depth its stored base gives it, and that base's id (invariant 2): a delta
+  /// whose base is at the maximum depth is re-encoded in full.
+  private func placed(_ blob: EncodedBlob) throws -> (blob: EncodedBlob, baseID: Int64?) {
+    guard let baseSHA256 = blob.baseSHA256 else { return (blob, nil) }
+    guard
+      let base = try db.fetchOne(
+        "SELECT id, depth FROM blob WHERE sha256 = ?", [baseSHA256], { ($0.int64(0), $0.int(1)) })
+    else {
+      throw StoreError(
+        kind: .sqlite, code: SQLITE_CONSTRAINT | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
+        message:
+          "blob \(shortHash(blob.sha256)): its delta base \(shortHash(baseSHA256)) is not in the archive; insert the base first",
+        path: db.path)
+    }
+    guard base.1 < Self.maxChainDepth else { return (try reencodeInFull(blob, baseID: base.0), nil) }
+    return (blob.withDepth(base.1 + 1), base.0)
+  }
+
+  /// The ids of the delta blobs, deepest first: making them full in this order never leaves
+  /// a delta over a base it has outgrown.
+  package func deltaIDs() throws -> [Int64] {
+    try db.fetchAll("SELECT id FROM blob WHERE encoding = ? ORDER BY depth DESC", [BlobEncoding.delta.rawValue]) {
+      $0.int64(0)
+    }
+  }
+
+  /// Deletes the blobs no version uses and no kept blob is a delta of, with their drawing
+  /// index rows; repeated, since removing the top of a chain frees its base. Returns how many.
+  package func removeUnused() throws -> Int {
+    var removed = 0
+    while true {
+      let orphans = try db.fetchAll(
+        """
+        SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM version)
+          AND id NOT IN (SELECT base_id FROM blob WHERE base_id IS NOT NULL)
+        """
+      ) { $0.int64(0) }
+      if orphans.isEmpty { return removed }
+      for id in orphans {
+        try DrawingIndexRecords.remove(blobID: id, in: db)
+        try db.execute("DELETE FROM blob WHERE id = ?", [id])
+      }
+      removed += orphans.count
+    }
+  }
+
   /// The delta `blob` decoded against its base and encoded again without one, for a
   /// base that is already at the maximum depth (invariant 2).
   private func reencodeInFull(_ blob: EncodedBlob, baseID: Int64) throws -> EncodedBlob {
@@ -98,7 +156,8 @@ package struct BlobStore {
     let bytes: [UInt8]
     do {
       bytes = try InklingStore.decodeBlob(
-        sha256: blob.sha256, encoding: blob.encoding, layout: blob.layout, depth: 0, data: blob.data, size: blob.size,
+        sha256: blob.sha256, encoding: blob.encoding.rawValue, layout: blob.layout.rawValue, depth: 0, data: blob.data,
+        size: blob.size,
         base: base, decompressor: reader.decompressor
       ).bytes
     } catch {
@@ -122,7 +181,10 @@ package struct BlobStore {
              AND base.sha256 IS ?6 AND b.layout = ?8
       FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?7
       """,
-      [blob.sha256, blob.size, blob.encoding, blob.depth, blob.data, blob.baseSHA256, id, blob.layout]
+      [
+        blob.sha256, blob.size, blob.encoding.rawValue, blob.depth, blob.data, blob.baseSHA256, id,
+        blob.layout.rawValue,
+      ]
     ) { $0.int(0) == 1 }
     guard same == true else {
       throw StoreError(
@@ -277,8 +339,10 @@ package struct BlobStore {
   package func statistics() throws -> Statistics {
     try db.fetchOne(
       """
-      SELECT total(CASE encoding WHEN 1 THEN length(data) END), total(CASE encoding WHEN 2 THEN length(data) END),
-             total(CASE encoding WHEN 0 THEN length(data) END), count(*), total(encoding = 2), total(size),
+      SELECT total(CASE encoding WHEN \(BlobEncoding.zstd.rawValue) THEN length(data) END),
+             total(CASE encoding WHEN \(BlobEncoding.delta.rawValue) THEN length(data) END),
+             total(CASE encoding WHEN \(BlobEncoding.raw.rawValue) THEN length(data) END), count(*),
+             total(encoding = \(BlobEncoding.delta.rawValue)), total(size),
              coalesce(max(depth), 0)
       FROM blob
       """

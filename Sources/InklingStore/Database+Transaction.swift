@@ -70,3 +70,46 @@ extension Database {
     }
   }
 }
+
+// MARK: - Transactions that span calls
+
+extension Database {
+  /// Begins a write transaction (`BEGIN IMMEDIATE`) that later calls end with `commit()` or
+  /// `rollback()`: for a writer whose batches span many calls (the importer), where
+  /// `transaction(_:)`'s closure cannot. Prefer `transaction(_:)` everywhere else.
+  ///
+  /// - Throws: `StoreError` (`.busy` if another process holds the write lock beyond the
+  ///   busy timeout).
+  package func beginImmediate() throws { try statement("BEGIN IMMEDIATE").execute() }
+
+  /// Commits the transaction `beginImmediate()` began. A COMMIT that fails with SQLITE_BUSY
+  /// leaves the transaction open, so retrying it is safe.
+  ///
+  /// - Throws: `StoreError`.
+  package func commit() throws { try statement("COMMIT").execute() }
+
+  /// Rolls the open transaction back, unless SQLite already did; a failure leaves nothing to do.
+  package func rollback() {
+    guard !isAutocommit else { return }
+    try? statement("ROLLBACK").execute()
+  }
+
+  /// Runs `body` on one snapshot of the archive (a read transaction), then rolls back: for a
+  /// reader that must not fail at the end, as a COMMIT can on a damaged file after `body`
+  /// has already read and reported the damage.
+  ///
+  /// - Throws: what `body` throws, or `StoreError` if the transaction cannot begin.
+  package func snapshot<T>(_ body: () throws -> T) throws -> T {
+    try statement("BEGIN DEFERRED").execute()
+    defer { rollback() }
+    return try body()
+  }
+
+  /// Keeps SQLite's temporary tables and statement journals in memory (`true`) or where SQLite
+  /// puts them by default (https://www.sqlite.org/pragma.html#pragma_temp_store).
+  ///
+  /// - Throws: `StoreError`.
+  package func keepTemporaryDataInMemory(_ inMemory: Bool) throws {
+    try execute("PRAGMA temp_store = \(inMemory ? "MEMORY" : "DEFAULT")")
+  }
+}

@@ -179,6 +179,20 @@ package final class Database {
     connection.map { sqlite3_total_changes64($0.handle) } ?? 0
   }
 
+  /// The bytes of the database file's pages (page size × page count; the WAL is not counted).
+  ///
+  /// - Throws: `StoreError`.
+  package func fileBytes() throws -> Int64 {
+    let pageSize = try fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 0
+    let pageCount = try fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
+    return pageSize * pageCount
+  }
+
+  /// Rebuilds the file without its free pages (https://www.sqlite.org/lang_vacuum.html).
+  ///
+  /// - Throws: `StoreError`.
+  package func vacuum() throws { try execute("VACUUM") }
+
   /// `PRAGMA data_version`: changes when another connection commits to the file
   /// (https://www.sqlite.org/pragma.html#pragma_data_version); see `totalChanges`.
   ///

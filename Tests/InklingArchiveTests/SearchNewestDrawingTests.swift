@@ -176,7 +176,7 @@ import Testing
   ) throws {
     _ = try VersionRecords.insert(
       NewVersion(
-        draftID: draft, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: imported, fileName: "f",
+        draftID: draft, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: imported, fileName: "f",
         fileSHA256: Array(SHA256.hash(Array(file.utf8))), fileSize: 1, fileModificationNanoseconds: 0, blobID: blob,
         envelopeID: envelope, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1)),
       in: db)

@@ -34,7 +34,7 @@ import Testing
   @Test func fullRoundTrip() throws {
     let bytes = DrawingCorpus(seed: 1, approximateBytes: 50_000).version(0)
     let (id, blob) = try put(bytes)
-    #expect(blob.encoding == BlobEncoding.zstd.rawValue && blob.depth == 0 && blob.baseSHA256 == nil)
+    #expect(blob.encoding == BlobEncoding.zstd && blob.depth == 0 && blob.baseSHA256 == nil)
     #expect(blob.data.count < bytes.count)
     #expect(try store.bytes(ofBlob: id) == bytes)
     #expect(try uncachedStore().bytes(ofBlob: id) == bytes)  // on a connection without a cache
@@ -43,11 +43,11 @@ import Testing
   @Test func rawWhenCompressionDoesNotHelp() throws {
     let bytes = SeededRandom.bytes(10_000, seed: 2)
     let (id, blob) = try put(bytes)
-    #expect(blob.encoding == BlobEncoding.raw.rawValue && blob.data == bytes)
+    #expect(blob.encoding == BlobEncoding.raw && blob.data == bytes)
     #expect(try uncachedStore().bytes(ofBlob: id) == bytes)
 
     let (emptyID, empty) = try put([])
-    #expect(empty.encoding == BlobEncoding.raw.rawValue && empty.size == 0)
+    #expect(empty.encoding == BlobEncoding.raw && empty.size == 0)
     #expect(try uncachedStore().bytes(ofBlob: emptyID) == [])
   }
 
@@ -56,7 +56,7 @@ import Testing
     let (firstID, first) = try put(corpus.version(0))
     let next = corpus.version(2)
     let (id, blob) = try put(next, base: firstID)
-    #expect(blob.encoding == BlobEncoding.delta.rawValue && blob.depth == 1 && blob.baseSHA256 == first.sha256)
+    #expect(blob.encoding == BlobEncoding.delta && blob.depth == 1 && blob.baseSHA256 == first.sha256)
     #expect(blob.data.count * 20 < first.data.count, "delta \(blob.data.count) vs full \(first.data.count)")
     #expect(try uncachedStore().bytes(ofBlob: id) == next)
     #expect(try db.fetchOne("SELECT base_id FROM blob WHERE id = ?", [id]) { $0.int64(0) } == firstID)
@@ -71,7 +71,7 @@ import Testing
     #expect(again.id == id && !again.inserted)
     // Encoding against itself gives a full blob, never a self-delta.
     let selfBase = try encoder.encode(bytes, sha256: blob.sha256, base: store.base(ofBlob: id))
-    #expect(selfBase.encoding != BlobEncoding.delta.rawValue)
+    #expect(selfBase.encoding != BlobEncoding.delta)
     #expect(try store.insert(selfBase) == (id, false))
     #expect(try store.sizes().count == 1)
   }
@@ -154,7 +154,7 @@ import Testing
     let v1 = corpus.version(1)
     let base = BlobBase(sha256: SHA256.hash(v0), bytes: v0, depth: 0)
     let delta = try encoder.encode(v1, sha256: SHA256.hash(v1), base: base)
-    #expect(delta.encoding == BlobEncoding.delta.rawValue)
+    #expect(delta.encoding == BlobEncoding.delta)
     let error = storeError { _ = try store.insert(delta) }
     #expect(error?.code == 787)
     #expect(error?.message.contains("not in the archive") == true)
@@ -211,7 +211,7 @@ import Testing
     let next = corpus.version(BlobStore.maxChainDepth + 1)
     let blob = try encoder.encode(
       next, sha256: SHA256.hash(next), base: BlobBase(sha256: deepest.sha256, bytes: deepest.bytes, depth: 3))
-    #expect(blob.encoding == BlobEncoding.delta.rawValue)
+    #expect(blob.encoding == BlobEncoding.delta)
     let (id, _) = try store.insert(blob)
     #expect(
       try db.fetchOne("SELECT depth, encoding, base_id IS NULL FROM blob WHERE id = ?", [id]) {
@@ -232,6 +232,40 @@ import Testing
     #expect(try store.sizes().count == 0)  // the transaction rolled back
   }
 
+  /// `replace` (gc --repack) keeps insert's rules: the depth comes from the stored base, a
+  /// base at the maximum depth gives a full blob, and the row is read back.
+  @Test func replacingABlobKeepsTheDepthRuleAndReadsTheRowBack() throws {
+    let corpus = DrawingCorpus(seed: 18, approximateBytes: 20_000)
+    var ids: [Int64] = []
+    for k in 0...BlobStore.maxChainDepth + 1 { ids.append(try put(corpus.version(k)).id) }
+    // A chain of full blobs re-encoded as deltas, each of the one before, told a wrong depth.
+    for k in 1..<ids.count {
+      let below = try store.base(ofBlob: ids[k - 1])
+      let bytes = try store.bytes(ofBlob: ids[k])
+      let blob = try encoder.encode(
+        bytes, sha256: SHA256.hash(bytes), base: BlobBase(sha256: below.sha256, bytes: below.bytes, depth: 0))
+      #expect(blob.depth == 1)
+      let stored = try store.replace(ids[k], with: blob)
+      #expect(stored == (k <= BlobStore.maxChainDepth ? k : 0), "blob \(k)")
+      #expect(try uncachedStore().bytes(ofBlob: ids[k]) == corpus.version(k))
+    }
+    // Blob 1 is now the base of blob 2: re-encoding it would leave blob 2 at the wrong depth.
+    let bytes = try store.bytes(ofBlob: ids[1])
+    let full = try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
+    #expect(storeError { _ = try store.replace(ids[1], with: full) }?.kind == .verification)
+    // Another blob's bytes are not this blob's.
+    #expect(storeError { _ = try store.replace(ids[0], with: full) }?.kind == .verification)
+    // What SQLite stores is compared with what was written.
+    let last = ids[ids.count - 1]
+    try db.execute(
+      "CREATE TEMP TRIGGER damage AFTER UPDATE ON main.blob BEGIN UPDATE blob SET data = x'00' WHERE id = new.id; END")
+    let lastBytes = try store.bytes(ofBlob: last)
+    let again = try encoder.encode(lastBytes, sha256: SHA256.hash(lastBytes), base: nil)
+    let error = storeError { _ = try db.transaction { try store.replace(last, with: again) } }
+    #expect(error?.kind == .verification && error?.message.contains("reads back differently") == true)
+    #expect(try uncachedStore().bytes(ofBlob: last) == lastBytes)  // rolled back
+  }
+
   @Test func storesOverOneConnectionShareTheirReader() throws {
     #expect(BlobStore(db).reader === store.reader)
     #expect(try uncachedStore().reader !== store.reader)
@@ -249,8 +283,8 @@ import Testing
     let corpus = DrawingCorpus(seed: 19, approximateBytes: 60_000)
     let (firstID, first) = try put(corpus.version(0))
     let (nextID, next) = try put(corpus.version(3), base: firstID)
-    #expect(first.layout == BlobLayout.pointColumns.rawValue && next.layout == BlobLayout.pointColumns.rawValue)
-    #expect(next.encoding == BlobEncoding.delta.rawValue)
+    #expect(first.layout == BlobLayout.pointColumns && next.layout == BlobLayout.pointColumns)
+    #expect(next.encoding == BlobEncoding.delta)
     // The same drawing compressed as written is larger.
     let asWritten = try corpus.version(0).withUnsafeBytes { try ZstdCompressor(level: 1).compress($0) }
     #expect(first.data.count < asWritten.count)
@@ -259,7 +293,7 @@ import Testing
 
     let text = Array(String(repeating: "not a drawing, ", count: 400).utf8)
     let (textID, textBlob) = try put(text)
-    #expect(textBlob.layout == BlobLayout.asWritten.rawValue && textBlob.encoding == BlobEncoding.zstd.rawValue)
+    #expect(textBlob.layout == BlobLayout.asWritten && textBlob.encoding == BlobEncoding.zstd)
     #expect(try uncachedStore().bytes(ofBlob: textID) == text)
   }
 
@@ -273,7 +307,7 @@ import Testing
       [SHA256.hash(old), old.count, whole])
     let baseID = db.lastInsertRowID
     let (id, blob) = try put(corpus.version(2), base: baseID)
-    #expect(blob.encoding == BlobEncoding.delta.rawValue && blob.layout == BlobLayout.pointColumns.rawValue)
+    #expect(blob.encoding == BlobEncoding.delta && blob.layout == BlobLayout.pointColumns)
     #expect(try uncachedStore().bytes(ofBlob: baseID) == old)
     #expect(try uncachedStore().bytes(ofBlob: id) == corpus.version(2))
   }

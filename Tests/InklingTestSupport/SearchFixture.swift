@@ -155,7 +155,7 @@ package enum SearchFixture {
             let colour = backgrounds.randomElement(using: &random)!
             let imported = importTime(saved)
             let version = NewVersion(
-              draftID: draftID, savedMilliseconds: saved, savedSource: "stamp", importedMilliseconds: imported,
+              draftID: draftID, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: imported,
               fileName: "\(name)-\(saved).inkling", fileSHA256: Array(SHA256.hash(Array("\(draftID) \(index)".utf8))),
               fileSize: 100, fileModificationNanoseconds: saved * 1_000_000, blobID: Int64(blob + 1),
               envelopeID: envelopeID, background: RGBA(red: colour.0, green: colour.1, blue: colour.2, alpha: 1))

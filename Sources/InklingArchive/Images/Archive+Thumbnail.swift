@@ -3,7 +3,7 @@
 // newest version of many drafts on several threads.
 //
 // A thumbnail read is: pick the version (versionRow), read its drawing's index row (status
-// and content hash), compute the key, one indexed SELECT; on a hit, splice in the text
+// and content hash), compute the key, one indexed look-up; on a hit, splice in the text
 // chunks. On a miss the drawing is read from its blob, decoded, rendered, encoded, stored
 // (when the archive is writable; a failed store is not an error, the cache is only a cache)
 // and returned.
@@ -220,18 +220,11 @@ extension Archive {
   func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError)
     -> ThumbnailJob
   {
-    let indexed = try storeCall {
-      try database.fetchOne("SELECT status, content_hash, problem FROM drawing WHERE blob_id = ?", [blobID]) { row in
-        (
-          status: row.int(0), contentHash: row.isNull(1) ? nil : row.bytes(1),
-          problem: row.isNull(2) ? nil : row.string(2)
-        )
-      }
-    }
+    let indexed = try storeCall { try DrawingIndexRecords.outline(blobID: blobID, in: database) }
     let contentHash: [UInt8]?
     var problem: String?
     if let indexed {
-      contentHash = indexed.status == 0 ? indexed.contentHash : nil
+      contentHash = indexed.status == .decoded ? indexed.contentHash : nil
       problem = indexed.problem
     } else {
       let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
@@ -255,7 +248,8 @@ extension Archive {
       return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
     }
     return job(
-      contentHash: status == 0 ? version.contentHash : nil, background: version.background, size: size,
+      contentHash: DrawingFacts.Status(rawValue: status) == .decoded ? version.contentHash : nil,
+      background: version.background, size: size,
       blobID: version.blobID, cache: cache)
   }
 

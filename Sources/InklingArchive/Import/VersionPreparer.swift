@@ -19,8 +19,8 @@ import InklingStore
 struct PreparedVersion: Sendable {
   let entry: DraftFileEntry
   let savedMilliseconds: Int64
-  /// "stamp" or "mtime": where `savedMilliseconds` came from.
-  let savedSource: String
+  /// Where `savedMilliseconds` came from.
+  let savedSource: SavedSource
   let fileSHA256: [UInt8]
   /// The drawing's hash; `blob` is nil when a blob with this hash was already stored.
   let blobSHA256: [UInt8]
@@ -75,7 +75,9 @@ final class VersionPreparer {
     }
   }
 
-  private func prepare(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: String)) throws -> PreparedFile {
+  private func prepare(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: SavedSource)) throws
+    -> PreparedFile
+  {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
     if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256) {
@@ -122,37 +124,28 @@ final class VersionPreparer {
   }
 
   /// The save time from the file name, else the file's modification time.
-  static func savedTime(_ entry: DraftFileEntry) -> (milliseconds: Int64, source: String) {
-    if let stamp = entry.name.savedMilliseconds { return (stamp, "stamp") }
-    return (entry.modificationNanoseconds / 1_000_000, "mtime")
+  static func savedTime(_ entry: DraftFileEntry) -> (milliseconds: Int64, source: SavedSource) {
+    if let stamp = entry.name.savedMilliseconds { return (stamp, .fileName) }
+    return (entry.modificationNanoseconds / 1_000_000, .modificationTime)
   }
 
   // MARK: - Archive look-ups
 
   private func isArchived(_ draft: String, _ saved: Int64, _ fileSHA256: [UInt8]) throws -> Bool {
-    try reader.fetchOne(
-      """
-      SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
-      WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      """, [draft, saved, fileSHA256]
-    ) { _ in true } ?? false
+    try VersionRecords.contains(draftNamed: draft, savedMilliseconds: saved, fileSHA256: fileSHA256, in: reader)
   }
 
   private func storedDepth(ofBlob sha256: [UInt8]) throws -> Int? {
-    try reader.fetchOne("SELECT depth FROM blob WHERE sha256 = ?", [sha256]) { $0.int(0) }
+    try BlobStore(reader).depth(ofSHA256: sha256)
   }
 
   /// The drawing of the draft's version saved just before `saved`: the one in this folder
   /// prepared last, else the archive's.
   private func base(for draft: String, before saved: Int64) throws -> BlobBase? {
     if let previous, previous.draftName == draft { return previous.base }
-    let blobID = try reader.fetchOne(
-      """
-      SELECT version.blob_id FROM version JOIN draft ON draft.id = version.draft_id
-      WHERE draft.name = ? ORDER BY version.saved_ms <= ? DESC, abs(version.saved_ms - ?) LIMIT 1
-      """, [draft, saved, saved]
-    ) { $0.int64(0) }
-    guard let blobID else { return nil }
+    guard let blobID = try VersionRecords.nearestBlob(ofDraftNamed: draft, before: saved, in: reader) else {
+      return nil
+    }
     return try BlobStore(reader).base(ofBlob: blobID)
   }
 

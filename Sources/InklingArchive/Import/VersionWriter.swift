@@ -5,7 +5,7 @@
 // files, bytes or time; a kill between commits loses only the uncommitted batch, which
 // the next import redoes (importing is idempotent).
 //
-// Drawing index rows are written at the end of the batch (before COMMIT, in the same
+// Drawing index rows are written at the end of the batch (before the commit, in the same
 // transaction), not inside each file's savepoint: in a savepoint SQLite copies every page it
 // first changes to the statement journal (kept in memory, see `init`), and the
 // index's rows touch pages of six B-trees per file (stroke, drawing and its two indexes,
@@ -53,15 +53,13 @@ final class VersionWriter {
     // (https://www.sqlite.org/tempfiles.html, "Statement Journal Files"). A savepoint's
     // copies are a few hundred kilobytes, a batch's index rows' a few megabytes at most, all
     // freed at its release.
-    try database.execute("PRAGMA temp_store = MEMORY")
-    // One autocommit statement: retrying it after SQLITE_BUSY cannot insert it twice.
-    try BusyRetry.run { try database.execute("INSERT INTO import_run(started_ms) VALUES (?)", [Self.now()]) }
-    runID = database.lastInsertRowID
+    try database.keepTemporaryDataInMemory(true)
+    runID = try BusyRetry.run { try ImportRunRecords.start(at: Self.now(), in: database) }
   }
 
   /// The connection outlives the import: other work on it keeps SQLite's default
   /// (a large sort spills to a file, not to memory).
-  deinit { try? database.execute("PRAGMA temp_store = DEFAULT") }
+  deinit { try? database.keepTemporaryDataInMemory(false) }
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
@@ -137,22 +135,18 @@ final class VersionWriter {
     guard problemsRecorded < Self.problemsKept else { return }
     problemsRecorded += 1
     try beginIfNeeded()
-    try database.execute("INSERT INTO import_problem(run_id, path, reason) VALUES (?, ?, ?)", [runID, path, reason])
+    try ImportRunRecords.recordProblem(run: runID, path: path, reason: reason, in: database)
   }
 
   /// Commits what is pending and closes the run's log entry.
   func finish(seconds: Double) throws -> ImportSummary {
     summary.seconds = seconds
     try beginIfNeeded()
-    try database.execute(
-      """
-      UPDATE import_run SET finished_ms = ?, versions_imported = ?, drafts_created = ?, already_archived = ?,
-        ignored = ?, rejected = ?, bytes_read = ? WHERE id = ?
-      """,
-      [
-        Self.now(), summary.versionsImported, summary.draftsCreated, summary.alreadyArchived, summary.ignored,
-        summary.rejected, summary.bytesRead, runID,
-      ])
+    let counts = ImportRunCounts(
+      versionsImported: summary.versionsImported, draftsCreated: summary.draftsCreated,
+      alreadyArchived: summary.alreadyArchived, ignored: summary.ignored, rejected: summary.rejected,
+      bytesRead: summary.bytesRead)
+    try ImportRunRecords.finish(run: runID, at: Self.now(), counts: counts, in: database)
     try commit()
     return summary
   }
@@ -201,10 +195,10 @@ final class VersionWriter {
 
   private func beginIfNeeded() throws {
     guard !inTransaction else { return }
-    // BEGIN IMMEDIATE takes the write lock now, so a busy archive fails here, before any
-    // work of the batch is done, rather than at the first write.
+    // An immediate transaction takes the write lock now, so a busy archive fails here,
+    // before any work of the batch is done, rather than at the first write.
     // BusyRetry: another import's batch can hold the lock past the busy timeout.
-    try BusyRetry.run { try database.execute("BEGIN IMMEDIATE") }
+    try BusyRetry.run { try database.beginImmediate() }
     inTransaction = true
     batchStarted = Date()
   }
@@ -220,8 +214,8 @@ final class VersionWriter {
   private func commit() throws {
     guard inTransaction else { return }
     try writeIndex()
-    // A COMMIT that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
-    try BusyRetry.run { try database.execute("COMMIT") }
+    // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
+    try BusyRetry.run { try database.commit() }
     inTransaction = false
     drawingIndex.transactionEnded()
     pendingFiles = 0
@@ -231,7 +225,7 @@ final class VersionWriter {
   /// Abandons the open batch (after an error that ends the import).
   func rollback() {
     guard inTransaction else { return }
-    try? database.execute("ROLLBACK")
+    database.rollback()
     inTransaction = false
     pendingIndex.removeAll()
     pendingIndexBlobs.removeAll()

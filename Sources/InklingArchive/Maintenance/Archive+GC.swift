@@ -36,72 +36,23 @@ extension Archive {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     return try storeCall {
       var report = GarbageReport()
-      report.bytesBefore = try fileBytes()
+      report.bytesBefore = try database.fileBytes()
       try database.transaction {
-        report.drawingsRemoved = try removeUnreferencedBlobs()
-        try database.execute("DELETE FROM envelope WHERE id NOT IN (SELECT envelope_id FROM version)")
-        report.envelopesRemoved = database.changes
-        report.strokesRemoved = try removeUnreferencedStrokes()
+        report.drawingsRemoved = try BlobStore(database).removeUnused()
+        report.envelopesRemoved = try EnvelopeRecords.removeUnused(in: database)
+        report.strokesRemoved = try DrawingIndexRecords.removeUnusedStrokes(in: database)
       }
       // Its own transaction: a cache, whatever happened above.
       report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       if repack {
         report.drawingsRepacked = try repackBlobs(level: level)
         // Blobs kept only as bases of old deltas are free now.
-        report.drawingsRemoved += try database.transaction { try removeUnreferencedBlobs() }
+        report.drawingsRemoved += try database.transaction { try BlobStore(database).removeUnused() }
       }
-      try database.execute("VACUUM")
-      report.bytesAfter = try fileBytes()
+      try database.vacuum()
+      report.bytesAfter = try database.fileBytes()
       return report
     }
-  }
-
-  private func fileBytes() throws -> Int64 {
-    let pageSize = try database.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 0
-    let pageCount = try database.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
-    return pageSize * pageCount
-  }
-
-  /// Blobs no version uses and no kept blob is a delta of; repeated, since removing the
-  /// top of a chain frees its base.
-  private func removeUnreferencedBlobs() throws -> Int {
-    var removed = 0
-    while true {
-      let orphans = try database.fetchAll(
-        """
-        SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM version)
-          AND id NOT IN (SELECT base_id FROM blob WHERE base_id IS NOT NULL)
-        """
-      ) { $0.int64(0) }
-      if orphans.isEmpty { return removed }
-      for id in orphans {
-        try database.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [id])
-        try database.execute("DELETE FROM drawing WHERE blob_id = ?", [id])
-        try database.execute("DELETE FROM blob WHERE id = ?", [id])
-      }
-      removed += orphans.count
-    }
-  }
-
-  /// Stroke rows that no drawing's stroke list names.
-  private func removeUnreferencedStrokes() throws -> Int {
-    var used = Set<Int64>()
-    let lists = try database.fetchAll("SELECT blob_id, strokes FROM drawing") { ($0.int64(0), $0.bytes(1)) }
-    for (blobID, list) in lists {
-      guard let ids = StrokeRuns.decode(list) else {
-        throw StoreError(
-          kind: .corrupt,
-          message: "the drawing index of blob \(blobID) has a malformed stroke list")
-      }
-      used.formUnion(ids)
-    }
-    let all = try database.fetchAll("SELECT id FROM stroke") { $0.int64(0) }
-    var removed = 0
-    for id in all where !used.contains(id) {
-      try database.execute("DELETE FROM stroke WHERE id = ?", [id])
-      removed += 1
-    }
-    return removed
   }
 
   /// Every draft's drawings encoded again, newest first: the newest whole, each older one
@@ -118,30 +69,25 @@ extension Archive {
   private func repackBlobs(level: Int32) throws -> Int {
     let encoder = BlobEncoder(level: level)
     let unchain = BlobEncoder(level: 1)
-    let deltas = try database.fetchAll("SELECT id FROM blob WHERE encoding = 2 ORDER BY depth DESC") { $0.int64(0) }
+    let deltas = try BlobStore(database).deltaIDs()
     for batch in stride(from: 0, to: deltas.count, by: 200).map({ Array(deltas[$0..<min($0 + 200, deltas.count)]) }) {
       try database.transaction {
+        let store = BlobStore(database)
         for blobID in batch {
-          let bytes = try BlobStore(database).bytes(ofBlob: blobID)
-          let full = try unchain.encode(bytes, sha256: SHA256.hash(bytes), base: nil)
-          try database.execute(
-            "UPDATE blob SET encoding = ?, layout = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
-            [full.encoding, full.layout, full.data, blobID])
+          let bytes = try store.bytes(ofBlob: blobID)
+          try store.replace(blobID, with: try unchain.encode(bytes, sha256: SHA256.hash(bytes), base: nil))
         }
       }
     }
-    let drafts = try database.fetchAll("SELECT id FROM draft ORDER BY id") { $0.int64(0) }
+    let drafts = try VersionRecords.draftIDs(in: database)
     var done = Set<Int64>()
     var depth: [Int64: Int] = [:]
     for batch in stride(from: 0, to: drafts.count, by: 100).map({ Array(drafts[$0..<min($0 + 100, drafts.count)]) }) {
       try database.transaction {
+        let store = BlobStore(database)
         for draft in batch {
           var previous: (id: Int64, base: BlobBase)?  // the version saved after this one
-          let blobs = try database.fetchAll(
-            "SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms DESC, id DESC", [draft]
-          ) { $0.int64(0) }
-          for blobID in blobs {
-            let store = BlobStore(database)
+          for blobID in try VersionRecords.blobIDsNewestFirst(ofDraft: draft, in: database) {
             let bytes = try store.bytes(ofBlob: blobID)
             let sha256 = SHA256.hash(bytes)
             var knownColumns: [UInt8]?
@@ -149,14 +95,9 @@ extension Archive {
               let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
               let (encoded, columns) = try encoder.encodeKeepingColumns(bytes, sha256: sha256, base: base)
               knownColumns = columns
-              try database.execute(
-                "UPDATE blob SET encoding = ?, layout = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
-                [
-                  encoded.encoding, encoded.layout, encoded.baseSHA256 == nil ? nil : previous?.id, encoded.depth,
-                  encoded.data, blobID,
-                ])
+              // The store's rules and read-back, as for an import: the base by its hash.
+              depth[blobID] = try store.replace(blobID, with: encoded)
               done.insert(blobID)
-              depth[blobID] = encoded.depth
             }
             previous = (
               blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, columns: knownColumns)

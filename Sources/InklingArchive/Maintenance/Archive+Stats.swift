@@ -36,11 +36,8 @@ extension Archive {
   public func statistics() throws(ArchiveError) -> ArchiveStatistics {
     try storeCall {
       var stats = ArchiveStatistics()
-      try database.fetchOne("SELECT count(*), total(version_count) FROM draft WHERE version_count > 0") { row in
-        stats.drafts = row.int(0)
-        stats.versions = row.int(1)
-      }
-      stats.fileBytes = try database.fetchOne("SELECT total(file_size) FROM version") { $0.int64(0) } ?? 0
+      (stats.drafts, stats.versions) = try StatisticsQueries.draftsAndVersions(in: database)
+      stats.fileBytes = try StatisticsQueries.importedFileBytes(in: database)
       let blobs = try BlobStore(database).statistics()
       stats.drawings = Int(blobs.count)
       stats.drawingBytes = blobs.decodedBytes
@@ -48,28 +45,12 @@ extension Archive {
       stats.deltaBytes = blobs.deltaBytes
       stats.deltaCount = Int(blobs.deltas)
       stats.longestDeltaChain = Int(blobs.maxDepth)
-      stats.envelopeBytes =
-        try database.fetchOne("SELECT total(length(text)) + total(length(base64_text)) FROM envelope") { $0.int64(0) }
-        ?? 0
-      let pages = try Self.pageBytes(in: database)
+      stats.envelopeBytes = try StatisticsQueries.envelopeBytes(in: database)
+      let pages = StatisticsQueries.pageBytesByTable(in: database)
       stats.indexBytes = ["drawing", "stroke", "ink", "drawing_ink"].reduce(0) { $0 + (pages[$1] ?? 0) }
       stats.thumbnailBytes = pages.filter { $0.key.hasPrefix("thumbnail") }.values.reduce(0, +)
-      let pageSize = try database.fetchOne("PRAGMA page_size") { $0.int64(0) } ?? 4096
-      let pageCount = try database.fetchOne("PRAGMA page_count") { $0.int64(0) } ?? 0
-      stats.archiveFileBytes = pageSize * pageCount
+      stats.archiveFileBytes = try database.fileBytes()
       return stats
     }
-  }
-
-  /// Bytes of pages per table, its indexes counted with it, from SQLite's `dbstat` table.
-  /// Empty when this SQLite was built without it (the kinds then read 0).
-  static func pageBytes(in database: Database) throws -> [String: Int64] {
-    let rows = try? database.fetchAll(
-      """
-      SELECT coalesce(m.tbl_name, s.name), sum(s.pgsize) FROM dbstat AS s
-      LEFT JOIN sqlite_schema AS m ON m.name = s.name GROUP BY 1
-      """
-    ) { ($0.string(0), $0.int64(1)) }
-    return Dictionary(rows ?? [], uniquingKeysWith: +)
   }
 }

@@ -4,6 +4,14 @@
 import Foundation
 import InklingStore
 
+/// A draft as `list` shows it.
+public struct DraftSummary: Sendable, Equatable {
+  public var name: String
+  public var versionCount: Int
+  /// The save time of the newest version.
+  public var lastSaved: Date
+}
+
 extension Archive {
   /// The drafts `query` matches, in `sort` order (newest save first by default), at most `limit`.
   ///

@@ -1,4 +1,4 @@
-// A SearchExpression → a plan and the store's SELECT for it (InklingStore's DraftSearchSQL,
+// A SearchExpression → a plan and the store's query for it (InklingStore's DraftSearchSQL,
 // DraftPredicate and DraftCandidates write the SQL, with every value a bound parameter; this
 // file and SearchCompiler+Terms.swift choose what to run).
 //

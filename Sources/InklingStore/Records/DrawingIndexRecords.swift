@@ -197,6 +197,57 @@ package enum DrawingIndexRecords {
     return DrawingIndexRow(facts: facts, strokeIDs: ids)
   }
 
+  /// What the index says of blob `blobID` without its strokes: status, content hash and why
+  /// it does not decode; nil when it is not indexed.
+  package static func outline(blobID: Int64, in db: Database) throws -> (
+    status: DrawingFacts.Status, contentHash: [UInt8]?, problem: String?
+  )? {
+    try db.fetchOne("SELECT status, content_hash, problem FROM drawing WHERE blob_id = ?", [blobID]) { row in
+      (
+        DrawingFacts.Status(rawValue: row.int(0)) ?? .damaged, row.isNull(1) ? nil : row.bytes(1),
+        row.isNull(2) ? nil : row.string(2)
+      )
+    }
+  }
+
+  /// Deletes the index rows of blob `blobID` (its ink rows first, as gc always did: they count
+  /// on `draft` only while the drawing row exists, migration 0009).
+  package static func remove(blobID: Int64, in db: Database) throws {
+    try db.execute("DELETE FROM drawing_ink WHERE blob_id = ?", [blobID])
+    try db.execute("DELETE FROM drawing WHERE blob_id = ?", [blobID])
+  }
+
+  /// Deletes the whole drawing index: every drawing is then "not indexed".
+  package static func removeAll(in db: Database) throws {
+    try db.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")
+  }
+
+  /// The blobs without a drawing row, in id order.
+  package static func unindexedBlobIDs(in db: Database) throws -> [Int64] {
+    try db.fetchAll("SELECT id FROM blob WHERE id NOT IN (SELECT blob_id FROM drawing) ORDER BY id") { $0.int64(0) }
+  }
+
+  /// Deletes the stroke rows no drawing's stroke list names; returns how many.
+  ///
+  /// - Throws: `StoreError(.corrupt)` when a stroke list does not decode (nothing is deleted).
+  package static func removeUnusedStrokes(in db: Database) throws -> Int {
+    var used = Set<Int64>()
+    let lists = try db.fetchAll("SELECT blob_id, strokes FROM drawing") { ($0.int64(0), $0.bytes(1)) }
+    for (blobID, list) in lists {
+      guard let ids = StrokeRuns.decode(list) else {
+        throw StoreError(kind: .corrupt, message: "the drawing index of blob \(blobID) has a malformed stroke list")
+      }
+      used.formUnion(ids)
+    }
+    let all = try db.fetchAll("SELECT id FROM stroke") { $0.int64(0) }
+    var removed = 0
+    for id in all where !used.contains(id) {
+      try db.execute("DELETE FROM stroke WHERE id = ?", [id])
+      removed += 1
+    }
+    return removed
+  }
+
   /// The stroke rows with these ids, in this order.
   static func strokes(_ ids: [Int64], in db: Database) throws -> [StrokeFacts] {
     var result: [StrokeFacts] = []

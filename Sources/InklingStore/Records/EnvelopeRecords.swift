@@ -50,4 +50,10 @@ package enum EnvelopeRecords {
     }
     return template
   }
+
+  /// Deletes the envelopes no version uses; returns how many.
+  package static func removeUnused(in db: Database) throws -> Int {
+    try db.execute("DELETE FROM envelope WHERE id NOT IN (SELECT envelope_id FROM version)")
+    return db.changes
+  }
 }

@@ -3,13 +3,21 @@
 
 import InklingFormats
 
+/// Where a version's save time came from (`version.saved_source`).
+package enum SavedSource: String, Sendable {
+  /// The stamp in the file name (`Name-2025-10-05T14:03:12Z.inkling`).
+  case fileName = "stamp"
+  /// The file's modification time: the name has no usable stamp.
+  case modificationTime = "mtime"
+}
+
 /// A version as the archive holds it.
 package struct VersionRow: Sendable {
   package let id: Int64
   package let draftID: Int64
   package let draftName: String
   package let savedMilliseconds: Int64
-  package let savedSource: String
+  package let savedSource: SavedSource
   package let importedMilliseconds: Int64
   package let fileName: String
   package let fileSHA256: [UInt8]
@@ -24,7 +32,7 @@ package struct VersionRow: Sendable {
 package struct NewVersion {
   package var draftID: Int64
   package var savedMilliseconds: Int64
-  package var savedSource: String
+  package var savedSource: SavedSource
   package var importedMilliseconds: Int64
   package var fileName: String
   package var fileSHA256: [UInt8]
@@ -35,7 +43,7 @@ package struct NewVersion {
   package var background: RGBA
 
   package init(
-    draftID: Int64, savedMilliseconds: Int64, savedSource: String, importedMilliseconds: Int64,
+    draftID: Int64, savedMilliseconds: Int64, savedSource: SavedSource, importedMilliseconds: Int64,
     fileName: String, fileSHA256: [UInt8], fileSize: Int64, fileModificationNanoseconds: Int64,
     blobID: Int64, envelopeID: Int64, background: RGBA
   ) {
@@ -53,7 +61,25 @@ package struct NewVersion {
   }
 }
 
+/// What `history` shows of a version's blob: its hash and size, and from the drawing index
+/// (when the blob has a row there) its status, visible strokes and content hash.
+package struct BlobSummary: Sendable {
+  package var sha256: [UInt8]
+  package var size: Int64
+  /// Nil when the blob is not indexed.
+  package var status: DrawingFacts.Status?
+  package var visibleStrokes: Int?
+  package var contentHash: [UInt8]?
+}
+
 package enum VersionRecords {
+  /// The id of the draft called exactly `name` (NFC), if there is one.
+  ///
+  /// - Throws: `StoreError`.
+  package static func draftID(named name: String, in db: Database) throws -> Int64? {
+    try db.fetchOne("SELECT id FROM draft WHERE name = ?", [name]) { $0.int64(0) }
+  }
+
   /// The id of the draft called `name`, creating it when new.
   package static func draftID(named name: String, createdMilliseconds: Int64, in db: Database) throws -> (
     id: Int64, created: Bool
@@ -76,7 +102,7 @@ package enum VersionRecords {
       ON CONFLICT(draft_id, saved_ms, file_sha256) DO NOTHING
       """,
       [
-        version.draftID, version.savedMilliseconds, version.savedSource, version.importedMilliseconds,
+        version.draftID, version.savedMilliseconds, version.savedSource.rawValue, version.importedMilliseconds,
         version.fileName, version.fileSHA256, version.fileSize, version.fileModificationNanoseconds,
         version.blobID, version.envelopeID, version.background.red, version.background.green,
         version.background.blue, version.background.alpha,
@@ -103,7 +129,9 @@ package enum VersionRecords {
   static func row(_ row: Row) -> VersionRow {
     VersionRow(
       id: row.int64(0), draftID: row.int64(1), draftName: row.string(2), savedMilliseconds: row.int64(3),
-      savedSource: row.string(4), importedMilliseconds: row.int64(5), fileName: row.string(6),
+      // The column's CHECK admits only the two sources.
+      savedSource: SavedSource(rawValue: row.string(4)) ?? .modificationTime, importedMilliseconds: row.int64(5),
+      fileName: row.string(6),
       fileSHA256: row.bytes(7), fileSize: row.int64(8), fileModificationNanoseconds: row.int64(9),
       blobID: row.int64(10), envelopeID: row.int64(11),
       background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)))
@@ -116,5 +144,69 @@ package enum VersionRecords {
       SELECT \(columns) FROM version JOIN draft ON draft.id = version.draft_id
       WHERE version.draft_id = ? ORDER BY version.saved_ms, version.id
       """, [draftID], row)
+  }
+
+  /// Whether the draft called `name` has a version saved at `savedMilliseconds` from a file
+  /// with this SHA-256 (invariant 4 of 0001: importing that file again is a no-op).
+  ///
+  /// - Throws: `StoreError`.
+  package static func contains(
+    draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database
+  ) throws -> Bool {
+    try db.fetchOne(
+      """
+      SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
+      """, [name, savedMilliseconds, fileSHA256]
+    ) { _ in true } ?? false
+  }
+
+  /// The blob of the draft's version saved last at or before `savedMilliseconds`, else of its
+  /// version saved soonest after: the natural base of a delta for a version saved then.
+  ///
+  /// - Throws: `StoreError`.
+  package static func nearestBlob(ofDraftNamed name: String, before savedMilliseconds: Int64, in db: Database) throws
+    -> Int64?
+  {
+    try db.fetchOne(
+      """
+      SELECT version.blob_id FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE draft.name = ? ORDER BY version.saved_ms <= ? DESC, abs(version.saved_ms - ?) LIMIT 1
+      """, [name, savedMilliseconds, savedMilliseconds]
+    ) { $0.int64(0) }
+  }
+
+  /// Every draft's id, in id order.
+  package static func draftIDs(in db: Database) throws -> [Int64] {
+    try db.fetchAll("SELECT id FROM draft ORDER BY id") { $0.int64(0) }
+  }
+
+  /// The blobs of the draft's versions, newest save first (later rows first on a tie).
+  package static func blobIDsNewestFirst(ofDraft draftID: Int64, in db: Database) throws -> [Int64] {
+    try db.fetchAll("SELECT blob_id FROM version WHERE draft_id = ? ORDER BY saved_ms DESC, id DESC", [draftID]) {
+      $0.int64(0)
+    }
+  }
+
+  /// The blobs of the draft's versions, each once, by id.
+  ///
+  /// - Throws: `StoreError`.
+  package static func blobSummaries(ofDraft draftID: Int64, in db: Database) throws -> [Int64: BlobSummary] {
+    var summaries: [Int64: BlobSummary] = [:]
+    try db.statement(
+      """
+      SELECT blob.id, blob.sha256, blob.size, drawing.status, drawing.stroke_count - drawing.hidden_count,
+        drawing.content_hash
+      FROM blob LEFT JOIN drawing ON drawing.blob_id = blob.id
+      WHERE blob.id IN (SELECT blob_id FROM version WHERE draft_id = ?)
+      """
+    ).forEach([draftID]) { row in
+      // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
+      let status = row.isNull(3) ? nil : DrawingFacts.Status(rawValue: row.int(3)) ?? .damaged
+      summaries[row.int64(0)] = BlobSummary(
+        sha256: row.bytes(1), size: row.int64(2), status: status, visibleStrokes: row.isNull(4) ? nil : row.int(4),
+        contentHash: row.isNull(5) ? nil : row.bytes(5))
+    }
+    return summaries
   }
 }

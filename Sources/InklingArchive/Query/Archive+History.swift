@@ -1,17 +1,9 @@
-// `list` and `history`: the drafts, newest first as in the app (`drafts(matching:sort:limit:)`
-// in Archive+Search.swift), and one draft's versions.
+// `history`: one draft's versions, oldest first, with what the drawing index says of each
+// (`list` is Archive+Search.swift's `drafts(matching:sort:limit:)`).
 
 import Foundation
 import InklingFormats
 import InklingStore
-
-/// A draft as `list` shows it.
-public struct DraftSummary: Sendable, Equatable {
-  public var name: String
-  public var versionCount: Int
-  /// The save time of the newest version.
-  public var lastSaved: Date
-}
 
 /// One version of a draft as `history` shows it.
 public struct VersionInfo: Sendable, Equatable {
@@ -51,38 +43,22 @@ extension Archive {
   func versions(of name: String) throws(ArchiveError) -> [(row: VersionRow, info: VersionInfo)] {
     let draftID = try draftID(named: name)
     return try storeCall {
-      let blobs = try database.fetchAll(
-        """
-        SELECT blob.id, blob.sha256, blob.size, drawing.status, drawing.stroke_count - drawing.hidden_count,
-          drawing.content_hash
-        FROM blob LEFT JOIN drawing ON drawing.blob_id = blob.id
-        WHERE blob.id IN (SELECT blob_id FROM version WHERE draft_id = ?)
-        """, [draftID]
-      ) { row in
-        (
-          row.int64(0),
-          (
-            sha: hexString(row.bytes(1)), size: row.int64(2),
-            strokes: !row.isNull(3) && row.int(3) == 0 ? row.int(4) : nil,
-            content: row.isNull(5) ? nil : row.bytes(5)
-          )
-        )
-      }
-      let blobInfo = Dictionary(uniqueKeysWithValues: blobs)
+      let blobInfo = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
       var firstWithContent: [[UInt8]: Int] = [:]
       return try VersionRecords.versions(ofDraft: draftID, in: database).enumerated().map { index, row in
         let blob = blobInfo[row.blobID]
         var same: Int?
-        if let content = blob?.content {
+        if let content = blob?.contentHash {
           same = firstWithContent[content]
           if same == nil { firstWithContent[content] = index + 1 }
         }
         let info = VersionInfo(
           draftName: row.draftName, number: index + 1, saved: Self.date(row.savedMilliseconds),
-          savedFromFileName: row.savedSource == "stamp", imported: Self.date(row.importedMilliseconds),
+          savedFromFileName: row.savedSource == .fileName, imported: Self.date(row.importedMilliseconds),
           fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
-          background: row.background, drawingSHA256: blob?.sha ?? "", drawingSize: blob?.size ?? 0,
-          strokeCount: blob?.strokes, sameDrawingAs: same)
+          background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
+          drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
+          sameDrawingAs: same)
         return (row, info)
       }
     }
@@ -91,9 +67,7 @@ extension Archive {
   /// The id of the draft called `name` (compared in NFC, as names are stored).
   func draftID(named name: String) throws(ArchiveError) -> Int64 {
     let normalized = DraftFileName.canonicalName(name)
-    let id = try storeCall {
-      try database.fetchOne("SELECT id FROM draft WHERE name = ?", [normalized]) { $0.int64(0) }
-    }
+    let id = try storeCall { try VersionRecords.draftID(named: normalized, in: database) }
     guard let id else { throw noSuchDraft(name) }
     return id
   }
