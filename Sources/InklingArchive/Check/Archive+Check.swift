@@ -123,18 +123,18 @@ extension Archive {
     let started = Date()
     let run = ArchiveCheck(database: database, limit: max(1, limit), onProgress: onProgress)
     try storeCall {
-      // One read transaction (invariant 1), ended with ROLLBACK: it has nothing to commit,
-      // and on a damaged file COMMIT itself can fail with SQLITE_CORRUPT after the steps
-      // have already reported the damage.
-      try database.execute("BEGIN DEFERRED")
-      defer { try? database.execute("ROLLBACK") }
-      run.checkSchema()
-      run.checkIntegrity()
-      run.checkReferences()
-      run.checkInvariants()
-      run.count()
-      run.checkThumbnails()
-      if full { run.checkFiles() }
+      // One read transaction (invariant 1), rolled back: it has nothing to commit, and on a
+      // damaged file a commit itself can fail with SQLITE_CORRUPT after the steps have
+      // already reported the damage.
+      try database.snapshot {
+        run.checkSchema()
+        run.checkIntegrity()
+        run.checkReferences()
+        run.checkInvariants()
+        run.count()
+        run.checkThumbnails()
+        if full { run.checkFiles() }
+      }
     }
     return CheckReport(
       full: full, problems: run.problems, problemCount: run.problemCount, counts: run.counts,
@@ -194,31 +194,18 @@ final class ArchiveCheck {
 
   func checkIntegrity() {
     step("sqlite") {
-      try database.statement("PRAGMA integrity_check(\(limit))").forEach { row in
-        let message = row.string(0)
-        if message != "ok" { report("sqlite", message.replacingOccurrences(of: "\n", with: " ")) }
+      for message in try CheckQueries.integrityProblems(limit: limit, in: database) {
+        report("sqlite", message.replacingOccurrences(of: "\n", with: " "))
       }
     }
   }
 
   func checkReferences() {
     step("references") {
-      var columns: [String: String] = [:]
-      try database.statement("PRAGMA foreign_key_check").forEach { row in
-        let table = row.string(0)
-        let rowID = row.int64(1)
-        let parent = row.string(2)
-        let key = row.int64(3)
-        let columnKey = "\(table).\(key)"
-        if columns[columnKey] == nil {
-          columns[columnKey] =
-            try database.fetchOne(#"SELECT "from" FROM pragma_foreign_key_list(?) WHERE id = ?"#, [table, key]) {
-              $0.string(0)
-            } ?? "a column"
-        }
+      for missing in try CheckQueries.missingReferences(in: database) {
         report(
-          try location(table: table, rowID: rowID),
-          "its \(columns[columnKey]!) refers to a \(parent) row that does not exist")
+          try location(table: missing.table, rowID: missing.rowID),
+          "its \(missing.column) refers to a \(missing.parent) row that does not exist")
       }
     }
   }
@@ -236,21 +223,12 @@ final class ArchiveCheck {
 
   /// The denormalised counters of `draft` against its versions.
   private func checkDraftCounters() throws {
-    try database.statement(
-      """
-      SELECT d.name, d.version_count, coalesce(c.n, 0), d.latest_saved_ms, c.newest,
-             (SELECT saved_ms FROM version WHERE id = d.latest_version_id AND draft_id = d.id)
-      FROM draft d LEFT JOIN (SELECT draft_id, count(*) AS n, max(saved_ms) AS newest FROM version GROUP BY draft_id) c
-        ON c.draft_id = d.id
-      WHERE d.version_count <> coalesce(c.n, 0) OR d.latest_saved_ms IS NOT c.newest
-         OR (c.n > 0 AND (SELECT saved_ms FROM version WHERE id = d.latest_version_id AND draft_id = d.id) IS NOT c.newest)
-      """
-    ).forEach { row in
-      let name = "draft '\(Self.printable(row.string(0)))'"
-      if row.int(1) != row.int(2) {
-        report(
-          name, "its version count says \(row.int(1)) but it has \(row.int(2)) version\(row.int(2) == 1 ? "" : "s")")
-      } else if row.isNull(5) && row.int(2) > 0 {
+    for draft in try CheckQueries.draftCounterMismatches(in: database) {
+      let name = "draft '\(Self.printable(draft.name))'"
+      if draft.versionCount != draft.actualVersionCount {
+        let count = draft.actualVersionCount
+        report(name, "its version count says \(draft.versionCount) but it has \(count) version\(count == 1 ? "" : "s")")
+      } else if !draft.newestIsItsOwn && draft.actualVersionCount > 0 {
         report(name, "its newest version is not one of its versions")
       } else {
         report(name, "its newest save time does not match its versions")
@@ -259,82 +237,62 @@ final class ArchiveCheck {
   }
 
   /// Invariants 1–3 of 0008 (2 as 0009 restates it: inks count once the drawing has its
-  /// row): what `draft` keeps of its newest drawing and import times, against the view that
-  /// defines the first two (migration 0013).
+  /// row): what `draft` keeps of its newest drawing and import times.
   private func checkNewestDrawingColumns() throws {
-    try database.statement(
-      """
-      SELECT d.name, d.latest_strokes IS NOT s.visible_strokes, d.latest_inks IS NOT coalesce(s.ink_bits, 0),
-        d.first_imported_ms IS NOT c.first OR d.latest_imported_ms IS NOT c.latest
-      FROM draft AS d LEFT JOIN version_drawing_summary AS s ON s.version_id = d.latest_version_id
-      LEFT JOIN (SELECT draft_id, min(imported_ms) AS first, max(imported_ms) AS latest FROM version
-        GROUP BY draft_id) AS c ON c.draft_id = d.id
-      """
-    ).forEach { row in
-      let name = "draft '\(Self.printable(row.string(0)))'"
-      if row.int(1) != 0 { report(name, "its newest drawing's stroke count (for strokes: searches) is out of date") }
-      if row.int(2) != 0 { report(name, "its newest drawing's inks (for ink: searches) are out of date") }
-      if row.int(3) != 0 { report(name, "its first and newest import times do not match its versions") }
+    for draft in try CheckQueries.newestDrawingMismatches(in: database) {
+      let name = "draft '\(Self.printable(draft.name))'"
+      if draft.strokes { report(name, "its newest drawing's stroke count (for strokes: searches) is out of date") }
+      if draft.inks { report(name, "its newest drawing's inks (for ink: searches) are out of date") }
+      if draft.importTimes { report(name, "its first and newest import times do not match its versions") }
     }
   }
 
   /// Invariant 3 of 0001: a delta's base is another blob, depth = base depth + 1.
   private func checkDeltaChains() throws {
-    try database.statement(
-      """
-      SELECT b.id, b.sha256, b.encoding, b.base_id, b.depth, base.id, base.depth
-      FROM blob b LEFT JOIN blob base ON base.id = b.base_id
-      WHERE (b.base_id IS NULL AND (b.depth <> 0 OR b.encoding = 2))
-         OR (b.base_id IS NOT NULL AND (b.encoding <> 2 OR b.base_id = b.id OR base.id IS NULL
-                                        OR b.depth <> base.depth + 1 OR b.depth > \(BlobStore.maxChainDepth)))
-      """
-    ).forEach { row in
-      let location = Self.blobLocation(row.bytes(1), id: row.int64(0))
-      if row.isNull(3) {
+    let delta = BlobEncoding.delta.rawValue
+    for blob in try CheckQueries.deltaChainProblems(in: database) {
+      let location = Self.blobLocation(blob.sha256, id: blob.id)
+      guard let baseID = blob.baseID else {
         report(
-          location, row.int(2) == 2 ? "it is a delta without a base" : "it is a full blob of depth \(row.int(4)), not 0"
-        )
-      } else if row.int(2) != 2 {
-        report(location, "it has a delta base but encoding \(row.int(2)), not 2")
-      } else if row.int64(3) == row.int64(0) {
-        report(location, "it is its own delta base")
-      } else if row.isNull(5) {
-        return  // the foreign key check reports the missing base
-      } else if row.int(4) > BlobStore.maxChainDepth {
-        report(location, "its delta chain is \(row.int(4)) deep, more than \(BlobStore.maxChainDepth)")
-      } else {
-        report(location, "its depth is \(row.int(4)) over a base of depth \(row.int(6)), not \(row.int(6) + 1)")
+          location,
+          blob.encoding == delta ? "it is a delta without a base" : "it is a full blob of depth \(blob.depth), not 0")
+        continue
       }
+      if blob.encoding != delta {
+        report(location, "it has a delta base but encoding \(blob.encoding), not \(delta)")
+      } else if baseID == blob.id {
+        report(location, "it is its own delta base")
+      } else if let baseDepth = blob.baseDepth {
+        if blob.depth > BlobStore.maxChainDepth {
+          report(location, "its delta chain is \(blob.depth) deep, more than \(BlobStore.maxChainDepth)")
+        } else {
+          report(location, "its depth is \(blob.depth) over a base of depth \(baseDepth), not \(baseDepth + 1)")
+        }
+      }
+      // A missing base: the foreign key check reports it.
     }
   }
 
   /// Envelopes whose drawing offset lies outside their text, or whose base64 style and
   /// verbatim text disagree.
   private func checkEnvelopes() throws {
-    try database.statement(
-      """
-      SELECT id, drawing_offset, length(CAST(text AS BLOB)), base64_style, base64_text IS NOT NULL FROM envelope
-      WHERE drawing_offset < 0 OR drawing_offset > length(CAST(text AS BLOB))
-         OR base64_style NOT IN (0, 1, 2) OR (base64_style = 2) <> (base64_text IS NOT NULL)
-      """
-    ).forEach { row in
-      let location = "envelope \(row.int64(0))"
-      if row.int(1) < 0 || row.int(1) > row.int(2) {
-        report(location, "its drawing offset \(row.int(1)) lies outside its \(row.int(2)) bytes of text")
+    for envelope in try CheckQueries.envelopeProblems(in: database) {
+      let location = "envelope \(envelope.id)"
+      if envelope.drawingOffset < 0 || envelope.drawingOffset > envelope.textLength {
+        report(
+          location, "its drawing offset \(envelope.drawingOffset) lies outside its \(envelope.textLength) bytes of text"
+        )
       } else {
-        report(location, "its base64 style \(row.int(3)) does not match its verbatim base64 text")
+        report(location, "its base64 style \(envelope.base64Style) does not match its verbatim base64 text")
       }
     }
   }
 
   /// Invariant 4 of 0001: one row per (draft, save time, file content).
   private func checkDuplicates() throws {
-    try database.statement(
-      """
-      SELECT min(id), count(*) FROM version GROUP BY draft_id, saved_ms, file_sha256 HAVING count(*) > 1
-      """
-    ).forEach { row in
-      report(try versionLocation(row.int64(0)), "it is stored \(row.int(1)) times (one row per file is expected)")
+    for duplicate in try CheckQueries.duplicateVersions(in: database) {
+      report(
+        try versionLocation(duplicate.firstID), "it is stored \(duplicate.count) times (one row per file is expected)")
     }
   }
 
@@ -343,77 +301,43 @@ final class ArchiveCheck {
   /// hand. Restore writes a safe name instead. Control characters are not in this list:
   /// Linux allows them, and a name the disk had is a name the archive keeps.
   private func checkFileNames() throws {
-    try database.statement(
-      """
-      SELECT id, file_name FROM version
-      WHERE typeof(file_name) <> 'text' OR instr(file_name, '/') > 0 OR file_name IN ('', '.', '..')
-         OR length(CAST(file_name AS BLOB)) > 255 OR instr(CAST(file_name AS BLOB), x'00') > 0
-      """
-    ).forEach { row in
+    for version in try CheckQueries.unusableFileNames(in: database) {
       report(
-        try versionLocation(row.int64(0)),
-        "its file name \"\(Self.printable(row.string(1), maximum: 60))\" is not a plain file name "
+        try versionLocation(version.versionID),
+        "its file name \"\(Self.printable(version.fileName, maximum: 60))\" is not a plain file name "
           + "(restore writes a safe name instead)")
     }
   }
 
   func count() {
     step("invariants") {
-      let row = try database.fetchOne(
-        """
-        SELECT (SELECT count(*) FROM draft), (SELECT count(*) FROM version), (SELECT count(*) FROM blob),
-               (SELECT count(*) FROM envelope),
-               (SELECT count(*) FROM blob b WHERE NOT EXISTS (SELECT 1 FROM version WHERE blob_id = b.id)
-                                              AND NOT EXISTS (SELECT 1 FROM blob c WHERE c.base_id = b.id)),
-               (SELECT count(*) FROM envelope e WHERE NOT EXISTS (SELECT 1 FROM version WHERE envelope_id = e.id)),
-               (SELECT count(*) FROM import_run WHERE finished_ms IS NULL)
-        """
-      ) { row in (row.int(0), row.int(1), row.int(2), row.int(3), row.int(4), row.int(5), row.int(6)) }
-      guard let row else { return }
-      counts.drafts = row.0
-      counts.versions = row.1
-      counts.blobs = row.2
-      counts.envelopes = row.3
-      counts.unusedBlobs = row.4
-      counts.unusedEnvelopes = row.5
-      counts.interruptedImports = row.6
+      let found = try CheckQueries.counts(in: database)
+      counts.drafts = found.drafts
+      counts.versions = found.versions
+      counts.blobs = found.blobs
+      counts.envelopes = found.envelopes
+      counts.unusedBlobs = found.unusedBlobs
+      counts.unusedEnvelopes = found.unusedEnvelopes
+      counts.interruptedImports = try ImportRunRecords.unfinished(in: database).count
     }
   }
 
   // MARK: 6: thumbnails
 
-  /// Cached thumbnails: damaged rows are problems; rows nothing needs are counted (the
-  /// "needed" rule is ThumbnailRecords.removeUnneeded's, the one `gc` applies).
+  /// Cached thumbnails: damaged rows are problems; rows nothing needs are counted (by
+  /// ThumbnailRecords' one rule of what is needed, the one `gc` applies).
   func checkThumbnails() {
     step("thumbnails") {
-      try database.statement(
-        """
-        SELECT id, key, byte_size, length(png), substr(png, 1, 8) = x'89504E470D0A1A0A' FROM thumbnail
-        WHERE byte_size <> length(png) OR substr(png, 1, 8) <> x'89504E470D0A1A0A'
-        """
-      ).forEach { row in
-        let location = "thumbnail \(hexString(Array(row.bytes(1).prefix(6))))… (id \(row.int64(0)))"
-        if row.int(4) == 0 {
+      for row in try ThumbnailRecords.damaged(in: database) {
+        let location = "thumbnail \(hexString(Array(row.key.prefix(6))))… (id \(row.id))"
+        if !row.isPNG {
           report(location, "its data is not a PNG image")
         } else {
-          report(location, "its size says \(row.int(2)) bytes, but it holds \(row.int(3))")
+          report(location, "its size says \(row.byteSize) bytes, but it holds \(row.length)")
         }
       }
-      let background = """
-        v.background_r = t.background_r AND v.background_g = t.background_g
-          AND v.background_b = t.background_b AND v.background_a = t.background_a
-        """
-      let row = try database.fetchOne(
-        """
-        SELECT count(*), coalesce(sum(t.renderer_version <> ?1 OR NOT EXISTS (
-          SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
-          WHERE CASE WHEN t.content_hash IS NULL THEN d.status <> 0 ELSE d.content_hash = t.content_hash END
-            AND \(background))), 0)
-        FROM thumbnail t
-        """, [Renderer.version]
-      ) { ($0.int(0), $0.int(1)) }
-      counts.thumbnails = row?.0 ?? 0
-      counts.unneededThumbnails = row?.1 ?? 0
+      (counts.thumbnails, counts.unneededThumbnails) = try ThumbnailRecords.neededCounts(
+        rendererVersion: Renderer.version, in: database)
     }
   }
 
@@ -426,12 +350,7 @@ final class ArchiveCheck {
       var templates: [Int64: EnvelopeTemplate] = [:]
       var done = 0
       let total = counts.blobs
-      // A separate statement: the loop below runs other statements on the connection.
-      let walk = try database.makeStatement("SELECT id, sha256, size FROM blob ORDER BY id")
-      try walk.forEach { row in
-        let id = row.int64(0)
-        let sha256 = row.bytes(1)
-        let size = row.int(2)
+      try CheckQueries.forEachBlob(in: database) { id, sha256, size in
         done += 1
         progress("files", done, total)
         var drawing: [UInt8]?
@@ -451,20 +370,22 @@ final class ArchiveCheck {
           blobProblem =
             message.hasPrefix(own) ? String(message.dropFirst(own.count)) : "its delta chain is damaged: \(message)"
         }
-        let versions = try database.fetchAll(
-          "SELECT id, envelope_id, file_sha256, file_size FROM version WHERE blob_id = ? ORDER BY id", [id]
-        ) { ($0.int64(0), $0.int64(1), $0.bytes(2), $0.int64(3)) }
+        let versions = try CheckQueries.versionFiles(ofBlob: id, in: database)
         let blobName = Self.blobLocation(sha256, id: nil)
         if let blobProblem {
           if versions.isEmpty { report(Self.blobLocation(sha256, id: id), blobProblem) }
-          for version in versions { report(try versionLocation(version.0) + ": " + blobName, blobProblem) }
+          for version in versions { report(try versionLocation(version.versionID) + ": " + blobName, blobProblem) }
           return
         }
         guard let drawing else { return }
         let location =
-          try versions.first.map { try versionLocation($0.0) + ": " + blobName } ?? Self.blobLocation(sha256, id: id)
+          try versions.first.map { try versionLocation($0.versionID) + ": " + blobName }
+          ?? Self.blobLocation(sha256, id: id)
         try checkDrawing(drawing, blobID: id, indexer: indexer, location: location)
-        for (versionID, envelopeID, fileSHA256, fileSize) in versions {
+        for version in versions {
+          let (versionID, envelopeID, fileSHA256, fileSize) = (
+            version.versionID, version.envelopeID, version.fileSHA256, version.fileSize
+          )
           if templates[envelopeID] == nil {
             if templates.count >= 4096 { templates.removeAll(keepingCapacity: true) }
             do {
@@ -498,28 +419,27 @@ final class ArchiveCheck {
   private func checkDrawing(_ bytes: [UInt8], blobID: Int64, indexer: DrawingIndexer, location: String) throws {
     let facts = indexer.facts(of: bytes)
     if facts.status == .decoded { counts.drawingsDecoded += 1 } else { counts.drawingsOpaque += 1 }
-    let row = try database.fetchOne(
-      "SELECT status, stroke_count, hidden_count, point_count, content_hash FROM drawing WHERE blob_id = ?", [blobID]
-    ) { row in
-      (
-        status: row.int(0), strokes: row.int(1), hidden: row.int(2), points: row.int(3),
-        hash: row.isNull(4) ? nil : row.bytes(4)
-      )
-    }
+    let row = try CheckQueries.indexRow(ofBlob: blobID, in: database)
     guard let row else {
       counts.drawingsNotIndexed += 1
       return
     }
-    let names = ["decoded", "not a format this build reads", "damaged"]
-    let said = names.indices.contains(row.status) ? names[row.status] : "status \(row.status)"
+    func name(_ status: DrawingFacts.Status) -> String {
+      switch status {
+      case .decoded: "decoded"
+      case .unreadable: "not a format this build reads"
+      case .damaged: "damaged"
+      }
+    }
+    let said = DrawingFacts.Status(rawValue: row.status).map(name) ?? "status \(row.status)"
     if row.status != facts.status.rawValue {
       let now =
         facts.status == .decoded
-        ? "it decodes" : "it is \(names[facts.status.rawValue])" + (facts.problem.map { " (\($0))" } ?? "")
+        ? "it decodes" : "it is \(name(facts.status))" + (facts.problem.map { " (\($0))" } ?? "")
       report(location, "the drawing index says \(said), but \(now)")
     } else if facts.status == .decoded
       && (row.strokes != facts.strokes.count || row.hidden != facts.hiddenCount || row.points != facts.pointCount
-        || row.hash != facts.contentHash)
+        || row.contentHash != facts.contentHash)
     {
       report(
         location,
@@ -532,29 +452,21 @@ final class ArchiveCheck {
 
   /// "draft 'Cat' version 3", or "version row 12" when its draft is missing.
   func versionLocation(_ id: Int64) throws -> String {
-    let found = try database.fetchOne(
-      """
-      SELECT draft.name,
-        (SELECT count(*) FROM version w WHERE w.draft_id = v.draft_id
-           AND (w.saved_ms < v.saved_ms OR (w.saved_ms = v.saved_ms AND w.id <= v.id)))
-      FROM version v LEFT JOIN draft ON draft.id = v.draft_id WHERE v.id = ?
-      """, [id]
-    ) { row -> String in
-      guard !row.isNull(0) else { return "version row \(id)" }
-      return "draft '\(Self.printable(row.string(0)))' version \(row.int(1))"
+    guard let place = try CheckQueries.versionPlace(id, in: database), let name = place.draftName else {
+      return "version row \(id)"
     }
-    return found ?? "version row \(id)"
+    return "draft '\(Self.printable(name))' version \(place.number)"
   }
 
   func location(table: String, rowID: Int64) throws -> String {
     switch table {
     case "version": return try versionLocation(rowID)
     case "blob":
-      let sha256 = try database.fetchOne("SELECT sha256 FROM blob WHERE id = ?", [rowID]) { $0.bytes(0) }
-      return sha256.map { Self.blobLocation($0, id: rowID) } ?? "blob \(rowID)"
+      return try CheckQueries.blobSHA256(rowID, in: database).map { Self.blobLocation($0, id: rowID) }
+        ?? "blob \(rowID)"
     case "draft":
-      let name = try database.fetchOne("SELECT name FROM draft WHERE id = ?", [rowID]) { $0.string(0) }
-      return name.map { "draft '\(Self.printable($0))'" } ?? "draft row \(rowID)"
+      return try CheckQueries.draftName(rowID, in: database).map { "draft '\(Self.printable($0))'" }
+        ?? "draft row \(rowID)"
     default: return "\(table) row \(rowID)"
     }
   }

@@ -5,7 +5,7 @@
 /// The bytes of an `.inkling` file minus its drawing, able to rebuild the file exactly.
 public struct EnvelopeTemplate: Hashable, Sendable {
   /// How the drawing's base64 text was spelled in the file.
-  public enum Base64Spelling: Int, Sendable {
+  public enum Base64Spelling: Int, Sendable, CaseIterable {
     /// Standard base64 with `/` written `\/`: JSONEncoder's default.
     case escapedSlashes = 0
     /// Standard base64 with plain `/` (`.withoutEscapingSlashes`, or no slash at all).

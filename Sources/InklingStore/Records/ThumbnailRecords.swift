@@ -65,37 +65,62 @@ package enum ThumbnailRecords {
       ?? (0, 0)
   }
 
-  /// Deletes the rows no version needs (migration 0004, invariant 3): drawn by another
-  /// renderer version, or showing a content or background that no version has any more.
-  /// Returns how many rows were deleted.
+  /// The one definition of a row no version needs (migration 0004, invariant 3), on
+  /// `thumbnail`, with the current renderer version as parameter 1: drawn by another renderer,
+  /// or showing a content or background that no version has any more. Content rows are tested
+  /// against one set of the (content, background) pairs the versions show, built once for the
+  /// statement (migration 0010: drawings have no index by content); NULL hashes stay out of
+  /// the set (`x NOT IN` a set holding NULL is NULL). A placeholder row (NULL content) is
+  /// needed while an undecodable drawing has that background.
+  static let unneeded = """
+    (thumbnail.renderer_version <> ?1
+      OR (thumbnail.content_hash IS NOT NULL
+        AND (thumbnail.content_hash, thumbnail.background_r, thumbnail.background_g, thumbnail.background_b,
+          thumbnail.background_a) NOT IN (
+          SELECT d.content_hash, v.background_r, v.background_g, v.background_b, v.background_a
+          FROM drawing d JOIN version v ON v.blob_id = d.blob_id WHERE d.content_hash IS NOT NULL))
+      OR (thumbnail.content_hash IS NULL AND NOT EXISTS (
+        SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
+        WHERE d.status <> \(DrawingFacts.Status.decoded.rawValue) AND v.background_r = thumbnail.background_r
+          AND v.background_g = thumbnail.background_g AND v.background_b = thumbnail.background_b
+          AND v.background_a = thumbnail.background_a)))
+    """
+
+  /// Deletes the rows no version needs (`unneeded`); returns how many.
   package static func removeUnneeded(rendererVersion: Int, in db: Database) throws -> Int {
     try db.transaction {
-      let background = """
-        v.background_r = thumbnail.background_r AND v.background_g = thumbnail.background_g
-          AND v.background_b = thumbnail.background_b AND v.background_a = thumbnail.background_a
-        """
-      try db.execute("DELETE FROM thumbnail WHERE renderer_version <> ?", [rendererVersion])
-      var removed = db.changes
-      // Content rows: tested against one set of the (content, background) pairs the versions
-      // show, built once for the statement (migration 0010: drawings have no index by
-      // content). NULL hashes stay out of the set: `x NOT IN` a set holding NULL is NULL.
-      try db.execute(
-        """
-        DELETE FROM thumbnail WHERE content_hash IS NOT NULL
-          AND (content_hash, background_r, background_g, background_b, background_a) NOT IN (
-            SELECT d.content_hash, v.background_r, v.background_g, v.background_b, v.background_a
-            FROM drawing d JOIN version v ON v.blob_id = d.blob_id WHERE d.content_hash IS NOT NULL)
-        """)
-      removed += db.changes
-      // Placeholder rows: needed while an undecodable drawing has that background.
-      try db.execute(
-        """
-        DELETE FROM thumbnail WHERE content_hash IS NULL AND NOT EXISTS (
-          SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
-          WHERE d.status <> 0 AND \(background))
-        """)
-      removed += db.changes
-      return removed
+      try db.execute("DELETE FROM thumbnail WHERE \(unneeded)", [rendererVersion])
+      return db.changes
     }
   }
+
+  /// The number of rows, and of those no version needs (`unneeded`, what `removeUnneeded`
+  /// would delete).
+  package static func neededCounts(rendererVersion: Int, in db: Database) throws -> (rows: Int, unneeded: Int) {
+    try db.fetchOne("SELECT count(*), total(\(unneeded)) FROM thumbnail", [rendererVersion]) {
+      ($0.int(0), $0.int(1))
+    } ?? (0, 0)
+  }
+
+  /// Rows whose PNG is not a PNG or not of its recorded size.
+  package static func damaged(in db: Database) throws -> [DamagedThumbnail] {
+    try db.fetchAll(
+      """
+      SELECT id, key, byte_size, length(png), substr(png, 1, 8) = x'89504E470D0A1A0A' FROM thumbnail
+      WHERE byte_size <> length(png) OR substr(png, 1, 8) <> x'89504E470D0A1A0A'
+      """
+    ) {
+      DamagedThumbnail(id: $0.int64(0), key: $0.bytes(1), byteSize: $0.int(2), length: $0.int(3), isPNG: $0.int(4) != 0)
+    }
+  }
+}
+
+/// A cached thumbnail row that `check` reports.
+package struct DamagedThumbnail: Sendable {
+  package var id: Int64
+  package var key: [UInt8]
+  /// The size the row records, and the PNG's length.
+  package var byteSize: Int, length: Int
+  /// Whether the data starts with the PNG signature.
+  package var isPNG: Bool
 }
