@@ -113,9 +113,15 @@ extension CheckReport {
         "drawingsNotIndexed": .int(counts.drawingsNotIndexed), "thumbnails": .int(counts.thumbnails),
         "unneededThumbnails": .int(counts.unneededThumbnails),
         "unusedBlobs": .int(counts.unusedBlobs), "unusedEnvelopes": .int(counts.unusedEnvelopes),
-        "interruptedImports": .int(counts.interruptedImports),
+        "interruptedImports": .int(counts.interruptedImports), "runningImports": .int(counts.runningImports),
       ],
-      "notChecked": .array(notChecked.map { .string($0) }),
+      "notChecked": .array(
+        notChecked.map {
+          switch $0 {
+          case .storedBytes(let drawings, let versions):
+            ["what": "storedBytes", "drawings": .int(drawings), "versions": .int(versions)]
+          }
+        }),
       "seconds": .seconds(seconds),
     ]
   }

@@ -70,6 +70,8 @@ public struct CheckReport: Sendable {
     public var unusedEnvelopes = 0
     /// Import runs that never finished (killed or failed; what they committed is complete).
     public var interruptedImports = 0
+    /// Import runs under way while the check ran (their writer holds the run's lock).
+    public var runningImports = 0
   }
 
   /// Whether the full check (step 5) ran.
@@ -79,12 +81,19 @@ public struct CheckReport: Sendable {
   /// How many problems were found in all (may exceed `problems.count`).
   public var problemCount: Int
   public var counts: Counts
-  /// What this build cannot check yet, one sentence each.
-  public var notChecked: [String]
+  /// What this check did not look at.
+  public var notChecked: [NotChecked]
   public var seconds: Double
 
   /// True when no problem was found.
   public var isHealthy: Bool { problemCount == 0 }
+
+  /// Something a check did not look at.
+  public enum NotChecked: Sendable, Equatable {
+    /// The stored bytes: `drawings` drawings were neither decoded nor re-hashed, and the files
+    /// of `versions` versions not rebuilt (what the full check does).
+    case storedBytes(drawings: Int, versions: Int)
+  }
 }
 
 /// How far a check has got, for a progress line.
@@ -136,9 +145,21 @@ extension Archive {
         if full { run.checkFiles() }
       }
     }
+    // Outside the snapshot: a run that finished since it began is neither running nor
+    // interrupted, and one whose writer holds its lock is running (ImportRunLock).
+    var counts = run.counts
+    let unfinished = try storeCall { Set(try ImportRunRecords.unfinished(in: database)) }
+    for runID in run.unfinishedImports where unfinished.contains(runID) {
+      if ImportRunLock.isHeld(run: runID, archivePath: path) {
+        counts.runningImports += 1
+      } else {
+        counts.interruptedImports += 1
+      }
+    }
+    let notChecked: [CheckReport.NotChecked] =
+      full || counts.blobs == 0 ? [] : [.storedBytes(drawings: counts.blobs, versions: counts.versions)]
     return CheckReport(
-      full: full, problems: run.problems, problemCount: run.problemCount, counts: run.counts,
-      notChecked: [],
+      full: full, problems: run.problems, problemCount: run.problemCount, counts: counts, notChecked: notChecked,
       seconds: Date().timeIntervalSince(started))
   }
 }
@@ -153,6 +174,8 @@ final class ArchiveCheck {
   private(set) var problems: [CheckReport.Problem] = []
   private(set) var problemCount = 0
   var counts = CheckReport.Counts()
+  /// The import runs without a finished time in the check's snapshot.
+  var unfinishedImports: [Int64] = []
   private var lastProgress = Date.distantPast
 
   init(database: Database, limit: Int, onProgress: ((CheckProgress) -> Void)?) {
@@ -318,7 +341,7 @@ final class ArchiveCheck {
       counts.envelopes = found.envelopes
       counts.unusedBlobs = found.unusedBlobs
       counts.unusedEnvelopes = found.unusedEnvelopes
-      counts.interruptedImports = try ImportRunRecords.unfinished(in: database).count
+      unfinishedImports = try ImportRunRecords.unfinished(in: database)
     }
   }
 

@@ -30,6 +30,8 @@ final class VersionWriter {
   private let database: Database
   private let drawingIndex: DrawingIndexWriter
   private let runID: Int64
+  /// Held while the run is under way, so that `check` can tell it from an interrupted one.
+  private var runLock: ImportRunLock?
   private var inTransaction = false
   private var pendingFiles = 0
   private var pendingBytes = 0
@@ -55,6 +57,7 @@ final class VersionWriter {
     // freed at its release.
     try database.keepTemporaryDataInMemory(true)
     runID = try BusyRetry.run { try ImportRunRecords.start(at: Self.now(), in: database) }
+    runLock = ImportRunLock(run: runID, archivePath: database.path)
   }
 
   /// The connection outlives the import: other work on it keeps SQLite's default
@@ -148,6 +151,7 @@ final class VersionWriter {
       bytesRead: summary.bytesRead)
     try ImportRunRecords.finish(run: runID, at: Self.now(), counts: counts, in: database)
     try commit()
+    runLock = nil  // after the finish is committed (ImportRunLock, invariant 1)
     return summary
   }
 

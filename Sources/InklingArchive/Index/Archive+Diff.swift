@@ -8,6 +8,9 @@ import InklingStore
 extension Archive {
   /// The strokes added, removed, hidden and unhidden between two versions (numbers as in
   /// `history`), and the background change.
+  ///
+  /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion`; `.notIndexed` when a drawing is not in
+  ///   the drawing index; `.unreadableDrawing` when one does not decode (which one, and why).
   public func diff(draft name: String, from a: Int, to b: Int) throws(ArchiveError) -> DrawingDiff {
     let (rowA, infoA) = try versionRow(draft: name, .number(a))
     let (rowB, infoB) = try versionRow(draft: name, .number(b))
@@ -19,6 +22,14 @@ extension Archive {
     }
     guard let factsA, let factsB else {
       throw .notIndexed(draft: infoA.draftName)
+    }
+    // A drawing that does not decode has no strokes to compare: an empty drawing would read
+    // as "every stroke added" (or removed).
+    for (facts, info) in [(factsA.facts, infoA), (factsB.facts, infoB)] where facts.status != .decoded {
+      let reason =
+        facts.problem
+        ?? (facts.status == .unreadable ? "it is not a PencilKit drawing this build reads" : "it does not decode")
+      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: reason)
     }
     let before = DrawingSummary(factsA.facts).strokes
     let after = DrawingSummary(factsB.facts).strokes

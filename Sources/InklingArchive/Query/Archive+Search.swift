@@ -2,6 +2,7 @@
 // SearchCompiler chooses the plan, the store's DraftSearchSQL runs it; this file shapes the rows.
 
 import Foundation
+import InklingFormats
 import InklingStore
 
 /// A draft as `list` shows it.
@@ -69,6 +70,7 @@ extension Archive {
     matching query: DraftQuery, sort: DraftSort, limit: Int?, compiler: SearchCompiler?, _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
     try storeCall {
+      try checkInks(of: query)
       try DraftSearchSQL.prepareForSearching(database)
       func run(_ compiled: CompiledSearch, _ body: (DraftSummary) -> Void) throws {
         try DraftSearchSQL.forEachDraft(compiled.query, in: database) { row in
@@ -88,6 +90,22 @@ extension Archive {
         after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
       if fallback.continues { rows.forEach(body) }
       try run(fallback, body)
+    }
+  }
+
+  /// Refuses an `ink:` term of the search language whose name is neither one PencilKit names
+  /// nor one this archive's drawings use: a misspelt ink would match nothing, without a word.
+  private func checkInks(of query: DraftQuery) throws {
+    guard let source = query.source else { return }
+    let known = Set(Ink.InkType.knownTypes.map(\.name))
+    for ink in source.inks where !known.contains(ink.name) {
+      guard try !DrawingIndexRecords.usesInk(named: ink.name, in: database) else { continue }
+      let others = try DrawingIndexRecords.inkNames(in: database).filter { !known.contains($0) }
+      let names = Ink.InkType.knownTypes.map(\.name).joined(separator: ", ")
+      let more = others.isEmpty ? "" : "; this archive's drawings also use " + others.joined(separator: ", ")
+      throw ArchiveError.searchSyntax(
+        SearchSyntaxError(
+          query: source.text, column: ink.column, message: "unknown ink '\(ink.name)'; the inks are \(names)\(more)"))
     }
   }
 

@@ -1,6 +1,8 @@
 // Dates as people type them (../shared/docs/product.md): `2025`, `2025-10`, `2025-10-05`,
 // full ISO 8601, `today`, `yesterday`, and ages `7d`, `3w`, `2m`, `1y`. A date without a
-// time means the whole day (month, year) in local time, so each expression is a range.
+// time means the whole day (month, year) in local time, so each expression is a range. An age
+// is a moment (7 days ago), and stands for the range from it until now: `saved:7d` is "in the
+// last 7 days", while comparisons compare with the moment (`saved:>7d`, after it).
 
 import Foundation
 
@@ -8,9 +10,14 @@ import Foundation
 public struct DateRange: Hashable, Sendable {
   public var start: Int64
   public var end: Int64
-  public init(start: Int64, end: Int64) {
+  /// Whether the range is an age (`7d`): from the moment `start` until now. Comparisons take
+  /// such a range at its moment, not as a period: `>7d` is after it, not after now.
+  public var isAge: Bool
+
+  public init(start: Int64, end: Int64, isAge: Bool = false) {
     self.start = start
     self.end = end
+    self.isAge = isAge
   }
 }
 
@@ -48,7 +55,7 @@ public enum DateExpression {
         default: nil
         }
       if let component, let start = calendar.date(byAdding: component, value: -count, to: now) {
-        return DateRange(start: milliseconds(start), end: milliseconds(now) + 1)
+        return DateRange(start: milliseconds(start), end: milliseconds(now) + 1, isAge: true)
       }
     }
     let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)

@@ -11,6 +11,9 @@ import Foundation
 /// ```
 public struct DraftQuery: Hashable, Sendable {
   public var expression: SearchExpression
+  /// The text it was parsed from and its `ink:` terms, when it comes from the search language:
+  /// an ink name is checked against the archive's inks when the query runs.
+  var source: (text: String, inks: [InkTerm])?
 
   /// Every draft.
   public static let all = DraftQuery(.all)
@@ -19,11 +22,17 @@ public struct DraftQuery: Hashable, Sendable {
     self.expression = expression
   }
 
+  /// Queries are equal when they ask for the same drafts.
+  public static func == (a: DraftQuery, b: DraftQuery) -> Bool { a.expression == b.expression }
+  public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
+
   /// The drafts a query in the search language asks for (see SearchParser).
   ///
   /// - Throws: `SearchSyntaxError` with the column of the problem.
   public init(search text: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(SearchSyntaxError) {
-    self.init(try SearchParser.parse(text, now: now, timeZone: timeZone))
+    let parsed = try SearchParser.parseRecordingInks(text, now: now, timeZone: timeZone)
+    self.init(parsed.expression)
+    source = (text, parsed.inks)
   }
 
   /// The drafts `list`'s flags ask for; every flag given must hold.

@@ -90,6 +90,8 @@ public struct SearchParser {
   private var position = 0
   private var depth = 0
   private var terms = 0
+  /// The `ink:` terms met, for the archive to check their names (Archive.forEachDraft).
+  private var inkTerms: [InkTerm] = []
 
   /// Parses `query`; dates are read relative to `now` in `timeZone` (nil: the current one).
   ///
@@ -100,9 +102,17 @@ public struct SearchParser {
   public static func parse(_ query: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(SearchSyntaxError)
     -> SearchExpression
   {
+    try parseRecordingInks(query, now: now, timeZone: timeZone).expression
+  }
+
+  /// `parse`, also returning the ink names of the query's `ink:` terms and where they are.
+  static func parseRecordingInks(_ query: String, now: Date, timeZone: TimeZone?) throws(SearchSyntaxError) -> (
+    expression: SearchExpression, inks: [InkTerm]
+  ) {
     var parser = SearchParser(query: query, now: now, timeZone: timeZone)
     parser.tokens = try Tokenizer(query).tokens()
-    return try parser.parseQuery()
+    let expression = try parser.parseQuery()
+    return (expression, parser.inkTerms)
   }
 
   private init(query: String, now: Date, timeZone: TimeZone?) {
@@ -211,7 +221,7 @@ public struct SearchParser {
 
   // MARK: - Terms
 
-  private func parseTerm(_ token: Token) throws(SearchSyntaxError) -> SearchTerm {
+  private mutating func parseTerm(_ token: Token) throws(SearchSyntaxError) -> SearchTerm {
     // FIELD ":" — the field and the colon must be unquoted.
     let head = (token.segments.first.flatMap { $0.quoted ? nil : $0.text } ?? "").unicodeScalars
     guard let colon = head.firstIndex(of: ":") else { return try nameTerm(.none, token.valueSegments(from: 0), token) }
@@ -264,12 +274,15 @@ public struct SearchParser {
       return field == .versions ? .versions(comparison ?? .equal, number) : .strokes(comparison ?? .equal, number)
     case .ink:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      inkTerms.append(InkTerm(name: text.lowercased(), column: valueColumn))
       return .ink(text.lowercased())
     case .background:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       guard let colour = NamedColour.parse(text) else {
         throw error(
-          at: valueColumn, "'\(text)' is not a colour; use #rrggbb, #rgb or a name like white, black, red, cream")
+          at: valueColumn,
+          "'\(text)' is not a colour; use #rrggbb, #rgb or a name: "
+            + NamedColour.names.keys.sorted().joined(separator: ", "))
       }
       return .background(red: colour.red, green: colour.green, blue: colour.blue, tolerance: colour.tolerance)
     }
@@ -327,6 +340,13 @@ public struct SearchParser {
     }
     return true
   }
+}
+
+/// An `ink:` term's name and the column of its value, kept for the error that names an
+/// unknown ink (only the archive knows which inks other than PencilKit's its drawings use).
+struct InkTerm: Hashable, Sendable {
+  var name: String
+  var column: Int
 }
 
 // MARK: - Tokens

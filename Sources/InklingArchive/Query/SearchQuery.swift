@@ -14,8 +14,9 @@
 //   background  its newest version's background colour, within a tolerance.
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
-// its start, `<=` until its end. So `saved:7d` is "in the last 7 days" and `saved:<7d`
-// "before the last 7 days".
+// its start, `<=` until its end. An age (`7d`) is a moment, and compares as one: `saved:>7d`
+// and `saved:>=7d` are saved since 7 days ago, `saved:<7d` before then; `saved:7d` is "in the
+// last 7 days" (from that moment until now).
 
 import Foundation
 
@@ -49,8 +50,20 @@ public struct SearchPeriod: Hashable, Sendable {
     self.upper = upper
   }
 
-  /// The instants that compare with `range` as `comparison` says (see the file comment).
+  /// The instants that compare with `range` as `comparison` says (see the file comment); an
+  /// age compares as its moment: `>= 7d` and `> 7d` from it on, `< 7d` and `<= 7d` up to it.
   public init(_ comparison: SearchComparison, _ range: DateRange) {
+    if range.isAge {
+      let moment = range.start
+      switch comparison {
+      case .equal: self.init(lower: moment, upper: range.end)
+      case .greater: self.init(lower: moment + 1, upper: nil)
+      case .greaterOrEqual: self.init(lower: moment, upper: nil)
+      case .less: self.init(lower: nil, upper: moment)
+      case .lessOrEqual: self.init(lower: nil, upper: moment + 1)
+      }
+      return
+    }
     switch comparison {
     case .equal: self.init(lower: range.start, upper: range.end)
     case .greater: self.init(lower: range.end, upper: nil)

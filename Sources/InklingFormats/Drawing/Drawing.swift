@@ -171,10 +171,12 @@ public struct Ink: Hashable, Sendable {
       self = .other(String(decoding: bytes, as: UTF8.self))
     }
 
-    private static let known: [(type: InkType, utf8: [UInt8])] =
-      [InkType.pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser].map {
-        ($0, Array($0.identifier.utf8))
-      }
+    /// The kinds PencilKit names, in the order of `PKInk.InkType`'s documentation.
+    public static let knownTypes: [InkType] = [
+      .pen, .pencil, .marker, .monoline, .fountainPen, .watercolor, .crayon, .eraser,
+    ]
+
+    private static let known: [(type: InkType, utf8: [UInt8])] = knownTypes.map { ($0, Array($0.identifier.utf8)) }
 
     /// A short name for people and queries: `pen`, `marker`, `fountainpen`, … (the
     /// identifier without "com.apple.ink."; a literal for the known types, since the index

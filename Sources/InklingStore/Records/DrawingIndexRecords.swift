@@ -210,6 +210,16 @@ package enum DrawingIndexRecords {
     }
   }
 
+  /// Whether some drawing's visible strokes use the ink called `name` (drawing_ink_by_ink).
+  package static func usesInk(named name: String, in db: Database) throws -> Bool {
+    try db.fetchOne("SELECT 1 FROM drawing_ink WHERE ink = ? LIMIT 1", [name]) { _ in true } ?? false
+  }
+
+  /// The names of the inks drawings' visible strokes use, sorted (reads drawing_ink_by_ink).
+  package static func inkNames(in db: Database) throws -> [String] {
+    try db.fetchAll("SELECT DISTINCT ink FROM drawing_ink ORDER BY ink") { $0.string(0) }
+  }
+
   /// Deletes the index rows of blob `blobID` (its ink rows first, as gc always did: they count
   /// on `draft` only while the drawing row exists, migration 0009).
   package static func remove(blobID: Int64, in db: Database) throws {

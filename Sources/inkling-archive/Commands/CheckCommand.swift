@@ -62,11 +62,10 @@ struct CheckCommand: Command {
         + "\(Format.count(counts.envelopes)) envelopes, in \(Format.decimal(report.seconds, digits: 2)) s.")
     if report.full {
       lines.append(
-        "Decoded and re-hashed \(Format.count(counts.blobsVerified)) drawings; rebuilt \(Format.count(counts.filesVerified)) "
-          + "files (\(Format.bytes(counts.fileBytesVerified))) byte for byte; \(Format.count(counts.drawingsDecoded)) "
-          + "drawings read as PencilKit, \(Format.count(counts.drawingsOpaque)) kept as opaque bytes.")
-    } else {
-      lines.append("Files were not rebuilt; `check --full` does that.")
+        "Decoded and re-hashed \(Plural.count(counts.blobsVerified, "drawing")); rebuilt "
+          + "\(Plural.count(counts.filesVerified, "file")) (\(Format.bytes(counts.fileBytesVerified))) byte for byte; "
+          + "\(Plural.count(counts.drawingsDecoded, "drawing")) read as PencilKit, "
+          + "\(Format.count(counts.drawingsOpaque)) kept as opaque bytes.")
     }
     var notes: [String] = []
     if counts.drawingsNotIndexed > 0 {
@@ -77,15 +76,27 @@ struct CheckCommand: Command {
     }
     if counts.unusedBlobs > 0 { notes.append("\(Format.count(counts.unusedBlobs)) unused drawings") }
     if counts.unusedEnvelopes > 0 { notes.append("\(Format.count(counts.unusedEnvelopes)) unused envelopes") }
+    if counts.runningImports > 0 {
+      notes.append(
+        "\(Plural.count(counts.runningImports, "import")) running (the check saw what it had committed so far)")
+    }
     if counts.interruptedImports > 0 {
-      notes.append("\(Format.count(counts.interruptedImports)) interrupted imports (what they committed is complete)")
+      let (count, it) = (counts.interruptedImports, counts.interruptedImports == 1 ? "it" : "they")
+      notes.append("\(Plural.count(count, "interrupted import")) (what \(it) committed is complete)")
     }
     if !notes.isEmpty { lines.append("Note: " + notes.joined(separator: ", ") + ".") }
-    for step in report.notChecked { lines.append("Not checked: \(step).") }
+    for skipped in report.notChecked {
+      switch skipped {
+      case .storedBytes(let drawings, let versions):
+        lines.append(
+          "Not checked: the stored drawings (\(Plural.count(drawings, "drawing")), not decoded or re-hashed) and the "
+            + "files they rebuild (\(Plural.count(versions, "file")), not rebuilt); `check --full` reads them.")
+      }
+    }
     lines.append(
       report.isHealthy
-        ? "No problems found."
-        : "Found \(Format.count(report.problemCount)) problem\(report.problemCount == 1 ? "" : "s"). "
+        ? (report.notChecked.isEmpty ? "No problems found." : "No problems found in what was checked.")
+        : "Found \(Plural.count(report.problemCount, "problem")). "
           + "Restore the archive from a backup, or keep it and note which drafts are affected.")
     return lines.joined(separator: "\n")
   }
