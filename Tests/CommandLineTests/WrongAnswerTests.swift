@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,13 +10,11 @@ import Testing
 /// colours, a diff of a drawing that does not decode, what a quick check does not look at,
 /// and a check beside a running import.
 @Suite struct WrongAnswerTests {
-  let folder: String
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-answers-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder + "/Drafts", withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    runner = try BinaryRunner(fresh: "answers", making: ["Drafts"])
   }
 
   /// A small file whose drawing is empty.
@@ -30,9 +29,7 @@ import Testing
   /// A file holding the shared sample drawing `sample`, or its first `prefix` bytes (a
   /// PencilKit drawing cut short, which does not decode).
   func sampleJSON(_ sample: String, prefix: Int? = nil) throws -> String {
-    let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
-    var drawing = try Data(contentsOf: URL(fileURLWithPath: shared + "/samples/pkdrawing/\(sample).pkdrawing"))
+    var drawing = try Data(contentsOf: URL(fileURLWithPath: SharedSamples.drawingsFolder + "/\(sample).pkdrawing"))
     if let prefix { drawing = drawing.prefix(prefix) }
     return #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
   }
@@ -130,9 +127,8 @@ import Testing
       for _ in 0..<6 { try corpus.save("Draft \(draft)", growth: 20_000) }
     }
     let archive = runner.archive
-    let importing = try ChildProcess(
-      [inklingArchiveBinary, "--archive", archive, "--quiet", "import", folder + "/Drafts"], folder: folder,
-      label: "import")
+    let importing = try BinaryRunner.start(
+      ["--archive", archive, "--quiet", "import", folder + "/Drafts"], outputFolder: folder)
     // Stopped once its run is logged and locked: it holds its lock while it does not run.
     let started = Date()
     while !FileManager.default.fileExists(atPath: archive + "-imports")

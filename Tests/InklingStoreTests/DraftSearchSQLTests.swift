@@ -1,3 +1,4 @@
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -7,7 +8,7 @@ import Testing
   /// (migration 0006): a span just below each limit is in its class, one at it in the next.
   @Test func spanClassesHaveTheSearchesLimits() throws {
     let folder = try TemporaryFolder()
-    let db = try ArchiveDatabase.open(path: folder.file("a.sqlite"), mode: .readWrite)
+    let db = try ArchiveDatabase.open(path: folder.path("a.sqlite"), mode: .readWrite)
     defer { db.close() }
     let limits = DraftSearchSQL.spanLimits.compactMap { $0 }
     #expect(limits.count == DraftSearchSQL.spanLimits.count - 1)
