@@ -8,7 +8,7 @@ enum SchemaSnapshot {
   static let migrationsDigest = "cf86f0bb10dbebe3f774102c9b43e60fc4a8024079927bf2569d38846b45ef23"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "9e7dec93b021ace65676bf776da96936517d78debc9c9bc385cda435dabb7ee7"
+  static let schemaStamp = "fa3a629d1228550e9c50510288beed51e3d1bc837ddc38c26673cb44e3632233"
 
   static let objects: [SchemaObject] = [
     SchemaObject(

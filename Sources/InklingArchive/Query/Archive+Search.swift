@@ -45,14 +45,7 @@ extension Archive {
       try forEachDraft(matching: query, limit: cap + 1) { _ in total += 1 }
       return total
     }
-    // A draft whose versions all went is not listed (`version_count > 0`, as every plan says).
-    // count(*) of a whole table is SQLite's count of an index's entries page by page, without
-    // reading them one by one (OP_Count); the drafts without versions are an index lookup.
-    let total = try storeCall {
-      try database.fetchOne(
-        "SELECT (SELECT count(*) FROM draft) - (SELECT count(*) FROM draft WHERE version_count = 0)"
-      ) { $0.int(0) } ?? 0
-    }
+    let total = try storeCall { try DraftSearchSQL.draftsWithVersions(in: database) }
     return min(total, cap + 1)
   }
 

@@ -177,6 +177,17 @@ package enum DraftSearchSQL {
     ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
   }
 
+  /// The number of drafts with versions, which every plan lists (`version_count > 0`).
+  /// count(*) of a whole table is SQLite's count of an index's entries page by page, without
+  /// reading them one by one (OP_Count); the drafts without versions are an index lookup.
+  ///
+  /// - Throws: `StoreError`.
+  package static func draftsWithVersions(in db: Database) throws -> Int {
+    try db.fetchOne("SELECT (SELECT count(*) FROM draft) - (SELECT count(*) FROM draft WHERE version_count = 0)") {
+      $0.int(0)
+    } ?? 0
+  }
+
   /// The newest save of any draft (0 when there is none): one step into draft_by_latest.
   ///
   /// - Throws: `StoreError`.
