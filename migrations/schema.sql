@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0013_newest_drawing_rule_once.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0011_newest_drawing_rule_once.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -102,14 +102,14 @@ CREATE INDEX draft_by_latest ON draft(latest_saved_ms, first_saved_ms, id, versi
 CREATE INDEX draft_by_early_import ON draft(latest_saved_ms, first_saved_ms, id)
   WHERE first_imported_ms < first_saved_ms;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- The newest version changed (an import, or any writer of latest_version_id).
 CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft
 WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) VALUES (NEW.id);
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) VALUES (NEW.id);
 END;
@@ -219,7 +219,7 @@ CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms, imported_ms, draft_
     WHERE id IN (OLD.draft_id, NEW.draft_id);
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- A version pointed at another blob.
 CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT id FROM draft WHERE latest_version_id = NEW.id;
@@ -280,20 +280,20 @@ CREATE TABLE drawing (
 -- (from 0002_drawing_index.sql)
 CREATE INDEX drawing_by_strokes ON drawing(stroke_count - hidden_count);
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- A drawing indexed (at import, after its ink rows), reindexed or dropped.
 CREATE TRIGGER drawing_newest_insert AFTER INSERT ON drawing
 WHEN EXISTS (SELECT 1 FROM newest_version_blob WHERE blob_id = NEW.blob_id) BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id;
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_newest_update AFTER UPDATE OF blob_id, stroke_count, hidden_count ON drawing BEGIN
   INSERT INTO refresh_newest_drawing(draft_id)
     SELECT draft_id FROM newest_version_blob WHERE blob_id IN (OLD.blob_id, NEW.blob_id);
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_newest_delete AFTER DELETE ON drawing BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id;
 END;
@@ -373,20 +373,20 @@ CREATE TABLE drawing_ink (
 -- (from 0005_lean_drawing_index.sql)
 CREATE INDEX drawing_ink_by_ink ON drawing_ink(ink);
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- A drawing's ink rows written or dropped: they count only once the drawing has its row.
 CREATE TRIGGER drawing_ink_newest_insert AFTER INSERT ON drawing_ink
 WHEN EXISTS (SELECT 1 FROM drawing WHERE blob_id = NEW.blob_id) BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = NEW.blob_id;
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_ink_newest_change AFTER UPDATE OF blob_id, ink ON drawing_ink BEGIN
   INSERT INTO refresh_newest_drawing(draft_id)
     SELECT draft_id FROM newest_version_blob WHERE blob_id IN (OLD.blob_id, NEW.blob_id);
 END;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink
 WHEN EXISTS (SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id) BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id;
@@ -394,25 +394,25 @@ END;
 
 -- MARK: - Views
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE VIEW version_drawing_summary(version_id, visible_strokes, ink_bits) AS
   SELECT v.id, dr.stroke_count - dr.hidden_count,
     CASE WHEN dr.blob_id IS NULL THEN 0 ELSE coalesce((SELECT sum(DISTINCT inkling_ink_bit(di.ink))
       FROM drawing_ink AS di WHERE di.blob_id = v.blob_id), 0) END
   FROM version AS v LEFT JOIN drawing AS dr ON dr.blob_id = v.blob_id;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- The draft whose newest version holds each blob (version_by_blob, then draft_by_latest_version).
 CREATE VIEW newest_version_blob(draft_id, blob_id) AS
   SELECT draft.id, version.blob_id FROM draft JOIN version ON version.id = draft.latest_version_id;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 -- Inserting a draft's id here sets its latest_strokes and latest_inks (a stored procedure, as
 -- SQLite spells one). The sum of DISTINCT bits in version_drawing_summary is their OR:
 -- drawing_ink has one row per (blob, name), so only the bit of "another ink" can repeat.
 CREATE VIEW refresh_newest_drawing(draft_id) AS SELECT id FROM draft WHERE 0;
 
--- (from 0013_newest_drawing_rule_once.sql)
+-- (from 0011_newest_drawing_rule_once.sql)
 CREATE TRIGGER refresh_newest_drawing_instead INSTEAD OF INSERT ON refresh_newest_drawing BEGIN
   UPDATE draft SET
     latest_strokes = (SELECT visible_strokes FROM version_drawing_summary WHERE version_id = draft.latest_version_id),

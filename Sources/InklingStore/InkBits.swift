@@ -1,6 +1,6 @@
 // The one definition of the ink bits in `draft.latest_inks` (migration 0008, invariant 2): a
 // bit per ink that PencilKit names, and one bit for every other ink ("look in drawing_ink").
-// The triggers read it through the SQL function `inkling_ink_bit` (migration 0013), which every
+// The triggers read it through the SQL function `inkling_ink_bit` (migration 0011), which every
 // archive connection registers; the search compiler binds the same bits, and `check` compares
 // drafts with the view that calls the function, so no copy of the table exists anywhere else.
 //
@@ -43,7 +43,7 @@ package enum InkBits {
 }
 
 extension Database {
-  /// Registers `inkling_ink_bit(name)`, InkBits for SQL; migration 0013's triggers and view
+  /// Registers `inkling_ink_bit(name)`, InkBits for SQL; migration 0011's triggers and view
   /// call it.
   ///
   /// - Throws: `StoreError` if SQLite refuses the function.

@@ -43,6 +43,6 @@ extension Migration {
       version: 9, name: "0009_newest_drawing_once.sql", bytes: PackageResources._009_newest_drawing_once_sql),
     Migration(version: 10, name: "0010_no_content_index.sql", bytes: PackageResources._010_no_content_index_sql),
     Migration(
-      version: 13, name: "0013_newest_drawing_rule_once.sql", bytes: PackageResources._013_newest_drawing_rule_once_sql),
+      version: 11, name: "0011_newest_drawing_rule_once.sql", bytes: PackageResources._011_newest_drawing_rule_once_sql),
   ]
 }

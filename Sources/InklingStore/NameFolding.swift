@@ -32,7 +32,7 @@ package enum NameFolding {
 
 extension Database {
   /// Registers the functions the schema's triggers and views call, on this connection:
-  /// `inkling_fold` (below, migration 0003) and `inkling_ink_bit` (InkBits.swift, migration 0013).
+  /// `inkling_fold` (below, migration 0003) and `inkling_ink_bit` (InkBits.swift, migration 0011).
   ///
   /// - Throws: `StoreError` if SQLite refuses a function.
   package func registerArchiveFunctions() throws {

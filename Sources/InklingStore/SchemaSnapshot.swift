@@ -5,7 +5,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "cf86f0bb10dbebe3f774102c9b43e60fc4a8024079927bf2569d38846b45ef23"
+  static let migrationsDigest = "39cd510d8f32ff664ce8c48cf4396a75f5f6a16b20252d6c00e282b5aee4e965"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
   static let schemaStamp = "fa3a629d1228550e9c50510288beed51e3d1bc837ddc38c26673cb44e3632233"

@@ -279,7 +279,7 @@ import Testing
     try Self.expectColumnsRight(path, "written with other facts")
   }
 
-  /// The bits the triggers compute (inkling_ink_bit, migration 0013) are InkBits', which
+  /// The bits the triggers compute (inkling_ink_bit, migration 0011) are InkBits', which
   /// searches bind: a power of two for each ink PencilKit names, 256 for any other name.
   @Test func triggersComputeTheSearchesInkBits() throws {
     let folder = try TemporaryFolder("ink-bit")

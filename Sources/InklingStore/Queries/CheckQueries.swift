@@ -122,7 +122,7 @@ package enum CheckQueries {
   }
 
   /// Drafts whose newest-drawing and import-time columns (0008) are out of date: compared with
-  /// version_drawing_summary, the view that defines the first two (0013).
+  /// version_drawing_summary, the view that defines the first two (0011).
   package static func newestDrawingMismatches(in db: Database) throws -> [NewestDrawingMismatch] {
     try db.fetchAll(
       """
