@@ -38,7 +38,7 @@ import Testing
     let piped = try runner.run(["restore", "Cat", "-o", "-"])
     #expect(piped.status == 0, "\(piped.stderr)")
     #expect(piped.stdoutBytes == original)
-    #expect(piped.stderr.hasPrefix("-  (version 1, saved "))
+    #expect(piped.stderr.hasPrefix("Cat to standard output  (version 1, saved "))
     let pipedJSON = try runner.run(["--json", "restore", "Cat", "-o", "-"])
     #expect(pipedJSON.stdoutBytes == original)
     #expect(pipedJSON.stderr.hasPrefix(#"{"restored":[{"path":"-","version":1,"#))

@@ -68,8 +68,10 @@ struct RestoreCommand: Command {
     } else if !context.quiet {
       for file in restored {
         let renamed = file.renamedFrom.map { "; renamed: \(Quoted.text($0)) is another version's file name" } ?? ""
+        // On standard output the bytes are the output; the line on stderr says what they were.
+        let place = target == .standardOutput ? "\(Quoted.text(draft)) to standard output" : Quoted.text(file.path)
         context.printReport(
-          "\(Quoted.text(file.path))  (version \(file.version.number), saved \(Format.date(file.version.saved))\(renamed))",
+          "\(place)  (version \(file.version.number), saved \(Format.date(file.version.saved))\(renamed))",
           dataTo: target)
       }
     }
