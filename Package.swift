@@ -10,6 +10,7 @@
 //   InklingArchive       operations: import, query, restore, thumbnails, check, backup, gc
 //   InklingCommandLine   a declarative argument parser (knows nothing of drafts)
 //   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes
+//   InklingServer        `serve`: the archive's web pages and JSON API over libmicrohttpd
 //   inkling-archive      the command line: parses arguments, calls one operation, prints
 //
 // Beside them, for people and programs that exercise the library rather than use it:
@@ -63,6 +64,11 @@ let package = Package(
       providers: [.apt(["libfontconfig-dev"])]),
     // libpng reports errors with longjmp, which Swift cannot survive; this C shim catches them.
     .target(name: "PNGBridge", dependencies: ["CPNG"], path: "Sources/C/PNGBridge"),
+    .systemLibrary(
+      name: "CMicroHTTPD", path: "Sources/C/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]),
+    // MHD_start_daemon and MHD_get_daemon_info are variadic; this C shim calls them for Swift.
+    .target(name: "HTTPDBridge", dependencies: ["CMicroHTTPD"], path: "Sources/C/HTTPDBridge"),
 
     // MARK: - The library, layer by layer
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
@@ -84,12 +90,21 @@ let package = Package(
     .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
     // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes.
     .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine", "InklingFormats"]),
+    // The web pages and JSON API of `serve`: HTTP over libmicrohttpd, routing, escaping, views.
+    .target(
+      name: "InklingServer",
+      dependencies: [
+        "InklingArchive", "InklingCommandLine", "InklingPresentation", "InklingFormats", "InklingRendering",
+        "HTTPDBridge", "CMicroHTTPD",
+      ],
+      exclude: ["README.md"], resources: [.embedInCode("Assets")]),
 
     // MARK: - Executables
     .executableTarget(
       name: "inkling-archive",
       dependencies: [
         "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
+        "InklingServer",
       ]),
     .executableTarget(name: "inkling-corpus", dependencies: ["InklingCorpus"]),
     // The benchmarks: one subcommand each (search, restore, thumbnails, zstd, drawing, render,
@@ -121,5 +136,8 @@ let package = Package(
         "InklingTestSupport",
       ]),
     .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingTestSupport"]),
+    .testTarget(
+      name: "InklingServerTests",
+      dependencies: ["InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingCommandLine"]),
   ]
 )

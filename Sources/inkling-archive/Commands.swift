@@ -5,7 +5,7 @@ enum Commands {
     [
       ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, HistoryCommand.self,
       DiffCommand.self, RestoreCommand.self, ThumbnailCommand.self, RenderCommand.self, ContactSheetCommand.self,
-      CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
+      CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self, ServeCommand.self,
       ManualCommand.self, CompletionsCommand.self,
     ]
   }

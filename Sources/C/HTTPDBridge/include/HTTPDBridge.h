@@ -1,0 +1,84 @@
+// HTTPDBridge: a libmicrohttpd daemon for Swift.
+//
+// MHD_start_daemon and MHD_get_daemon_info are variadic, which Swift cannot call; these
+// functions take a struct instead. The bridge also
+//   - keeps each request's URI exactly as the client sent it (MHD_OPTION_URI_LOG_CALLBACK runs
+//     before MHD percent-decodes the path in place), so that the server decodes it itself and
+//     sees an encoded slash or NUL byte rather than a path separator or a shorter string;
+//   - counts the requests in flight (from the request line to the end of the response), so
+//     that a clean stop can wait for them without waiting for idle keep-alive connections;
+//   - remembers how far a request got: MHD calls the handler once when the headers are in, again
+//     for each piece of a body, and once at its end. A response queued on the first call makes
+//     MHD close the connection (it cannot know the request is complete), so the handler answers
+//     on the last call, once.
+#ifndef INKLING_HTTPD_BRIDGE_H
+#define INKLING_HTTPD_BRIDGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// How the daemon listens and what it allows each connection.
+struct inkling_httpd_settings {
+  /// The address to bind, IPv4 (`struct sockaddr_in`) or IPv6 (`struct sockaddr_in6`), with
+  /// its port (0: any free port, see inkling_httpd_port).
+  const struct sockaddr *address;
+  /// Threads of MHD's internal pool, each polling its connections with epoll and running
+  /// their handlers.
+  unsigned int threads;
+  /// Connections open at once (more are refused at accept).
+  unsigned int connection_limit;
+  /// Seconds a connection may stay idle (a slow or vanished client) before it is closed.
+  unsigned int timeout_seconds;
+  /// Bytes of memory per connection for the request line and headers: a longer request is
+  /// answered 414 or 431 by MHD itself.
+  size_t memory_limit;
+};
+
+/// A running daemon.
+struct inkling_httpd;
+
+/// Starts a daemon whose access handler is `handler` (with `context` as its first argument).
+/// Returns NULL when it cannot start (the port is taken, the address cannot be bound).
+struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *settings,
+                                          MHD_AccessHandlerCallback handler, void *context);
+
+/// The raw URI of a request, from the handler's `req_cls`, or NULL (out of memory). `*length`
+/// receives its length in bytes.
+const char *inkling_httpd_raw_uri(void *const *req_cls, size_t *length);
+
+/// What the handler should do with this call of a request.
+enum inkling_httpd_step {
+  /// The headers are in: wait for the rest.
+  INKLING_HTTPD_WAIT = 0,
+  /// The request is complete: answer it now.
+  INKLING_HTTPD_ANSWER = 1,
+  /// Already answered: nothing more to do.
+  INKLING_HTTPD_DONE = 2,
+};
+
+/// Advances the request of `req_cls` (called on each call of the handler without upload data).
+enum inkling_httpd_step inkling_httpd_next_step(void *const *req_cls);
+
+/// The port the daemon listens on (the one chosen when 0 was asked for); 0 if unknown.
+uint16_t inkling_httpd_port(struct inkling_httpd *httpd);
+
+/// The requests between their request line and the end of their response now.
+unsigned int inkling_httpd_in_flight(struct inkling_httpd *httpd);
+
+/// Stops accepting connections; those open go on.
+void inkling_httpd_quiesce(struct inkling_httpd *httpd);
+
+/// Closes every connection, waits for the daemon's threads and frees `httpd`.
+void inkling_httpd_stop(struct inkling_httpd *httpd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

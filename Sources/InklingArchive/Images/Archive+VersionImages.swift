@@ -1,0 +1,159 @@
+// A version's thumbnail, share image and original file by its permanent id (VersionID), for
+// URLs that stay right for as long as the version is archived, so that a browser may cache
+// what they return for good.
+//
+// What these return depends only on the version's saved file (drawing, background, name) and
+// the renderer, never on its number, which an older save imported later shifts: thumbnails are
+// the cached PNGs as stored (no per-version text chunks), share images carry the draft's name,
+// save time and file name but not the number.
+//
+// Thumbnails come in two steps, so that a server can answer "not modified" from the cache key
+// alone (`thumbnailRequest`, one look-up of the version and its drawing) before it reads the
+// PNG (`thumbnailPNG`). On a miss the PNG is rendered on this connection and returned with a
+// `RenderedThumbnail`, which `storeThumbnails` stores through a writable connection: a
+// connection that serves readers need never take the write lock.
+
+import Foundation
+import InklingFormats
+import InklingRendering
+import InklingStore
+
+/// A thumbnail to read or render: one version's drawing over its background at one size.
+public struct ThumbnailRequest: Sendable {
+  let job: ThumbnailJob
+  let rendererVersion: Int
+
+  /// The hex SHA-256 of everything the pixels depend on (ThumbnailCache.swift): equal for
+  /// equal PNGs, whatever the version or draft, so a fit HTTP entity tag.
+  public var tag: String { hexString(job.key) }
+}
+
+/// A thumbnail rendered on one connection, to be stored in the cache through another.
+public struct RenderedThumbnail: Sendable {
+  let job: ThumbnailJob
+  let rendererVersion: Int
+  let png: [UInt8]
+}
+
+/// What names a version's saved file.
+public struct VersionFile: Sendable, Equatable {
+  public var draftName: String
+  public var fileName: String
+  public var size: Int64
+  /// Hex SHA-256 of the file's bytes.
+  public var sha256: String
+}
+
+/// A version's original file as it was imported.
+public struct OriginalFile: Sendable {
+  public var file: VersionFile
+  /// Checked against `file.sha256` when they were rebuilt.
+  public var bytes: [UInt8]
+}
+
+extension Archive {
+  /// What the thumbnail of version `id` at `size` pixels is keyed by.
+  ///
+  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `size` is not one of
+  ///   `ThumbnailCache.standardSizes`, `.failed` when there is no such version.
+  public func thumbnailRequest(version id: VersionID, size: Int) throws(ArchiveError) -> ThumbnailRequest {
+    try Self.checkThumbnailSize(size)
+    let row = try versionRow(id)
+    let cache = ThumbnailCache()
+    return ThumbnailRequest(
+      job: try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache),
+      rendererVersion: cache.rendererVersion)
+  }
+
+  /// The thumbnail's PNG: from the cache, or rendered on this connection, when `rendered` is
+  /// what to hand to `storeThumbnails` (nil on a hit).
+  ///
+  /// - Throws: `ArchiveError` when the archive cannot be read.
+  public func thumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> (
+    png: [UInt8], rendered: RenderedThumbnail?
+  ) {
+    if let png = try cachedThumbnail(request.job.key) { return (png, nil) }
+    var cache = ThumbnailCache()
+    cache.rendererVersion = request.rendererVersion
+    let png = try storeCall { try Self.renderThumbnailPNG(request.job, blobs: BlobStore(database), cache: cache) }
+    return (png, RenderedThumbnail(job: request.job, rendererVersion: request.rendererVersion, png: png))
+  }
+
+  /// Stores thumbnails rendered on other connections, in one transaction. As for every cache
+  /// store, a failure (the archive is read-only, an import holds the write lock) is not an
+  /// error: they are rendered again next time.
+  public func storeThumbnails(_ thumbnails: [RenderedThumbnail]) {
+    for group in Dictionary(grouping: thumbnails, by: \.rendererVersion) {
+      var cache = ThumbnailCache()
+      cache.rendererVersion = group.key
+      storeThumbnails(group.value.map { ($0.job, $0.png) }, cache: cache)
+    }
+  }
+
+  /// Version `id` as the app's share image at `scale` pixels per point (see `render(draft:)`),
+  /// with the text chunks Software, Title, Creation Time and Inkling File.
+  ///
+  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `scale` is not in 0 < S ≤ 16,
+  ///   `.failed` when there is no such version or its drawing does not decode.
+  public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
+    guard scale.isFinite, scale > 0, scale <= 16 else {
+      throw ArchiveError(.invalidRequest, "the scale must be a number above 0 and at most 16, not \(scale)")
+    }
+    let row = try versionRow(id)
+    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    let problem: String
+    do {
+      switch try DrawingReader.read(bytes) {
+      case .drawing(let drawing):
+        let image = Renderer.export(of: drawing, background: row.background, scale: scale)
+        let text = [
+          Self.pngSoftware, ("Title", row.draftName),
+          ("Creation Time", Self.iso8601(milliseconds: row.savedMilliseconds)), ("Inkling File", row.fileName),
+        ]
+        return try PNG.encode(image, text: text)
+      case .unreadable(let reason, _): problem = "\(reason)"
+      }
+    } catch let error as DrawingReadError {
+      problem = "its drawing is damaged (\(error))"
+    } catch {
+      problem = "\(error)"
+    }
+    throw ArchiveError(.failed, "\"\(row.draftName)\" \(row.fileName) cannot be rendered: \(problem)")
+  }
+
+  /// The exact bytes of version `id`'s original file, verified against its SHA-256.
+  ///
+  /// - Throws: `ArchiveError` when there is no such version, or (`.unusableArchive`) when
+  ///   the rebuilt file does not match its hash.
+  public func originalFile(of id: VersionID) throws(ArchiveError) -> OriginalFile {
+    let row = try versionRow(id)
+    return OriginalFile(file: Self.file(row), bytes: try fileBytes(of: row))
+  }
+
+  /// The name, size and hash of version `id`'s file, without rebuilding it.
+  ///
+  /// - Throws: `ArchiveError` when there is no such version or the archive cannot be read.
+  public func versionFile(_ id: VersionID) throws(ArchiveError) -> VersionFile {
+    Self.file(try versionRow(id))
+  }
+
+  private static func file(_ row: VersionRow) -> VersionFile {
+    VersionFile(draftName: row.draftName, fileName: row.fileName, size: row.fileSize, sha256: hexString(row.fileSHA256))
+  }
+
+  /// What version `id`'s drawing holds, from the drawing index (as `show` tells it).
+  ///
+  /// - Throws: `ArchiveError` when there is no such version or the archive cannot be read.
+  public func drawing(of id: VersionID) throws(ArchiveError) -> DrawingSummary {
+    let row = try versionRow(id)
+    let facts = try storeCall { try DrawingIndexRecords.read(blobID: row.blobID, in: database) }
+    return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
+  }
+
+  /// The version with row id `id`.
+  func versionRow(_ id: VersionID) throws(ArchiveError) -> VersionRow {
+    let row = try storeCall { try VersionRecords.version(id: id.rawValue, in: database) }
+    guard let row else { throw ArchiveError(.failed, "there is no version with id \(id) in the archive") }
+    return row
+  }
+}

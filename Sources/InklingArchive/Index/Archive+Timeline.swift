@@ -1,0 +1,100 @@
+// A draft's history as a timeline: each version with its permanent id (for image and download
+// URLs) and how many strokes it added, removed, erased and brought back against the version
+// before, counted as `diff` counts them (a stroke is the same stroke when its UUID is, else when
+// it is the same row of the drawing index).
+//
+// `diff` reads every stroke's full row for each of two versions; a timeline compares every
+// consecutive pair, so it reads each distinct stroke of the draft once (its rows are shared by
+// all the saves that hold it), a run of consecutive ids at a time, and only what the counts
+// need: hidden or not, and the UUID.
+
+import InklingStore
+
+/// How a version's strokes differ from the version before it.
+public struct StrokeChanges: Sendable, Equatable {
+  /// Visible now, absent before (for the first version: every visible stroke).
+  public var added: Int
+  /// Visible before, absent now.
+  public var removed: Int
+  /// Visible before, kept hidden (erased) now.
+  public var hidden: Int
+  /// Hidden before, visible again now.
+  public var unhidden: Int
+
+  public init(added: Int, removed: Int, hidden: Int, unhidden: Int) {
+    self.added = added
+    self.removed = removed
+    self.hidden = hidden
+    self.unhidden = unhidden
+  }
+}
+
+/// One version of a draft on its timeline.
+public struct TimelineEntry: Sendable, Equatable {
+  public var version: VersionInfo
+  public var id: VersionID
+  /// Against the version before; nil when this drawing or the one before is not indexed or
+  /// does not decode.
+  public var changes: StrokeChanges?
+}
+
+extension Archive {
+  /// Every version of the draft called `name`, oldest first (numbers as in `history`), with
+  /// its stroke changes against the version before.
+  ///
+  /// - Throws: `ArchiveError` when there is no such draft or the archive cannot be read.
+  public func timeline(of name: String) throws(ArchiveError) -> [TimelineEntry] {
+    let versions = try versions(of: name)
+    let (lists, keys) = try storeCall {
+      let lists = try TimelineRecords.strokeLists(blobIDs: versions.map(\.row.blobID), in: database)
+      return (lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
+    }
+    var entries: [TimelineEntry] = []
+    var before: [StrokeKey]? = []
+    for (row, info) in versions {
+      let after = lists[row.blobID].map { ids in ids.map { StrokeKey(id: $0, row: keys[$0]) } }
+      var changes: StrokeChanges?
+      if let before, let after { changes = Self.changes(from: before, to: after) }
+      entries.append(TimelineEntry(version: info, id: VersionID(rawValue: row.id), changes: changes))
+      before = after
+    }
+    return entries
+  }
+
+  /// `diff`'s rules (Archive+Show.swift), counted.
+  static func changes(from before: [StrokeKey], to after: [StrokeKey]) -> StrokeChanges {
+    var changes = StrokeChanges(added: 0, removed: 0, hidden: 0, unhidden: 0)
+    var hiddenBefore: [StrokeKey.Identity: Bool] = [:]
+    for stroke in before { hiddenBefore[stroke.identity] = stroke.hidden }
+    var afterIdentities = Set<StrokeKey.Identity>()
+    for stroke in after {
+      afterIdentities.insert(stroke.identity)
+      switch (hiddenBefore[stroke.identity], stroke.hidden) {
+      case (nil, false): changes.added += 1
+      case (false?, true): changes.hidden += 1
+      case (true?, false): changes.unhidden += 1
+      default: break
+      }
+    }
+    for stroke in before where !stroke.hidden && !afterIdentities.contains(stroke.identity) {
+      changes.removed += 1
+    }
+    return changes
+  }
+}
+
+/// A stroke as a timeline compares them.
+struct StrokeKey {
+  enum Identity: Hashable {
+    case uuid(StrokeUUID)
+    case row(Int64)
+  }
+  var identity: Identity
+  var hidden: Bool
+
+  /// `row` is always there for an id of a stroke list (TimelineRecords.strokeKeys checks).
+  init(id: Int64, row: StrokeKeyRow?) {
+    identity = row?.uuid.map(Identity.uuid) ?? .row(id)
+    hidden = row?.hidden ?? false
+  }
+}

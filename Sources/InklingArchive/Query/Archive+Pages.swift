@@ -1,0 +1,147 @@
+// Drafts a page at a time, for a grid that loads more as one scrolls: the first page through
+// the search compiler (which picks a plan for the query: a name's grams, a period, a walk),
+// every later one continuing after the last draft shown (keyset pagination in the compiler's
+// own order, PageRecords.swift), so that a page deep in 100,000s of drafts costs what the first
+// does and a draft imported meanwhile neither repeats nor hides one already shown.
+//
+// A later page walks the sort's index with the query's predicate. For a query with few matches
+// (which the first page found through an index of its own) that walk may read far: but such a
+// query rarely has a second page, and a query with many pages has matches dense enough that
+// the walk meets a page of them soon.
+
+import Foundation
+import InklingStore
+
+/// A version's permanent identity in an archive: unlike its number, which an older save
+/// imported later shifts, it names the same saved file for as long as the version is archived.
+public struct VersionID: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+  public let rawValue: Int64
+  public init(rawValue: Int64) { self.rawValue = rawValue }
+  public var description: String { String(rawValue) }
+}
+
+/// Where a page of drafts ended, to ask for the page after it.
+///
+/// Its `token` is text for a URL; `DraftPageCursor(token:sort:)` reads it back and refuses a
+/// token of another sort order.
+public struct DraftPageCursor: Hashable, Sendable {
+  let after: DraftPageAfter
+
+  init(after: DraftPageAfter) { self.after = after }
+
+  /// The cursor as text safe in a URL query (letters, digits, `.`, `-` and `_`).
+  public var token: String {
+    switch after {
+    case .newest(let latest, let first, let id): "n.\(latest).\(first).\(id)"
+    case .oldest(let latest, let first, let id): "o.\(latest).\(first).\(id)"
+    case .name(let name): "a." + Self.base64URL(name)
+    case .versions(let count, let latest, let name): "v.\(count).\(latest)." + Self.base64URL(name)
+    }
+  }
+
+  /// Reads a token made by `token` for `sort`; nil for anything else.
+  public init?(token: String, sort: DraftSort) {
+    let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    func number(_ index: Int) -> Int64? { index < parts.count ? Int64(parts[index]) : nil }
+    switch (sort, parts.first) {
+    case (.newest, "n"), (.oldest, "o"):
+      guard parts.count == 4, let latest = number(1), let first = number(2), let id = number(3) else { return nil }
+      after =
+        sort == .newest ? .newest(latest: latest, first: first, id: id) : .oldest(latest: latest, first: first, id: id)
+    case (.name, "a"):
+      guard parts.count == 2, let name = Self.text(base64URL: parts[1]) else { return nil }
+      after = .name(name)
+    case (.versions, "v"):
+      guard parts.count == 4, let count = number(1), let latest = number(2), let name = Self.text(base64URL: parts[3]),
+        let versions = Int(exactly: count)
+      else { return nil }
+      after = .versions(count: versions, latest: latest, name: name)
+    default:
+      return nil
+    }
+  }
+
+  /// The cursor after `row` in `sort`'s order.
+  init(_ row: DraftPageRow, sort: DraftSort) {
+    switch sort {
+    case .newest:
+      after = .newest(latest: row.latestSavedMilliseconds, first: row.firstSavedMilliseconds, id: row.id)
+    case .oldest:
+      after = .oldest(latest: row.latestSavedMilliseconds, first: row.firstSavedMilliseconds, id: row.id)
+    case .name: after = .name(row.name)
+    case .versions: after = .versions(count: row.versionCount, latest: row.latestSavedMilliseconds, name: row.name)
+    }
+  }
+
+  private static func base64URL(_ text: String) -> String {
+    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+  }
+
+  private static func text(base64URL: String) -> String? {
+    guard base64URL.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+      return nil
+    }
+    var standard = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+    guard let data = Data(base64Encoded: standard) else { return nil }
+    return String(bytes: data, encoding: .utf8)
+  }
+}
+
+/// A draft on a page: what `list` shows of it, and its newest version (for its thumbnail).
+public struct DraftPageEntry: Sendable, Equatable {
+  public var draft: DraftSummary
+  public var latestVersion: VersionID
+}
+
+/// One page of drafts, and where the next begins (nil on the last page).
+public struct DraftPage: Sendable, Equatable {
+  public var drafts: [DraftPageEntry]
+  public var next: DraftPageCursor?
+}
+
+extension Archive {
+  /// The most drafts one page holds.
+  public static let draftPageLimit = 500
+
+  /// A page of at most `limit` drafts that `query` matches, in `sort` order, after `cursor`
+  /// (from the start when nil).
+  ///
+  /// ```swift
+  /// var page = try archive.draftPage(limit: 60)
+  /// while let next = page.next { page = try archive.draftPage(after: next, limit: 60) }
+  /// ```
+  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `limit` is not 1 to
+  ///   `draftPageLimit`; or when the archive cannot be read.
+  public func draftPage(
+    matching query: DraftQuery = .all, sort: DraftSort = .newest, after cursor: DraftPageCursor? = nil, limit: Int
+  ) throws(ArchiveError) -> DraftPage {
+    guard (1...Self.draftPageLimit).contains(limit) else {
+      throw ArchiveError(.invalidRequest, "a page holds 1 to \(Self.draftPageLimit) drafts, not \(limit)")
+    }
+    var rows: [DraftPageRow]
+    if let cursor {
+      let expression = SearchCompiler.mergingPeriods(query.expression)
+      var arguments: [(any DatabaseValueConvertible)?] = []
+      let predicate = SearchCompiler.predicate(expression, &arguments)
+      rows = try storeCall {
+        try DraftPageRecords.page(
+          after: cursor.after, predicate: predicate, arguments: arguments, limit: limit + 1, in: database)
+      }
+    } else {
+      let names = try drafts(matching: query, sort: sort, limit: limit + 1).map(\.name)
+      rows = try storeCall { try DraftPageRecords.drafts(named: names, in: database) }
+    }
+    let more = rows.count > limit
+    if more { rows.removeLast(rows.count - limit) }
+    return DraftPage(
+      drafts: rows.map { row in
+        DraftPageEntry(
+          draft: DraftSummary(
+            name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds)),
+          latestVersion: VersionID(rawValue: row.latestVersionID))
+      },
+      next: more ? rows.last.map { DraftPageCursor($0, sort: sort) } : nil)
+  }
+}

@@ -1,0 +1,107 @@
+// Read-only connections for requests, and the one writer that stores rendered thumbnails.
+//
+// An `Archive` holds one SQLite connection and is used by one thread at a time, so each
+// request borrows a read-only one from the pool and gives it back: at most one per handler
+// thread is ever open. In WAL mode each statement of a reader sees the newest committed data
+// without waiting for an import's writer (https://www.sqlite.org/wal.html), so pages show new
+// drafts on reload while an import runs.
+//
+// A thumbnail rendered on a miss is stored in the archive's cache, which takes the write
+// lock: not on the request's thread (it may wait for an import's transaction), but by
+// `ThumbnailWriter`, one read-write connection on a queue of its own that stores whatever
+// accumulated in one transaction. When the archive cannot be opened for writing (a read-only
+// file or folder), there is no writer and misses are rendered each time without being stored.
+
+import Dispatch
+import Foundation
+import InklingArchive
+
+/// Read-only archive connections, opened on demand and reused.
+final class ArchivePool: @unchecked Sendable {
+  // @unchecked: `idle` and `closed` are only touched while `lock` is held; an Archive taken
+  // out is used by one thread until it is given back.
+  private let lock = NSLock()
+  private var idle: [Archive] = []
+  private var closed = false
+  let path: String
+
+  /// Opens the first connection, so that an archive that cannot be read fails here.
+  init(path: String) throws(ArchiveError) {
+    self.path = path
+    idle = [try Archive(path: path, mode: .readOnly)]
+  }
+
+  /// Runs `body` with a connection of its own.
+  ///
+  /// - Throws: `ArchiveError` when no connection can be opened, or what `body` throws.
+  func withArchive<T>(_ body: (Archive) throws -> T) throws -> T {
+    let archive = try take()
+    defer { giveBack(archive) }
+    return try body(archive)
+  }
+
+  /// Closes the idle connections; those in use close when given back.
+  func close() {
+    lock.lock()
+    closed = true
+    idle.removeAll()
+    lock.unlock()
+  }
+
+  private func take() throws(ArchiveError) -> Archive {
+    lock.lock()
+    if let archive = idle.popLast() {
+      lock.unlock()
+      return archive
+    }
+    lock.unlock()
+    return try Archive(path: path, mode: .readOnly)
+  }
+
+  private func giveBack(_ archive: Archive) {
+    lock.lock()
+    defer { lock.unlock() }
+    if !closed { idle.append(archive) }
+  }
+}
+
+/// The one read-write connection that stores thumbnails rendered by readers.
+final class ThumbnailWriter: @unchecked Sendable {
+  // @unchecked: `pending` and `scheduled` are only touched while `lock` is held; `archive` only
+  // on `queue`.
+  private let archive: Archive
+  private let queue = DispatchQueue(label: "inkling-archive.thumbnail-writer")
+  private let lock = NSLock()
+  private var pending: [RenderedThumbnail] = []
+  private var scheduled = false
+
+  /// A writer, or nil when the archive cannot be opened for writing.
+  init?(path: String) {
+    guard let archive = try? Archive(path: path, mode: .readWrite) else { return nil }
+    self.archive = archive
+  }
+
+  /// Queues a thumbnail to store; returns at once.
+  func store(_ thumbnail: RenderedThumbnail) {
+    lock.lock()
+    defer { lock.unlock() }
+    pending.append(thumbnail)
+    guard !scheduled else { return }
+    scheduled = true
+    queue.async { self.drain() }
+  }
+
+  /// Stores what is queued and waits until it is written (for a clean stop and for tests).
+  func flush() {
+    queue.sync { self.drain() }
+  }
+
+  private func drain() {
+    lock.lock()
+    let batch = pending
+    pending = []
+    scheduled = false
+    lock.unlock()
+    if !batch.isEmpty { archive.storeThumbnails(batch) }
+  }
+}

@@ -1,0 +1,129 @@
+// `serve`: the archive's web pages and JSON API on an HTTP port, read-only (the only write is
+// the thumbnail cache, ArchivePool.swift), until stopped.
+//
+// States: running (from init) → stopped (stop(): no new connections, requests in flight
+// answered within the grace period, connections and archive closed). Invariants:
+//   1. a server listening on an address other than loopback always has a token, and answers
+//      401 to every request without it (AccessControl.swift);
+//   2. every response passes ResponseEncoding.finish (security headers, entity tag, gzip).
+
+import Foundation
+import InklingArchive
+
+/// How to serve an archive.
+public struct ServerConfiguration: Sendable {
+  public var archivePath: String
+  /// An IPv4 or IPv6 address literal; loopback (127.0.0.1) by default.
+  public var host: String
+  /// 0 for any free port (the one chosen is `ArchiveServer.port`).
+  public var port: UInt16
+  /// The token every request must carry; nil for none, which only a loopback host may have
+  /// (another host without one gets a generated token).
+  public var token: String?
+  /// Request threads; the machine's cores by default.
+  public var threads: Int
+  /// Drafts per page of the grid.
+  public var pageSize: Int
+
+  public init(
+    archivePath: String, host: String = "127.0.0.1", port: UInt16 = 8377, token: String? = nil,
+    threads: Int = ProcessInfo.processInfo.activeProcessorCount, pageSize: Int = 60
+  ) {
+    self.archivePath = archivePath
+    self.host = host
+    self.port = port
+    self.token = token
+    self.threads = threads
+    self.pageSize = pageSize
+  }
+
+  /// Whether `token` can be a server's token: 8 to 128 letters, digits, `-` or `_` (what a URL
+  /// and a cookie carry as they are).
+  public static func isValidToken(_ token: String) -> Bool { AccessControl.isValidToken(token) }
+
+  /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable from this machine only.
+  public static func isLoopback(_ host: String) -> Bool {
+    host == "::1" || host == "localhost" || host.hasPrefix("127.")
+  }
+}
+
+/// Why a server could not start.
+public enum ServerError: Error, CustomStringConvertible, Sendable {
+  /// The archive cannot be opened for reading.
+  case archive(ArchiveError)
+  /// The address or port cannot be listened on.
+  case listen(String)
+  /// A token that cannot travel in a URL or a cookie.
+  case invalidToken
+
+  public var description: String {
+    switch self {
+    case .archive(let error): error.message
+    case .listen(let message): message
+    case .invalidToken: "a token is 8 to 128 letters, digits, '-' or '_'"
+    }
+  }
+}
+
+/// A running server.
+public final class ArchiveServer: @unchecked Sendable {
+  // @unchecked: every stored property is immutable except through stop(), which the owner
+  // calls once (HTTPDaemon and the pool guard their own state).
+  private let daemon: HTTPDaemon
+  private let pool: ArchivePool
+  private let writer: ThumbnailWriter?
+  public let configuration: ServerConfiguration
+  /// The token requests must carry (the configuration's, or generated for a non-loopback host).
+  public let token: String?
+  /// The port listened on.
+  public var port: UInt16 { daemon.port }
+
+  /// Opens the archive and starts listening.
+  ///
+  /// - Throws: `ServerError` when the archive cannot be read or the address not listened on.
+  public init(_ configuration: ServerConfiguration) throws(ServerError) {
+    self.configuration = configuration
+    if let token = configuration.token, !AccessControl.isValidToken(token) { throw .invalidToken }
+    token = configuration.token ?? (ServerConfiguration.isLoopback(configuration.host) ? nil : AccessControl.newToken())
+    do {
+      pool = try ArchivePool(path: configuration.archivePath)
+    } catch {
+      throw .archive(error)
+    }
+    writer = ThumbnailWriter(path: configuration.archivePath)
+    let router = Router(
+      pool: pool, writer: writer,
+      access: AccessControl(token: token, loopbackOnly: ServerConfiguration.isLoopback(configuration.host)),
+      pageSize: configuration.pageSize)
+    let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
+    do {
+      daemon = try HTTPDaemon(
+        HTTPDaemonSettings(host: host, port: configuration.port, threads: max(1, configuration.threads))
+      ) { request in ResponseEncoding.finish(router.respond(to: request), for: request) }
+    } catch {
+      pool.close()
+      throw .listen(error.description)
+    }
+  }
+
+  /// Whether thumbnails rendered on a miss are stored in the archive's cache (false when the
+  /// archive cannot be written: they are then rendered each time).
+  public var storesThumbnails: Bool { writer != nil }
+
+  /// The address to open: `http://HOST:PORT/`, with `?token=…` when a token is needed.
+  public var url: String {
+    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    return "http://\(host):\(port)/" + (token.map { "?token=" + $0 } ?? "")
+  }
+
+  /// Stops accepting connections, lets the requests in flight finish (up to `grace` seconds),
+  /// stores the thumbnails still queued and closes the archive.
+  public func stop(grace: Double = 5) {
+    daemon.stop(grace: grace)
+    writer?.flush()
+    pool.close()
+  }
+
+  /// Stores the thumbnails rendered so far and waits until they are written (tests).
+  func flushThumbnails() { writer?.flush() }
+}

@@ -1,0 +1,110 @@
+// inkling-archive serve: what a script adds to pages that work without it.
+//   - the grid loads its next page when the "More drafts" link scrolls into view, appending
+//     that page's cards (the link's own URL, fetched and parsed as HTML: the server renders
+//     cards in one place only);
+//   - the search box searches as one types: the grid is fetched again for the new query and
+//     swapped in, and the address follows (history.replaceState), so it can be bookmarked.
+// Nothing here builds markup from text: cards come from the server's HTML through DOMParser,
+// which runs no scripts, and are adopted as nodes.
+"use strict";
+
+(function () {
+  const parser = new DOMParser();
+
+  async function fetchPage(url) {
+    const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+    // A search that does not parse is a 400 whose page says why: shown like any other.
+    return parser.parseFromString(await response.text(), "text/html");
+  }
+
+  function replaceById(doc, id) {
+    const mine = document.getElementById(id);
+    const theirs = doc.getElementById(id);
+    if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+    else if (mine) mine.replaceChildren();
+    else if (theirs) {
+      const main = document.querySelector("main");
+      if (main) main.prepend(document.adoptNode(theirs));
+    }
+  }
+
+  // MARK: - More drafts as one scrolls
+
+  let loading = false;
+  const observer = "IntersectionObserver" in window ? new IntersectionObserver(onVisible, { rootMargin: "600px" }) : null;
+
+  function watchMore() {
+    const more = document.getElementById("more");
+    if (observer && more) observer.observe(more);
+  }
+
+  async function onVisible(entries) {
+    if (loading || !entries.some((entry) => entry.isIntersecting)) return;
+    const more = document.getElementById("more");
+    const grid = document.getElementById("grid");
+    if (!more || !grid) return;
+    loading = true;
+    observer.unobserve(more);
+    try {
+      const doc = await fetchPage(more.href);
+      const cards = doc.querySelectorAll("#grid > li");
+      for (const card of cards) grid.appendChild(document.adoptNode(card));
+      const next = doc.getElementById("more");
+      if (next) more.href = next.href;
+      else more.remove();
+    } finally {
+      loading = false;
+      watchMore();
+    }
+  }
+
+  // MARK: - Live search
+
+  const form = document.getElementById("search");
+  let timer = null;
+  let generation = 0;
+
+  function gridURL() {
+    const params = new URLSearchParams();
+    for (const [key, value] of new FormData(form)) {
+      if (typeof value !== "string" || value === "") continue;
+      if (key === "sort" && value === "newest") continue;
+      params.append(key, value);
+    }
+    const query = params.toString();
+    return "/" + (query ? "?" + query : "");
+  }
+
+  async function search() {
+    const url = gridURL();
+    const mine = ++generation;
+    const doc = await fetchPage(url);
+    if (mine !== generation) return; // a newer search is on its way
+    if (location.pathname !== "/") {
+      location.assign(url);
+      return;
+    }
+    for (const id of ["problem", "empty", "grid", "pages"]) replaceById(doc, id);
+    const twin = document.querySelector(".twin");
+    const theirTwin = doc.querySelector(".twin");
+    if (twin && theirTwin) twin.replaceWith(document.adoptNode(theirTwin));
+    document.title = doc.title;
+    history.replaceState(null, "", url);
+    watchMore();
+  }
+
+  if (form) {
+    form.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(search, 250);
+    });
+    form.addEventListener("submit", (event) => {
+      if (location.pathname !== "/") return; // elsewhere the form goes to the grid as usual
+      event.preventDefault();
+      clearTimeout(timer);
+      search();
+    });
+  }
+
+  watchMore();
+})();

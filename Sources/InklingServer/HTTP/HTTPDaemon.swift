@@ -1,0 +1,156 @@
+// The one file that talks to libmicrohttpd (through HTTPDBridge): it starts a daemon, turns each
+// request into an HTTPRequest, passes it to the handler and queues the HTTPResponse it returns.
+//
+// Threads: MHD's internal pool polls connections with epoll and runs the handler on the pool
+// thread of the connection, so at most `threads` handlers run at once, whatever the number of
+// connections. A connection idle for `timeout` seconds (a slow or vanished client) is closed by
+// MHD and never holds a thread: a thread only waits in epoll.
+//
+// Every request gets exactly one response, on the last call of MHD's access handler (when the
+// request is complete: HTTPDBridge.h says why not the first). A body, which no route accepts,
+// is read and dropped.
+
+import CMicroHTTPD
+import Foundation
+import HTTPDBridge
+
+/// How a daemon listens.
+struct HTTPDaemonSettings: Sendable {
+  /// IPv4 or IPv6 literal.
+  var host: String
+  /// 0 for any free port.
+  var port: UInt16
+  var threads: Int
+  var connectionLimit: Int = 512
+  var timeoutSeconds: Int = 30
+  /// Request line and headers of one connection: larger requests get 414 or 431 from MHD.
+  var memoryLimit: Int = 64 * 1024
+}
+
+/// Why a daemon did not start.
+struct HTTPDaemonError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// A running libmicrohttpd daemon.
+final class HTTPDaemon: @unchecked Sendable {
+  // @unchecked: `httpd` is set once in init and cleared in stop(), which callers make once
+  // after the last request (the server's stop); `handler` is immutable.
+  typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+  private var httpd: OpaquePointer?
+  private let handler: Handler
+  /// The port listened on (the one chosen when 0 was asked for).
+  private(set) var port: UInt16 = 0
+
+  init(_ settings: HTTPDaemonSettings, handler: @escaping Handler) throws(HTTPDaemonError) {
+    self.handler = handler
+    var storage = sockaddr_storage()
+    guard Self.address(settings.host, settings.port, into: &storage) else {
+      throw HTTPDaemonError(description: "\(settings.host) is not an IPv4 or IPv6 address")
+    }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let started = withUnsafePointer(to: &storage) { address in
+      address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+        var bridge = inkling_httpd_settings(
+          address: address, threads: UInt32(max(1, settings.threads)),
+          connection_limit: UInt32(settings.connectionLimit), timeout_seconds: UInt32(settings.timeoutSeconds),
+          memory_limit: settings.memoryLimit)
+        return inkling_httpd_start(&bridge, accessHandler, context)
+      }
+    }
+    guard let started else {
+      throw HTTPDaemonError(
+        description: "cannot listen on \(settings.host) port \(settings.port): \(String(cString: strerror(errno)))")
+    }
+    httpd = started
+    port = inkling_httpd_port(started)
+  }
+
+  /// Stops accepting connections, waits up to `grace` seconds for the requests in flight to
+  /// be answered, then closes every connection and joins MHD's threads.
+  func stop(grace: Double) {
+    guard let httpd else { return }
+    inkling_httpd_quiesce(httpd)
+    let deadline = Date().addingTimeInterval(grace)
+    while inkling_httpd_in_flight(httpd) > 0 && Date() < deadline { usleep(10_000) }
+    inkling_httpd_stop(httpd)
+    self.httpd = nil
+  }
+
+  deinit { stop(grace: 0) }
+
+  // MARK: - Requests
+
+  fileprivate func handle(
+    _ connection: OpaquePointer, method: String, uploadSize: UnsafeMutablePointer<Int>?,
+    requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+  ) -> MHD_Result {
+    if let uploadSize, uploadSize.pointee > 0 {
+      uploadSize.pointee = 0  // a body no route reads
+      return MHD_Result.YES
+    }
+    guard inkling_httpd_next_step(requestState) == INKLING_HTTPD_ANSWER else { return MHD_Result.YES }
+    var length = 0
+    let response: HTTPResponse
+    if let uri = inkling_httpd_raw_uri(requestState, &length) {
+      let target = String(decoding: UnsafeRawBufferPointer(start: uri, count: length), as: UTF8.self)
+      let request = HTTPRequest(method: method, target: target) { name in
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+      }
+      response = handler(request)
+    } else {
+      response = HTTPResponse(
+        status: 500, contentType: "text/plain; charset=utf-8", body: Array("out of memory\n".utf8))
+    }
+    return Self.queue(response, on: connection)
+  }
+
+  private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { body -> OpaquePointer? in
+      guard let base = body.baseAddress, !body.isEmpty else {
+        return MHD_create_response_from_buffer(0, nil, MHD_ResponseMemoryMode.RESPMEM_PERSISTENT)
+      }
+      return MHD_create_response_from_buffer(
+        body.count, UnsafeMutableRawPointer(mutating: base), MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+    }
+    guard let made else { return MHD_Result.NO }  // out of memory: MHD closes the connection
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers {
+      // Header values are ours; a CR or LF in one would be our bug, and MHD refuses them.
+      _ = MHD_add_response_header(made, name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+  }
+
+  // MARK: - Addresses
+
+  private static func address(_ host: String, _ port: UInt16, into storage: inout sockaddr_storage) -> Bool {
+    withUnsafeMutableBytes(of: &storage) { raw in
+      var v4 = sockaddr_in()
+      if inet_pton(AF_INET, host, &v4.sin_addr) == 1 {
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = port.bigEndian
+        withUnsafeBytes(of: v4) { raw.copyMemory(from: $0) }
+        return true
+      }
+      var v6 = sockaddr_in6()
+      if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = port.bigEndian
+        withUnsafeBytes(of: v6) { raw.copyMemory(from: $0) }
+        return true
+      }
+      return false
+    }
+  }
+}
+
+/// MHD's access handler: finds the daemon from its context pointer and hands the request on.
+private let accessHandler: MHD_AccessHandlerCallback = {
+  context, connection, _, method, _, _, uploadSize, requestState in
+  guard let context, let connection else { return MHD_Result.NO }
+  let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
+  let name = method.map { String(cString: $0) } ?? ""
+  return daemon.handle(connection, method: name, uploadSize: uploadSize, requestState: requestState)
+}

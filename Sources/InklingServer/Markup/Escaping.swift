@@ -1,0 +1,69 @@
+// The one place that escapes, one function per context. Every value a page shows passes
+// through one of them: HTML interpolation (HTML.swift) calls `text` or `attribute`, URLs are
+// built from `urlComponent` only (Links.swift), and JSON is written by JSONWriter (which
+// escapes quotes, backslashes, control characters and U+2028/U+2029) through `json`.
+//
+// Why these sets:
+//   - text: `&` and `<` start markup; `>` closes it in odd places; quotes are escaped too so
+//     that text misplaced inside an attribute still cannot end it.
+//   - attribute: every attribute is written double-quoted by the pages; the same five
+//     characters, so `"><img src=x onerror=…>` stays one harmless value.
+//   - urlComponent: everything outside RFC 3986's unreserved set is percent-encoded, so a
+//     component can never add a `/`, `?`, `&`, `#` or `=` to the URL it goes into.
+
+import InklingCommandLine
+
+enum Escape {
+  /// Text between tags.
+  static func text(_ value: String) -> String { replacing(value) }
+
+  /// A double-quoted attribute value.
+  static func attribute(_ value: String) -> String { replacing(value) }
+
+  /// One path segment or query key or value of a URL: UTF-8, each byte outside
+  /// `A–Z a–z 0–9 - . _ ~` as `%XX`.
+  static func urlComponent(_ value: String) -> String {
+    var out = ""
+    out.reserveCapacity(value.utf8.count)
+    for byte in value.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"):
+        out.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        out += "%"
+        out.unicodeScalars.append(hexDigit(byte >> 4))
+        out.unicodeScalars.append(hexDigit(byte & 0xF))
+      }
+    }
+    return out
+  }
+
+  /// A JSON document as UTF-8 bytes, one line.
+  static func json(_ value: JSONValue) -> [UInt8] { Array(JSONWriter().string(value).utf8) }
+
+  private static func replacing(_ value: String) -> String {
+    // Most names need nothing: one scan, no copy.
+    guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
+      return value
+    }
+    var out = ""
+    out.reserveCapacity(value.utf8.count + 16)
+    for scalar in value.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
+    Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
+  }
+}

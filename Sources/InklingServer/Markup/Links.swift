@@ -1,0 +1,110 @@
+// Every URL the server writes into a page or a JSON document, built in one place from encoded
+// components (Escape.urlComponent), and the URL scheme they follow:
+//
+//   /                                  the drafts grid: ?q= (search language) &sort= &since=
+//                                      &until= &on= (dates as `list` takes them) &after= (page)
+//   /draft?name=N                      a draft's timeline;  &version=K  one version, large
+//   /versions/ID/thumbnail.png?size=S  a version's thumbnail (S = 128, 256, 512, 1024)
+//   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3)
+//   /versions/ID/file                  its original .inkling file, under its original name
+//   /swatches/RRGGBBAA.svg             a colour swatch (CSP forbids inline styles)
+//   /static/NAME?v=HASH                the embedded stylesheet and script
+//   /api/drafts, /api/draft            the JSON twins of / and /draft, same parameters
+//
+// Draft names travel in the query, not the path: browsers resolve `.` and `..` segments
+// (even encoded as %2E) before sending, so a draft called ".." could not have a path of its
+// own. Images and files are named by the version's id, which never changes (VersionID), so
+// they can be cached for good; `r` names the renderer, whose new pixels must not be hidden by
+// such a cache.
+
+import InklingArchive
+import InklingRendering
+
+/// A URL of this server, its components already percent-encoded; made only by `Links`.
+struct URLReference: Equatable, Sendable {
+  fileprivate(set) var text: String
+}
+
+/// The state of a grid of drafts, as its URL holds it.
+struct GridState: Equatable, Sendable {
+  var query = ""
+  var sort = DraftSort.newest
+  var since: String?
+  var until: String?
+  var on: String?
+  /// A page cursor's token (DraftPageCursor), for the pages after the first.
+  var after: String?
+
+  /// The same grid from its first page.
+  var firstPage: GridState {
+    var state = self
+    state.after = nil
+    return state
+  }
+}
+
+enum Links {
+  static func grid(_ state: GridState) -> URLReference { url("/", gridParameters(state)) }
+
+  static func apiDrafts(_ state: GridState) -> URLReference { url("/api/drafts", gridParameters(state)) }
+
+  static func draft(_ name: String) -> URLReference { url("/draft", [("name", name)]) }
+
+  static func version(_ name: String, number: Int) -> URLReference {
+    url("/draft", [("name", name), ("version", String(number))])
+  }
+
+  static func apiDraft(_ name: String) -> URLReference { url("/api/draft", [("name", name)]) }
+
+  static func apiVersion(_ name: String, number: Int) -> URLReference {
+    url("/api/draft", [("name", name), ("version", String(number))])
+  }
+
+  static func thumbnail(_ id: VersionID, size: Int) -> URLReference {
+    url("/versions/\(id)/thumbnail.png", [("size", String(size)), ("r", String(Renderer.version))])
+  }
+
+  static func render(_ id: VersionID, scale: Int) -> URLReference {
+    url("/versions/\(id)/render.png", [("scale", String(scale)), ("r", String(Renderer.version))])
+  }
+
+  static func file(_ id: VersionID) -> URLReference { url("/versions/\(id)/file", []) }
+
+  /// A swatch of an RGBA colour with components in 0…1.
+  static func swatch(red: Double, green: Double, blue: Double, alpha: Double) -> URLReference {
+    URLReference(text: "/swatches/" + [red, green, blue, alpha].map(hexByte).joined() + ".svg")
+  }
+
+  static func asset(_ asset: StaticAssets.Asset) -> URLReference {
+    url("/static/" + asset.name, [("v", asset.tag)])
+  }
+
+  /// The path and query of a request target, encoded again (a redirect to the same page).
+  static func sameTarget(_ target: RequestTarget) -> URLReference {
+    url("/" + target.segments.map(Escape.urlComponent).joined(separator: "/"), target.query.map { ($0.key, $0.value) })
+  }
+
+  /// `path` (fixed names, numbers or encoded segments) with encoded parameters.
+  private static func url(_ path: String, _ parameters: [(String, String)]) -> URLReference {
+    guard !parameters.isEmpty else { return URLReference(text: path) }
+    let query = parameters.map { Escape.urlComponent($0.0) + "=" + Escape.urlComponent($0.1) }
+    return URLReference(text: path + "?" + query.joined(separator: "&"))
+  }
+
+  private static func gridParameters(_ state: GridState) -> [(String, String)] {
+    var parameters: [(String, String)] = []
+    if !state.query.isEmpty { parameters.append(("q", state.query)) }
+    if state.sort != .newest { parameters.append(("sort", state.sort.rawValue)) }
+    for (key, value) in [("since", state.since), ("until", state.until), ("on", state.on)] {
+      if let value, !value.isEmpty { parameters.append((key, value)) }
+    }
+    if let after = state.after { parameters.append(("after", after)) }
+    return parameters
+  }
+
+  private static func hexByte(_ component: Double) -> String {
+    let value = Int((min(max(component.isFinite ? component : 0, 0), 1) * 255).rounded())
+    let digits = String(value, radix: 16)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+}

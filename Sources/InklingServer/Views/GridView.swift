@@ -1,0 +1,141 @@
+// `/` and its JSON twin `/api/drafts`: the drafts as a grid of thumbnails, newest first as in
+// the app, a page at a time (Archive.draftPage), filtered by the search language (`q`) and by
+// dates (`since`, `until`, `on`, as `list` takes them), sorted by `sort`.
+//
+// Without a script, the last card is followed by a link to the next page; app.js fetches that
+// page instead when the link scrolls into view and appends its cards, and runs the search as
+// one types (fetching `/` with the new query and swapping the grid).
+
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+enum GridView {
+  /// The thumbnail size of the grid's cards (shown at half its pixels on most screens).
+  static let thumbnailSize = 256
+
+  /// The grid's state from its URL.
+  static func state(_ target: RequestTarget) throws(RequestError) -> GridState {
+    var state = GridState()
+    state.query = target.parameter("q") ?? ""
+    if let sort = target.parameter("sort"), !sort.isEmpty {
+      guard let parsed = DraftSort(argument: sort) else {
+        throw RequestError(400, "the order is newest, oldest, name or versions, not \"\(sort)\"")
+      }
+      state.sort = parsed
+    }
+    func date(_ key: String) -> String? { target.parameter(key).flatMap { $0.isEmpty ? nil : $0 } }
+    state.since = date("since")
+    state.until = date("until")
+    state.on = date("on")
+    state.after = target.parameter("after").flatMap { $0.isEmpty ? nil : $0 }
+    return state
+  }
+
+  /// The page of drafts a state asks for; a SearchSyntaxError for a query that does not parse.
+  static func drafts(_ state: GridState, in archive: Archive, limit: Int) throws -> DraftPage {
+    var query = try DraftQuery(search: state.query)
+    let dates = try DraftQuery(since: state.since, until: state.until, on: state.on)
+    query = DraftQuery(query.expression && dates.expression)
+    var cursor: DraftPageCursor?
+    if let token = state.after {
+      guard let parsed = DraftPageCursor(token: token, sort: state.sort) else {
+        throw RequestError(400, "the page to continue after (\"after\") is not one this server wrote for this order")
+      }
+      cursor = parsed
+    }
+    return try archive.draftPage(matching: query, sort: state.sort, after: cursor, limit: limit)
+  }
+
+  // MARK: - HTML
+
+  static func page(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
+    let state = try state(target)
+    let title = state.query.isEmpty ? "Drafts" : "Search: \(state.query)"
+    do {
+      let page = try pool.withArchive { try drafts(state, in: $0, limit: pageSize) }
+      return HTTPResponse(
+        contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: grid(page, state)).bytes)
+    } catch let syntax as SearchSyntaxError {
+      // The grid's page with the query's caret message in place of the cards.
+      let main: HTML = """
+        <section class="problem" id="problem" role="alert">
+        <h1>The search does not parse</h1>
+        <pre>\(syntax.description)</pre>
+        </section>
+        <ul class="grid" id="grid"></ul>
+        <nav class="pages" id="pages"></nav>
+        \(help)
+        """
+      return HTTPResponse(
+        status: 400, contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: main).bytes,
+        cache: .none)
+    }
+  }
+
+  static func grid(_ page: DraftPage, _ state: GridState) -> HTML {
+    let cards = page.drafts.map { entry -> HTML in
+      let draft = entry.draft
+      return """
+        <li class="card"><a href="\(Links.draft(draft.name))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt=""><span class="name">\(draft.name)</span></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Formatting.count(draft.versionCount, "version"))</span></li>
+        """
+    }
+    var next = state
+    next.after = page.next?.token
+    let more: HTML =
+      page.next == nil ? "" : "<a id=\"more\" rel=\"next\" href=\"\(Links.grid(next))\">More drafts</a>"
+    let first: HTML =
+      state.after == nil ? "" : "<a id=\"first\" href=\"\(Links.grid(state.firstPage))\">First page</a>"
+    let empty: HTML =
+      page.drafts.isEmpty && state.after == nil ? "<p class=\"empty\" id=\"empty\">No drafts match.</p>" : ""
+    return """
+      <div id="problem"></div>
+      \(empty)
+      <ul class="grid" id="grid">
+      \(cards)
+      </ul>
+      <nav class="pages" id="pages">\(first)\(more)</nav>
+      \(help)
+      <p class="twin"><a href="\(Links.apiDrafts(state))">This page as JSON</a></p>
+      """
+  }
+
+  static let help: HTML = """
+    <details class="help"><summary>The search language</summary><pre>\(SearchParser.helpText)</pre></details>
+    """
+
+  // MARK: - JSON
+
+  static func api(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
+    let state = try state(target)
+    var limit = pageSize
+    if let text = target.parameter("limit") {
+      guard let value = Int(text), (1...Archive.draftPageLimit).contains(value) else {
+        throw RequestError(400, "limit is a number of drafts from 1 to \(Archive.draftPageLimit), not \"\(text)\"")
+      }
+      limit = value
+    }
+    do {
+      let page = try pool.withArchive { try Self.drafts(state, in: $0, limit: limit) }
+      var next = state
+      next.after = page.next?.token
+      let cards: [JSONValue] = page.drafts.map { entry in
+        JSONFields.adding(
+          [
+            ("url", .string(Links.draft(entry.draft.name).text)),
+            ("thumbnail", .string(Links.thumbnail(entry.latestVersion, size: thumbnailSize).text)),
+          ], to: DraftJSON.object(entry.draft))
+      }
+      let value: JSONValue = [
+        "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next).text),
+      ]
+      return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
+    } catch let syntax as SearchSyntaxError {
+      let value: JSONValue = [
+        "error": .string(syntax.description), "status": 400, "query": .string(syntax.query),
+        "column": .int(syntax.column), "message": .string(syntax.message),
+      ]
+      return HTTPResponse(status: 400, contentType: HTTPResponse.json, body: Escape.json(value), cache: .none)
+    }
+  }
+}

@@ -1,0 +1,36 @@
+// The API's JSON is the command line's (InklingPresentation) plus what a page links to: each
+// object of the CLI's shape gains fields at its end (URLs, a version's id and stroke changes),
+// so a script written against `--json` reads the API unchanged.
+
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+enum JSONFields {
+  /// `object` with `fields` appended (after its own, in order).
+  static func adding(_ fields: [(String, JSONValue)], to object: JSONValue) -> JSONValue {
+    guard case .object(let members) = object else { return object }
+    return .object(members + fields.map { JSONValue.Member($0.0, $0.1) })
+  }
+
+  /// {"added":N,"removed":N,"hidden":N,"unhidden":N}, or null when unknown.
+  static func changes(_ changes: StrokeChanges?) -> JSONValue {
+    guard let changes else { return .null }
+    return [
+      "added": .int(changes.added), "removed": .int(changes.removed), "hidden": .int(changes.hidden),
+      "unhidden": .int(changes.unhidden),
+    ]
+  }
+
+  /// What the API adds to a version of the timeline: its id, changes and URLs.
+  static func version(_ entry: TimelineEntry) -> JSONValue {
+    let name = entry.version.draftName
+    return adding(
+      [
+        ("id", .int(Int(entry.id.rawValue))), ("changes", changes(entry.changes)),
+        ("url", .string(Links.version(name, number: entry.version.number).text)),
+        ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize).text)),
+        ("render", .string(Links.render(entry.id, scale: 2).text)), ("file", .string(Links.file(entry.id).text)),
+      ], to: VersionJSON.object(entry.version))
+  }
+}

@@ -1,0 +1,99 @@
+// `/versions/ID/…`: a version's thumbnail, share image and original file, and `/swatches/…`.
+// A version id names one saved file for good, so these are cached as immutable while the
+// renderer is the one named in the URL (`r`, Links.swift); entity tags come from what the
+// bytes depend on, so a revalidation costs a look-up, not a render.
+
+import InklingArchive
+import InklingRendering
+
+enum VersionFiles {
+  /// The version id of a `/versions/ID/…` path: decimal digits only.
+  static func id(_ segment: String) throws(RequestError) -> VersionID {
+    guard !segment.isEmpty, segment.count <= 18, segment.allSatisfy(\.isASCII), segment.allSatisfy(\.isNumber),
+      let value = Int64(segment)
+    else { throw RequestError(404, "there is no version \"\(segment)\"") }
+    return VersionID(rawValue: value)
+  }
+
+  /// Immutable while the URL names the current renderer.
+  static func policy(_ target: RequestTarget) -> CachePolicy {
+    target.parameter("r") == String(Renderer.version) ? .immutable : .revalidate
+  }
+
+  /// An integer query parameter, `fallback` when absent.
+  static func integer(_ target: RequestTarget, _ key: String, fallback: Int) throws(RequestError) -> Int {
+    guard let text = target.parameter(key) else { return fallback }
+    guard let value = Int(text) else { throw RequestError(400, "\(key) is a whole number, not \"\(text)\"") }
+    return value
+  }
+
+  static func thumbnail(
+    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?
+  ) throws -> HTTPResponse {
+    let size = try integer(target, "size", fallback: GridView.thumbnailSize)
+    let policy = policy(target)
+    return try pool.withArchive { archive in
+      let thumbnail = try archive.thumbnailRequest(version: id, size: size)
+      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
+        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
+        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag)
+      }
+      let (png, rendered) = try archive.thumbnailPNG(thumbnail)
+      if let rendered { writer?.store(rendered) }
+      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
+    }
+  }
+
+  static func render(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
+    -> HTTPResponse
+  {
+    let scale = try integer(target, "scale", fallback: 2)
+    guard VersionView.scales.contains(scale) else {
+      throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
+    }
+    let policy = policy(target)
+    return try pool.withArchive { archive in
+      let file = try archive.versionFile(id)
+      let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
+      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
+        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag)
+      }
+      let png = try archive.render(version: id, scale: Double(scale))
+      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: tag)
+    }
+  }
+
+  /// The original file, under its original name.
+  static func file(_ id: VersionID, pool: ArchivePool) throws -> HTTPResponse {
+    let original = try pool.withArchive { try $0.originalFile(of: id) }
+    return HTTPResponse(
+      contentType: "application/octet-stream", body: original.bytes, cache: .immutable, tag: original.file.sha256,
+      headers: [("Content-Disposition", contentDisposition(original.file.fileName))])
+  }
+
+  /// `attachment` with the name twice (RFC 6266): an ASCII fallback in which anything else is
+  /// `_`, and the exact name as UTF-8 in `filename*` (RFC 8187), percent-encoded.
+  static func contentDisposition(_ name: String) -> String {
+    let fallback = String(
+      name.unicodeScalars.map { scalar -> Character in
+        scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar != "%"
+          ? Character(scalar) : "_"
+      })
+    return "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(Escape.urlComponent(name))"
+  }
+
+  /// `/swatches/RRGGBBAA.svg`: a rounded square of that colour, for backgrounds and inks.
+  static func swatch(_ name: String) throws(RequestError) -> HTTPResponse {
+    let hex = name.hasSuffix(".svg") ? String(name.dropLast(4)) : ""
+    guard hex.count == 8, hex.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+      throw RequestError(404, "a swatch is named by eight lowercase hex digits, RRGGBBAA.svg")
+    }
+    let alpha = Double(Int(hex.suffix(2), radix: 16) ?? 255) / 255
+    let svg = """
+      <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">\
+      <rect x="0.5" y="0.5" width="15" height="15" rx="3" fill="#\(hex.prefix(6))" fill-opacity="\(alpha)" \
+      stroke="#8a8a8a"/></svg>
+      """
+    return HTTPResponse(contentType: "image/svg+xml", body: Array(svg.utf8), cache: .immutable)
+  }
+}
