@@ -138,6 +138,8 @@ let package = Package(
     .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingTestSupport"]),
     .testTarget(
       name: "InklingServerTests",
-      dependencies: ["InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingCommandLine"]),
+      dependencies: [
+        "InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingRendering", "InklingCommandLine",
+      ]),
   ]
 )
