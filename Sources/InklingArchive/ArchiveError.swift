@@ -24,6 +24,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchDraft(name: String, suggestions: [String])
   /// The draft has `versionCount` versions, fewer than `number`.
   case noSuchVersion(draft: String, number: Int, versionCount: Int)
+  /// No version has this id (VersionID): it was never archived, or was removed since.
+  case noVersionWithID(VersionID)
   /// The draft's first version was saved after `date`.
   case noVersionSavedBy(draft: String, date: Date, firstSaved: Date)
   /// The draft's drawings are not in the drawing index yet (an archive from before it).
@@ -107,6 +109,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case renderScale(Double)
     /// zstd levels for repacking are 1 to 19.
     case compressionLevel(Int)
+    /// A page of drafts holds 1 to `Archive.draftPageLimit` drafts.
+    case pageSize(Int)
   }
 
   /// A description for logs and developers; the command line words its own sentences.
@@ -119,6 +123,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .noSuchDraft(let name, let suggestions):
       "no draft named \"\(name)\"" + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
     case .noSuchVersion(let draft, let number, let count): "\"\(draft)\" has \(count) versions, not \(number)"
+    case .noVersionWithID(let id): "no version with id \(id)"
     case .noVersionSavedBy(let draft, let date, _): "\"\(draft)\" has no version saved by \(date)"
     case .notIndexed(let draft): "the drawings of \"\(draft)\" are not indexed"
     case .unreadableDrawing(let draft, let version, let reason):

@@ -58,7 +58,7 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
 
   public var description: String {
     switch self {
-    case .archive(let error): error.message
+    case .archive(let error): error.description
     case .listen(let message): message
     case .invalidToken: "a token is 8 to 128 letters, digits, '-' or '_'"
     }

@@ -46,6 +46,7 @@ extension ArchiveError {
           + Self.alternatives(suggestions.map(Quoted.name)) + "?"
     case .noSuchVersion(let draft, let number, let count):
       "\(Quoted.name(draft)) has \(Plural.count(count, "version")); there is no version \(number)"
+    case .noVersionWithID(let id): "there is no version with id \(id) in the archive"
     case .noVersionSavedBy(let draft, _, let firstSaved):
       "\(Quoted.name(draft)) has no version saved by then; its first was saved \(Format.date(firstSaved))"
     case .notIndexed(let draft):
@@ -114,6 +115,7 @@ extension ArchiveError {
     case .columns(let columns): "--columns must be 1 or more, not \(columns)"
     case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
     case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
+    case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
     }
   }
 

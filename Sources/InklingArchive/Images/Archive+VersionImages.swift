@@ -54,8 +54,8 @@ public struct OriginalFile: Sendable {
 extension Archive {
   /// What the thumbnail of version `id` at `size` pixels is keyed by.
   ///
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `size` is not one of
-  ///   `ThumbnailCache.standardSizes`, `.failed` when there is no such version.
+  /// - Throws: `ArchiveError.invalidArgument(.thumbnailSize)` when `size` is not one of
+  ///   `ThumbnailCache.standardSizes`, `.noVersionWithID` when there is no such version.
   public func thumbnailRequest(version id: VersionID, size: Int) throws(ArchiveError) -> ThumbnailRequest {
     try Self.checkThumbnailSize(size)
     let row = try versionRow(id)
@@ -93,12 +93,11 @@ extension Archive {
   /// Version `id` as the app's share image at `scale` pixels per point (see `render(draft:)`),
   /// with the text chunks Software, Title, Creation Time and Inkling File.
   ///
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `scale` is not in 0 < S ≤ 16,
-  ///   `.failed` when there is no such version or its drawing does not decode.
+  /// - Throws: `ArchiveError.invalidArgument(.renderScale)` when `scale` is not in 0 < S ≤ 16,
+  ///   `.noVersionWithID` when there is no such version, `.unreadableDrawing` when its drawing
+  ///   does not decode.
   public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
-    guard scale.isFinite, scale > 0, scale <= 16 else {
-      throw ArchiveError(.invalidRequest, "the scale must be a number above 0 and at most 16, not \(scale)")
-    }
+    guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
     let row = try versionRow(id)
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
     let problem: String
@@ -110,29 +109,33 @@ extension Archive {
           Self.pngSoftware, ("Title", row.draftName),
           ("Creation Time", Self.iso8601(milliseconds: row.savedMilliseconds)), ("Inkling File", row.fileName),
         ]
-        return try PNG.encode(image, text: text)
+        do {
+          return try PNG.encode(image, text: text)
+        } catch {
+          throw ArchiveError.imageEncoding(detail: "\(error)")
+        }
       case .unreadable(let reason, _): problem = "\(reason)"
       }
-    } catch let error as DrawingReadError {
-      problem = "its drawing is damaged (\(error))"
+    } catch let error as ArchiveError {
+      throw error
     } catch {
-      problem = "\(error)"
+      problem = "its drawing is damaged (\(error))"
     }
-    throw ArchiveError(.failed, "\"\(row.draftName)\" \(row.fileName) cannot be rendered: \(problem)")
+    throw .unreadableDrawing(draft: row.draftName, version: try version(id).info.number, reason: problem)
   }
 
   /// The exact bytes of version `id`'s original file, verified against its SHA-256.
   ///
-  /// - Throws: `ArchiveError` when there is no such version, or (`.unusableArchive`) when
-  ///   the rebuilt file does not match its hash.
+  /// - Throws: `ArchiveError.noVersionWithID` when there is no such version,
+  ///   `.damagedVersion` when the rebuilt file does not match its hash.
   public func originalFile(of id: VersionID) throws(ArchiveError) -> OriginalFile {
-    let row = try versionRow(id)
-    return OriginalFile(file: Self.file(row), bytes: try fileBytes(of: row))
+    let (row, info) = try version(id)
+    return OriginalFile(file: Self.file(row), bytes: try fileBytes(of: row, info: info))
   }
 
   /// The name, size and hash of version `id`'s file, without rebuilding it.
   ///
-  /// - Throws: `ArchiveError` when there is no such version or the archive cannot be read.
+  /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func versionFile(_ id: VersionID) throws(ArchiveError) -> VersionFile {
     Self.file(try versionRow(id))
   }
@@ -143,7 +146,7 @@ extension Archive {
 
   /// What version `id`'s drawing holds, from the drawing index (as `show` tells it).
   ///
-  /// - Throws: `ArchiveError` when there is no such version or the archive cannot be read.
+  /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func drawing(of id: VersionID) throws(ArchiveError) -> DrawingSummary {
     let row = try versionRow(id)
     let facts = try storeCall { try DrawingIndexRecords.read(blobID: row.blobID, in: database) }
@@ -153,7 +156,16 @@ extension Archive {
   /// The version with row id `id`.
   func versionRow(_ id: VersionID) throws(ArchiveError) -> VersionRow {
     let row = try storeCall { try VersionRecords.version(id: id.rawValue, in: database) }
-    guard let row else { throw ArchiveError(.failed, "there is no version with id \(id) in the archive") }
+    guard let row else { throw .noVersionWithID(id) }
     return row
+  }
+
+  /// The version with row id `id` and its history entry (its number among its draft's).
+  func version(_ id: VersionID) throws(ArchiveError) -> (row: VersionRow, info: VersionInfo) {
+    let row = try versionRow(id)
+    guard let entry = try versions(of: row.draftName).first(where: { $0.row.id == id.rawValue }) else {
+      throw .noVersionWithID(id)  // removed between the two reads
+    }
+    return entry
   }
 }

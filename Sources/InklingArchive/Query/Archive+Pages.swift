@@ -112,13 +112,13 @@ extension Archive {
   /// var page = try archive.draftPage(limit: 60)
   /// while let next = page.next { page = try archive.draftPage(after: next, limit: 60) }
   /// ```
-  /// - Throws: `ArchiveError` of kind `.invalidRequest` when `limit` is not 1 to
-  ///   `draftPageLimit`; or when the archive cannot be read.
+  /// - Throws: `ArchiveError.invalidArgument(.pageSize)` when `limit` is not 1 to
+  ///   `draftPageLimit`; `.unusableArchive` when the archive cannot be read.
   public func draftPage(
     matching query: DraftQuery = .all, sort: DraftSort = .newest, after cursor: DraftPageCursor? = nil, limit: Int
   ) throws(ArchiveError) -> DraftPage {
     guard (1...Self.draftPageLimit).contains(limit) else {
-      throw ArchiveError(.invalidRequest, "a page holds 1 to \(Self.draftPageLimit) drafts, not \(limit)")
+      throw .invalidArgument(.pageSize(limit))
     }
     var rows: [DraftPageRow]
     if let cursor {

@@ -1,37 +1,39 @@
 // 4xx and 5xx answers that say what was wrong: a page for people, `{"error": …}` under /api/.
+// What each archive error means for a request is in ErrorSentences.swift.
 
 import InklingArchive
 import InklingCommandLine
 
-/// A request that cannot be answered as asked: its status and a sentence for the person.
+/// A request that cannot be answered as asked: its status, a sentence for the person, and
+/// drafts they may have meant.
 struct RequestError: Error {
   var status: Int
   var message: String
+  var suggestions: [String] = []
 
-  init(_ status: Int, _ message: String) {
+  init(_ status: Int, _ message: String, suggestions: [String] = []) {
     self.status = status
     self.message = message
-  }
-
-  /// What an archive operation's error means for a request: a malformed request (a bad date,
-  /// a size that is not offered) is 400, something that is not there 404, an archive that
-  /// cannot be read 500.
-  init(_ error: ArchiveError) {
-    switch error.kind {
-    case .invalidRequest: self.init(400, error.message)
-    case .failed: self.init(404, error.message)
-    case .unusableArchive: self.init(500, error.message)
-    }
+    self.suggestions = suggestions
   }
 }
 
 enum ErrorView {
-  static func response(status: Int, _ message: String, json: Bool, headers: [(String, String)] = []) -> HTTPResponse {
+  static func response(
+    status: Int, _ message: String, json: Bool, suggestions: [String] = [], headers: [(String, String)] = []
+  ) -> HTTPResponse {
     if json {
+      var value: JSONValue = ["error": .string(message), "status": .int(status)]
+      if !suggestions.isEmpty {
+        value = JSONFields.adding([("suggestions", .array(suggestions.map { .string($0) }))], to: value)
+      }
       return HTTPResponse(
-        status: status, contentType: HTTPResponse.json,
-        body: Escape.json(["error": .string(message), "status": .int(status)]), cache: .none, headers: headers)
+        status: status, contentType: HTTPResponse.json, body: Escape.json(value), cache: .none, headers: headers)
     }
+    let meant: HTML =
+      suggestions.isEmpty
+      ? ""
+      : "<p>Did you mean: \(HTML(joining: suggestions.enumerated().map { "\($0.offset == 0 ? "" : ", ")<a href=\"\(Links.draft($0.element))\">\($0.element)</a>" }))?</p>"
     let title = "\(status) \(HTTPResponse.reason(status))"
     let page = Layout.page(
       title: title,
@@ -39,6 +41,7 @@ enum ErrorView {
         <section class="problem" role="alert">
         <h1>\(title)</h1>
         <p>\(message)</p>
+        \(meant)
         <p><a href="\(Links.grid(GridState()))">All drafts</a></p>
         </section>
         """)
@@ -47,6 +50,6 @@ enum ErrorView {
   }
 
   static func response(_ error: RequestError, json: Bool) -> HTTPResponse {
-    response(status: error.status, error.message, json: json)
+    response(status: error.status, error.message, json: json, suggestions: error.suggestions)
   }
 }
