@@ -1,0 +1,249 @@
+#!/usr/bin/python3
+"""The web pages of `inkling-archive serve` in a real browser: headless Chromium through
+chromedriver and Selenium (Debian's chromium, chromium-driver and python3-selenium; scripts/setup
+installs them).
+
+On a generated archive with a hostile name in it, this opens the grid and checks that every
+thumbnail loaded (naturalWidth > 0) and that scrolling loads the next page; types a query into
+the search box and sees the grid change to the query's drafts (and a syntax error's caret
+message); opens a draft and sees one timeline entry per version; downloads a version and
+compares its bytes with the imported file; opens a version large; and checks that the browser
+reported no error (a Content-Security-Policy violation would be one). Screenshots of the grid,
+a search, a draft and a version go to the artefacts folder.
+
+    Tests/Browser/browser_test.py --bin .build/debug --artifacts .build/browser-artifacts
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+HOSTILE = '"><img src=x onerror=alert(1)>'
+PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
+
+
+class Failure(Exception):
+    pass
+
+
+def step(text):
+    print("browser test:", text, flush=True)
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+def run(bin_dir, archive, *arguments):
+    result = subprocess.run(
+        [os.path.join(bin_dir, "inkling-archive"), "--archive", archive, *arguments],
+        check=True, capture_output=True)
+    return result.stdout
+
+
+def build_archive(bin_dir, work):
+    drafts = os.path.join(work, "Drafts")
+    subprocess.run(
+        [os.path.join(bin_dir, "inkling-corpus"), "--drafts", "90", "--versions", "1-6", "--seed", "19", drafts],
+        check=True, capture_output=True)
+    # A hostile name, twice saved, made of a generated file's bytes (the name is only in the file name).
+    source = sorted(f for f in os.listdir(drafts) if f.endswith(".inkling"))[0]
+    for hour in (10, 11):
+        shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{HOSTILE}-2025-11-30T{hour}:00:00Z.inkling"))
+    archive = os.path.join(work, "archive.sqlite")
+    run(bin_dir, archive, "import", drafts)
+    return archive, drafts
+
+
+def start_server(bin_dir, archive):
+    process = subprocess.Popen(
+        [os.path.join(bin_dir, "inkling-archive"), "--archive", archive, "--json", "serve", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = process.stdout.readline()
+    if not line:
+        raise Failure("serve printed nothing: " + process.stderr.read().decode())
+    return process, json.loads(line)["url"]
+
+
+def browser(downloads):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,1000", "--force-device-scale-factor=1"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": downloads, "download.prompt_for_download": False,
+        "safebrowsing.enabled": False,
+    })
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    return driver
+
+
+def wait(driver, condition, message, timeout=30):
+    try:
+        return WebDriverWait(driver, timeout).until(lambda d: condition(d))
+    except Exception:
+        raise Failure(message)
+
+
+def click(driver, element):
+    """Clicks `element` as a person would, once scrolled clear of the sticky search bar."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def images_loaded(driver, selector):
+    """(loaded, total) of the images matching selector, once every one has finished loading."""
+    script = """
+      const images = Array.from(document.querySelectorAll(arguments[0]));
+      if (!images.every(i => i.complete)) return null;
+      return [images.filter(i => i.naturalWidth > 0).length, images.length];
+    """
+    return wait(driver, lambda d: d.execute_script(script, selector), "images still loading: " + selector)
+
+
+def card_names(driver):
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#grid .card .name')).map(e => e.textContent)")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True, help="folder with the built inkling-archive and inkling-corpus")
+    parser.add_argument("--artifacts", required=True, help="folder for the screenshots")
+    args = parser.parse_args()
+    os.makedirs(args.artifacts, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="inkling-browser-")
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    server = driver = None
+    passed = []
+    try:
+        step("building an archive")
+        archive, drafts = build_archive(args.bin, work)
+        everything = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list"))["drafts"]]
+        server, url = start_server(args.bin, archive)
+        step("serving at " + url + "; starting Chromium")
+        driver = browser(downloads)
+        step("the grid")
+
+        # The grid: every thumbnail loads, and scrolling brings the next page.
+        driver.get(url)
+        check(driver.title == "Drafts · inkling-archive", "title: " + driver.title)
+        loaded, total = images_loaded(driver, "#grid img")
+        check(total == PAGE_SIZE and loaded == total, f"{loaded} of {total} thumbnails loaded")
+        check(card_names(driver) == everything[:PAGE_SIZE], "the first page is not the newest drafts")
+        driver.save_screenshot(os.path.join(args.artifacts, "grid.png"))
+        driver.execute_script("document.getElementById('more').scrollIntoView()")
+        wait(driver, lambda d: len(card_names(d)) > PAGE_SIZE, "scrolling to the end loaded no more drafts")
+        loaded, total = images_loaded(driver, "#grid img")
+        check(loaded == total == len(everything), f"after scrolling: {loaded} of {total} thumbnails, {len(everything)} drafts")
+        check(card_names(driver) == everything, "the pages together are not every draft, newest first")
+        passed.append(f"grid: {total} thumbnails loaded over two pages")
+
+        # The hostile name is text: no alert, no injected image.
+        check(HOSTILE in card_names(driver), "the hostile name is not shown as a name")
+        check(driver.execute_script("return document.querySelectorAll('img[src=\"x\"]').length") == 0,
+              "a name became an <img> element")
+        passed.append("a hostile name shows as text")
+
+        # Live search: type a query, the grid changes to its drafts and the address holds it.
+        query = "versions:>=5"
+        expected = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "search", query))["drafts"]]
+        check(0 < len(expected) < PAGE_SIZE, f"the query matches {len(expected)} drafts")
+        box = driver.find_element(By.ID, "q")
+        box.clear()
+        box.send_keys(query)
+        wait(driver, lambda d: card_names(d) == expected, "the grid did not change to the search's drafts")
+        check("q=versions" in driver.current_url, "the address does not hold the query: " + driver.current_url)
+        loaded, total = images_loaded(driver, "#grid img")
+        check(loaded == total == len(expected), f"search: {loaded} of {total} thumbnails")
+        driver.save_screenshot(os.path.join(args.artifacts, "search.png"))
+        box.send_keys(Keys.END, " and (")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#problem pre"), "no syntax error shown")
+        caret = driver.find_element(By.CSS_SELECTOR, "#problem pre").text
+        check("^" in caret and "(" in caret, "the syntax error has no caret: " + caret)
+        check(card_names(driver) == [], "a query that does not parse still shows drafts")
+        passed.append(f"search: {len(expected)} drafts for {query!r}, and a caret message for a syntax error")
+
+        # One draft: one timeline entry per version.
+        name = expected[0]
+        history = json.loads(run(args.bin, archive, "--json", "history", name))["versions"]
+        box.clear()
+        box.send_keys(Keys.ENTER)
+        driver.get(url)
+        link = wait(driver, lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#grid .card a")
+                                       if a.find_element(By.CLASS_NAME, "name").text == name], "no card for " + name)
+        click(driver, link[0])
+        wait(driver, lambda d: d.find_elements(By.ID, "timeline"), "the draft page has no timeline")
+        entries = driver.find_elements(By.CSS_SELECTOR, "#timeline > li.entry")
+        check(len(entries) == len(history), f"{len(entries)} timeline entries for {len(history)} versions")
+        loaded, total = images_loaded(driver, "#timeline img.swatch, #timeline .thumb img")
+        check(loaded == total, f"timeline: {loaded} of {total} images")
+        driver.save_screenshot(os.path.join(args.artifacts, "draft.png"))
+        passed.append(f"draft {name!r}: {len(entries)} timeline entries")
+
+        # A download is the imported file, byte for byte.
+        oldest = history[0]
+        click(driver, entries[-1].find_element(By.CLASS_NAME, "download"))
+        def downloaded(_):
+            files = [f for f in os.listdir(downloads) if not f.endswith(".crdownload")]
+            return files if files else None
+        files = wait(driver, downloaded, "nothing was downloaded")
+        with open(os.path.join(downloads, files[0]), "rb") as f:
+            got = f.read()
+        with open(os.path.join(drafts, oldest["fileName"]), "rb") as f:
+            want = f.read()
+        check(got == want, f"the download ({len(got)} bytes) differs from {oldest['fileName']} ({len(want)} bytes)")
+        passed.append(f"download of version 1: {len(got)} bytes, as imported (saved as {files[0]!r})")
+
+        # A version large: its share image at the display's scale.
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#timeline > li.entry h2 a"))
+        image = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".large img"), "no large image")[0]
+        loaded, total = images_loaded(driver, ".large img")
+        check(loaded == total == 1, "the large image did not load")
+        check("scale=1" in image.get_attribute("currentSrc"), "at scale 1 the browser chose " + image.get_attribute("currentSrc"))
+        driver.save_screenshot(os.path.join(args.artifacts, "version.png"))
+        passed.append("version page: the share image loaded at 1x")
+
+        # Nothing the browser complained about (CSP violations, failed loads, script errors).
+        problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")
+                    and "favicon" not in entry["message"] and "400 (Bad Request)" not in entry["message"]]
+        check(not problems, "the browser reported: " + "; ".join(problems[:5]))
+        passed.append("no errors in the browser's console")
+    except Exception as failure:
+        if driver:
+            driver.save_screenshot(os.path.join(args.artifacts, "failure.png"))
+        for line in passed:
+            print("ok:", line)
+        print("browser test FAILED:", failure, file=sys.stderr)
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        if server:
+            server.terminate()
+            server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
+    for line in passed:
+        print("ok:", line)
+    print(f"browser test: {len(passed)} checks passed; screenshots in {args.artifacts}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
