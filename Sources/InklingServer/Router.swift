@@ -10,6 +10,7 @@ import InklingArchive
 struct Router: Sendable {
   let pool: ArchivePool
   let writer: ThumbnailWriter?
+  let keys = ThumbnailKeys()
   let access: AccessControl
   let pageSize: Int
 
@@ -52,7 +53,8 @@ struct Router: Sendable {
     case "versions" where path.count == 3:
       let id = try VersionFiles.id(path[1])
       switch path[2] {
-      case "thumbnail.png": return try VersionFiles.thumbnail(id, target, request, pool: pool, writer: writer)
+      case "thumbnail.png":
+        return try VersionFiles.thumbnail(id, target, request, pool: pool, writer: writer, keys: keys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
       case "file": return try VersionFiles.file(id, pool: pool)
       default: break

@@ -24,7 +24,9 @@ struct HTTPDaemonSettings: Sendable {
   var connectionLimit: Int = 512
   var timeoutSeconds: Int = 30
   /// Request line and headers of one connection: larger requests get 414 or 431 from MHD.
-  var memoryLimit: Int = 64 * 1024
+  /// MHD clears this memory for every request, so it is kept at MHD's own default, which
+  /// holds RequestTarget's longest path and query with room for the headers.
+  var memoryLimit: Int = 32 * 1024
 }
 
 /// Why a daemon did not start.

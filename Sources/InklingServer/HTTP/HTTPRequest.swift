@@ -63,7 +63,7 @@ struct RequestTarget: Equatable {
     segments = []
     for raw in path.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
       let segment = try Self.decode(raw, plusIsSpace: false, what: "the path")
-      guard !segment.contains("/"), !segment.contains("\\") else {
+      guard !segment.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") }) else {
         throw TargetProblem(status: 400, message: "a path segment holds an encoded slash")
       }
       guard segment != ".", segment != ".." else {

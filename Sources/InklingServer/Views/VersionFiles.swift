@@ -28,12 +28,13 @@ enum VersionFiles {
   }
 
   static func thumbnail(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?
+    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?,
+    keys: ThumbnailKeys
   ) throws -> HTTPResponse {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
     let policy = policy(target)
     return try pool.withArchive { archive in
-      let thumbnail = try archive.thumbnailRequest(version: id, size: size)
+      let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
       if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
         // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
         return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag)
