@@ -37,7 +37,8 @@ extension RequestError {
     case .damagedVersion(let draft, let version, let fileName, let detail):
       self.init(500, "Version \(version) of \u{201C}\(draft)\u{201D} (\(fileName)) is damaged: \(detail).")
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
-    case .openedReadOnly, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem, .backupIsArchive,
+    case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
+      .backupIsArchive,
       .backupFailedCheck:
       // Errors of operations that write files or the archive, which no page calls.
       self.init(500, "\(error)")

@@ -56,7 +56,7 @@ struct ServeCommand: Command {
     do {
       server = try ArchiveServer(
         ServerConfiguration(archivePath: context.archivePath, host: host, port: port, token: token))
-    } catch let error as ServerError {
+    } catch {
       switch error {
       case .archive(let archiveError): throw archiveError
       case .invalidToken: preconditionFailure("init checked the token")
