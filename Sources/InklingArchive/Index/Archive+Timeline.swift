@@ -44,11 +44,18 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError` when there is no such draft or the archive cannot be read.
   public func timeline(of name: String) throws(ArchiveError) -> [TimelineEntry] {
-    let versions = try versions(of: name)
-    let (lists, keys) = try storeCall {
-      let lists = try TimelineRecords.strokeLists(blobIDs: versions.map(\.row.blobID), in: database)
-      return (lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
+    // One read transaction: the versions and their stroke rows are of one state of the archive.
+    typealias Read = (
+      versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: [Int64]], keys: [Int64: StrokeKeyRow]
+    )
+    let read: Read = try storeCall {
+      try database.readTransaction { () throws -> Read in
+        let versions = try self.versions(of: name)
+        let lists = try TimelineRecords.strokeLists(blobIDs: versions.map(\.row.blobID), in: database)
+        return (versions, lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
+      }
     }
+    let (versions, lists, keys) = read
     var entries: [TimelineEntry] = []
     var before: [StrokeKey]? = []
     for (row, info) in versions {

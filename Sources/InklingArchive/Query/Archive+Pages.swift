@@ -61,6 +61,17 @@ public struct DraftPageCursor: Hashable, Sendable {
     }
   }
 
+  /// A key before every draft in `sort`'s order (no draft has a save time or version count
+  /// at the ends of Int64, and names are never empty).
+  static func start(_ sort: DraftSort) -> DraftPageAfter {
+    switch sort {
+    case .newest: .newest(latest: .max, first: .max, id: .max)
+    case .oldest: .oldest(latest: .min, first: .min, id: .min)
+    case .name: .name("")
+    case .versions: .versions(count: .max, latest: .max, name: "")
+    }
+  }
+
   /// The cursor after `row` in `sort`'s order.
   init(_ row: DraftPageRow, sort: DraftSort) {
     switch sort {
@@ -120,18 +131,21 @@ extension Archive {
     guard (1...Self.draftPageLimit).contains(limit) else {
       throw .invalidArgument(.pageSize(limit))
     }
-    var rows: [DraftPageRow]
-    if let cursor {
-      let expression = SearchCompiler.mergingPeriods(query.expression)
-      var arguments: [(any DatabaseValueConvertible)?] = []
-      let predicate = SearchCompiler.predicate(expression, &arguments)
-      rows = try storeCall {
-        try DraftPageRecords.page(
-          after: cursor.after, predicate: predicate, arguments: arguments, limit: limit + 1, in: database)
+    // One read transaction: the page's reads see one state of the archive while an import
+    // commits, and take SQLite's file lock once instead of once a statement.
+    var rows: [DraftPageRow] = try storeCall {
+      try database.readTransaction {
+        // Every draft from the start is a walk of the sort's index like any later page.
+        guard let after = cursor?.after ?? (query.expression == .all ? DraftPageCursor.start(sort) : nil) else {
+          let names = try drafts(matching: query, sort: sort, limit: limit + 1).map(\.name)
+          return try DraftPageRecords.drafts(named: names, in: database)
+        }
+        let expression = SearchCompiler.mergingPeriods(query.expression)
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        let predicate = SearchCompiler.predicate(expression, &arguments)
+        return try DraftPageRecords.page(
+          after: after, predicate: predicate, arguments: arguments, limit: limit + 1, in: database)
       }
-    } else {
-      let names = try drafts(matching: query, sort: sort, limit: limit + 1).map(\.name)
-      rows = try storeCall { try DraftPageRecords.drafts(named: names, in: database) }
     }
     let more = rows.count > limit
     if more { rows.removeLast(rows.count - limit) }
