@@ -23,21 +23,21 @@ enum Escape {
   /// One path segment or query key or value of a URL: UTF-8, each byte outside
   /// `A–Z a–z 0–9 - . _ ~` as `%XX`.
   static func urlComponent(_ value: String) -> String {
-    var out = ""
-    out.reserveCapacity(value.utf8.count)
+    var out: [UInt8] = []
+    out.reserveCapacity(value.utf8.count * 3)
     for byte in value.utf8 {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
         UInt8(ascii: "~"):
-        out.unicodeScalars.append(Unicode.Scalar(byte))
+        out.append(byte)
       default:
-        out += "%"
-        out.unicodeScalars.append(hexDigit(byte >> 4))
-        out.unicodeScalars.append(hexDigit(byte & 0xF))
+        out.append(UInt8(ascii: "%"))
+        out.append(hexDigit(byte >> 4))
+        out.append(hexDigit(byte & 0xF))
       }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// A JSON document as UTF-8 bytes, one line.
@@ -63,7 +63,7 @@ enum Escape {
     return out
   }
 
-  private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
-    Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
+  private static func hexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
 }
