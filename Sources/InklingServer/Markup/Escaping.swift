@@ -48,19 +48,20 @@ enum Escape {
     guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
       return value
     }
-    var out = ""
-    out.reserveCapacity(value.utf8.count + 16)
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default: out.unicodeScalars.append(scalar)
+    // The five are ASCII, so they are never part of a multi-byte character: bytes suffice.
+    var out: [UInt8] = []
+    out.reserveCapacity(value.utf8.count + 32)
+    for byte in value.utf8 {
+      switch byte {
+      case 0x26: out.append(contentsOf: "&amp;".utf8)
+      case 0x3C: out.append(contentsOf: "&lt;".utf8)
+      case 0x3E: out.append(contentsOf: "&gt;".utf8)
+      case 0x22: out.append(contentsOf: "&quot;".utf8)
+      case 0x27: out.append(contentsOf: "&#39;".utf8)
+      default: out.append(byte)
       }
     }
-    return out
+    return String(decoding: out, as: UTF8.self)
   }
 
   private static func hexDigit(_ value: UInt8) -> UInt8 {
