@@ -140,6 +140,7 @@ let package = Package(
       name: "InklingServerTests",
       dependencies: [
         "InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingRendering", "InklingCommandLine",
+        "InklingTestSupport",
       ]),
   ]
 )

@@ -21,7 +21,7 @@ import Testing
     let served = try SharedArchive.get()
     let cli = try Binary.run(["--archive", served.archivePath, "--json", "list"])
     #expect(cli.status == 0)
-    let listed = try #require(try json(cli.stdout)["drafts"] as? [Any])
+    let listed = try #require(try json(cli.stdoutBytes)["drafts"] as? [Any])
     var api: [Any] = []
     var next: String? = "/api/drafts?limit=7"
     while let target = next {
@@ -46,7 +46,7 @@ import Testing
     let served = try SharedArchive.get()
     for name in ["<script>alert(1)<-script>", "..", "Café 猫 🎨"] + (try served.archive().drafts().prefix(4).map(\.name))
     {
-      let cli = try json(try Binary.run(["--archive", served.archivePath, "--json", "history", name]).stdout)
+      let cli = try json(try Binary.run(["--archive", served.archivePath, "--json", "history", name]).stdoutBytes)
       let response = try served.get("/api/draft?name=" + encoded(name))
       #expect(response.status == 200)
       let api = try json(response.body)
@@ -71,7 +71,7 @@ import Testing
       let cli = try json(
         try Binary.run(
           ["--archive", served.archivePath, "--json", "show", name, "--version", "2"] + (strokes ? ["--strokes"] : [])
-        ).stdout)
+        ).stdoutBytes)
       let response = try served.get("/api/draft?name=\(encoded(name))&version=2" + (strokes ? "&strokes=1" : ""))
       #expect(response.status == 200)
       let api = try json(response.body)

@@ -3,6 +3,7 @@
 // stop on SIGTERM and SIGINT that lets a request in flight finish.
 
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,51 +11,33 @@ import Testing
 #endif
 
 @Suite(.serialized) struct ServeCommandTests {
-  /// A running `serve`, its first line of output, and its stderr file.
+  /// A running `serve` and the first line it printed.
   final class Running {
-    let process = Process()
-    let output = Pipe()
-    let errorPath: String
-    var firstLine = ""
+    let child: ChildProcess
 
-    init(_ arguments: [String], archive: String, environment: [String: String] = [:]) throws {
-      errorPath = NSTemporaryDirectory() + "serve-stderr-\(UUID().uuidString)"
-      _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-      process.executableURL = URL(fileURLWithPath: Binary.path)
-      process.arguments = ["--archive", archive] + arguments
-      var env = ProcessInfo.processInfo.environment
-      for (key, value) in environment { env[key] = value }
-      process.environment = env
-      process.standardOutput = output
-      process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
-      process.standardInput = FileHandle.nullDevice
-      try process.run()
+    init(_ arguments: [String], archive: String, environment: [String: String?] = [:]) throws {
+      child = try ChildProcess([Binary.path, "--archive", archive] + arguments, environment: environment)
     }
 
-    /// Reads stdout up to its first newline (the server prints it once listening).
+    /// Its first line of standard output (printed once it listens), waiting up to 30 s.
     func readLine() -> String {
-      var bytes: [UInt8] = []
-      while !bytes.contains(10) {
-        let data = output.fileHandleForReading.availableData
-        if data.isEmpty { break }
-        bytes += data
-      }
-      firstLine = String(decoding: bytes.prefix { $0 != 10 }, as: UTF8.self)
-      return firstLine
+      let deadline = Date().addingTimeInterval(30)
+      while !child.stdout.contains("\n") && child.poll() == nil && Date() < deadline { usleep(20_000) }
+      return String(child.stdout.prefix { $0 != "\n" })
     }
 
-    var stderr: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    var stderr: String { child.stderr }
+    var isRunning: Bool { child.poll() == nil }
 
-    func stop(_ signal: Int32 = SIGTERM) -> Int32 {
-      kill(process.processIdentifier, signal)
-      process.waitUntilExit()
-      return process.terminationStatus
+    /// Sends `signal` and waits for the exit; its status.
+    func stop(_ signal: Int32 = SIGTERM) -> Int32? {
+      kill(child.pid, signal)
+      return waitForExit()
     }
 
-    deinit {
-      if process.isRunning { _ = stop(SIGKILL) }
-      try? FileManager.default.removeItem(atPath: errorPath)
-    }
+    func waitForExit() -> Int32? { child.wait(timeout: 30).status }
+
+    deinit { if child.poll() == nil { _ = child.killNow() } }
   }
 
   static func port(of url: String) -> UInt16? {
@@ -84,14 +67,13 @@ import Testing
     defer { close(socket) }
     try HTTPClient.send(socket, Array("GET /api/drafts?limit=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8))
     usleep(200_000)
-    kill(running.process.processIdentifier, SIGINT)
+    kill(running.child.pid, SIGINT)
     usleep(300_000)
-    #expect(running.process.isRunning)
+    #expect(running.isRunning)
     try HTTPClient.send(socket, Array("Connection: close\r\n\r\n".utf8))
     let response = try HTTPClient.parse(try HTTPClient.receiveAll(socket))
     #expect(response.status == 200)
-    running.process.waitUntilExit()
-    #expect(running.process.terminationStatus == 0)
+    #expect(running.waitForExit() == 0)
   }
 
   @Test func anotherHostWarnsAndNeedsTheToken() throws {
@@ -132,8 +114,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: served.folder + "/nothing.sqlite"))
     // The port of the shared server is taken.
     let taken = try Running(["serve", "--port", String(served.port)], archive: served.archivePath)
-    taken.process.waitUntilExit()
-    #expect(taken.process.terminationStatus == 1)
+    #expect(taken.waitForExit() == 1)
     #expect(taken.stderr.hasPrefix("Error: cannot listen on 127.0.0.1 port \(served.port)"))
   }
 }

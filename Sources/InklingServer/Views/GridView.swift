@@ -124,7 +124,7 @@ enum GridView {
           [
             ("url", .string(Links.draft(entry.draft.name).text)),
             ("thumbnail", .string(Links.thumbnail(entry.latestVersion, size: thumbnailSize).text)),
-          ], to: DraftJSON.object(entry.draft))
+          ], to: entry.draft.json)
       }
       let value: JSONValue = [
         "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next).text),

@@ -31,6 +31,6 @@ enum JSONFields {
         ("url", .string(Links.version(name, number: entry.version.number).text)),
         ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize).text)),
         ("render", .string(Links.render(entry.id, scale: 2).text)), ("file", .string(Links.file(entry.id).text)),
-      ], to: VersionJSON.object(entry.version))
+      ], to: entry.version.json)
   }
 }

@@ -97,7 +97,7 @@ enum VersionView {
     let (entry, _, drawing) = try read(name: name, number: number, pool: pool)
     let value: JSONValue = [
       "draft": .string(entry.version.draftName), "version": JSONFields.version(entry),
-      "drawing": DrawingJSON.object(drawing, strokes: strokes),
+      "drawing": drawing.json(strokes: strokes),
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }

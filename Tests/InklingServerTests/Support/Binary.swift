@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 
 /// The built `inkling-archive`, found beside the test bundle (or in $INKLING_BIN).
 enum Binary {
@@ -11,18 +12,8 @@ enum Binary {
     return url.appendingPathComponent("inkling-archive").path
   }
 
-  /// Runs it to the end; its status and stdout.
-  static func run(_ arguments: [String]) throws -> (status: Int32, stdout: [UInt8]) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, Array(data))
+  /// Runs it to the end.
+  static func run(_ arguments: [String]) throws -> ChildProcess.Result {
+    try ChildProcess.run([path] + arguments, timeout: 120)
   }
 }

@@ -2,12 +2,14 @@ import Foundation
 import InklingArchive
 import InklingCorpus
 import InklingServer
+import InklingTestSupport
 
 /// An archive in a fresh temporary folder, imported from a generated Drafts folder plus drafts
 /// with hostile names, and a server on a free loopback port.
 final class ServedArchive: @unchecked Sendable {
   // @unchecked: every property is set in init and only read afterwards.
-  let folder: String
+  private let temporary: TemporaryFolder
+  var folder: String { temporary.path }
   let draftsFolder: String
   let archivePath: String
   let server: ArchiveServer
@@ -26,9 +28,9 @@ final class ServedArchive: @unchecked Sendable {
     spec: CorpusSpec = ServedArchive.spec, token: String? = nil, host: String = "127.0.0.1", pageSize: Int = 10,
     importNow: Bool = true
   ) throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-serve-\(getpid())-\(UUID().uuidString.prefix(8))"
-    draftsFolder = folder + "/Drafts"
-    archivePath = folder + "/archive.sqlite"
+    temporary = try TemporaryFolder("serve")
+    draftsFolder = temporary.path("Drafts")
+    archivePath = temporary.path("archive.sqlite")
     try writeCorpus(spec, to: URL(fileURLWithPath: draftsFolder))
     try Self.writeHostileDrafts(into: draftsFolder)
     let archive = try Archive(path: archivePath)
@@ -37,10 +39,7 @@ final class ServedArchive: @unchecked Sendable {
       ServerConfiguration(archivePath: archivePath, host: host, port: 0, token: token, threads: 2, pageSize: pageSize))
   }
 
-  deinit {
-    server.stop(grace: 0)
-    try? FileManager.default.removeItem(atPath: folder)
-  }
+  deinit { server.stop(grace: 0) }
 
   /// Two saves of each hostile name, made of the bytes of a generated file (the name is only
   /// in the file name).
