@@ -14,6 +14,8 @@ checks restored files and writes the Markdown reports that BENCHMARKS.md copies 
   bench-report.py report RESULTS_MD                   scripts/bench's report, from B_* variables
   bench-report.py thumbnails OUT RESULTS              scripts/bench-thumbnails' report, from T_* variables
   bench-report.py elapsed START                       seconds since START (a `date +%s.%N`)
+  bench-report.py serve-warm URL WORK                 every thumbnail of a `serve` once, as files for nginx
+  bench-report.py serve RESULTS RSS_KIB DRAFTS SECONDS TICKS OUT   scripts/bench-serve's report
 """
 
 import collections
@@ -332,6 +334,64 @@ def thumbnails(out, results):
     print(text)
 
 
+def serve_warm(url, work):
+    """Fetches every draft's thumbnail from a running `serve` at URL once (rendering and caching
+    it), writes each as WORK/thumbs/ID-256.png for nginx, the two lists of paths (ours and
+    nginx's) for wrk, and the page of the draft with the most versions."""
+    import urllib.request
+    url = url.rstrip("/")
+    paths, files, drafts = [], [], []
+    next_page = "/api/drafts?limit=500"
+    while next_page:
+        page = json.load(urllib.request.urlopen(url + next_page))
+        for draft in page["drafts"]:
+            drafts.append((draft["versions"], draft["url"]))
+            path = draft["thumbnail"]
+            name = path.split("/")[2] + "-256.png"
+            with open(f"{work}/thumbs/{name}", "wb") as f:
+                f.write(urllib.request.urlopen(url + path).read())
+            paths.append(path)
+            files.append("/" + name)
+        next_page = page["next"]
+    open(f"{work}/paths-serve.txt", "w").write("\n".join(paths) + "\n")
+    open(f"{work}/paths-nginx.txt", "w").write("\n".join(files) + "\n")
+    open(f"{work}/timeline.txt", "w").write(max(drafts)[1] + "\n")
+    print(f"{len(paths)} thumbnails", file=sys.stderr)
+
+
+def serve(results, rss_kib, drafts, seconds, ticks, out):
+    """scripts/bench-serve's report. Each line of RESULTS: round, what, connections, the load
+    averages, then wrk's RESULT (requests, seconds, p50 ms, p99 ms, errors) and the server's
+    CPU ticks over the run."""
+    import datetime
+    rss, ticks = int(rss_kib) / 1024, int(ticks)
+    rows = {}
+    for l in (line.split() for line in open(results) if line.strip()):
+        rnd, name, c, load = l[0], l[1], l[2], l[3]
+        requests, duration, p50, p99, errors = int(l[7]), float(l[8]), float(l[9]), float(l[10]), int(l[11])
+        cpu = int(l[12]) / ticks * 1e6 / max(requests, 1)
+        rows.setdefault(rnd, []).append((name, c, load, requests / duration, p50, p99, errors, cpu))
+    yes = lambda ok: "yes" if ok else "no"
+    text = [f"## serve (scripts/bench-serve), {datetime.date.today()}: {drafts} drafts, {seconds}-s wrk runs, "
+            "2 wrk threads (1 at 1 connection)\n",
+            "| round | what | connections | load before | requests/s | p50 ms | p99 ms | errors | server CPU µs/request | goal |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    for rnd, measured in rows.items():
+        nginx = next(r for r in measured if r[0] == "nginx")
+        for name, c, load, rate, p50, p99, errors, cpu in measured:
+            goal = ""
+            if name == "thumbnails":
+                goal = (f"{rate / nginx[3]:.2f}× nginx's requests/s (≥ 0.5×: {yes(rate >= 0.5 * nginx[3])}), "
+                        f"{nginx[7] / cpu:.2f}× its requests per CPU second, p99 ≤ 5 ms: {yes(p99 <= 5)}")
+            if name == "grid":
+                goal = f"p99 ≤ 20 ms: {yes(p99 <= 20)}"
+            text.append(f"| {rnd} | {name} | {c} | {load} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {errors} | {cpu:.0f} | {goal} |")
+    text.append(f"\nServer peak RSS (VmHWM) over all rounds: {rss:.1f} MiB (≤ 128 MiB: {yes(rss <= 128)}).")
+    report_text = "\n".join(text) + "\n"
+    open(out, "w").write(report_text)
+    print(report_text)
+
+
 def elapsed(start):
     print(f"{time.time() - float(start):.3f}")
 
@@ -339,7 +399,7 @@ def elapsed(start):
 COMMANDS = {
     "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
     "compare-restored": compare_restored, "restore-latency": restore_latency, "report": report,
-    "thumbnails": thumbnails, "elapsed": elapsed,
+    "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
 }
 
 if __name__ == "__main__":
