@@ -141,10 +141,8 @@ extension Archive {
           return try DraftPageRecords.drafts(named: names, in: database)
         }
         let expression = SearchCompiler.mergingPeriods(query.expression)
-        var arguments: [(any DatabaseValueConvertible)?] = []
-        let predicate = SearchCompiler.predicate(expression, &arguments)
         return try DraftPageRecords.page(
-          after: after, predicate: predicate, arguments: arguments, limit: limit + 1, in: database)
+          after: after, predicate: SearchCompiler.predicate(expression), limit: limit + 1, in: database)
       }
     }
     let more = rows.count > limit

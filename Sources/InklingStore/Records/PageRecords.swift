@@ -58,17 +58,16 @@ package enum DraftPageRecords {
   /// `predicate` (an SQL condition on `draft AS d` with its bound arguments, "1" for every
   /// draft), in that order.
   package static func page(
-    after: DraftPageAfter, predicate: String, arguments: [(any DatabaseValueConvertible)?], limit: Int,
-    in db: Database
+    after: DraftPageAfter, predicate: DraftPredicate, limit: Int, in db: Database
   ) throws -> [DraftPageRow] {
     let (index, condition, keyArguments, orderBy) = keyset(after)
     let sql = """
       SELECT \(columns) FROM draft AS d INDEXED BY \(index)
-      WHERE \(condition) AND \(predicate) AND d.version_count > 0 ORDER BY \(orderBy) LIMIT \(max(0, limit))
+      WHERE \(condition) AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(orderBy) LIMIT \(max(0, limit))
       """
     var rows: [DraftPageRow] = []
     // Not cached: the text follows the query's predicate, and the cache keeps every text.
-    try db.makeStatement(sql).forEach(keyArguments + arguments) { rows.append(Self.row($0)) }
+    try db.makeStatement(sql).forEach(keyArguments + predicate.arguments) { rows.append(Self.row($0)) }
     return rows
   }
 
