@@ -38,7 +38,7 @@ enum DraftView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(draftName)</h1>
-      <p class="summary">\(Formatting.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
+      <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
       </ol>
@@ -75,14 +75,14 @@ enum DraftView {
     }
     var parts: [HTML] = []
     if first {
-      parts.append("\(Formatting.count(changes.added, "stroke"))")
+      parts.append("\(Plural.count(changes.added, "stroke"))")
     } else {
       parts.append("<span class=\"added\">+\(changes.added) added</span>")
       parts.append("<span class=\"removed\">−\(changes.removed) removed</span>")
       if changes.hidden > 0 { parts.append("\(changes.hidden) erased") }
       if changes.unhidden > 0 { parts.append("\(changes.unhidden) brought back") }
     }
-    if let strokes, !first { parts.append("\(Formatting.count(strokes, "stroke")) in all") }
+    if let strokes, !first { parts.append("\(Plural.count(strokes, "stroke")) in all") }
     return HTML(joining: parts.enumerated().map { $0.offset == 0 ? $0.element : ", \($0.element)" })
   }
 
@@ -92,7 +92,7 @@ enum DraftView {
 
   static func download(_ id: VersionID, _ version: VersionInfo) -> HTML {
     """
-    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(version.fileName)</a> (\(Formatting.bytes(version.fileSize)))
+    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(version.fileName)</a> (\(Format.bytes(version.fileSize)))
     """
   }
 

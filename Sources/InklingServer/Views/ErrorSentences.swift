@@ -4,6 +4,7 @@
 // for a terminal (inkling-archive/ErrorMessages.swift); these sentences name no flag or command.
 
 import InklingArchive
+import InklingPresentation
 
 extension RequestError {
   init(_ error: ArchiveError) {
@@ -12,7 +13,7 @@ extension RequestError {
       self.init(404, "There is no draft named \u{201C}\(name)\u{201D} in the archive.", suggestions: suggestions)
     case .noSuchVersion(let draft, let number, let count):
       self.init(
-        404, "\u{201C}\(draft)\u{201D} has \(Formatting.count(count, "version")); there is no version \(number).")
+        404, "\u{201C}\(draft)\u{201D} has \(Plural.count(count, "version")); there is no version \(number).")
     case .noVersionWithID(let id):
       self.init(404, "There is no version \(id) in the archive (it may have been removed).")
     case .noVersionSavedBy(let draft, _, let firstSaved):

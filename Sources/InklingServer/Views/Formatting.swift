@@ -62,23 +62,6 @@ enum Formatting {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// `3.4 KB`, as the command line prints sizes (powers of 1000).
-  static func bytes(_ count: Int64) -> String {
-    let units = ["B", "KB", "MB", "GB", "TB"]
-    var value = Double(count)
-    var unit = 0
-    while value >= 1000 && unit < units.count - 1 {
-      value /= 1000
-      unit += 1
-    }
-    return unit == 0 ? "\(count) B" : String(format: value < 10 ? "%.1f %@" : "%.0f %@", value, units[unit])
-  }
-
-  /// `1 version`, `3 versions`.
-  static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
-    "\(value) \(value == 1 ? singular : plural ?? singular + "s")"
-  }
-
   /// `#1a1a1f`, with the alpha when not opaque.
   static func color(red: Double, green: Double, blue: Double, alpha: Double) -> String {
     func hex(_ value: Double) -> String {

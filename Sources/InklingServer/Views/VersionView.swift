@@ -54,7 +54,7 @@ enum VersionView {
       guard number <= timeline.count else {
         throw RequestError(
           404,
-          "\"\(timeline.first?.version.draftName ?? name)\" has \(Formatting.count(timeline.count, "version")); there is no version \(number)"
+          "\"\(timeline.first?.version.draftName ?? name)\" has \(Plural.count(timeline.count, "version")); there is no version \(number)"
         )
       }
       let entry = timeline[number - 1]
@@ -68,7 +68,7 @@ enum VersionView {
     var rows: [(String, HTML)] = [
       ("Saved", Formatting.time(version.saved)),
       ("Imported", Formatting.time(version.imported)),
-      ("File", "\(version.fileName), \(Formatting.bytes(version.fileSize))"),
+      ("File", "\(version.fileName), \(Format.bytes(version.fileSize))"),
       (
         "Background",
         "\(DraftView.swatch(background)) \(Formatting.color(red: background.red, green: background.green, blue: background.blue, alpha: background.alpha))"
@@ -79,7 +79,7 @@ enum VersionView {
       rows.append(
         ("Strokes", "\(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; \(drawing.pointCount) points"))
       let inks = drawing.inks.map { ink -> HTML in
-        "<li>\(DraftView.swatch(ink.color)) \(ink.ink), \(Formatting.count(ink.strokeCount, "stroke"))</li>"
+        "<li>\(DraftView.swatch(ink.color)) \(ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
       }
       rows.append(("Inks", inks.isEmpty ? "none" : "<ul class=\"inks\">\(inks)</ul>"))
     } else {

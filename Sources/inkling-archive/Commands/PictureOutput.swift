@@ -1,9 +1,31 @@
 // What thumbnail, render and contact-sheet share: an archive opened so that thumbnails are
-// cached, and the report of a picture written.
+// cached, the draft and version a picture is of and where it goes, and the report of a
+// picture written.
 
 import FoundationEssentials
 import InklingArchive
+import InklingCommandLine
 import InklingPresentation
+
+/// The values `thumbnail` and `render` read alike: which version to draw, and where its PNG goes.
+struct PictureRequest {
+  let draft: String
+  let selector: VersionSelector
+  let output: OutputTarget
+  let force: Bool
+
+  init(_ parsed: ParsedArguments, version: Option<Int?>, output: Option<String>) throws {
+    draft = try parsed.value(Common.draft)
+    selector = try parsed.value(version).map(VersionSelector.number) ?? .latest
+    self.output = OutputTarget(argument: try parsed.value(output))
+    force = parsed.value(Common.force)
+  }
+
+  /// Writes the picture's PNG (over a file only with --force).
+  func write(_ picture: Picture) throws(ArchiveError) {
+    try ImageFile.write(picture.png, to: output, overwrite: force)
+  }
+}
 
 extension CommandContext {
   /// Opens the archive so that thumbnails rendered now are cached: read-write when the file

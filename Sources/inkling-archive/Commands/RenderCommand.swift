@@ -23,29 +23,24 @@ struct RenderCommand: Command {
       """,
     arguments: [Common.draft.spec], options: [version.spec, scale.spec, output.spec, Common.force.spec])
 
-  let draft: String
-  let selector: VersionSelector
+  let request: PictureRequest
   let scale: Double
-  let output: OutputTarget
-  let force: Bool
 
   init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    request = try PictureRequest(parsed, version: Self.version, output: Self.output)
     scale = try parsed.value(Self.scale)
-    output = OutputTarget(argument: try parsed.value(Self.output))
-    force = parsed.value(Common.force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let picture = try context.open(.readOnly).renderPicture(draft: draft, version: selector, scale: scale)
-    try ImageFile.write(picture.png, to: output, overwrite: force)
+    let picture = try context.open(.readOnly).renderPicture(
+      draft: request.draft, version: request.selector, scale: scale)
+    try request.write(picture)
     if let used = picture.scale, used < scale * 0.999 {
       context.printError(
         "note: at scale \(Format.number(scale)) the image would be larger than \(Format.count(RenderGeometry.maxDimension)) "
           + "pixels a side; it is drawn at scale \(Format.number(used))")
     }
-    context.report(picture, to: output)
+    context.report(picture, to: request.output)
     return ExitStatus.success
   }
 }

@@ -22,24 +22,19 @@ struct ThumbnailCommand: Command {
       """,
     arguments: [Common.draft.spec], options: [version.spec, size.spec, output.spec, Common.force.spec])
 
-  let draft: String
-  let selector: VersionSelector
+  let request: PictureRequest
   let size: Int
-  let output: OutputTarget
-  let force: Bool
 
   init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    request = try PictureRequest(parsed, version: Self.version, output: Self.output)
     size = try parsed.value(Self.size)
-    output = OutputTarget(argument: try parsed.value(Self.output))
-    force = parsed.value(Common.force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let picture = try context.openCaching().thumbnailPicture(draft: draft, version: selector, size: size)
-    try ImageFile.write(picture.png, to: output, overwrite: force)
-    context.report(picture, to: output)
+    let picture = try context.openCaching().thumbnailPicture(
+      draft: request.draft, version: request.selector, size: size)
+    try request.write(picture)
+    context.report(picture, to: request.output)
     return ExitStatus.success
   }
 }
