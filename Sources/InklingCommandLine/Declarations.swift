@@ -38,6 +38,16 @@ package struct ValueKind<Value: Sendable>: Sendable {
     self.completion = completion
   }
 
+  /// Every text parsed, in order; nil when any one is not a valid value.
+  func parseAll(_ texts: [String]) -> [Value]? {
+    var values: [Value] = []
+    for text in texts {
+      guard let value = parse(text) else { return nil }
+      values.append(value)
+    }
+    return values
+  }
+
   /// The same values, with one more condition (`.integer.where("1 or more") { $0 >= 1 }`).
   package func `where`(_ expected: String, _ condition: @escaping @Sendable (Value) -> Bool) -> ValueKind {
     let parse = self.parse
@@ -194,14 +204,7 @@ package struct Option<Value: Sendable>: Sendable {
     spec = OptionSpec(
       long: long, short: short, valueName: valueName, help: help, kind: .repeatable, completion: kind.completion)
     expected = kind.expected
-    convert = { texts in
-      var values: [T] = []
-      for text in texts {
-        guard let value = kind.parse(text) else { return nil }
-        values.append(value)
-      }
-      return values
-    }
+    convert = { texts in kind.parseAll(texts) }
     absent = []
   }
 }
@@ -252,14 +255,7 @@ package struct Argument<Value: Sendable>: Sendable {
     spec = ArgumentSpec(
       name, help: help, arity: allowsNone ? .zeroOrMore : .oneOrMore, completion: completion ?? kind.completion)
     expected = kind.expected
-    convert = { texts in
-      var values: [T] = []
-      for text in texts {
-        guard let value = kind.parse(text) else { return nil }
-        values.append(value)
-      }
-      return values
-    }
+    convert = { texts in kind.parseAll(texts) }
   }
 }
 
