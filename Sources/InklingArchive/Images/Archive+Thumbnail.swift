@@ -126,6 +126,11 @@ extension Archive {
       throw .invalidArgument(.renderScale(scale))
     }
     let (row, info) = try versionRow(draft: name, selector)
+    return try renderPicture(row, info: info, scale: scale)
+  }
+
+  /// The share image of the version of `row`, described by `info` in its text chunks.
+  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double) throws(ArchiveError) -> Picture {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
     let drawing: Drawing
     do {

@@ -177,8 +177,8 @@ extension Archive {
     }
   }
 
-  /// The newest version of each draft in `names` (every draft when nil), in the order of
-  /// `names` (else newest first); names that are not drafts are left out.
+  /// The newest version of each draft in `names` (every live draft when nil), in the order
+  /// of `names` (else newest first); names that are not drafts are left out.
   func newestVersions(of names: [String]?) throws(ArchiveError) -> [NewestVersion] {
     let all = try storeCall {
       try database.fetchAll(
@@ -188,7 +188,7 @@ extension Archive {
         FROM draft
         JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
         LEFT JOIN drawing d ON d.blob_id = v.blob_id
-        WHERE draft.version_count > 0
+        WHERE draft.version_count > 0\(names == nil ? " AND draft.deleted_ms IS NULL" : "")
         ORDER BY v.saved_ms DESC, draft.name
         """
       ) { row in

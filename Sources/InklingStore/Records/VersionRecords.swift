@@ -26,6 +26,8 @@ package struct VersionRow: Sendable {
   package let blobID: Int64
   package let envelopeID: Int64
   package let background: RGBA
+  /// The version this one reverts to (migration 0012), nil for an imported file.
+  package let revertsVersionID: Int64?
 }
 
 /// A new version to insert.
@@ -41,11 +43,13 @@ package struct NewVersion {
   package var blobID: Int64
   package var envelopeID: Int64
   package var background: RGBA
+  /// Set for a version made by `revert`: the version whose file it repeats.
+  package var revertsVersionID: Int64?
 
   package init(
     draftID: Int64, savedMilliseconds: Int64, savedSource: SavedSource, importedMilliseconds: Int64,
     fileName: String, fileSHA256: [UInt8], fileSize: Int64, fileModificationNanoseconds: Int64,
-    blobID: Int64, envelopeID: Int64, background: RGBA
+    blobID: Int64, envelopeID: Int64, background: RGBA, revertsVersionID: Int64? = nil
   ) {
     self.draftID = draftID
     self.savedMilliseconds = savedMilliseconds
@@ -58,6 +62,7 @@ package struct NewVersion {
     self.blobID = blobID
     self.envelopeID = envelopeID
     self.background = background
+    self.revertsVersionID = revertsVersionID
   }
 }
 
@@ -94,11 +99,14 @@ package enum VersionRecords {
   /// Inserts a version; returns its id, or nil when the draft already has a version with
   /// this save time and file content (invariant 4: importing a file again is a no-op).
   package static func insert(_ version: NewVersion, in db: Database) throws -> Int64? {
+    // An imported file names only the columns of 0001, as it always did (tests write archives
+    // of older schemas through here); a revert names its original too (0012).
+    let reverts = version.revertsVersionID.map { (column: ", reverts_version_id", value: ", ?", id: $0) }
     try db.execute(
       """
       INSERT INTO version(draft_id, saved_ms, saved_source, imported_ms, file_name, file_sha256,
-        file_size, file_mtime_ns, blob_id, envelope_id, background_r, background_g, background_b, background_a)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        file_size, file_mtime_ns, blob_id, envelope_id, background_r, background_g, background_b, background_a\(reverts?.column ?? ""))
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(reverts?.value ?? ""))
       ON CONFLICT(draft_id, saved_ms, file_sha256) DO NOTHING
       """,
       [
@@ -106,7 +114,7 @@ package enum VersionRecords {
         version.fileName, version.fileSHA256, version.fileSize, version.fileModificationNanoseconds,
         version.blobID, version.envelopeID, version.background.red, version.background.green,
         version.background.blue, version.background.alpha,
-      ])
+      ] + (reverts.map { [$0.id] } ?? []))
     guard db.changes > 0 else { return nil }
     let id = db.lastInsertRowID
     // Ties on the save time go to the later insert, as the newest file wins in the app.
@@ -123,7 +131,8 @@ package enum VersionRecords {
   static let columns = """
     version.id, version.draft_id, draft.name, version.saved_ms, version.saved_source, version.imported_ms,
     version.file_name, version.file_sha256, version.file_size, version.file_mtime_ns, version.blob_id,
-    version.envelope_id, version.background_r, version.background_g, version.background_b, version.background_a
+    version.envelope_id, version.background_r, version.background_g, version.background_b, version.background_a,
+    version.reverts_version_id
     """
 
   static func row(_ row: Row) -> VersionRow {
@@ -134,7 +143,8 @@ package enum VersionRecords {
       fileName: row.string(6),
       fileSHA256: row.bytes(7), fileSize: row.int64(8), fileModificationNanoseconds: row.int64(9),
       blobID: row.int64(10), envelopeID: row.int64(11),
-      background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)))
+      background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)),
+      revertsVersionID: row.isNull(16) ? nil : row.int64(16))
   }
 
   /// Every version of a draft, oldest first; version numbers are positions in this list.
@@ -146,18 +156,20 @@ package enum VersionRecords {
       """, [draftID], row)
   }
 
-  /// Whether the draft called `name` has a version saved at `savedMilliseconds` from a file
-  /// with this SHA-256 (invariant 4 of 0001: importing that file again is a no-op).
-  ///
-  /// - Throws: `StoreError`.
+  /// Whether the archive has this file already: the draft called `name` has a version with
+  /// this save time and file content, or another draft has one under the same file name
+  /// (the draft it came to was renamed or merged since: importing the Drafts folder again
+  /// must not bring the old name back).
   package static func contains(
-    draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database
+    draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], fileName: String, in db: Database
   ) throws -> Bool {
     try db.fetchOne(
       """
       SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
       WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      """, [name, savedMilliseconds, fileSHA256]
+      UNION ALL SELECT 1 FROM version INDEXED BY version_by_saved_draft
+      WHERE version.saved_ms = ? AND version.file_sha256 = ? AND version.file_name = ? LIMIT 1
+      """, [name, savedMilliseconds, fileSHA256, savedMilliseconds, fileSHA256, fileName]
     ) { _ in true } ?? false
   }
 
