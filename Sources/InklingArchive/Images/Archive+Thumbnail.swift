@@ -253,7 +253,7 @@ extension Archive {
       return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
     }
     return job(
-      contentHash: DrawingFacts.Status(rawValue: status) == .decoded ? version.contentHash : nil,
+      contentHash: status == .decoded ? version.contentHash : nil,
       background: version.background, size: size,
       blobID: version.blobID, cache: cache)
   }

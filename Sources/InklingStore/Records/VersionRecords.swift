@@ -30,6 +30,19 @@ package struct VersionRow: Sendable {
   package let revertsVersionID: Int64?
 }
 
+/// The newest version of a draft, with what its thumbnail needs (`contact-sheet`, warming).
+package struct NewestVersion: Sendable {
+  package var name: String
+  /// Its number: the draft's version count.
+  package var number: Int
+  package var savedMilliseconds: Int64
+  package var blobID: Int64
+  package var background: RGBA
+  /// What the drawing index says of its drawing; nil when the drawing is not indexed.
+  package var status: DrawingFacts.Status?
+  package var contentHash: [UInt8]?
+}
+
 /// A new version to insert.
 package struct NewVersion {
   package var draftID: Int64
@@ -220,5 +233,31 @@ package enum VersionRecords {
         contentHash: row.isNull(5) ? nil : row.bytes(5))
     }
     return summaries
+  }
+
+  /// The newest version of every draft with versions (live drafts only unless `includingTrash`),
+  /// newest save first, then by name. Ties on the save time go to the later row, as
+  /// `latest_version_id` does.
+  ///
+  /// - Throws: `StoreError`.
+  package static func newestVersions(includingTrash: Bool, in db: Database) throws -> [NewestVersion] {
+    try db.fetchAll(
+      """
+      SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
+        v.background_b, v.background_a, d.status, d.content_hash
+      FROM draft
+      JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
+      LEFT JOIN drawing d ON d.blob_id = v.blob_id
+      WHERE draft.version_count > 0\(includingTrash ? "" : " AND draft.deleted_ms IS NULL")
+      ORDER BY v.saved_ms DESC, draft.name
+      """
+    ) { row in
+      NewestVersion(
+        name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
+        background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
+        // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
+        status: row.isNull(8) ? nil : DrawingFacts.Status(rawValue: row.int(8)) ?? .damaged,
+        contentHash: row.isNull(9) ? nil : row.bytes(9))
+    }
   }
 }
