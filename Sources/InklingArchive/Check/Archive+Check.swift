@@ -249,21 +249,14 @@ final class ArchiveCheck {
   /// and that version is an original (a revert of a revert names the original). A revert
   /// whose version is missing is the foreign key check's to report.
   private func checkReverts() throws {
-    try database.statement(
-      """
-      SELECT v.id, r.draft_id <> v.draft_id, r.file_sha256 <> v.file_sha256
-      FROM version AS v INDEXED BY version_by_reverted JOIN version AS r ON r.id = v.reverts_version_id
-      WHERE v.reverts_version_id IS NOT NULL
-        AND (r.draft_id <> v.draft_id OR r.file_sha256 <> v.file_sha256 OR r.reverts_version_id IS NOT NULL)
-      """
-    ).forEach { row in
+    for problem in try CheckQueries.revertProblems(in: database) {
       let message =
-        row.int(1) != 0
-        ? "it reverts to a version of another draft"
-        : row.int(2) != 0
-          ? "it reverts to a version with another file, so it is not that version's copy"
-          : "it reverts to a version that is itself a revert (it should name the original)"
-      report(try versionLocation(row.int64(0)), message)
+        switch problem.kind {
+        case .otherDraft: "it reverts to a version of another draft"
+        case .otherFile: "it reverts to a version with another file, so it is not that version's copy"
+        case .revertOfRevert: "it reverts to a version that is itself a revert (it should name the original)"
+        }
+      report(try versionLocation(problem.versionID), message)
     }
   }
 

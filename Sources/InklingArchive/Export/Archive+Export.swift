@@ -140,10 +140,9 @@ extension Archive {
         let selection = try ExportSelection(database)
         try choose(query, allVersions: options.allVersions, into: selection, &report)
         guard report.drafts > 0 else { throw ArchiveError.noMatchingDrafts }
-        // The search maps the file (Archive+Search.swift); reading every blob through the map
-        // would count the whole archive in the process's memory. Reads go through the page
-        // cache of the connection instead, as an import's readers do.
-        try database.execute("PRAGMA mmap_size = 0")
+        // The search maps the file; reading every blob through the map would bound memory by
+        // the archive's size, not the export's batch.
+        try selection.readThroughPageCache()
         try FileOutput.makeFolder(folder)
         // A table of the names given out, dropped when the export ends.
         let keys = try TemporaryKeySet(database, label: "export")

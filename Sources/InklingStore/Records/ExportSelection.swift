@@ -61,6 +61,14 @@ package final class ExportSelection {
     for table in [versions, files] { try? db.execute("DROP TABLE IF EXISTS \(table)") }
   }
 
+  /// Turns off the memory map that a search of the same connection turned on
+  /// (DraftSearchSQL.prepareForSearching): reading every blob of an export through the map
+  /// would count the whole archive in the process's memory. Reads go through the connection's
+  /// page cache instead, as an import's readers do.
+  package func readThroughPageCache() throws {
+    try db.execute("PRAGMA mmap_size = 0")
+  }
+
   /// Adds the draft called `name`: its newest version, or every version.
   package func add(draftNamed name: String, allVersions: Bool) throws {
     if allVersions {
