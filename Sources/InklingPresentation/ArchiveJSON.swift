@@ -61,7 +61,16 @@ extension RenameResult {
 }
 
 extension TrashedDraft {
+  /// A draft of `undelete` or `purge`.
   package var json: JSONValue {
+    [
+      "name": .string(name), "versions": .int(versionCount), "lastSaved": .optional(lastSaved.map { .date($0) }),
+      "deleted": .date(deleted),
+    ]
+  }
+
+  /// A draft of `delete`, which also says whether it was in the trash already.
+  package var deletedJSON: JSONValue {
     [
       "name": .string(name), "versions": .int(versionCount), "lastSaved": .optional(lastSaved.map { .date($0) }),
       "deleted": .date(deleted), "wasInTrash": .bool(wasInTrash),

@@ -169,6 +169,9 @@ import Testing
       notInTrash.stderr == "Error: \"Scratch\" is not in the trash; `inkling-archive list --trash` shows what is\n")
 
     _ = try runner.run(["delete", "Scratch"])
+    let twice = try runner.run(["--json", "delete", "Scratch"])
+    #expect(twice.status == 0)
+    #expect(twice.stdout.hasSuffix(#""wasInTrash":true}]}"# + "\n"), "\(twice.stdout)")
     let dry = try runner.run(["purge", "--older-than", "1d", "--dry-run"])
     #expect(dry.stdout == "Nothing to purge: no draft in the trash matches.\n")
     let wouldPurge = try runner.run(["purge", "--dry-run"])
@@ -176,6 +179,7 @@ import Testing
     let purged = try runner.run(["--json", "purge"])
     #expect(purged.stdout.hasPrefix(#"{"purged":[{"name":"Scratch","versions":1,"#), "\(purged.stdout)")
     #expect(purged.stdout.hasSuffix(#""versionsRemoved":1,"dryRun":false}"# + "\n"))
+    #expect(!purged.stdout.contains("wasInTrash"))
     #expect(try runner.run(["gc"]).status == 0)
     #expect(try runner.run(["check", "--full"]).status == 0)
     let again = try runner.run(["import", folder + "/Drafts"])

@@ -50,7 +50,7 @@ struct DeleteCommand: Command {
     let archive = try context.openExisting()
     let (done, failed) = try eachDraft(names, context) { name throws(ArchiveError) in try archive.delete(draft: name) }
     if context.json {
-      context.printJSON(["deleted": .array(done.map(\.json))])
+      context.printJSON(["deleted": .array(done.map(\.deletedJSON))])
     } else if !context.quiet {
       for draft in done {
         context.print(
