@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0011_newest_drawing_rule_once.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0012_trash_and_reverts.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -39,7 +39,10 @@ CREATE TABLE draft (
   -- (added by 0008_newest_drawing_on_draft.sql)
   first_imported_ms INTEGER,
   -- (added by 0008_newest_drawing_on_draft.sql)
-  latest_imported_ms INTEGER
+  latest_imported_ms INTEGER,
+  -- (added by 0012_trash_and_reverts.sql)
+  -- When the draft went to the trash (ms since 1970); NULL while it is live (invariant 1).
+  deleted_ms INTEGER
 );
 
 -- (from 0003_search.sql)
@@ -87,21 +90,6 @@ CREATE TRIGGER draft_search_delete AFTER DELETE ON draft BEGIN
     (SELECT substr(OLD.name_folded || char(1, 1), i, 3) FROM search_position WHERE i <= length(OLD.name_folded));
 END;
 
--- (from 0006_search_walks.sql)
-CREATE INDEX draft_by_span ON draft(span_class, latest_saved_ms, first_saved_ms);
-
--- (from 0008_newest_drawing_on_draft.sql)
--- The walk's index (0006) gains the new columns: still (latest, first, id) in key order.
-CREATE INDEX draft_by_latest ON draft(latest_saved_ms, first_saved_ms, id, version_count, name_folded,
-  latest_strokes, latest_inks, first_imported_ms, latest_imported_ms);
-
--- (from 0008_newest_drawing_on_draft.sql)
--- `imported:` periods ending at U, newest first (SearchCompiler's period plan): the drafts
--- first saved at or after U that were imported before it can only be drafts with a version
--- imported before their first save (a wrong clock, a future stamp): few, listed here.
-CREATE INDEX draft_by_early_import ON draft(latest_saved_ms, first_saved_ms, id)
-  WHERE first_imported_ms < first_saved_ms;
-
 -- (from 0011_newest_drawing_rule_once.sql)
 -- The newest version changed (an import, or any writer of latest_version_id).
 CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft
@@ -113,6 +101,25 @@ END;
 CREATE TRIGGER draft_newest_drawing_insert AFTER INSERT ON draft WHEN NEW.latest_version_id IS NOT NULL BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) VALUES (NEW.id);
 END;
+
+-- (from 0012_trash_and_reverts.sql)
+-- Newest-first walks of live drafts: (latest, first, id) in key order, then what the walk's
+-- terms read without the table (0008).
+CREATE INDEX draft_by_latest ON draft(latest_saved_ms, first_saved_ms, id, version_count, name_folded, latest_strokes,
+  latest_inks, first_imported_ms, latest_imported_ms) WHERE deleted_ms IS NULL;
+
+-- (from 0012_trash_and_reverts.sql)
+-- The period plan's ranges, one per span class (0006), of live drafts.
+CREATE INDEX draft_by_span ON draft(span_class, latest_saved_ms, first_saved_ms) WHERE deleted_ms IS NULL;
+
+-- (from 0012_trash_and_reverts.sql)
+-- Live drafts with a version imported before their first save (0008's `imported:` periods).
+CREATE INDEX draft_by_early_import ON draft(latest_saved_ms, first_saved_ms, id)
+  WHERE first_imported_ms < first_saved_ms AND deleted_ms IS NULL;
+
+-- (from 0012_trash_and_reverts.sql)
+-- The trash, newest deletion last; `purge --older-than` reads a prefix of it.
+CREATE INDEX draft_in_trash ON draft(deleted_ms) WHERE deleted_ms IS NOT NULL;
 
 -- MARK: - blob
 
@@ -175,6 +182,9 @@ CREATE TABLE version (
   background_g REAL NOT NULL,
   background_b REAL NOT NULL,
   background_a REAL NOT NULL,
+  -- (added by 0012_trash_and_reverts.sql)
+  -- The version whose file a revert repeats (invariant 2); NULL for an imported file.
+  reverts_version_id INTEGER REFERENCES version(id),
   UNIQUE (draft_id, saved_ms, file_sha256)
 );
 
@@ -224,6 +234,11 @@ END;
 CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT id FROM draft WHERE latest_version_id = NEW.id;
 END;
+
+-- (from 0012_trash_and_reverts.sql)
+-- The foreign key's child index: deleting a version (purge, merge) looks up the versions
+-- that revert to it, which would otherwise read the whole table per deleted row.
+CREATE INDEX version_by_reverted ON version(reverts_version_id) WHERE reverts_version_id IS NOT NULL;
 
 -- MARK: - import_run
 

@@ -11,6 +11,7 @@ checks restored files and writes the Markdown reports that BENCHMARKS.md copies 
   bench-report.py draft-names LIST_JSON OUT           the names of `list --json`, NUL-separated
   bench-report.py compare-restored SOURCE RESTORED    byte-identity of restored files
   bench-report.py restore-latency TOOL ARCHIVE LIST_JSON CORPUS WORK SAMPLES SEED SQLAR
+  bench-report.py export-runs WORK LOAD0 LOAD1         the export section: our export against sqlite3 -A -x and tar -x
   bench-report.py report RESULTS_MD                   scripts/bench's report, from B_* variables
   bench-report.py thumbnails OUT RESULTS              scripts/bench-thumbnails' report, from T_* variables
   bench-report.py elapsed START                       seconds since START (a `date +%s.%N`)
@@ -119,6 +120,48 @@ def compare_restored(source, restored):
     pct = 100 * same / len(names) if names else 0
     print(f"{same}/{len(names)} byte-identical ({pct:.2f} %); {different} differ, {missing} missing, "
           f"{extra} unexpected; {same_mtime} with the original modification time")
+
+
+def export_runs(work, load_before, load_after):
+    """Line 1: "ratio1 ratio2 peak_mib complete" (export wall / sqlite3 -A -x wall, per run; our
+    peak RSS; 1 when every corpus file is in our folder byte for byte with its modification time
+    to the nanosecond); then the section's table and notes."""
+    corpus = os.path.join(work, "Drafts")
+
+    def m(name):
+        wall, peak, status, cpu = open(os.path.join(work, "measure-" + name)).read().split()
+        return float(wall), int(peak) / 1024, int(status), float(cpu)
+
+    def compare(folder):
+        same = timed = 0
+        names = sorted(os.listdir(corpus))
+        for name in names:
+            a, b = os.path.join(corpus, name), os.path.join(folder, name)
+            if os.path.isfile(b) and open(a, "rb").read() == open(b, "rb").read():
+                same += 1
+                timed += os.stat(a).st_mtime_ns == os.stat(b).st_mtime_ns
+        return same, timed, len(names), sorted(set(os.listdir(folder)) - set(names))
+
+    ratios = [m(f"export-ours-{r}")[0] / m(f"export-sqlar-{r}")[0] for r in (1, 2)]
+    peak = max(m("export-ours-1")[1], m("export-ours-2")[1])
+    same, timed, total, extra = compare(os.path.join(work, "export-ours"))
+    print(f"{ratios[0]:.3f} {ratios[1]:.3f} {peak:.1f} {int(same == timed == total)}")
+    print("| every version out again | wall s (run 1, run 2) | CPU s user+sys | peak RSS MiB |")
+    print("|---|---:|---:|---:|")
+    for label, key in (("`inkling-archive export --all-versions`", "ours"), ("`sqlite3 X.sqlar -A -x`", "sqlar"),
+                       ("`zstd -dc \\| tar -x` (of `tar \\| zstd -3 --long`)", "tar"),
+                       ("`sqlite3 X.sqlar -A -x; sync` (as durable as ours)", "sqlarsync")):
+        a, b = m(f"export-{key}-1"), m(f"export-{key}-2")
+        bad = "" if a[2] == 0 and b[2] == 0 else f" (exit {a[2]}, {b[2]})"
+        print(f"| {label}{bad} | {a[0]:.2f}, {b[0]:.2f} | {a[3]:.2f}, {b[3]:.2f} | {max(a[1], b[1]):.1f} |")
+    print()
+    print(f"- Ours: {same}/{total} files byte-identical, {timed} with the modification time to the nanosecond; "
+          f"other files: {', '.join(extra) or 'none'}.")
+    for key, label in (("sqlar", "sqlite3 -A -x"), ("tar", "tar -x")):
+        s, t, n, _ = compare(os.path.join(work, f"export-{key}", "Drafts"))
+        print(f"- {label}: {s}/{n} byte-identical, {t} with the modification time to the nanosecond.")
+    print(f"- Export wall time / `sqlite3 -A -x`: {ratios[0]:.2f}×, {ratios[1]:.2f}×. Load average (1, 5, 15 min) "
+          f"{load_before} before, {load_after} after.")
 
 
 def quantiles(values):
@@ -249,6 +292,14 @@ def report(results_md):
         parts = restore_all.split("/")
         complete = len(parts) > 1 and parts[0].strip() == parts[1].split()[0]
         target("every version restored byte-identical", "100 %", restore_all or na, complete)
+        export = get("EXPORT_REPORT").splitlines()
+        if export:
+            r1, r2, peak, complete = export[0].split()
+            target("export of every version, wall time vs `sqlite3 -A -x` (two runs)", "≤ 1.0×",
+                   f"{float(r1):.2f}×, {float(r2):.2f}×", max(float(r1), float(r2)) <= 1.0)
+            target("export peak RSS", "≤ 64 MiB", f"{float(peak):.1f} MiB", float(peak) <= 64)
+            target("every version exported byte-identical with its modification time", "100 %",
+                   "yes" if complete == "1" else "no", complete == "1")
         index = get("INDEX_REPORT").splitlines()
         if index:
             slowdown = float(index[0])
@@ -279,6 +330,12 @@ def report(results_md):
             w("")
             for line in index[5:]:
                 w(f"- {line}")
+    export = get("EXPORT_REPORT").splitlines()
+    if export:
+        w("")
+        for line in export[1:]:
+            w(line)
+        w("")
     w("- Times are the wall-clock seconds of one run; peak RSS is that of the largest process of the command "
       "(getrusage). The Drafts folder size is what `du -sb` reports (file contents plus directory blocks).")
     if get("STARTUP"):
@@ -398,8 +455,8 @@ def elapsed(start):
 
 COMMANDS = {
     "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
-    "compare-restored": compare_restored, "restore-latency": restore_latency, "report": report,
-    "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
+    "compare-restored": compare_restored, "restore-latency": restore_latency, "export-runs": export_runs,
+    "report": report, "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
 }
 
 if __name__ == "__main__":

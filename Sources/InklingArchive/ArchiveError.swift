@@ -34,6 +34,12 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadableDrawing(draft: String, version: Int, reason: String)
   /// Nothing matched, so there is nothing to draw or write.
   case noMatchingDrafts
+  /// A draft called `name` exists already (a rename to it needs `merge`).
+  case draftExists(name: String)
+  /// The draft is in the trash; the operation needs it back first.
+  case draftInTrash(name: String)
+  /// The draft is not in the trash, so it cannot be taken out of it or purged.
+  case draftNotInTrash(name: String)
   /// The PNG encoder failed.
   case imageEncoding(detail: String)
   /// Text cannot be drawn (captions): no font could be opened, or FreeType failed.
@@ -111,6 +117,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case compressionLevel(Int)
     /// A page of drafts holds 1 to `Archive.draftPageLimit` drafts.
     case pageSize(Int)
+    /// A draft's name is at most `Archive.maximumDraftNameLength` characters (folded).
+    case draftNameLength(Int)
   }
 
   /// A description for logs and developers; the command line words its own sentences.
@@ -129,6 +137,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unreadableDrawing(let draft, let version, let reason):
       "the drawing of \"\(draft)\" version \(version) cannot be read: \(reason)"
     case .noMatchingDrafts: "no drafts match"
+    case .draftExists(let name): "a draft named \"\(name)\" exists"
+    case .draftInTrash(let name): "\"\(name)\" is in the trash"
+    case .draftNotInTrash(let name): "\"\(name)\" is not in the trash"
     case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
     case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"

@@ -7,8 +7,13 @@ import InklingCommandLine
 import InklingFormats
 
 extension DraftSummary {
+  /// `deleted` only for drafts in the trash (`list --trash`).
   package var json: JSONValue {
-    ["name": .string(name), "versions": .int(versionCount), "lastSaved": .date(lastSaved)]
+    var members: [JSONValue.Member] = [
+      .init("name", .string(name)), .init("versions", .int(versionCount)), .init("lastSaved", .date(lastSaved)),
+    ]
+    if let deleted { members.append(.init("deleted", .date(deleted))) }
+    return .object(members)
   }
 }
 
@@ -22,6 +27,7 @@ extension VersionInfo {
       "drawingSHA256": .string(drawingSHA256), "drawingSize": .int(Int(drawingSize)),
       "strokes": .optional(strokeCount.map { .int($0) }),
       "sameDrawingAs": .optional(sameDrawingAs.map { .int($0) }),
+      "revertsTo": .optional(revertsTo.map { .int($0) }),
     ]
   }
 }
@@ -31,6 +37,75 @@ extension RestoredFile {
     [
       "path": .string(path), "version": .int(version.number), "saved": .date(version.saved),
       "renamedFrom": .optional(renamedFrom.map { .string($0) }),
+      "renamedBecause": .optional(nameChange.map { .string($0.rawValue) }),
+    ]
+  }
+}
+
+extension RevertResult {
+  package var json: JSONValue {
+    [
+      "draft": .string(version.draftName), "version": .int(version.number), "revertsTo": .int(revertedTo),
+      "saved": .date(version.saved), "fileName": .string(version.fileName), "added": .bool(added),
+    ]
+  }
+}
+
+extension RenameResult {
+  package var json: JSONValue {
+    [
+      "from": .string(from), "to": .string(to), "merged": .bool(merged), "versionsMoved": .int(versionsMoved),
+      "duplicatesDropped": .int(duplicatesDropped), "versions": .int(versionCount),
+    ]
+  }
+}
+
+extension TrashedDraft {
+  /// A draft of `undelete` or `purge`.
+  package var json: JSONValue {
+    [
+      "name": .string(name), "versions": .int(versionCount), "lastSaved": .optional(lastSaved.map { .date($0) }),
+      "deleted": .date(deleted),
+    ]
+  }
+
+  /// A draft of `delete`, which also says whether it was in the trash already.
+  package var deletedJSON: JSONValue {
+    [
+      "name": .string(name), "versions": .int(versionCount), "lastSaved": .optional(lastSaved.map { .date($0) }),
+      "deleted": .date(deleted), "wasInTrash": .bool(wasInTrash),
+    ]
+  }
+}
+
+extension PurgeReport {
+  package var json: JSONValue {
+    [
+      "purged": .array(drafts.map(\.json)), "versionsRemoved": .int(versionsRemoved), "dryRun": .bool(dryRun),
+    ]
+  }
+}
+
+extension ExportReport {
+  package var json: JSONValue {
+    [
+      "folder": .string(folder), "manifest": .string(manifest), "manifestWritten": .bool(manifestWritten),
+      "drafts": .int(drafts), "versions": .int(versions), "filesWritten": .int(filesWritten),
+      "filesUnchanged": .int(filesUnchanged), "filesReplaced": .int(filesReplaced),
+      "picturesWritten": .int(picturesWritten), "picturesUnchanged": .int(picturesUnchanged),
+      "bytesWritten": .int(Int(bytesWritten)), "complete": .bool(isComplete),
+      "renamed": .array(
+        renamed.map {
+          ["path": .string($0.path), "renamedFrom": .string($0.renamedFrom), "because": .string($0.change.rawValue)]
+        }),
+      "problems": .array(
+        problems.map {
+          [
+            "kind": .string($0.kind.rawValue), "draft": .string($0.draft), "version": .int($0.version),
+            "path": .string($0.path), "detail": .string($0.detail),
+          ]
+        }),
+      "seconds": .seconds(seconds),
     ]
   }
 }

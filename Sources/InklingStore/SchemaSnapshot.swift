@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "39cd510d8f32ff664ce8c48cf4396a75f5f6a16b20252d6c00e282b5aee4e965"
+  static let migrationsDigest = "faa8e8961b9c4f93669a8d480cb3308586f58a281454c8721f38b0b2eaf723d6"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "fa3a629d1228550e9c50510288beed51e3d1bc837ddc38c26673cb44e3632233"
+  static let schemaStamp = "d0aef27c89d92d3d996e659e95e47d9b23a3967bf2ad63b45c7921acfb24878b"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -19,10 +19,10 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),
     SchemaObject(
       type: "table", name: "draft", table: "draft",
-      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER)"),
+      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER,deleted_ms INTEGER)"),
     SchemaObject(
       type: "index", name: "draft_by_early_import", table: "draft",
-      sql: "CREATE INDEX draft_by_early_import ON draft(latest_saved_ms,first_saved_ms,id)WHERE first_imported_ms < first_saved_ms"),
+      sql: "CREATE INDEX draft_by_early_import ON draft(latest_saved_ms,first_saved_ms,id)WHERE first_imported_ms < first_saved_ms AND deleted_ms IS NULL"),
     SchemaObject(
       type: "index", name: "draft_by_first", table: "draft",
       sql: "CREATE INDEX draft_by_first ON draft(first_saved_ms,latest_saved_ms)"),
@@ -31,16 +31,19 @@ enum SchemaSnapshot {
       sql: "CREATE INDEX draft_by_folded ON draft(name_folded)"),
     SchemaObject(
       type: "index", name: "draft_by_latest", table: "draft",
-      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms,id,version_count,name_folded,latest_strokes,latest_inks,first_imported_ms,latest_imported_ms)"),
+      sql: "CREATE INDEX draft_by_latest ON draft(latest_saved_ms,first_saved_ms,id,version_count,name_folded,latest_strokes,latest_inks,first_imported_ms,latest_imported_ms)WHERE deleted_ms IS NULL"),
     SchemaObject(
       type: "index", name: "draft_by_latest_version", table: "draft",
       sql: "CREATE INDEX draft_by_latest_version ON draft(latest_version_id)"),
     SchemaObject(
       type: "index", name: "draft_by_span", table: "draft",
-      sql: "CREATE INDEX draft_by_span ON draft(span_class,latest_saved_ms,first_saved_ms)"),
+      sql: "CREATE INDEX draft_by_span ON draft(span_class,latest_saved_ms,first_saved_ms)WHERE deleted_ms IS NULL"),
     SchemaObject(
       type: "index", name: "draft_by_versions", table: "draft",
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
+    SchemaObject(
+      type: "index", name: "draft_in_trash", table: "draft",
+      sql: "CREATE INDEX draft_in_trash ON draft(deleted_ms)WHERE deleted_ms IS NOT NULL"),
     SchemaObject(
       type: "trigger", name: "draft_newest_drawing", table: "draft",
       sql: "CREATE TRIGGER draft_newest_drawing AFTER UPDATE OF latest_version_id ON draft WHEN NEW.latest_version_id IS NOT OLD.latest_version_id BEGIN INSERT INTO refresh_newest_drawing(draft_id)VALUES(NEW.id); END"),
@@ -142,7 +145,7 @@ enum SchemaSnapshot {
       sql: "CREATE TABLE thumbnail(id INTEGER PRIMARY KEY,key BLOB NOT NULL UNIQUE CHECK(length(key)= 32),content_hash BLOB,background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,pixel_size INTEGER NOT NULL CHECK(pixel_size > 0),renderer_version INTEGER NOT NULL,png BLOB NOT NULL,byte_size INTEGER NOT NULL,created_ms INTEGER NOT NULL)"),
     SchemaObject(
       type: "table", name: "version", table: "version",
-      sql: "CREATE TABLE version(id INTEGER PRIMARY KEY,draft_id INTEGER NOT NULL REFERENCES draft(id),saved_ms INTEGER NOT NULL,saved_source TEXT NOT NULL CHECK(saved_source IN('stamp','mtime')),imported_ms INTEGER NOT NULL,file_name TEXT NOT NULL,file_sha256 BLOB NOT NULL CHECK(length(file_sha256)= 32),file_size INTEGER NOT NULL,file_mtime_ns INTEGER NOT NULL,blob_id INTEGER NOT NULL REFERENCES blob(id),envelope_id INTEGER NOT NULL REFERENCES envelope(id),background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,UNIQUE(draft_id,saved_ms,file_sha256))"),
+      sql: "CREATE TABLE version(id INTEGER PRIMARY KEY,draft_id INTEGER NOT NULL REFERENCES draft(id),saved_ms INTEGER NOT NULL,saved_source TEXT NOT NULL CHECK(saved_source IN('stamp','mtime')),imported_ms INTEGER NOT NULL,file_name TEXT NOT NULL,file_sha256 BLOB NOT NULL CHECK(length(file_sha256)= 32),file_size INTEGER NOT NULL,file_mtime_ns INTEGER NOT NULL,blob_id INTEGER NOT NULL REFERENCES blob(id),envelope_id INTEGER NOT NULL REFERENCES envelope(id),background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,reverts_version_id INTEGER REFERENCES version(id),UNIQUE(draft_id,saved_ms,file_sha256))"),
     SchemaObject(
       type: "index", name: "version_by_blob", table: "version",
       sql: "CREATE INDEX version_by_blob ON version(blob_id)"),
@@ -155,6 +158,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "index", name: "version_by_imported_draft", table: "version",
       sql: "CREATE INDEX version_by_imported_draft ON version(imported_ms,draft_id)"),
+    SchemaObject(
+      type: "index", name: "version_by_reverted", table: "version",
+      sql: "CREATE INDEX version_by_reverted ON version(reverts_version_id)WHERE reverts_version_id IS NOT NULL"),
     SchemaObject(
       type: "index", name: "version_by_saved_draft", table: "version",
       sql: "CREATE INDEX version_by_saved_draft ON version(saved_ms,draft_id)"),

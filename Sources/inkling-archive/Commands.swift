@@ -4,8 +4,10 @@ enum Commands {
   static var all: [any Command.Type] {
     [
       ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, HistoryCommand.self,
-      DiffCommand.self, RestoreCommand.self, ThumbnailCommand.self, RenderCommand.self, ContactSheetCommand.self,
-      CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self, ServeCommand.self,
+      DiffCommand.self, RestoreCommand.self, RevertCommand.self, ExportCommand.self, ThumbnailCommand.self,
+      RenderCommand.self, ContactSheetCommand.self, RenameCommand.self, DeleteCommand.self, UndeleteCommand.self,
+      PurgeCommand.self, CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
+      ServeCommand.self,
       ManualCommand.self, CompletionsCommand.self,
     ]
   }

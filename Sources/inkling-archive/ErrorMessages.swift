@@ -54,6 +54,12 @@ extension ArchiveError {
     case .unreadableDrawing(let draft, let version, let reason):
       "version \(version) of \(Quoted.name(draft)) could not be read: \(reason)"
     case .noMatchingDrafts: "no drafts match; nothing written"
+    case .draftExists(let name):
+      "a draft named \(Quoted.name(name)) exists already; add --merge to join the two histories into one"
+    case .draftInTrash(let name):
+      "\(Quoted.name(name)) is in the trash; `inkling-archive undelete` brings it back"
+    case .draftNotInTrash(let name):
+      "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
     case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
     case .textRendering(let error): "the captions cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side):
@@ -116,6 +122,8 @@ extension ArchiveError {
     case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
     case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
+    case .draftNameLength(let length):
+      "a draft's name is at most \(Format.count(Archive.maximumDraftNameLength)) characters, not \(Format.count(length))"
     }
   }
 

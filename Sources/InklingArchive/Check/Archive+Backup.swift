@@ -118,7 +118,7 @@ extension Archive {
     if overwrite {
       // A WAL left beside an old file at DEST would be replayed onto the copy.
       for suffix in ["-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: target + suffix) }
-      guard rename(temporary, target) == 0 else { throw Self.backupIOError(target) }
+      guard renameFile(temporary, target) == 0 else { throw Self.backupIOError(target) }
     } else if link(temporary, target) != 0 {
       // link() refuses to replace a file that appeared meanwhile; rename() would not.
       if errno == EEXIST { throw .destinationExists(path: target) }
@@ -135,3 +135,6 @@ extension Archive {
     .fileSystem(path: target, operation: .write, code: errno)
   }
 }
+
+/// rename(2); inside `Archive`, `rename` is the draft operation (Archive+Rename.swift).
+private func renameFile(_ from: String, _ to: String) -> Int32 { rename(from, to) }

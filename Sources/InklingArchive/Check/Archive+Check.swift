@@ -8,7 +8,7 @@
 //   3. references  PRAGMA foreign_key_check
 //   4. invariants  of migrations/0001 that SQL can see: draft counters, delta chains
 //                  (invariant 3), envelope offsets, one row per file (invariant 4), file
-//                  names that restore as plain names
+//                  names that restore as plain names; reverts (0012, invariant 2)
 //   5. files       (full only) every blob decoded and re-hashed (invariant 2), every
 //                  version's file rebuilt and compared with its SHA-256 and size (invariant 1),
 //                  every drawing decoded and compared with what the drawing index (0002) says
@@ -242,6 +242,22 @@ final class ArchiveCheck {
     step("invariants") { try checkEnvelopes() }
     step("invariants") { try checkDuplicates() }
     step("invariants") { try checkFileNames() }
+    step("invariants") { try checkReverts() }
+  }
+
+  /// Invariant 2 of 0012: a revert repeats a version of its own draft, with the same file,
+  /// and that version is an original (a revert of a revert names the original). A revert
+  /// whose version is missing is the foreign key check's to report.
+  private func checkReverts() throws {
+    for problem in try CheckQueries.revertProblems(in: database) {
+      let message =
+        switch problem.kind {
+        case .otherDraft: "it reverts to a version of another draft"
+        case .otherFile: "it reverts to a version with another file, so it is not that version's copy"
+        case .revertOfRevert: "it reverts to a version that is itself a revert (it should name the original)"
+        }
+      report(try versionLocation(problem.versionID), message)
+    }
   }
 
   /// The denormalised counters of `draft` against its versions.

@@ -126,6 +126,11 @@ extension Archive {
       throw .invalidArgument(.renderScale(scale))
     }
     let (row, info) = try versionRow(draft: name, selector)
+    return try renderPicture(row, info: info, scale: scale)
+  }
+
+  /// The share image of the version of `row`, described by `info` in its text chunks.
+  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double) throws(ArchiveError) -> Picture {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
     let drawing: Drawing
     do {
@@ -248,7 +253,7 @@ extension Archive {
       return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
     }
     return job(
-      contentHash: DrawingFacts.Status(rawValue: status) == .decoded ? version.contentHash : nil,
+      contentHash: status == .decoded ? version.contentHash : nil,
       background: version.background, size: size,
       blobID: version.blobID, cache: cache)
   }

@@ -20,18 +20,6 @@ import InklingFormats
 import InklingRendering
 import InklingStore
 
-/// The newest version of a draft, with what its thumbnail needs.
-struct NewestVersion: Sendable {
-  var name: String
-  var number: Int
-  var savedMilliseconds: Int64
-  var blobID: Int64
-  var background: RGBA
-  /// drawing.status, nil when the drawing is not indexed.
-  var status: Int?
-  var contentHash: [UInt8]?
-}
-
 /// Where each part of a contact sheet goes.
 struct ContactSheetLayout: Equatable {
   var count: Int
@@ -177,27 +165,10 @@ extension Archive {
     }
   }
 
-  /// The newest version of each draft in `names` (every draft when nil), in the order of
-  /// `names` (else newest first); names that are not drafts are left out.
+  /// The newest version of each draft in `names` (every live draft when nil), in the order
+  /// of `names` (else newest first); names that are not drafts are left out.
   func newestVersions(of names: [String]?) throws(ArchiveError) -> [NewestVersion] {
-    let all = try storeCall {
-      try database.fetchAll(
-        """
-        SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
-          v.background_b, v.background_a, d.status, d.content_hash
-        FROM draft
-        JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
-        LEFT JOIN drawing d ON d.blob_id = v.blob_id
-        WHERE draft.version_count > 0
-        ORDER BY v.saved_ms DESC, draft.name
-        """
-      ) { row in
-        NewestVersion(
-          name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
-          background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
-          status: row.isNull(8) ? nil : row.int(8), contentHash: row.isNull(9) ? nil : row.bytes(9))
-      }
-    }
+    let all = try storeCall { try VersionRecords.newestVersions(includingTrash: names != nil, in: database) }
     guard let names else { return all }
     let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     return names.compactMap { byName[DraftFileName.canonicalName($0)] }

@@ -80,7 +80,7 @@ final class VersionPreparer {
   {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
-    if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256) {
+    if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256, fileName: entry.fileName) {
       return .alreadyArchived(path: entry.path, draft: entry.name.draftName, bytes: entry.size)
     }
     let envelope: DraftEnvelope
@@ -131,8 +131,9 @@ final class VersionPreparer {
 
   // MARK: - Archive look-ups
 
-  private func isArchived(_ draft: String, _ saved: Int64, _ fileSHA256: [UInt8]) throws -> Bool {
-    try VersionRecords.contains(draftNamed: draft, savedMilliseconds: saved, fileSHA256: fileSHA256, in: reader)
+  private func isArchived(_ draft: String, _ saved: Int64, _ fileSHA256: [UInt8], fileName: String) throws -> Bool {
+    try VersionRecords.contains(
+      draftNamed: draft, savedMilliseconds: saved, fileSHA256: fileSHA256, fileName: fileName, in: reader)
   }
 
   private func storedDepth(ofBlob sha256: [UInt8]) throws -> Int? {

@@ -28,6 +28,8 @@ public struct VersionInfo: Sendable, Equatable {
   /// The earliest earlier version whose drawing has the same visible content (the same
   /// drawing saved again, even when its bytes differ), if any.
   public var sameDrawingAs: Int?
+  /// For a version made by `revert`: the number of the version whose file it repeats.
+  public var revertsTo: Int? = nil
 }
 
 extension Archive {
@@ -45,7 +47,9 @@ extension Archive {
     return try storeCall {
       let blobInfo = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
       var firstWithContent: [[UInt8]: Int] = [:]
-      return try VersionRecords.versions(ofDraft: draftID, in: database).enumerated().map { index, row in
+      let rows = try VersionRecords.versions(ofDraft: draftID, in: database)
+      let numbers = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0 + 1) })
+      return rows.enumerated().map { index, row in
         let blob = blobInfo[row.blobID]
         var same: Int?
         if let content = blob?.contentHash {
@@ -58,7 +62,7 @@ extension Archive {
           fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
           background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
           drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
-          sameDrawingAs: same)
+          sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] })
         return (row, info)
       }
     }

@@ -11,6 +11,8 @@ public struct DraftSummary: Sendable, Equatable {
   public var versionCount: Int
   /// The save time of the newest version.
   public var lastSaved: Date
+  /// When it went to the trash; nil for a live draft.
+  public var deleted: Date? = nil
 }
 
 extension Archive {
@@ -40,7 +42,7 @@ extension Archive {
   /// ```
   /// - Throws: `ArchiveError` when the archive cannot be read.
   public func draftCount(matching query: DraftQuery = .all, upTo cap: Int) throws(ArchiveError) -> Int {
-    guard query.expression == .all else {
+    guard query.expression == .all, !query.inTrash else {
       var total = 0
       try forEachDraft(matching: query, limit: cap + 1) { _ in total += 1 }
       return total
@@ -69,11 +71,15 @@ extension Archive {
         try DraftSearchSQL.forEachDraft(compiled.query, in: database) { row in
           body(
             DraftSummary(
-              name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds)))
+              name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds),
+              deleted: row.deletedMilliseconds.map(Self.date)))
         }
       }
       let compiler = compiler ?? SearchCompiler(database: database, bounds: walkBounds)
-      let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+      let compiled =
+        query.inTrash
+        ? SearchCompiler.trashPlan(query.expression, sort: sort, limit: limit)
+        : try compiler.compile(query.expression, sort: sort, limit: limit)
       guard compiled.plan == .boundedWalk, let limit else { return try run(compiled, body) }
       // Its rows are the answer only if there are `limit` of them.
       var rows: [DraftSummary] = []
@@ -131,7 +137,10 @@ extension Archive {
     try storeCall {
       // A bounded walk's plan, then that of its fallback when it finds nothing.
       let compiler = compiler ?? SearchCompiler(database: database)
-      let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
+      let compiled =
+        query.inTrash
+        ? SearchCompiler.trashPlan(query.expression, sort: sort, limit: limit)
+        : try compiler.compile(query.expression, sort: sort, limit: limit)
       var parts = [compiled]
       if compiled.plan == .boundedWalk, let limit {
         parts.append(try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: 0))

@@ -16,7 +16,8 @@ extension Archive {
       let compiled = try compiler.compile(query.expression, sort: sort, limit: limit)
       var text = "\(compiled.plan)"
       if compiled.plan == .boundedWalk, let limit {
-        let found = try database.fetchAll(compiled.sql, compiled.arguments) { _ in 0 }.count
+        var found = 0
+        try DraftSearchSQL.forEachDraft(compiled.query, in: database) { _ in found += 1 }
         if found < limit {
           let fallback = try compiler.fallback(
             after: compiled, query.expression, sort: sort, limit: limit, found: found)

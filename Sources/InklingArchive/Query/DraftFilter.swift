@@ -14,17 +14,28 @@ public struct DraftQuery: Hashable, Sendable {
   /// The text it was parsed from and its `ink:` terms, when it comes from the search language:
   /// an ink name is checked against the archive's inks when the query runs.
   var source: (text: String, inks: [InkTerm])?
+  /// Drafts in the trash instead of live ones (`delete` puts drafts there).
+  public var inTrash = false
 
   /// Every draft.
   public static let all = DraftQuery(.all)
 
-  public init(_ expression: SearchExpression) {
+  /// Every draft in the trash.
+  public static let trash = DraftQuery(.all, inTrash: true)
+
+  public init(_ expression: SearchExpression, inTrash: Bool = false) {
     self.expression = expression
+    self.inTrash = inTrash
   }
 
   /// Queries are equal when they ask for the same drafts.
-  public static func == (a: DraftQuery, b: DraftQuery) -> Bool { a.expression == b.expression }
-  public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
+  public static func == (a: DraftQuery, b: DraftQuery) -> Bool {
+    a.expression == b.expression && a.inTrash == b.inTrash
+  }
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(expression)
+    hasher.combine(inTrash)
+  }
 
   /// The drafts a query in the search language asks for (see SearchParser).
   ///

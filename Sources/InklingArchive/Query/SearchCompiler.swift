@@ -190,6 +190,13 @@ struct SearchCompiler {
     return CompiledSearch(query: query, plan: .boundedWalk, bound: bound)
   }
 
+  /// Drafts in the trash (`DraftQuery.inTrash`), read from their own index and sorted.
+  static func trashPlan(_ expression: SearchExpression, sort: DraftSort, limit: Int?) -> CompiledSearch {
+    CompiledSearch(
+      query: DraftSearchSQL.trash(where: predicate(mergingPeriods(expression)), order: order(sort), limit: limit),
+      plan: .walk)
+  }
+
   /// Newest first, for a query that requires a version saved before `upper` (see the file
   /// comment and DraftSearchSQL.periods); with `importedBefore`, imported before `upper`.
   static func periodPlan(upper: Int64, _ predicate: DraftPredicate, limit: Int, importedBefore: Bool = false)

@@ -26,14 +26,26 @@ public enum RestoreDestination: Sendable, Equatable {
   case standardOutput
 }
 
+/// Why a file was written under another name than the one it was imported with.
+public enum FileNameChange: String, Sendable, Equatable {
+  /// The draft was renamed since: the file carries its new name (the contents do not hold it).
+  case draftRenamed
+  /// The name cannot be one file's name in a folder (`/`, `..`, control characters, too long).
+  case unsafeName
+  /// Another file written into the folder has the name, or one that a case-insensitive file
+  /// system takes for it (FolderNaming.swift).
+  case sharedName
+}
+
 /// A file written by `restore`.
 public struct RestoredFile: Sendable, Equatable {
   /// Where it was written; `-` for standard output.
   public var path: String
   public var version: VersionInfo
-  /// The version's original file name when it was written under another one (it was not a
-  /// safe name, or another version in the folder has it: FolderNaming.swift).
+  /// The version's original file name when it was written under another one.
   public var renamedFrom: String?
+  /// Why, when it was.
+  public var nameChange: FileNameChange?
 }
 
 extension Archive {
@@ -58,28 +70,62 @@ extension Archive {
     -> [RestoredFile]
   {
     let versions = try versions(of: name)
-    var naming = FolderNaming()
-    var names: [Int64: (name: String, renamed: Bool)] = [:]
+    let naming = FolderNaming()
+    var names: [Int64: (name: String, change: FileNameChange?)] = [:]
     for (row, _) in versions.sorted(by: { $0.row.id < $1.row.id }) {
-      names[row.id] = naming.name(for: row.fileName, fallback: Self.fallbackFileName(row))
+      names[row.id] = try Self.fileName(of: row, in: naming)
     }
     try FileOutput.makeFolder(folder)
     var restored: [RestoredFile] = []
     for (row, info) in versions {
-      let (fileName, renamed) = names[row.id]!
+      let (fileName, change) = names[row.id]!
       let path = OutputPath.joining(folder, fileName)
       try FileOutput.write(
         try fileBytes(of: row, info: info), to: .file(path), modificationNanoseconds: row.fileModificationNanoseconds,
         overwrite: overwrite)
-      restored.append(RestoredFile(path: path, version: info, renamedFrom: renamed ? row.fileName : nil))
+      restored.append(
+        RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
     }
     return restored
+  }
+
+  /// The name a version's file carries when it is written out now: its original name while
+  /// the draft is still called what that name says (so an NFD file name stays NFD), else the
+  /// draft's current name followed by the original's stamp and suffix
+  /// (`DraftFileName.renamed(to:)`): a renamed draft's files carry the new name. A stored
+  /// name that is not a plain file name (`check` reports those) was put there by hand, not by
+  /// a rename: it is only made safe.
+  static func currentFileName(_ row: VersionRow) -> String {
+    guard FolderNaming.safeName(row.fileName, fallback: "") == row.fileName, let parsed = DraftFileName(row.fileName),
+      parsed.draftName != row.draftName
+    else { return row.fileName }
+    return parsed.renamed(to: row.draftName)
+  }
+
+  /// The name a version's file gets in a folder that `naming` hands names out for (or alone
+  /// in its folder when nil), and why it differs from the original, if it does.
+  static func fileName(of row: VersionRow, in naming: FolderNaming?) throws(ArchiveError) -> (
+    name: String, change: FileNameChange?
+  ) {
+    let wanted = currentFileName(row)
+    let fallback = fallbackFileName(row)
+    let safe = FolderNaming.safeName(wanted, fallback: fallback)
+    let name = try naming?.name(for: wanted, fallback: fallback).name ?? safe
+    let change: FileNameChange? =
+      name == row.fileName
+      ? nil : name != safe ? .sharedName : safe != wanted ? .unsafeName : .draftRenamed
+    return (name, change)
   }
 
   /// The exact bytes of a version's original file, verified against its SHA-256.
   ///
   /// - Throws: `ArchiveError.damagedVersion` when the stored form no longer rebuilds them.
   func fileBytes(of row: VersionRow, info: VersionInfo) throws(ArchiveError) -> [UInt8] {
+    try fileBytes(of: row, number: info.number)
+  }
+
+  /// `fileBytes(of:info:)` for version `number` of its draft.
+  func fileBytes(of row: VersionRow, number: Int) throws(ArchiveError) -> [UInt8] {
     let file = try storeCall {
       let drawing = try BlobStore(database).bytes(ofBlob: row.blobID)
       let template = try EnvelopeRecords.template(row.envelopeID, in: database)
@@ -87,7 +133,7 @@ extension Archive {
     }
     guard SHA256.hash(file) == row.fileSHA256 else {
       throw .damagedVersion(
-        draft: row.draftName, version: info.number, fileName: row.fileName,
+        draft: row.draftName, version: number, fileName: row.fileName,
         detail: "the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12))")
     }
     return file
@@ -105,6 +151,7 @@ extension Archive {
     let path: String
     let target: OutputTarget
     var renamedFrom: String?
+    var change: FileNameChange?
     switch destination {
     case .standardOutput:
       path = "-"
@@ -114,13 +161,13 @@ extension Archive {
       target = .file(file)
     case .folder(let folder):
       try FileOutput.makeFolder(folder)
-      let name = FolderNaming.safeName(row.fileName, fallback: Self.fallbackFileName(row))
-      if name != row.fileName { renamedFrom = row.fileName }
+      let (name, why) = try Self.fileName(of: row, in: nil)
+      if why != nil { (renamedFrom, change) = (row.fileName, why) }
       path = OutputPath.joining(folder, name)
       target = .file(path)
     }
     try FileOutput.write(
       bytes, to: target, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
-    return RestoredFile(path: path, version: info, renamedFrom: renamedFrom)
+    return RestoredFile(path: path, version: info, renamedFrom: renamedFrom, nameChange: change)
   }
 }

@@ -51,10 +51,7 @@ enum FileOutput {
   ) throws(ArchiveError) {
     guard let parts = OutputPath(path), !isFolder(path) else { throw .destinationIsFolder(path: path) }
     if !overwrite && exists(path) { throw .destinationExists(path: path) }
-    // The name is cut by bytes, not characters: the temporary name must fit NAME_MAX too.
-    let stem = String(decoding: parts.name.utf8.prefix(64), as: UTF8.self)
-    let temporary = OutputPath.joining(
-      parts.folder, ".\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let temporary = temporaryPath(for: parts)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .fileSystem(path: parts.folder, operation: .create, code: errno) }
     var failure: ArchiveError?
@@ -89,8 +86,15 @@ enum FileOutput {
     if let failure { throw failure }
   }
 
+  /// A new name beside `parts` for the temporary file a write goes through.
+  static func temporaryPath(for parts: OutputPath) -> String {
+    // The name is cut by bytes, not characters: the temporary name must fit NAME_MAX too.
+    let stem = String(decoding: parts.name.utf8.prefix(64), as: UTF8.self)
+    return OutputPath.joining(parts.folder, ".\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+  }
+
   /// Writes every byte, retrying short writes and interruptions.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(ArchiveError) {
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(ArchiveError) {
     var written = 0
     while written < bytes.count {
       let count = bytes.withUnsafeBytes { raw in

@@ -12,27 +12,64 @@
 // later one that would collide gets " (2)", " (3)", … before ".inkling", the smallest number
 // whose name is still free. Importing such a file again reads " (2)" as a copy suffix, so it
 // lands in the same draft with the same save time.
+//
+// The names given out are kept by a `TakenNames`: a set in memory for one draft's versions
+// (restore), a table in the store's temporary database for an export of any size.
 
 import InklingFormats
+import InklingStore
+
+/// The names a FolderNaming gave out, compared by `FolderNaming.key`.
+protocol TakenNames: AnyObject {
+  /// Records `key`; false when it was taken already.
+  func take(_ key: String) throws(ArchiveError) -> Bool
+}
+
+/// Names given out, in memory: for folders of one draft's versions.
+final class TakenNamesInMemory: TakenNames {
+  private var keys: Set<String> = []
+  func take(_ key: String) -> Bool { keys.insert(key).inserted }
+}
+
+/// Names given out, in a temporary table of the archive's connection: memory stays flat
+/// however many files the folder gets.
+final class TakenNamesInStore: TakenNames {
+  private let keys: TemporaryKeySet
+  private let path: String
+
+  init(_ keys: TemporaryKeySet, archivePath: String) {
+    self.keys = keys
+    path = archivePath
+  }
+
+  func take(_ key: String) throws(ArchiveError) -> Bool {
+    try storeCall(path: path) { try keys.insert(key) }
+  }
+}
 
 /// Hands out distinct, safe file names for one folder.
 struct FolderNaming {
   /// The most bytes a file name may have on Linux, macOS and Windows file systems.
   static let maximumNameBytes = 255
 
-  private var taken: Set<String> = []
+  private let taken: any TakenNames
 
-  /// A name for a file whose original name is `fileName`, distinct from every name given
-  /// out before: the name, and whether it had to differ from the original.
-  mutating func name(for fileName: String, fallback: String) -> (name: String, renamed: Bool) {
-    let safe = Self.safeName(fileName, fallback: fallback)
+  init(taken: any TakenNames = TakenNamesInMemory()) {
+    self.taken = taken
+  }
+
+  /// A name for a file that wants to be called `wanted`, distinct from every name given out
+  /// before: the name, and whether it had to differ from `wanted` because another file has
+  /// it (`shared`; a name made safe differs from `wanted` too, without being shared).
+  func name(for wanted: String, fallback: String) throws(ArchiveError) -> (name: String, shared: Bool) {
+    let safe = Self.safeName(wanted, fallback: fallback)
     var candidate = safe
     var number = 1
-    while !taken.insert(Self.key(candidate)).inserted {
+    while try !taken.take(Self.key(candidate)) {
       number += 1
       candidate = Self.numbered(safe, number)
     }
-    return (candidate, candidate != fileName)
+    return (candidate, number > 1)
   }
 
   /// How case-insensitive, normalisation-insensitive file systems compare names.

@@ -36,6 +36,10 @@ public struct DraftFileName: Hashable, Sendable {
   /// The save time in milliseconds since 1970 (UTC), when the name has a stamp.
   public var savedMilliseconds: Int64?
   public var fallbacks: [Fallback]
+  /// What follows the draft's name in the file name, exactly as written: `-`, the stamp, any
+  /// copy suffix and the extension (`-2025-10-05T14:03:12Z 2.inkling`), or for a name
+  /// without a stamp its copy suffix and extension (` (1).inkling`).
+  public var tail: String
 
   /// Reads a file name such as `Plan-B-2025-10-05T14:03:12Z.inkling`.
   /// Returns nil when the name does not end in `.inkling`.
@@ -71,11 +75,27 @@ public struct DraftFileName: Hashable, Sendable {
         name.removeSubrange(range)
       }
     }
+    // The name is a prefix of the file name, scalar for scalar.
+    tail = String(String.UnicodeScalarView(fileName.unicodeScalars.dropFirst(name.unicodeScalars.count)))
     if name.isEmpty {
       name = "Untitled"
       fallbacks.append(.emptyName)
     }
     draftName = Self.canonicalName(name)
+  }
+
+  /// The file name the app would have given this save had the draft been called `name`:
+  /// `name` as the app writes it into a file name (`safeName`), then this name's `tail`.
+  public func renamed(to name: String) -> String {
+    Self.safeName(name) + tail
+  }
+
+  /// A draft's name as the app writes it into a file name: every `/` replaced by `-`, an
+  /// empty name `Untitled` (../shared/docs/inkling-files.md).
+  public static func safeName(_ name: String) -> String {
+    // Scalar by scalar, as Foundation's replacingOccurrences: a `/` followed by a combining
+    // mark is one Character, which a Character-wise replacement would not see.
+    name.isEmpty ? "Untitled" : String(String.UnicodeScalarView(name.unicodeScalars.map { $0 == "/" ? "-" : $0 }))
   }
 
   /// `name` as drafts are named in the archive: Unicode NFC, so that a name typed or stored

@@ -39,8 +39,7 @@ extension RequestError {
       self.init(500, "Version \(version) of \u{201C}\(draft)\u{201D} (\(fileName)) is damaged: \(detail).")
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
-      .backupIsArchive,
-      .backupFailedCheck:
+      .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash:
       // Errors of operations that write files or the archive, which no page calls.
       self.init(500, "\(error)")
     }
@@ -51,7 +50,7 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel: "\(argument)"
+    case .contactSheetSize, .columns, .compressionLevel, .draftNameLength: "\(argument)"
     }
   }
 }

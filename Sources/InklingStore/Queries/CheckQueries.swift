@@ -71,6 +71,20 @@ package struct VersionFile: Sendable {
   package var fileSize: Int64
 }
 
+/// A revert that breaks invariant 2 of 0012, and how.
+package struct RevertProblem: Sendable {
+  package enum Kind: Sendable {
+    /// It reverts to a version of another draft.
+    case otherDraft
+    /// It reverts to a version with another file.
+    case otherFile
+    /// It reverts to a version that is itself a revert.
+    case revertOfRevert
+  }
+  package var versionID: Int64
+  package var kind: Kind
+}
+
 package enum CheckQueries {
   // MARK: - SQLite's checks
 
@@ -191,6 +205,23 @@ package enum CheckQueries {
          OR length(CAST(file_name AS BLOB)) > 255 OR instr(CAST(file_name AS BLOB), x'00') > 0
       """
     ) { ($0.int64(0), $0.string(1)) }
+  }
+
+  /// Invariant 2 of 0012, broken: reverts whose version is of another draft, has another file,
+  /// or is itself a revert. A revert whose version is missing is the foreign key check's.
+  package static func revertProblems(in db: Database) throws -> [RevertProblem] {
+    try db.fetchAll(
+      """
+      SELECT v.id, r.draft_id <> v.draft_id, r.file_sha256 <> v.file_sha256
+      FROM version AS v INDEXED BY version_by_reverted JOIN version AS r ON r.id = v.reverts_version_id
+      WHERE v.reverts_version_id IS NOT NULL
+        AND (r.draft_id <> v.draft_id OR r.file_sha256 <> v.file_sha256 OR r.reverts_version_id IS NOT NULL)
+      """
+    ) { row in
+      RevertProblem(
+        versionID: row.int64(0),
+        kind: row.int(1) != 0 ? .otherDraft : row.int(2) != 0 ? .otherFile : .revertOfRevert)
+    }
   }
 
   /// The rows of each kind, and those nothing uses (`gc` removes them).

@@ -76,7 +76,8 @@ package struct DraftCandidates {
 
   /// Drafts saved at or after `lower`: a range of draft_by_latest, in a newest-first walk's order.
   package static func latestSaved(atOrAfter lower: Int64) -> DraftCandidates {
-    DraftCandidates("SELECT id FROM draft INDEXED BY draft_by_latest WHERE latest_saved_ms >= ?", [lower])
+    DraftCandidates(
+      "SELECT id FROM draft INDEXED BY draft_by_latest WHERE latest_saved_ms >= ? AND deleted_ms IS NULL", [lower])
   }
 
   /// Drafts with a version saved before `upper`.

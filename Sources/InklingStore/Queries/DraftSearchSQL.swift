@@ -1,6 +1,6 @@
 // The SELECTs a search runs, one per plan of SearchCompiler (InklingArchive), which says why
 // each plan is chosen; this file writes their SQL and runs them. Every plan returns
-// (name, version_count, latest_saved_ms) of drafts with versions.
+// (name, version_count, latest_saved_ms, deleted_ms) of drafts with versions.
 //
 //   driven  — candidates (DraftCandidates) as the outer loop, `CROSS JOIN draft` (CROSS JOIN fixes
 //             the order, https://www.sqlite.org/optoverview.html#crossjoin), then sort.
@@ -10,6 +10,12 @@
 //             of draft_by_span (migration 0006 says why each range is short) and one of
 //             draft_by_latest below U, the newest `limit` of each merged.
 //
+//   trash   — the drafts in the trash (migration 0012), from draft_in_trash, sorted.
+//
+// The walks' indexes (draft_by_latest, draft_by_span, draft_by_early_import) are partial on live
+// drafts (migration 0012): every live plan says `d.deleted_ms IS NULL`, without which SQLite
+// refuses `INDEXED BY` them, and a trashed draft costs a walk nothing.
+//
 // SQLite's plans for each are checked by EXPLAIN QUERY PLAN in SearchTests.
 
 /// A draft as a search lists it.
@@ -17,6 +23,8 @@ package struct DraftListing: Sendable {
   package var name: String
   package var versionCount: Int
   package var latestSavedMilliseconds: Int64
+  /// When it went to the trash; nil for a live draft.
+  package var deletedMilliseconds: Int64?
 }
 
 /// A search's SELECT and its arguments, ready to run.
@@ -58,7 +66,9 @@ package enum DraftSearchSQL {
   /// the same thresholds in its own text; SearchTests checks that they agree.
   package static let spanLimits: [Int64?] = (0..<15).map { Int64(3_600_000) << $0 } + [nil]
 
-  static let columns = "d.name, d.version_count, d.latest_saved_ms"
+  static let columns = "d.name, d.version_count, d.latest_saved_ms, d.deleted_ms"
+  /// What every live plan requires (see the file comment).
+  static let live = "d.deleted_ms IS NULL"
 
   static func limitClause(_ limit: Int?) -> String { limit.map { " LIMIT \(max(0, $0))" } ?? "" }
 
@@ -71,7 +81,7 @@ package enum DraftSearchSQL {
     DraftSearchQuery(
       sql: """
         SELECT \(columns) FROM (\(candidates.sql)) AS c CROSS JOIN draft AS d ON d.id = c.id
-        WHERE \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+        WHERE \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
         """,
       arguments: candidates.arguments + predicate.arguments)
   }
@@ -87,7 +97,7 @@ package enum DraftSearchSQL {
         sql: """
           SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
           WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? "<" : ">") (?, ?, ?)
-          AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+          AND \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
           """,
         arguments: [after.latest, after.first, after.id] + predicate.arguments)
     }
@@ -95,7 +105,7 @@ package enum DraftSearchSQL {
       return DraftSearchQuery(
         sql: """
           SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
-          WHERE \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+          WHERE \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
           """,
         arguments: predicate.arguments)
     }
@@ -105,7 +115,7 @@ package enum DraftSearchSQL {
       sql: """
         SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
         WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? ">=" : "<=") (?, ?, ?)
-        AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+        AND \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
         """,
       arguments: [bound.latest, bound.first, bound.id] + predicate.arguments)
   }
@@ -131,7 +141,7 @@ package enum DraftSearchSQL {
       parts.append(
         """
         SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
-        FROM draft AS d INDEXED BY draft_by_span WHERE \(range) AND d.first_saved_ms < ? AND \(predicate.sql) \
+        FROM draft AS d INDEXED BY draft_by_span WHERE \(range) AND d.first_saved_ms < ? AND \(live) AND \(predicate.sql) \
         ORDER BY \(order) LIMIT \(limit))
         """)
       all += [upper] + predicate.arguments
@@ -140,7 +150,7 @@ package enum DraftSearchSQL {
       """
       SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
       FROM draft AS d INDEXED BY draft_by_latest WHERE d.latest_saved_ms < ? AND \(predicate.sql) \
-      AND d.version_count > 0 ORDER BY \(order) LIMIT \(limit))
+      AND d.version_count > 0 AND \(live) ORDER BY \(order) LIMIT \(limit))
       """)
     all += [upper] + predicate.arguments
     if importedBefore {
@@ -148,7 +158,7 @@ package enum DraftSearchSQL {
         """
         SELECT * FROM (SELECT d.id AS id, d.latest_saved_ms AS latest, d.first_saved_ms AS first \
         FROM draft AS d INDEXED BY draft_by_early_import WHERE d.first_imported_ms < d.first_saved_ms \
-        AND d.first_saved_ms >= ? AND \(predicate.sql) ORDER BY \(order) LIMIT \(limit))
+        AND \(live) AND d.first_saved_ms >= ? AND \(predicate.sql) ORDER BY \(order) LIMIT \(limit))
         """)
       all += [upper] + predicate.arguments
     }
@@ -162,6 +172,17 @@ package enum DraftSearchSQL {
       arguments: all)
   }
 
+  /// The drafts in the trash for which `predicate` holds, in `order`: read from draft_in_trash
+  /// and sorted (the trash holds what a person deleted, a small part of the archive).
+  package static func trash(where predicate: DraftPredicate, order: DraftOrder, limit: Int?) -> DraftSearchQuery {
+    DraftSearchQuery(
+      sql: """
+        SELECT \(columns) FROM draft AS d INDEXED BY draft_in_trash
+        WHERE d.deleted_ms IS NOT NULL AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(order.orderBy)\(limitClause(limit))
+        """,
+      arguments: predicate.arguments)
+  }
+
   // MARK: - Facts a plan is chosen by
 
   /// The key of the `position`-th draft with versions (from 1) in `order` (newest or oldest),
@@ -172,27 +193,32 @@ package enum DraftSearchSQL {
     try db.fetchOne(
       """
       SELECT d.latest_saved_ms, d.first_saved_ms, d.id FROM draft AS d INDEXED BY draft_by_latest
-      WHERE d.version_count > 0 ORDER BY \(order.orderBy) LIMIT 1 OFFSET \(position - 1)
+      WHERE d.version_count > 0 AND \(live) ORDER BY \(order.orderBy) LIMIT 1 OFFSET \(position - 1)
       """
     ) { ($0.int64(0), $0.int64(1), $0.int64(2)) }
   }
 
-  /// The number of drafts with versions, which every plan lists (`version_count > 0`).
-  /// count(*) of a whole table is SQLite's count of an index's entries page by page, without
-  /// reading them one by one (OP_Count); the drafts without versions are an index lookup.
+  /// The number of live drafts with versions, which every live plan lists (`version_count >
+  /// 0`, not in the trash). count(*) of a whole table is SQLite's count of an index's entries
+  /// page by page, without reading them one by one (OP_Count); the drafts without versions are
+  /// an index lookup, and those in the trash a walk of draft_in_trash.
   ///
   /// - Throws: `StoreError`.
   package static func draftsWithVersions(in db: Database) throws -> Int {
-    try db.fetchOne("SELECT (SELECT count(*) FROM draft) - (SELECT count(*) FROM draft WHERE version_count = 0)") {
-      $0.int(0)
-    } ?? 0
+    try db.fetchOne(
+      """
+      SELECT (SELECT count(*) FROM draft) - (SELECT count(*) FROM draft WHERE version_count = 0)
+        - (SELECT count(*) FROM draft INDEXED BY draft_in_trash WHERE deleted_ms IS NOT NULL AND version_count > 0)
+      """
+    ) { $0.int(0) } ?? 0
   }
 
-  /// The newest save of any draft (0 when there is none): one step into draft_by_latest.
+  /// The newest save of any live draft (0 when there is none): one step into draft_by_latest.
   ///
   /// - Throws: `StoreError`.
   package static func newestSave(in db: Database) throws -> Int64 {
-    try db.fetchOne("SELECT max(latest_saved_ms) FROM draft") { $0.isNull(0) ? 0 : $0.int64(0) } ?? 0
+    try db.fetchOne("SELECT max(latest_saved_ms) FROM draft AS d WHERE \(live)") { $0.isNull(0) ? 0 : $0.int64(0) }
+      ?? 0
   }
 
   // MARK: - Running
@@ -217,7 +243,10 @@ package enum DraftSearchSQL {
   package static func forEachDraft(_ query: DraftSearchQuery, in db: Database, _ body: (DraftListing) -> Void) throws {
     // Not cached: the SQL's shape follows the query's, and the cache keeps every text.
     try db.makeStatement(query.sql).forEach(query.arguments) { row in
-      body(DraftListing(name: row.string(0), versionCount: row.int(1), latestSavedMilliseconds: row.int64(2)))
+      body(
+        DraftListing(
+          name: row.string(0), versionCount: row.int(1), latestSavedMilliseconds: row.int64(2),
+          deletedMilliseconds: row.isNull(3) ? nil : row.int64(3)))
     }
   }
 

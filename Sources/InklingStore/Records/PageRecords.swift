@@ -54,16 +54,17 @@ package enum DraftPageRecords {
     }
   }
 
-  /// At most `limit` drafts with versions that come after `after` in its order and satisfy
-  /// `predicate` (an SQL condition on `draft AS d` with its bound arguments, "1" for every
-  /// draft), in that order.
+  /// At most `limit` live drafts (not in the trash) with versions that come after `after` in
+  /// its order and satisfy `predicate` (an SQL condition on `draft AS d` with its bound
+  /// arguments, "1" for every draft), in that order. draft_by_latest holds live drafts only
+  /// (migration 0012), and SQLite uses it only for a query that says `deleted_ms IS NULL`.
   package static func page(
     after: DraftPageAfter, predicate: DraftPredicate, limit: Int, in db: Database
   ) throws -> [DraftPageRow] {
     let (index, condition, keyArguments, orderBy) = keyset(after)
     let sql = """
       SELECT \(columns) FROM draft AS d INDEXED BY \(index)
-      WHERE \(condition) AND \(predicate.sql) AND d.version_count > 0 ORDER BY \(orderBy) LIMIT \(max(0, limit))
+      WHERE \(condition) AND \(predicate.sql) AND d.version_count > 0 AND d.deleted_ms IS NULL ORDER BY \(orderBy) LIMIT \(max(0, limit))
       """
     var rows: [DraftPageRow] = []
     // Not cached: the text follows the query's predicate, and the cache keeps every text.

@@ -26,6 +26,21 @@ package struct VersionRow: Sendable {
   package let blobID: Int64
   package let envelopeID: Int64
   package let background: RGBA
+  /// The version this one reverts to (migration 0012), nil for an imported file.
+  package let revertsVersionID: Int64?
+}
+
+/// The newest version of a draft, with what its thumbnail needs (`contact-sheet`, warming).
+package struct NewestVersion: Sendable {
+  package var name: String
+  /// Its number: the draft's version count.
+  package var number: Int
+  package var savedMilliseconds: Int64
+  package var blobID: Int64
+  package var background: RGBA
+  /// What the drawing index says of its drawing; nil when the drawing is not indexed.
+  package var status: DrawingFacts.Status?
+  package var contentHash: [UInt8]?
 }
 
 /// A new version to insert.
@@ -41,11 +56,13 @@ package struct NewVersion {
   package var blobID: Int64
   package var envelopeID: Int64
   package var background: RGBA
+  /// Set for a version made by `revert`: the version whose file it repeats.
+  package var revertsVersionID: Int64?
 
   package init(
     draftID: Int64, savedMilliseconds: Int64, savedSource: SavedSource, importedMilliseconds: Int64,
     fileName: String, fileSHA256: [UInt8], fileSize: Int64, fileModificationNanoseconds: Int64,
-    blobID: Int64, envelopeID: Int64, background: RGBA
+    blobID: Int64, envelopeID: Int64, background: RGBA, revertsVersionID: Int64? = nil
   ) {
     self.draftID = draftID
     self.savedMilliseconds = savedMilliseconds
@@ -58,6 +75,7 @@ package struct NewVersion {
     self.blobID = blobID
     self.envelopeID = envelopeID
     self.background = background
+    self.revertsVersionID = revertsVersionID
   }
 }
 
@@ -94,11 +112,14 @@ package enum VersionRecords {
   /// Inserts a version; returns its id, or nil when the draft already has a version with
   /// this save time and file content (invariant 4: importing a file again is a no-op).
   package static func insert(_ version: NewVersion, in db: Database) throws -> Int64? {
+    // An imported file names only the columns of 0001, as it always did (tests write archives
+    // of older schemas through here); a revert names its original too (0012).
+    let reverts = version.revertsVersionID.map { (column: ", reverts_version_id", value: ", ?", id: $0) }
     try db.execute(
       """
       INSERT INTO version(draft_id, saved_ms, saved_source, imported_ms, file_name, file_sha256,
-        file_size, file_mtime_ns, blob_id, envelope_id, background_r, background_g, background_b, background_a)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        file_size, file_mtime_ns, blob_id, envelope_id, background_r, background_g, background_b, background_a\(reverts?.column ?? ""))
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(reverts?.value ?? ""))
       ON CONFLICT(draft_id, saved_ms, file_sha256) DO NOTHING
       """,
       [
@@ -106,7 +127,7 @@ package enum VersionRecords {
         version.fileName, version.fileSHA256, version.fileSize, version.fileModificationNanoseconds,
         version.blobID, version.envelopeID, version.background.red, version.background.green,
         version.background.blue, version.background.alpha,
-      ])
+      ] + (reverts.map { [$0.id] } ?? []))
     guard db.changes > 0 else { return nil }
     let id = db.lastInsertRowID
     // Ties on the save time go to the later insert, as the newest file wins in the app.
@@ -123,7 +144,8 @@ package enum VersionRecords {
   static let columns = """
     version.id, version.draft_id, draft.name, version.saved_ms, version.saved_source, version.imported_ms,
     version.file_name, version.file_sha256, version.file_size, version.file_mtime_ns, version.blob_id,
-    version.envelope_id, version.background_r, version.background_g, version.background_b, version.background_a
+    version.envelope_id, version.background_r, version.background_g, version.background_b, version.background_a,
+    version.reverts_version_id
     """
 
   static func row(_ row: Row) -> VersionRow {
@@ -134,7 +156,8 @@ package enum VersionRecords {
       fileName: row.string(6),
       fileSHA256: row.bytes(7), fileSize: row.int64(8), fileModificationNanoseconds: row.int64(9),
       blobID: row.int64(10), envelopeID: row.int64(11),
-      background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)))
+      background: RGBA(red: row.double(12), green: row.double(13), blue: row.double(14), alpha: row.double(15)),
+      revertsVersionID: row.isNull(16) ? nil : row.int64(16))
   }
 
   /// Every version of a draft, oldest first; version numbers are positions in this list.
@@ -146,18 +169,20 @@ package enum VersionRecords {
       """, [draftID], row)
   }
 
-  /// Whether the draft called `name` has a version saved at `savedMilliseconds` from a file
-  /// with this SHA-256 (invariant 4 of 0001: importing that file again is a no-op).
-  ///
-  /// - Throws: `StoreError`.
+  /// Whether the archive has this file already: the draft called `name` has a version with
+  /// this save time and file content, or another draft has one under the same file name
+  /// (the draft it came to was renamed or merged since: importing the Drafts folder again
+  /// must not bring the old name back).
   package static func contains(
-    draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database
+    draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], fileName: String, in db: Database
   ) throws -> Bool {
     try db.fetchOne(
       """
       SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
       WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      """, [name, savedMilliseconds, fileSHA256]
+      UNION ALL SELECT 1 FROM version INDEXED BY version_by_saved_draft
+      WHERE version.saved_ms = ? AND version.file_sha256 = ? AND version.file_name = ? LIMIT 1
+      """, [name, savedMilliseconds, fileSHA256, savedMilliseconds, fileSHA256, fileName]
     ) { _ in true } ?? false
   }
 
@@ -208,5 +233,31 @@ package enum VersionRecords {
         contentHash: row.isNull(5) ? nil : row.bytes(5))
     }
     return summaries
+  }
+
+  /// The newest version of every draft with versions (live drafts only unless `includingTrash`),
+  /// newest save first, then by name. Ties on the save time go to the later row, as
+  /// `latest_version_id` does.
+  ///
+  /// - Throws: `StoreError`.
+  package static func newestVersions(includingTrash: Bool, in db: Database) throws -> [NewestVersion] {
+    try db.fetchAll(
+      """
+      SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
+        v.background_b, v.background_a, d.status, d.content_hash
+      FROM draft
+      JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
+      LEFT JOIN drawing d ON d.blob_id = v.blob_id
+      WHERE draft.version_count > 0\(includingTrash ? "" : " AND draft.deleted_ms IS NULL")
+      ORDER BY v.saved_ms DESC, draft.name
+      """
+    ) { row in
+      NewestVersion(
+        name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
+        background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
+        // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
+        status: row.isNull(8) ? nil : DrawingFacts.Status(rawValue: row.int(8)) ?? .damaged,
+        contentHash: row.isNull(9) ? nil : row.bytes(9))
+    }
   }
 }

@@ -5,7 +5,7 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-/// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`.
+/// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`, `--trash`.
 struct DraftFilters {
   static let name = Option(
     "name", valueName: "TEXT", .text, help: "Only drafts whose name contains TEXT (any case and accents).")
@@ -18,8 +18,9 @@ struct DraftFilters {
   static let until = Option(
     "until", valueName: "DATE", .text, help: "Only drafts with a version saved on or before DATE.")
   static let on = Option("on", valueName: "DATE", .text, help: "Only drafts with a version saved within DATE.")
+  static let trash = Flag("trash", help: "Drafts in the trash (`delete` puts them there) instead of the others.")
 
-  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec]
+  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, trash.spec]
   static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
 
   static let dateHelp = """
@@ -27,13 +28,14 @@ struct DraftFilters {
     age such as 7d, 3w or 2m; a date without a time is the whole day in local time.
     """
 
-  let query: DraftQuery
+  var query: DraftQuery
 
   /// - Throws: `UsageError`, or `ArchiveError.invalidDate` / `.invalidPattern`.
   init(_ parsed: ParsedArguments) throws {
     query = try DraftQuery(
       name: parsed.value(Self.name), exact: parsed.value(Self.exact), glob: parsed.value(Self.glob),
       since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on))
+    query.inTrash = parsed.value(Self.trash)
   }
 }
 
@@ -99,14 +101,21 @@ struct DraftListing {
       context.printJSON(["drafts": .array(try archive.drafts(matching: query, sort: sort, limit: limit).map(\.json))])
     case .table:
       let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
-      var table = TextTable(columns: [
+      var columns: [TextTable.Column] = [
         .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
-      ])
+      ]
+      if query.inTrash { columns.append(.init("DELETED")) }
+      var table = TextTable(columns: columns)
       for draft in drafts {
-        table.append([Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)])
+        table.append(
+          [Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)]
+            + (draft.deleted.map { [Format.date($0)] } ?? []))
       }
       if !drafts.isEmpty { context.printRaw(table.rendered()) }
-      if !context.quiet { context.printError(try Self.count(drafts.count, of: query, limit: limit, archive)) }
+      if !context.quiet {
+        context.printError(
+          try Self.count(drafts.count, of: query, limit: limit, archive) + (query.inTrash ? " in the trash" : ""))
+      }
     }
     return ExitStatus.success
   }

@@ -31,7 +31,7 @@ struct HistoryCommand: Command {
         "\(version.number)", Format.date(version.saved) + (version.savedFromFileName ? "" : "*"),
         version.strokeCount.map(String.init) ?? "-", Format.color(version.background),
         Format.bytes(version.fileSize), Quoted.display(version.fileName),
-        version.sameDrawingAs.map { "same drawing as #\($0)" } ?? "",
+        version.revertsTo.map { "reverts to #\($0)" } ?? version.sameDrawingAs.map { "same drawing as #\($0)" } ?? "",
       ])
     }
     context.printRaw(table.rendered())

@@ -67,7 +67,7 @@ struct RestoreCommand: Command {
       context.printReport(JSONWriter().string(["restored": .array(restored.map(\.json))]), dataTo: target)
     } else if !context.quiet {
       for file in restored {
-        let renamed = file.renamedFrom.map { "; renamed: \(Quoted.text($0)) is another version's file name" } ?? ""
+        let renamed = file.renamedFrom.map { Self.renamed(from: $0, file.nameChange) } ?? ""
         // On standard output the bytes are the output; the line on stderr says what they were.
         let place = target == .standardOutput ? "\(Quoted.text(draft)) to standard output" : Quoted.text(file.path)
         context.printReport(
@@ -76,5 +76,14 @@ struct RestoreCommand: Command {
       }
     }
     return ExitStatus.success
+  }
+
+  /// Why a file has another name than its original.
+  static func renamed(from original: String, _ change: FileNameChange?) -> String {
+    switch change {
+    case .sharedName, nil: "; renamed: \(Quoted.text(original)) is another version's file name"
+    case .unsafeName: "; renamed from \(Quoted.text(original)): not a safe file name"
+    case .draftRenamed: "; renamed from \(Quoted.text(original)): the draft has another name now"
+    }
   }
 }

@@ -21,10 +21,10 @@ struct SearchCommand: Command {
         inkling-archive search 'background:#1a1a1f versions:>3 imported:today' --paths
       """,
     arguments: [query.spec],
-    options: DraftListing.options,
+    options: DraftListing.options + [DraftFilters.trash.spec],
     exclusive: DraftListing.exclusive)
 
-  let query: DraftQuery
+  var query: DraftQuery
   let listing: DraftListing
 
   init(_ parsed: ParsedArguments) throws {
@@ -33,6 +33,7 @@ struct SearchCommand: Command {
     } catch let error as SearchSyntaxError {
       throw ArchiveError.searchSyntax(error)
     }
+    query.inTrash = parsed.value(DraftFilters.trash)
     listing = try DraftListing(parsed)
   }
 

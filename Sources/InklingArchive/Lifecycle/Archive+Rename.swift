@@ -1,0 +1,72 @@
+// `rename`: a draft gets another name and keeps every version. The files' contents do not
+// hold the name, so nothing stored changes but the draft row: files restored or exported
+// afterwards are named from the draft's current name (`Archive.currentFileName`). With
+// `merge`, a rename onto an existing draft joins the two histories in save-time order; the
+// same file in both (same save time and content) becomes one version (DraftRecords.merge).
+// Either is one transaction.
+
+import Foundation
+import InklingFormats
+import InklingStore
+
+/// What `rename` did.
+public struct RenameResult: Sendable, Equatable {
+  /// The draft's name before.
+  public var from: String
+  /// Its name now: the new name made safe as the app makes names (`/` → `-`, NFC).
+  public var to: String
+  /// Whether a draft called `to` existed, and the two histories were joined.
+  public var merged: Bool
+  /// Versions that took the new name (for a merge, those that came from `from`).
+  public var versionsMoved: Int
+  /// Versions of `from` that were already in `to` (same save time and file), kept once.
+  public var duplicatesDropped: Int
+  /// The versions of the draft now.
+  public var versionCount: Int
+}
+
+extension Archive {
+  /// The most characters a draft's name may have, folded (migration 0003, invariant 4).
+  public static let maximumDraftNameLength = 4096
+
+  /// Renames the draft called `old` to `new`, or with `merge`, joins it into the draft `new`.
+  ///
+  /// ```swift
+  /// try archive.rename(draft: "Plan-B", to: "Plan C")
+  /// try archive.rename(draft: "cat", to: "Cat", merge: true)
+  /// ```
+  /// - Throws: `ArchiveError.noSuchDraft`; `.draftExists` when `new` exists and `merge` is
+  ///   false; `.draftInTrash` when either draft is in the trash; `.invalidArgument` for a
+  ///   name longer than `maximumDraftNameLength`; `.openedReadOnly`.
+  @discardableResult
+  public func rename(draft old: String, to new: String, merge: Bool = false) throws(ArchiveError) -> RenameResult {
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
+    let name = DraftFileName.canonicalName(DraftFileName.safeName(new))
+    let length = NameFolding.fold(name).unicodeScalars.count
+    guard length <= Self.maximumDraftNameLength else { throw .invalidArgument(.draftNameLength(length)) }
+    return try storeCall {
+      try database.transaction { () throws -> RenameResult in
+        let source = try liveDraft(named: old)
+        var result = RenameResult(
+          from: source.name, to: name, merged: false, versionsMoved: source.versionCount, duplicatesDropped: 0,
+          versionCount: source.versionCount)
+        guard name != source.name else {
+          result.versionsMoved = 0
+          return result
+        }
+        guard let target = try DraftRecords.draft(named: name, in: database) else {
+          try DraftRecords.rename(source.id, to: name, in: database)
+          return result
+        }
+        guard target.deletedMilliseconds == nil else { throw ArchiveError.draftInTrash(name: target.name) }
+        guard merge else { throw ArchiveError.draftExists(name: target.name) }
+        let (moved, duplicates) = try DraftRecords.merge(source.id, into: target.id, in: database)
+        result.merged = true
+        result.versionsMoved = moved
+        result.duplicatesDropped = duplicates
+        result.versionCount = try DraftRecords.draft(named: name, in: database)?.versionCount ?? 0
+        return result
+      }
+    }
+  }
+}

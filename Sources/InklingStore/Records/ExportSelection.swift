@@ -1,0 +1,125 @@
+// What an export writes, kept in the connection's temporary database so that memory stays
+// flat at any archive size: the versions chosen, then the file name each gets. SQLite keeps
+// temporary tables in its page cache and spills them to a temporary file past it
+// (https://www.sqlite.org/tempfiles.html), and a read-only connection may still write its
+// TEMP schema, so a read-only export can use them.
+//
+// Two orders: names are handed out in the order versions were archived (version id, the rule
+// of FolderNaming in InklingArchive), files are written draft by draft in save order, so that
+// each delta's base is the drawing read just before (BlobStore's cache of decoded bases).
+
+/// A set of strings in a temporary table: FolderNaming's names given out, for a folder of any
+/// size. Dropped when released.
+package final class TemporaryKeySet {
+  private let db: Database
+  private let table: String
+  private let insert: Statement
+
+  /// Creates the table; `label` tells the tables of one connection apart.
+  package init(_ db: Database, label: String) throws {
+    self.db = db
+    table = "temp.inkling_keys_\(label)"
+    try db.execute("DROP TABLE IF EXISTS \(table)")
+    try db.execute("CREATE TABLE \(table)(key TEXT PRIMARY KEY) WITHOUT ROWID")
+    insert = try db.makeStatement("INSERT OR IGNORE INTO \(table)(key) VALUES (?)")
+  }
+
+  deinit { try? db.execute("DROP TABLE IF EXISTS \(table)") }
+
+  /// Adds `key`; false when it was there already.
+  package func insert(_ key: String) throws -> Bool {
+    try insert.execute([key])
+    return db.changes > 0
+  }
+}
+
+/// One file an export writes.
+package struct ExportItem: Sendable {
+  package let version: VersionRow
+  /// Its number in its draft's history (1 = oldest).
+  package let number: Int
+  /// The name it gets in the folder.
+  package let fileName: String
+  /// The name of its picture beside it, when the export writes pictures.
+  package let pictureName: String?
+}
+
+/// The versions an export writes and the names they get, in temporary tables.
+package final class ExportSelection {
+  private let db: Database
+  private let versions = "temp.inkling_export_version"
+  private let files = "temp.inkling_export_file"
+
+  package init(_ db: Database) throws {
+    self.db = db
+    for table in [versions, files] { try db.execute("DROP TABLE IF EXISTS \(table)") }
+    try db.execute("CREATE TABLE \(versions)(version_id INTEGER PRIMARY KEY)")
+    try db.execute("CREATE TABLE \(files)(version_id INTEGER PRIMARY KEY, file_name TEXT NOT NULL, picture_name TEXT)")
+  }
+
+  deinit {
+    for table in [versions, files] { try? db.execute("DROP TABLE IF EXISTS \(table)") }
+  }
+
+  /// Turns off the memory map that a search of the same connection turned on
+  /// (DraftSearchSQL.prepareForSearching): reading every blob of an export through the map
+  /// would count the whole archive in the process's memory. Reads go through the connection's
+  /// page cache instead, as an import's readers do.
+  package func readThroughPageCache() throws {
+    try db.execute("PRAGMA mmap_size = 0")
+  }
+
+  /// Adds the draft called `name`: its newest version, or every version.
+  package func add(draftNamed name: String, allVersions: Bool) throws {
+    if allVersions {
+      try db.statement(
+        "INSERT OR IGNORE INTO \(versions)(version_id) SELECT v.id FROM draft AS d JOIN version AS v ON v.draft_id = d.id WHERE d.name = ?"
+      ).execute([name])
+    } else {
+      try db.statement(
+        "INSERT OR IGNORE INTO \(versions)(version_id) SELECT latest_version_id FROM draft WHERE name = ? AND latest_version_id IS NOT NULL"
+      ).execute([name])
+    }
+  }
+
+  /// How many versions are chosen, and the bytes of their files.
+  package func size() throws -> (versions: Int, bytes: Int64) {
+    try db.fetchOne(
+      "SELECT count(*), total(v.file_size) FROM \(versions) AS e JOIN main.version AS v ON v.id = e.version_id"
+    ) { ($0.int(0), Int64($0.double(1))) } ?? (0, 0)
+  }
+
+  /// Calls `body` with each chosen version in the order they were archived (version id).
+  package func forEachInArchiveOrder(_ body: (VersionRow) throws -> Void) throws {
+    try db.makeStatement(
+      """
+      SELECT \(VersionRecords.columns) FROM \(versions) AS e JOIN main.version ON version.id = e.version_id
+      JOIN main.draft ON draft.id = version.draft_id ORDER BY e.version_id
+      """
+    ).forEach { try body(VersionRecords.row($0)) }
+  }
+
+  /// Records the name version `versionID` gets, and its picture's.
+  package func setFileName(_ name: String, picture: String?, forVersion versionID: Int64) throws {
+    try db.statement("INSERT OR REPLACE INTO \(files)(version_id, file_name, picture_name) VALUES (?, ?, ?)")
+      .execute([versionID, name, picture])
+  }
+
+  /// Calls `body` with each named version, draft by draft, oldest first within a draft.
+  package func forEachToWrite(_ body: (ExportItem) throws -> Void) throws {
+    try db.makeStatement(
+      """
+      SELECT \(VersionRecords.columns), f.file_name, f.picture_name,
+        (SELECT count(*) FROM main.version AS w WHERE w.draft_id = version.draft_id
+          AND (w.saved_ms < version.saved_ms OR (w.saved_ms = version.saved_ms AND w.id <= version.id)))
+      FROM \(files) AS f JOIN main.version ON version.id = f.version_id JOIN main.draft ON draft.id = version.draft_id
+      ORDER BY version.draft_id, version.saved_ms, version.id
+      """
+    ).forEach { row in
+      try body(
+        ExportItem(
+          version: VersionRecords.row(row), number: row.int(19), fileName: row.string(17),
+          pictureName: row.isNull(18) ? nil : row.string(18)))
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+struct ExportCommand: Command {
+  static let query = Option(
+    "query", valueName: "QUERY", .text, help: "Only drafts that QUERY finds, in the language of `search`.")
+  static let to = Option("to", valueName: "DIR", .folder, required: (), help: "The folder to write into (created).")
+  static let allVersions = Flag("all-versions", help: "Every version of each draft, not only the newest.")
+  static let png = Flag("png", help: "Also write each version's share image beside its file, as NAME.png.")
+
+  static let spec = CommandSpec(
+    "export", abstract: "Write drafts out into a folder, byte for byte, with a manifest.",
+    discussion: DraftFilters.dateHelp + """
+
+
+      Each file is written exactly as it was imported, under its original file name (a \
+      renamed draft's files carry the new name) and modification time, checked against its \
+      SHA-256 before it takes its name. Files that would share a name (or names that differ \
+      only in case) are written as "NAME (2).inkling", "NAME (3).inkling", … in the order they \
+      were archived, and said so. A file already there with the same bytes is left as it is, \
+      so exporting again writes nothing; one with other bytes is left alone and reported \
+      unless --force. inkling-export.json in the folder lists every file of the export \
+      (draft, version, saved, file, size, SHA-256). From a damaged archive, what verifies is \
+      written, what does not is named, and the exit status is 1.
+
+      Examples:
+        inkling-archive export --to ~/Exported
+        inkling-archive export --since 2025-10 --all-versions --to out
+        inkling-archive export --query 'ink:marker strokes:>100' --png --to out
+      """,
+    options: DraftFilters.options + [query.spec, to.spec, allVersions.spec, png.spec, Common.force.spec],
+    exclusive: DraftFilters.exclusive)
+
+  let filters: DraftFilters
+  let folder: String
+  let options: ExportOptions
+
+  init(_ parsed: ParsedArguments) throws {
+    var filters = try DraftFilters(parsed)
+    if let text = try parsed.value(Self.query) {
+      do {
+        filters.query.expression = filters.query.expression && (try DraftQuery(search: text).expression)
+      } catch {
+        throw ArchiveError.searchSyntax(error)
+      }
+    }
+    self.filters = filters
+    folder = try parsed.value(Self.to)
+    options = ExportOptions(
+      allVersions: parsed.value(Self.allVersions), pictures: parsed.value(Self.png),
+      overwrite: parsed.value(Common.force))
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let progress = context.progressLine()
+    var options = options
+    if progress.isEnabled {
+      options.onProgress = { state in
+        progress.update(
+          "Exporting: \(Format.count(state.versionsDone)) of \(Plural.count(state.versionsTotal, "version")), "
+            + "\(Format.bytes(state.bytesDone)) of \(Format.bytes(state.bytesTotal))")
+      }
+    }
+    let report: ExportReport
+    do {
+      report = try context.open(.readOnly).export(matching: filters.query, to: folder, options: options)
+    } catch {
+      progress.finish()
+      throw error
+    }
+    progress.finish()
+    for problem in report.problems {
+      context.printError(Self.describe(problem))
+    }
+    if context.json {
+      context.printJSON(report.json)
+    } else if !context.quiet {
+      for file in report.renamed {
+        let why = file.change == .sharedName ? "another file of the export has that name" : "not a safe file name"
+        context.print("\(Quoted.text(file.path))  (renamed from \(Quoted.text(file.renamedFrom)): \(why))")
+      }
+      context.print(Self.summary(report))
+    }
+    return report.isComplete ? ExitStatus.success : ExitStatus.someInputsRejected
+  }
+
+  static func describe(_ problem: ExportReport.Problem) -> String {
+    let version = "\(Quoted.name(problem.draft)) version \(problem.version)"
+    switch problem.kind {
+    case .damaged:
+      return "\(Quoted.text(problem.path)): not written: \(version) is damaged (\(problem.detail)). "
+        + "`inkling-archive check --full` shows what is affected."
+    case .exists:
+      return "\(Quoted.text(problem.path)): left as it is: \(problem.detail) (\(version)); --force replaces it"
+    case .noPicture:
+      return "\(Quoted.text(problem.path)): no picture: the drawing of \(version) cannot be read (\(problem.detail))"
+    }
+  }
+
+  static func summary(_ report: ExportReport) -> String {
+    let versions = "\(Plural.count(report.versions, "version")) of \(Plural.count(report.drafts, "draft"))"
+    let folder = Quoted.text(report.folder)
+    if report.wroteNothing && report.isComplete {
+      return "Nothing to write: the \(versions) are in \(folder) already, and its manifest is up to date."
+    }
+    var parts = ["\(Plural.count(report.filesWritten, "file")) written (\(Format.bytes(report.bytesWritten)))"]
+    if report.filesUnchanged > 0 { parts.append("\(Format.count(report.filesUnchanged)) already there") }
+    if report.picturesWritten + report.picturesUnchanged > 0 {
+      parts.append(
+        "\(Plural.count(report.picturesWritten, "picture")) written, \(Format.count(report.picturesUnchanged)) already there"
+      )
+    }
+    if report.filesReplaced > 0 { parts.append("\(Format.count(report.filesReplaced)) replaced") }
+    let count = { (kind: ExportReport.Problem.Kind) in report.problems.filter { $0.kind == kind }.count }
+    if count(.exists) > 0 { parts.append("\(Format.count(count(.exists))) left as they were") }
+    if count(.damaged) > 0 { parts.append("\(Format.count(count(.damaged))) damaged, not written") }
+    if count(.noPicture) > 0 { parts.append("\(Plural.count(count(.noPicture), "drawing")) without a picture") }
+    let manifest = report.manifestWritten ? "written" : "unchanged"
+    return "Exported \(versions) to \(folder): " + parts.joined(separator: ", ")
+      + ". Manifest \(Quoted.text(report.manifest)) \(manifest); \(Format.seconds(report.seconds))."
+  }
+}

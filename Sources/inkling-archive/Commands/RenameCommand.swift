@@ -1,0 +1,50 @@
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+struct RenameCommand: Command {
+  static let old = Argument(
+    "OLD", .text, help: "The draft's name, exactly (as `list` shows it).", completion: .command(["list", "--paths"]))
+  static let new = Argument("NEW", .text, help: "Its new name; a `/` becomes `-`, as in the app.")
+  static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")
+
+  static let spec = CommandSpec(
+    "rename", abstract: "Give a draft another name, keeping every version.",
+    discussion: """
+      Files restored or exported afterwards carry the new name (the files' contents do not \
+      hold it). A NEW that another draft has is refused unless --merge, which joins the two \
+      histories in save-time order; a file that is in both is kept once.
+
+      Examples:
+        inkling-archive rename "Plan-B" "Plan C"
+        inkling-archive rename "cat" "Cat" --merge
+      """,
+    arguments: [old.spec, new.spec], options: [merge.spec])
+
+  let old: String
+  let new: String
+  let merge: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    old = try parsed.value(Self.old)
+    new = try parsed.value(Self.new)
+    merge = parsed.value(Self.merge)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let result = try context.openExisting().rename(draft: old, to: new, merge: merge)
+    let (from, to) = (Quoted.name(result.from), Quoted.name(result.to))
+    let text =
+      if result.merged {
+        "Merged \(from) into \(to): \(Plural.count(result.versionsMoved, "version")) moved"
+          + (result.duplicatesDropped > 0 ? ", \(Format.count(result.duplicatesDropped)) already there" : "")
+          + "; \(to) has \(Plural.count(result.versionCount, "version"))."
+      } else if result.from == result.to {
+        "\(from) is called that already; nothing changed."
+      } else {
+        "Renamed \(from) to \(to) (\(Plural.count(result.versionCount, "version")))."
+      }
+    context.report(result.json, text, dataTo: .file(""))
+    return ExitStatus.success
+  }
+}

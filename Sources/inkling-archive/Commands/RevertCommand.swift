@@ -1,0 +1,42 @@
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+struct RevertCommand: Command {
+  static let version = Option(
+    "version", valueName: "N", .positive, required: (), help: "The version to go back to, as `history` numbers it.")
+
+  static let spec = CommandSpec(
+    "revert", abstract: "Add a version equal to an earlier one, saved now.",
+    discussion: """
+      The new version's file is byte for byte version N's, under the name the app would give \
+      a save made now; nothing after version N is lost. `history` shows which version it \
+      reverts to, and restoring it gives the app a file it opens exactly as version N.
+
+      Example:
+        inkling-archive revert "Plan-B" --version 2
+      """,
+    arguments: [Common.draft.spec], options: [version.spec])
+
+  let draft: String
+  let number: Int
+
+  init(_ parsed: ParsedArguments) throws {
+    draft = try parsed.value(Common.draft)
+    number = try parsed.value(Self.version)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let result = try context.openExisting().revert(draft: draft, toVersion: number)
+    let name = Quoted.name(result.version.draftName)
+    context.report(
+      result.json,
+      result.added
+        ? "\(name): added version \(result.version.number) (\(Quoted.text(result.version.fileName)), saved "
+          + "\(Format.date(result.version.saved))), a copy of version \(result.revertedTo)."
+        : "\(name): version \(result.version.number) is that copy of version \(result.revertedTo) already, "
+          + "saved this second; nothing added.",
+      dataTo: .file(""))
+    return ExitStatus.success
+  }
+}
