@@ -45,6 +45,11 @@ package struct BlobStore {
     try db.fetchOne("SELECT depth FROM blob WHERE sha256 = ?", [sha256]) { $0.int(0) }
   }
 
+  /// The hash of blob `id`, or nil if there is no such blob.
+  package func sha256(ofBlob id: Int64) throws -> [UInt8]? {
+    try db.fetchOne("SELECT sha256 FROM blob WHERE id = ?", [id]) { $0.bytes(0) }
+  }
+
   /// Stores `blob` unless a blob with its hash is stored already, and reads the row back.
   ///
   /// A delta's depth is taken from its stored base, which may differ from the depth the
@@ -244,7 +249,30 @@ package struct BlobStore {
     }
   }
 
+  /// Blob `id` as stored: its row's exact data, encoding, layout and delta base, verified by
+  /// decoding it (over its chain) to bytes with its SHA-256; and those bytes. Another archive
+  /// can insert the same row (`insert`) without compressing anything again: the data decodes
+  /// the same over any blob with the base's hash.
+  ///
+  /// - Throws: as `bytes(ofBlob:)`.
+  package func verifiedCopy(ofBlob id: Int64) throws -> (blob: EncodedBlob, decoded: BlobBase) {
+    let (top, decoded) = try decodeChain(id)
+    // A row that decoded has an encoding and layout this build knows.
+    guard let encoding = BlobEncoding(rawValue: top.encoding), let layout = BlobLayout(rawValue: top.layout) else {
+      throw corrupt(top, "its encoding \(top.encoding) or layout \(top.layout) is unknown")
+    }
+    let blob = EncodedBlob(
+      sha256: top.sha256, size: top.size, encoding: encoding, layout: layout,
+      baseSHA256: encoding == .delta ? top.baseSHA256 : nil, depth: top.depth, data: top.data)
+    return (blob, decoded)
+  }
+
   private func decode(_ id: Int64) throws -> BlobBase {
+    try decodeChain(id).decoded
+  }
+
+  /// The row of blob `id` and its bytes, decoded and verified.
+  private func decodeChain(_ id: Int64) throws -> (top: Link, decoded: BlobBase) {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
     var below: BlobBase?  // the blob under chain.last, if cached
@@ -284,7 +312,7 @@ package struct BlobStore {
       throw try corruptLink(in: chain, below: below)
     }
     reader.remember(decoded.sha256, decoded.bytes)
-    return decoded
+    return (chain[0], decoded)
   }
 
   private func decodeBlob(_ link: Link, base: BlobBase?) throws -> BlobBase {
