@@ -46,7 +46,7 @@ public struct WatchOptions: Sendable {
 
 /// Something a watch reports, in the order it happens.
 public enum WatchEvent: Sendable {
-  /// Every root is watched (`folders` watches in all) and the first import begins.
+  /// Every root is watched (`folders` watches in all) and what they held is imported.
   case watching(folders: Int)
   /// A version was stored and its batch committed.
   case imported(ImportedVersion)
@@ -125,8 +125,8 @@ public struct WatchSummary: Sendable, Equatable {
     mutating func run() throws(ArchiveError) -> WatchSummary {
       defer { if mounts >= 0 { close(mounts) } }
       try tree.start()
-      options.onEvent?(.watching(folders: tree.watchCount))
       for root in tree.roots.indices { try importPaths([tree.roots[root].path], root: root) }
+      options.onEvent?(.watching(folders: tree.watchCount))
       while !stop.isRequested {
         guard try wait() else { break }
         for event in inotify.events() { try tree.handle(event) }

@@ -228,25 +228,30 @@ import InklingFormats
     /// Watches root `index` again if its folder is there, and has it imported whole; else
     /// waits for it on its nearest existing ancestor.
     private func restore(_ index: Int) throws(ArchiveError) {
-      guard !roots[index].present else { return }
-      var info = stat()
-      if stat(roots[index].path, &info) == 0, FileWalker.isDirectory(info) {
-        _ = try addTree(root: index)
-        if roots[index].present {
-          changes.back.append(index)
-          changes.rescan.insert(index)
-          return
-        }
-      }
-      var ancestor = Self.parent(of: roots[index].path)
-      while true {
+      // A few rounds at most: a folder on the way can appear between looking for it and
+      // watching its parent, whose event would then never come.
+      for _ in 0..<64 {
+        guard !roots[index].present else { return }
         var info = stat()
-        if stat(ancestor, &info) == 0, FileWalker.isDirectory(info), let watch = try? inotify.watch(ancestor) {
-          waiting[watch, default: (ancestor, [])].roots.insert(index)
-          return
+        if stat(roots[index].path, &info) == 0, FileWalker.isDirectory(info) {
+          _ = try addTree(root: index)
+          if roots[index].present {
+            changes.back.append(index)
+            changes.rescan.insert(index)
+            return
+          }
         }
-        guard ancestor != "/" else { return }
-        ancestor = Self.parent(of: ancestor)
+        var below = roots[index].path
+        var ancestor = Self.parent(of: below)
+        while Self.identity(ancestor) == nil && ancestor != "/" {
+          below = ancestor
+          ancestor = Self.parent(of: ancestor)
+        }
+        guard let watch = try? inotify.watch(ancestor) else { return }
+        waiting[watch, default: (ancestor, [])].roots.insert(index)
+        guard Self.identity(below) != nil else { return }  // waits for `below` to appear
+        waiting[watch]?.roots.remove(index)
+        if waiting[watch]?.roots.isEmpty == true { stopWaiting(watch) }
       }
     }
 
