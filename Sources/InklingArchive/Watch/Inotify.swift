@@ -38,7 +38,7 @@
       let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard descriptor >= 0 else {
         throw errno == EMFILE
-          ? .instanceLimit(limit: Self.limit("max_user_instances")) : .system(call: "inotify_init1", code: errno)
+          ? .instanceLimit(limit: Self.limit("max_inotify_instances")) : .system(call: "inotify_init1", code: errno)
       }
       self.descriptor = descriptor
     }
@@ -54,7 +54,7 @@
       let watch = inotify_add_watch(descriptor, folder, Self.mask)
       guard watch >= 0 else {
         switch errno {
-        case ENOSPC: throw .watchLimit(limit: Self.limit("max_user_watches"))
+        case ENOSPC: throw .watchLimit(limit: Self.limit("max_inotify_watches"))
         case ENOENT: throw .missing
         case ENOTDIR: throw .notAFolder
         case let code: throw .system(call: "inotify_add_watch", code: code)
@@ -94,9 +94,10 @@
       }
     }
 
-    /// A limit from /proc/sys/fs/inotify/, for the sentence that says to raise it.
+    /// An inotify limit, for the sentence that says to raise it: the user namespace's own
+    /// (/proc/sys/user/, the same as fs.inotify's outside any other namespace).
     static func limit(_ name: String) -> Int? {
-      let descriptor = open("/proc/sys/fs/inotify/" + name, O_RDONLY | O_CLOEXEC)
+      let descriptor = open("/proc/sys/user/" + name, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { return nil }
       defer { close(descriptor) }
       var bytes = [UInt8](repeating: 0, count: 32)

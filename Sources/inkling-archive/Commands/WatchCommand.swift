@@ -112,5 +112,12 @@ enum StopSignals {
     sigemptyset(&action.sa_mask)
     sigaction(SIGINT, &action, nil)
     sigaction(SIGTERM, &action, nil)
+    // A process started with them blocked (the mask is inherited across exec) would never
+    // see them; the importer's threads are started later and inherit this mask.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 }
