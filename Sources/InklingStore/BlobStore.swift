@@ -293,7 +293,7 @@ package struct BlobStore {
         throw corrupt(link, "it is a delta without a base")
       }
       if let cached = reader.cached(baseSHA256) {
-        below = BlobBase(sha256: baseSHA256, bytes: cached, depth: link.depth - 1)
+        below = BlobBase(sha256: baseSHA256, bytes: cached.bytes, depth: link.depth - 1, columns: cached.columns)
         break
       }
       next = baseID
@@ -311,7 +311,7 @@ package struct BlobStore {
     guard let decoded, SHA256.hash(decoded.bytes) == decoded.sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
-    reader.remember(decoded.sha256, decoded.bytes)
+    reader.remember(decoded)
     return (chain[0], decoded)
   }
 
@@ -390,26 +390,28 @@ extension BlobStore {
   /// whole chain. Keyed by SHA-256, an entry can never be stale: those bytes are what that
   /// hash names, and they were verified before they were remembered. Only bases come from
   /// here: the blob asked for is always decoded from its stored row, so every read still
-  /// checks what is on disk.
+  /// checks what is on disk. An entry keeps the blob's point columns when they were what
+  /// its row stored: the next delta in that layout uses them as its prefix as they are,
+  /// where rearranging the bytes again would cost as much as the decoding.
   final class Reader {
     let decompressor = ZstdDecompressor()
     /// For the rare re-encoding in `insert`; made on first use.
     lazy var encoder = BlobEncoder()
-    private var recent: [(sha256: [UInt8], bytes: [UInt8])] = []
+    private var recent: [(sha256: [UInt8], bytes: [UInt8], columns: [UInt8]?)] = []
     private static let entries = 4
     private static let maxBytes = 64 << 20
 
-    func cached(_ sha256: [UInt8]) -> [UInt8]? {
+    func cached(_ sha256: [UInt8]) -> (bytes: [UInt8], columns: [UInt8]?)? {
       guard let index = recent.firstIndex(where: { $0.sha256 == sha256 }) else { return nil }
       let entry = recent.remove(at: index)
       recent.insert(entry, at: 0)  // most recently used first
-      return entry.bytes
+      return (entry.bytes, entry.columns)
     }
 
-    func remember(_ sha256: [UInt8], _ bytes: [UInt8]) {
-      guard bytes.count <= Self.maxBytes / Self.entries else { return }
-      recent.removeAll { $0.sha256 == sha256 }
-      recent.insert((sha256, bytes), at: 0)
+    func remember(_ blob: BlobBase) {
+      guard blob.bytes.count + (blob.knownColumns?.count ?? 0) <= Self.maxBytes / Self.entries else { return }
+      recent.removeAll { $0.sha256 == blob.sha256 }
+      recent.insert((blob.sha256, blob.bytes, blob.knownColumns), at: 0)
       if recent.count > Self.entries { recent.removeLast() }
     }
   }

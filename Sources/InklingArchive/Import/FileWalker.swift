@@ -39,8 +39,13 @@ struct FileWalker {
   let maximumFileSize: Int64
 
   /// Walks `paths` in order, handing each folder's findings to `emit` as they are found.
+  /// Files named one by one (what `watch` hands over) are grouped by draft until the next
+  /// folder, so that a draft's new saves are prepared together, each a delta of the one
+  /// before, as when its folder is walked.
   func walk(_ paths: [String], emit: (WalkEvent) throws -> Void) rethrows {
     var entered = Set<FileIdentity>()
+    var given: [String: [DraftFileEntry]] = [:]
+    var order: [String] = []
     for (origin, path) in paths.enumerated() {
       var info = stat()
       guard stat(path, &info) == 0 else {
@@ -48,6 +53,8 @@ struct FileWalker {
         continue
       }
       if Self.isDirectory(info) {
+        for draft in order { try emit(.drafts(given[draft]!)) }
+        (given, order) = ([:], [])
         guard !entered.contains(FileIdentity(info)) else {
           try emit(.ignored(path: path, reason: .alreadySearched, named: true))
           continue
@@ -56,10 +63,12 @@ struct FileWalker {
       } else {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
         if let entry = try candidate(path: path, origin: origin, fileName: fileName, info: info, named: true, emit) {
-          try emit(.drafts([entry]))
+          if given[entry.name.draftName] == nil { order.append(entry.name.draftName) }
+          given[entry.name.draftName, default: []].append(entry)
         }
       }
     }
+    for draft in order { try emit(.drafts(given[draft]!)) }
   }
 
   private func walkFolder(

@@ -121,6 +121,22 @@ final class MergePreparer {
 
   /// Prepares every version of the other archive's draft `draftID`, oldest first, in chunks.
   func prepare(draftID: Int64, name: String, _ push: (WorkResult) -> Void) {
+    // One read transaction on each connection for the draft's many small reads: each
+    // statement alone would take and release SQLite's WAL read lock (a few fcntl calls).
+    var started = false
+    do {
+      try other.readTransaction {
+        try ours.readTransaction {
+          started = true
+          prepareInSnapshots(draftID: draftID, name: name, push)
+        }
+      }
+    } catch {
+      if !started { prepareInSnapshots(draftID: draftID, name: name, push) }
+    }
+  }
+
+  private func prepareInSnapshots(draftID: Int64, name: String, _ push: (WorkResult) -> Void) {
     otherIndex.forget()
     indexer.forget()
     queued.removeAll()

@@ -176,7 +176,7 @@ public struct WatchSummary: Sendable, Equatable {
       for problem in changes.problems { options.onEvent?(.rejected(path: problem.path, problem: problem.problem)) }
       for root in changes.gone { options.onEvent?(.folderGone(path: tree.roots[root].path)) }
       for root in changes.back { options.onEvent?(.folderBack(path: tree.roots[root].path)) }
-      if !changes.rescan.isEmpty && changes.back.isEmpty { options.onEvent?(.eventsLost) }
+      if changes.overflowed { options.onEvent?(.eventsLost) }
       for (root, path) in changes.settling {
         let facts = Self.sizeAndTime(path)
         settling[path] = (root, facts?.size ?? -1, facts?.modified ?? -1, now + options.settle)

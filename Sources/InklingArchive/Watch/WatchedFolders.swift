@@ -39,6 +39,8 @@ import InklingFormats
       var settling: [(root: Int, path: String)] = []
       /// Roots to import whole (events were lost, or the root came back).
       var rescan = Set<Int>()
+      /// The kernel's queue overflowed: events were lost.
+      var overflowed = false
       var gone: [Int] = []
       var back: [Int] = []
       /// Folders that cannot be entered, and why.
@@ -81,6 +83,7 @@ import InklingFormats
     func handle(_ event: Inotify.Event) throws(ArchiveError) {
       if event.has(IN_Q_OVERFLOW) {
         changes.rescan.formUnion(roots.indices.filter { roots[$0].present })
+        changes.overflowed = true
         return
       }
       if let entry = folders[event.watch] {
@@ -98,7 +101,7 @@ import InklingFormats
             }
           }
         } else if event.has(IN_IGNORED) {
-          forget(event.watch)
+          try forget(event.watch)
         } else if event.has(IN_DELETE_SELF) || event.has(IN_MOVE_SELF) || event.has(IN_UNMOUNT) {
           try verify(event.watch)
         }
@@ -201,12 +204,12 @@ import InklingFormats
     }
 
     /// The kernel ended the watch (its folder was deleted or unmounted).
-    private func forget(_ watch: Int32) {
+    private func forget(_ watch: Int32) throws(ArchiveError) {
       guard let entry = folders[watch] else { return }
       let root = entry.root
       let wasRoot = roots[root].watch == watch
       removeTree(watch)
-      if wasRoot { try? restore(root) }
+      if wasRoot { try restore(root) }
     }
 
     /// Removes the watch and every watch below its path (invariant 3).
