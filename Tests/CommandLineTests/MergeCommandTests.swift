@@ -1,16 +1,15 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 /// `import OTHER.sqlite` and sources through the real binary: what it prints, its exit
 /// statuses and sentences.
 @Suite struct MergeCommandTests {
-  let folder: String
   let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-merge-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    runner = BinaryRunner(archive: folder + "/archive.sqlite", workingDirectory: folder)
+    runner = try BinaryRunner(fresh: "merge")
   }
 
   func other(_ name: String, source: String? = nil, seed: UInt64 = 1) throws -> (path: String, files: Int) {
@@ -19,7 +18,7 @@ import Testing
       for _ in 0..<3 { try corpus.save(draft) }
     }
     let path = folder + "/" + name + ".sqlite"
-    let imported = try BinaryRunner(archive: path, workingDirectory: folder).run(
+    let imported = try BinaryRunner(in: runner.temporary, archive: path).run(
       ["import"] + (source.map { ["--source", $0] } ?? []) + [corpus.root])
     #expect(imported.status == 0, "\(imported.stderr)")
     return (path, corpus.files.count)

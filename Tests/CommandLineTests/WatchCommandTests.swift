@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,30 +10,24 @@ import Testing
 /// there (`/proc/sys/user/max_inotify_watches`, user_namespaces(7)) without touching the
 /// machine's own.
 let userNamespacesWork: Bool = {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-  process.arguments = ["--user", "--map-root-user", "sh", "-c", "echo 5 > /proc/sys/user/max_inotify_watches"]
-  process.standardError = FileHandle.nullDevice
-  guard (try? process.run()) != nil else { return false }
-  process.waitUntilExit()
-  return process.terminationStatus == 0
+  let result = try? ChildProcess.run(
+    ["/usr/bin/unshare", "--user", "--map-root-user", "sh", "-c", "echo 5 > /proc/sys/user/max_inotify_watches"])
+  return result?.status == 0
 }()
 
 /// `watch` through the real binary: what it prints, how it stops, its errors.
 @Suite(.serialized) struct WatchCommandTests {
-  let folder: String
-  let drafts: String
-  let archive: String
+  let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
+  var drafts: String { folder + "/Drafts" }
+  var archive: String { runner.archive }
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.path + "/inkling-watch-\(getpid())-\(UUID().uuidString.prefix(8))"
-    drafts = folder + "/Drafts"
-    archive = folder + "/archive.sqlite"
-    try FileManager.default.createDirectory(atPath: drafts, withIntermediateDirectories: true)
+    runner = try BinaryRunner(fresh: "watch", making: ["Drafts"])
   }
 
-  func start(_ arguments: [String], label: String = "watch") throws -> ChildProcess {
-    try ChildProcess([inklingArchiveBinary, "--archive", archive] + arguments, folder: folder, label: label)
+  func start(_ arguments: [String]) throws -> ChildProcess {
+    try BinaryRunner.start(["--archive", archive] + arguments, outputFolder: folder)
   }
 
   /// Waits until the child has printed at least `count` lines on standard output.
@@ -104,7 +99,7 @@ let userNamespacesWork: Bool = {
     #expect(object?["saved"] as? String == "2025-01-01T00:01:00Z")
     kill(child.pid, SIGTERM)
     #expect(child.wait(timeout: 30).status == 0)
-    let history = try BinaryRunner(archive: archive, workingDirectory: folder).run(["history", "Owl"])
+    let history = try runner.run(["history", "Owl"])
     #expect(history.stdout.contains("Anna's iPad"), "\(history.stdout)")
   }
 
@@ -133,7 +128,7 @@ let userNamespacesWork: Bool = {
   }
 
   @Test func aFolderThatIsNotThereIsAnError() throws {
-    let result = try BinaryRunner(archive: archive, workingDirectory: folder).run(["watch", folder + "/nowhere"])
+    let result = try runner.run(["watch", folder + "/nowhere"])
     #expect(result.status == 1)
     #expect(result.stderr == "Error: cannot watch \(folder)/nowhere: there is no such folder\n")
   }
@@ -150,7 +145,7 @@ let userNamespacesWork: Bool = {
         "/usr/bin/unshare", "--user", "--map-root-user", "sh", "-c", script, "sh", inklingArchiveBinary, "--archive",
         archive, "watch", drafts,
       ],
-      folder: folder)
+      environment: BinaryRunner.environment, outputFolder: folder)
     let outcome = child.wait(timeout: 30)
     #expect(outcome.status == 1)
     #expect(child.stderr.hasPrefix("Error: cannot watch \(drafts)/"), "\(child.stderr)")

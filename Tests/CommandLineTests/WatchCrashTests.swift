@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,10 +13,8 @@ import Testing
   static let kills = 25
 
   @Test func killedWatchesLoseNothing() throws {
-    let folder =
-      FileManager.default.temporaryDirectory.path + "/inkling-watch-crash-\(getpid())-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = try TemporaryFolder("watch-crash")
+    let folder = temporary.path
     let archive = folder + "/archive.sqlite"
     let drafts = folder + "/Drafts"
     let staging = folder + "/staging"
@@ -28,8 +27,7 @@ import Testing
     var landed: [String] = []
     let started = Date()
     while killed < Self.kills {
-      let child = try ChildProcess(
-        [inklingArchiveBinary, "--archive", archive, "--quiet", "watch", drafts], folder: folder, label: "w\(killed)")
+      let child = try BinaryRunner.start(["--archive", archive, "--quiet", "watch", drafts], outputFolder: folder)
       // Files land while it runs: renamed into place, some into a new subfolder.
       let subfolder = killed % 4 == 0 ? "/new\(killed)" : ""
       if !subfolder.isEmpty {
@@ -52,12 +50,12 @@ import Testing
     }
 
     // The archive is consistent as the last kill left it.
-    let runner = BinaryRunner(archive: archive, workingDirectory: folder)
+    let runner = BinaryRunner(in: temporary)
     let check = try runner.run(["check", "--full"])
     #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
 
     // One more start completes the work; nothing is imported twice.
-    let last = try ChildProcess([inklingArchiveBinary, "--archive", archive, "watch", drafts], folder: folder)
+    let last = try BinaryRunner.start(["--archive", archive, "watch", drafts], outputFolder: folder)
     let deadline = Date().addingTimeInterval(120)
     while Date() < deadline, (Int(try sqlite3(archive, "SELECT count(*) FROM version")) ?? 0) < landed.count {
       usleep(50_000)

@@ -1,5 +1,6 @@
 import Foundation
 import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive

@@ -1,5 +1,7 @@
 import Foundation
+import InklingCorpus
 import InklingStore
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -8,7 +10,7 @@ import Testing
 /// searched by `source:`.
 @Suite struct SourceTests {
   static func file(_ seed: UInt64, color: Double = 1) -> [UInt8] {
-    inklingFile(drawing: pseudoRandomBytes(2_000, seed: seed), color: (color, 1, 1, 1))
+    inklingFile(drawing: SeededRandom.bytes(2_000, seed: seed), color: (color, 1, 1, 1))
   }
 
   @Test func eachVersionRemembersTheFolderOrLabelItCameFrom() throws {

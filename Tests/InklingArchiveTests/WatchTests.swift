@@ -1,4 +1,6 @@
 import Foundation
+import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingArchive
@@ -88,7 +90,7 @@ final class WatchRun: @unchecked Sendable {
 
 @Suite(.serialized) struct WatchTests {
   static func file(_ seed: UInt64, size: Int = 3_000) -> [UInt8] {
-    inklingFile(drawing: pseudoRandomBytes(size, seed: seed))
+    inklingFile(drawing: SeededRandom.bytes(size, seed: seed))
   }
 
   static func name(_ draft: String, _ minute: Int) -> String {
