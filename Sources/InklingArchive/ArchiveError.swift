@@ -19,8 +19,11 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case damagedVersion(draft: String, version: Int, fileName: String, detail: String)
 
   /// The archive to merge in cannot be read: not an archive, a newer schema, changed outside
-  /// this program, damaged (what verified before the damage was found is merged), locked…
+  /// this program, damaged, locked…; nothing of it was merged.
   case cannotMerge(path: String, reason: UnusableArchive)
+  /// Merging stopped at a version (`location`) of the archive merged in that does not verify;
+  /// the versions before it are merged.
+  case mergeStoppedAtDamage(path: String, location: String, detail: String)
   /// The archive to merge in is this archive.
   case mergeIntoItself(path: String)
   /// A folder cannot be watched.
@@ -143,6 +146,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .damagedVersion(let draft, let version, let fileName, let detail):
       "\"\(draft)\" version \(version) (\(fileName)) is damaged: \(detail)"
     case .cannotMerge(let path, let reason): "the archive \(path) cannot be merged: \(reason)"
+    case .mergeStoppedAtDamage(let path, let location, let detail): "\(path) is damaged at \(location): \(detail)"
     case .mergeIntoItself(let path): "\(path) is the archive itself"
     case .cannotWatch(let path, let reason): "\(path) cannot be watched: \(reason)"
     case .noSuchDraft(let name, let suggestions):

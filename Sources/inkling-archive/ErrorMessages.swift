@@ -25,7 +25,8 @@ extension ArchiveError {
 
   var exitStatus: Int32 {
     switch self {
-    case .unusableArchive, .openedReadOnly, .damagedVersion, .cannotMerge: ExitStatus.archiveUnusable
+    case .unusableArchive, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
+      ExitStatus.archiveUnusable
     case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
     default: ExitStatus.someInputsRejected
     }
@@ -40,6 +41,9 @@ extension ArchiveError {
       "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(detail); the archive is damaged. "
         + Self.damageAdvice
     case .cannotMerge(let path, let reason): Self.mergeSentence(path, reason)
+    case .mergeStoppedAtDamage(let path, let location, let detail):
+      "\(Quoted.text(path)) is damaged: \(location): \(detail). The versions before it are merged; "
+        + "`import --salvage` merges every version that verifies and names the rest."
     case .mergeIntoItself(let path):
       "\(Quoted.text(path)) is the archive itself; give another archive to merge, or --archive for this one"
     case .cannotWatch(let path, let reason): Self.watchSentence(path, reason)
@@ -127,8 +131,8 @@ extension ArchiveError {
       return "\(file) was changed outside inkling-archive (\(detail)); nothing was merged. "
         + "`inkling-archive --archive \(file) check` shows every problem."
     case .damaged(let detail):
-      return "\(file) is damaged (\(detail)). What verified before it is merged; "
-        + "`import --salvage` merges every version that verifies and names the rest."
+      return "\(file) is damaged (\(detail)); nothing was merged. "
+        + "`inkling-archive --archive \(file) check --full` shows what is affected."
     case .locked(let detail):
       return "\(file) is locked by another process (\(detail)); try again when it has finished."
     case .cannotWrite(let detail), .failed(let detail):

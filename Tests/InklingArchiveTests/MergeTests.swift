@@ -173,8 +173,8 @@ import Testing
     #expect {
       try merged.merge(archiveAt: path)
     } throws: { error in
-      guard case .cannotMerge(let failed, .damaged(let detail)) = error as? ArchiveError else { return false }
-      return failed == path && detail.contains("\"\(damagedDraft)\" version 1")
+      guard case .mergeStoppedAtDamage(let failed, let location, _) = error as? ArchiveError else { return false }
+      return failed == path && location.contains("\"\(damagedDraft)\" version 1")
     }
 
     let salvaged = try merged.merge(archiveAt: path, salvage: true)
@@ -204,6 +204,10 @@ import Testing
       return nil
     }
     if case .notAnArchive = reason(folder.path("plain.sqlite")) {} else { Issue.record("plain SQLite merged") }
+    // A SQLite header and nothing a database holds after it.
+    try folder.write("broken.sqlite", Array("SQLite format 3\0".utf8) + [UInt8](repeating: 7, count: 200))
+    #expect(Archive.isSQLiteFile(atPath: folder.path("broken.sqlite")))
+    #expect(reason(folder.path("broken.sqlite")) != nil, "a broken file merged")
     if case .newerSchema = reason(newer) {} else { Issue.record("a newer schema merged") }
     #expect(throws: ArchiveError.mergeIntoItself(path: folder.path("a.sqlite"))) {
       try archive.merge(archiveAt: folder.path("a.sqlite"))

@@ -59,8 +59,9 @@ extension Archive {
   ///   - options: `source` (the label for versions that archive has no source for),
   ///     `workers`, `onEvent`.
   /// - Throws: `ArchiveError.cannotMerge` when the other archive cannot be read (not an
-  ///   archive, a newer schema, changed outside this program, damaged; what verified before
-  ///   the damage was found is merged), `.mergeIntoItself`, or `ArchiveError` about this archive.
+  ///   archive, a newer schema, changed outside this program, damaged), `.mergeStoppedAtDamage`
+  ///   at the first version that does not verify (without `salvage`; the versions before it
+  ///   are merged), `.mergeIntoItself`, or `ArchiveError` about this archive.
   public func merge(archiveAt path: String, salvage: Bool = false, options: ImportOptions = ImportOptions())
     throws(ArchiveError) -> MergeSummary
   {

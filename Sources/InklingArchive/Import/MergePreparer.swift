@@ -81,7 +81,7 @@ struct ArchiveMerge: ImportSource {
       if salvage {
         push(.problem(path: location, problem: .leftOut("they cannot be read (\(reason))")))
       } else {
-        push(.failure(.cannotMerge(path: displayPath, reason: .damaged(detail: "\(location): \(reason)"))))
+        push(.failure(.mergeStoppedAtDamage(path: displayPath, location: location, detail: reason)))
       }
     }
   }
@@ -161,7 +161,7 @@ final class MergePreparer {
         let reason = (error as? Unmergeable)?.reason ?? "\(error)"
         guard merge.salvage else {
           if !chunk.isEmpty { push(.files(chunk)) }
-          push(.failure(.cannotMerge(path: merge.displayPath, reason: .damaged(detail: "\(location): \(reason)"))))
+          push(.failure(.mergeStoppedAtDamage(path: merge.displayPath, location: location, detail: reason)))
           return
         }
         chunk.append(.rejected(path: location, problem: .leftOut(reason), bytes: row.fileSize))
@@ -180,7 +180,7 @@ final class MergePreparer {
     if merge.salvage {
       push(.problem(path: location, problem: .leftOut(reason)))
     } else {
-      push(.failure(.cannotMerge(path: merge.displayPath, reason: .damaged(detail: "\(location): \(reason)"))))
+      push(.failure(.mergeStoppedAtDamage(path: merge.displayPath, location: location, detail: reason)))
     }
   }
 
