@@ -44,6 +44,8 @@ extension Migration {
     Migration(version: 10, name: "0010_no_content_index.sql", bytes: PackageResources._010_no_content_index_sql),
     Migration(
       version: 11, name: "0011_newest_drawing_rule_once.sql", bytes: PackageResources._011_newest_drawing_rule_once_sql),
-    Migration(version: 12, name: "0012_sources.sql", bytes: PackageResources._012_sources_sql),
+    // 12 is the trash and reverts' (issue 17), merged separately: versions need only increase,
+    // and `migrate` applies each one above an archive's version.
+    Migration(version: 13, name: "0013_sources.sql", bytes: PackageResources._013_sources_sql),
   ]
 }

@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "39cd510d8f32ff664ce8c48cf4396a75f5f6a16b20252d6c00e282b5aee4e965"
+  static let migrationsDigest = "c2006edf0c28b8d7ebc216a2e694f386e07a1793f85af74d5b190c1129f8196c"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "fa3a629d1228550e9c50510288beed51e3d1bc837ddc38c26673cb44e3632233"
+  static let schemaStamp = "b77de05c6e4032da69a02ff4206dc21a2f50899b07c9662fc04fabba9c80bdb6"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -117,6 +117,9 @@ enum SchemaSnapshot {
       type: "table", name: "search_position", table: "search_position",
       sql: "CREATE TABLE search_position(i INTEGER PRIMARY KEY)"),
     SchemaObject(
+      type: "table", name: "source", table: "source",
+      sql: "CREATE TABLE source(id INTEGER PRIMARY KEY,label TEXT NOT NULL UNIQUE,label_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(label))STORED)"),
+    SchemaObject(
       type: "index", name: "sqlite_autoindex_blob_1", table: "blob",
       sql: nil),
     SchemaObject(
@@ -127,6 +130,9 @@ enum SchemaSnapshot {
       sql: nil),
     SchemaObject(
       type: "index", name: "sqlite_autoindex_ink_1", table: "ink",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_source_1", table: "source",
       sql: nil),
     SchemaObject(
       type: "index", name: "sqlite_autoindex_thumbnail_1", table: "thumbnail",
@@ -173,5 +179,11 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "trigger", name: "version_search_move", table: "version",
       sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,imported_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = draft.id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),
+    SchemaObject(
+      type: "table", name: "version_source", table: "version_source",
+      sql: "CREATE TABLE version_source(version_id INTEGER NOT NULL REFERENCES version(id)ON DELETE CASCADE,source_id INTEGER NOT NULL REFERENCES source(id),path TEXT NOT NULL,run_id INTEGER NOT NULL REFERENCES import_run(id),PRIMARY KEY(version_id,source_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "version_source_by_source", table: "version_source",
+      sql: "CREATE INDEX version_source_by_source ON version_source(source_id,version_id)"),
   ]
 }

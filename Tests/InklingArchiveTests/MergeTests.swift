@@ -139,10 +139,10 @@ import Testing
     try Self.writeFiles(CorpusSpec(drafts: 4, versionsPerDraft: 2...3, seed: 9), into: folder) { _ in ["All"] }
     let old = folder.path("old.sqlite")
     _ = try Archive(path: old).importFiles(at: [folder.path("All")])
-    // Schema 10: what this archive was before migration 0012.
+    // Schema 11: what this archive was before migration 0013.
     let db = try Database(path: old, mode: .readWrite)
     try db.execute(
-      "DROP TABLE version_source; DROP TABLE source; PRAGMA user_version = 10; PRAGMA journal_mode = DELETE")
+      "DROP TABLE version_source; DROP TABLE source; PRAGMA user_version = 11; PRAGMA journal_mode = DELETE")
     db.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: old))
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import InklingArchive
 
-/// Where versions came from (migration 0012): recorded at import, shown by `history`,
+/// Where versions came from (migration 0013): recorded at import, shown by `history`,
 /// searched by `source:`.
 @Suite struct SourceTests {
   static func file(_ seed: UInt64, color: Double = 1) -> [UInt8] {
@@ -81,14 +81,25 @@ import Testing
     #expect(SourceLabel.absolute("..", in: "/") == "/")
   }
 
-  /// Every way of searching sources is one indexed plan, never a scan of versions.
+  /// Every way of searching sources is an indexed plan, never a scan of versions: the
+  /// candidates alone, and the searches that drive by them or test them on each draft.
   @Test func sourceSearchesUseTheIndex() throws {
     let folder = try TemporaryFolder("sources-plan")
     let archive = try Archive(path: folder.path("archive.sqlite"))
-    let plan = try archive.database.fetchAll(
-      "EXPLAIN QUERY PLAN " + SourceRecords.draftsSQL, ["anna"]
-    ) { $0.string(3) }
+    let candidates = DraftCandidates.source(containsFolded: "anna")
+    let plan = try archive.database.fetchAll("EXPLAIN QUERY PLAN " + candidates.sql, candidates.arguments) {
+      $0.string(3)
+    }
     #expect(plan.contains { $0.contains("version_source_by_source") }, "\(plan)")
     #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("source") }, "\(plan)")
+    for search in ["source:anna", "source:anna name:cat", "name:cat or source:anna", "not source:anna"] {
+      for limit in [nil, 20] {
+        let (sql, plan) = try archive.explain(DraftQuery(search: search), limit: limit)
+        let scans = plan.filter {
+          ["SCAN v", "SCAN sv", "SCAN version", "SCAN version_source", "SCAN svs"].contains($0)
+        }
+        #expect(scans.isEmpty, "\(search): \(plan)\n\(sql)")
+      }
+    }
   }
 }

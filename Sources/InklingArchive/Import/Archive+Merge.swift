@@ -3,7 +3,7 @@
 // thumbnails it had cached.
 //
 // What is kept: draft names, save and import dates, file names and facts, the drawings as
-// stored (not compressed again), the drawing index, the sources (migration 0012; a version
+// stored (not compressed again), the drawing index, the sources (migration 0013; a version
 // the other archive has no source for gets `options.source`, else the other archive's path).
 // Merging is idempotent: a version already here (same draft, save time and file) adds
 // nothing but a source it did not have.

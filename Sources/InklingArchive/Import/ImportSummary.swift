@@ -38,7 +38,7 @@ public struct ImportedVersion: Sendable, Equatable {
   /// The file it was read from.
   public var path: String
   public var fileSize: Int64
-  /// The source it was recorded with (migration 0012).
+  /// The source it was recorded with (migration 0013).
   public var source: String?
   /// Whether the draft was new.
   public var newDraft: Bool
@@ -94,7 +94,7 @@ public struct ImportOptions: Sendable {
   /// Without it the drawings are archived all the same and show as "not indexed" until
   /// `Archive.reindex()`; the benchmark uses this to measure what indexing costs an import.
   public var indexDrawings = true
-  /// The source recorded with every version imported (migration 0012; `source:` searches
+  /// The source recorded with every version imported (migration 0013; `source:` searches
   /// it): nil for the folder each path given is, or is in, as an absolute path.
   public var source: String?
   /// Whether to report each version stored (`ImportEvent.imported`), once its batch commits.

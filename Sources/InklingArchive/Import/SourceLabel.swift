@@ -1,4 +1,4 @@
-// The default source label of an import (migration 0012): the folder the files were imported
+// The default source label of an import (migration 0013): the folder the files were imported
 // from, as an absolute path, so that two devices' folders ("/media/anna/Drafts",
 // "/media/ben/Drafts") are told apart and `source:anna` finds the first.
 //

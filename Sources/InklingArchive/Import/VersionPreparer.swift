@@ -36,7 +36,7 @@ struct PreparedVersion: Sendable {
   let drawingFacts: DrawingFacts?
   let template: EnvelopeTemplate
   let background: RGBA
-  /// The sources to record for it (migration 0012).
+  /// The sources to record for it (migration 0013).
   let sources: [SourceMark]
   /// What to tell about it: fallbacks in its name, a drawing that does not decode.
   var notes: [ImportNote] = []

@@ -131,7 +131,7 @@ final class VersionWriter {
     return (result, try commitIfDue())
   }
 
-  /// Records `sources` for version `versionID` (each source once: migration 0012).
+  /// Records `sources` for version `versionID` (each source once: migration 0013).
   private func record(_ sources: [SourceMark], versionID: Int64) throws {
     for source in sources {
       let sourceID: Int64

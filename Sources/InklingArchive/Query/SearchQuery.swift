@@ -13,7 +13,7 @@
 //   ink         its newest version draws with that ink (pen, pencil, marker, …);
 //   background  its newest version's background colour, within a tolerance;
 //   source      one of its versions came from a source whose label contains the text
-//               (folded as names are; migration 0012).
+//               (folded as names are; migration 0013).
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
 // its start, `<=` until its end. An age (`7d`) is a moment, and compares as one: `saved:>7d`

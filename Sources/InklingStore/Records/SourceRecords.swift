@@ -1,8 +1,8 @@
-// Where versions came from (migrations/0012_sources.sql): source labels, the rows that tie a
+// Where versions came from (migrations/0013_sources.sql): source labels, the rows that tie a
 // version to each source that delivered it (the `source:` search's SQL is in Queries/).
 //
 // A version delivered again by a source it already has keeps its first row (invariant 3 of
-// 0012): the path and run stay those of the first delivery, so importing again changes
+// 0013): the path and run stay those of the first delivery, so importing again changes
 // nothing.
 
 import InklingFormats
