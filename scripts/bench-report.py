@@ -291,6 +291,11 @@ def report(results_md):
         w("Start-up (scripts/bench-startup):")
         w("")
         w(get("STARTUP"))
+    if get("DEVICES"):
+        w("")
+        w("Watch and merge (scripts/bench-devices):")
+        w("")
+        w(get("DEVICES"))
     text = "\n".join(lines) + "\n"
     open(results_md, "w", encoding="utf-8").write(text)
     print(text)
