@@ -7,7 +7,7 @@
 //   InklingFormats       bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
 //   InklingRendering     drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
 //   InklingStore         the SQLite archive: schema, typed statements, content-addressed blobs
-//   InklingArchive       operations: import, query, restore, thumbnails, check, backup, gc
+//   InklingArchive       operations: import, merge, watch, query, restore, thumbnails, check, backup, gc
 //   InklingCommandLine   a declarative argument parser (knows nothing of drafts)
 //   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes
 //   InklingServer        `serve`: the archive's web pages and JSON API over libmicrohttpd
@@ -82,7 +82,7 @@ let package = Package(
       name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto"],
       // The numbered migrations are embedded; the generated listing and the README are for people.
       exclude: ["migrations/schema.sql", "migrations/README.md"], resources: [.embedInCode("migrations")]),
-    // What a user does: import, list, history, restore, show, thumbnails, check, backup, gc.
+    // What a user does: import, merge, watch, list, history, restore, show, thumbnails, check, backup, gc.
     .target(name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore"]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),

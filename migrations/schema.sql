@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0012_trash_and_reverts.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0013_sources.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -406,6 +406,32 @@ CREATE TRIGGER drawing_ink_newest_delete AFTER DELETE ON drawing_ink
 WHEN EXISTS (SELECT 1 FROM drawing WHERE blob_id = OLD.blob_id) BEGIN
   INSERT INTO refresh_newest_drawing(draft_id) SELECT draft_id FROM newest_version_blob WHERE blob_id = OLD.blob_id;
 END;
+
+-- MARK: - source
+
+-- (from 0013_sources.sql)
+CREATE TABLE source (
+  id INTEGER PRIMARY KEY,
+  label TEXT NOT NULL UNIQUE,
+  label_folded TEXT NOT NULL GENERATED ALWAYS AS (inkling_fold(label)) STORED
+);
+
+-- MARK: - version_source
+
+-- (from 0013_sources.sql)
+CREATE TABLE version_source (
+  version_id INTEGER NOT NULL REFERENCES version(id) ON DELETE CASCADE,
+  source_id INTEGER NOT NULL REFERENCES source(id),
+  -- The file's path when it was imported (absolute), or as the merged archive recorded it
+  -- (the merged archive's own path for versions it had no source for).
+  path TEXT NOT NULL,
+  run_id INTEGER NOT NULL REFERENCES import_run(id),
+  PRIMARY KEY (version_id, source_id)
+) WITHOUT ROWID;
+
+-- (from 0013_sources.sql)
+-- `source:TEXT` and `list --source`: the versions, hence drafts, of the matching sources.
+CREATE INDEX version_source_by_source ON version_source(source_id, version_id);
 
 -- MARK: - Views
 

@@ -17,13 +17,18 @@ checks restored files and writes the Markdown reports that BENCHMARKS.md copies 
   bench-report.py elapsed START                       seconds since START (a `date +%s.%N`)
   bench-report.py serve-warm URL WORK                 every thumbnail of a `serve` once, as files for nginx
   bench-report.py serve RESULTS RSS_KIB DRAFTS SECONDS TICKS OUT   scripts/bench-serve's report
+  bench-report.py devices TOOL WORK SAMPLES IDLE      scripts/bench-devices: watch and merge
 """
 
 import collections
+import hashlib
 import json
 import os
 import random
 import resource
+import shutil
+import signal
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -343,6 +348,11 @@ def report(results_md):
         w("Start-up (scripts/bench-startup):")
         w("")
         w(get("STARTUP"))
+    if get("DEVICES"):
+        w("")
+        w("Watch and merge (scripts/bench-devices):")
+        w("")
+        w(get("DEVICES"))
     text = "\n".join(lines) + "\n"
     open(results_md, "w", encoding="utf-8").write(text)
     print(text)
@@ -453,10 +463,181 @@ def elapsed(start):
     print(f"{time.time() - float(start):.3f}")
 
 
+def devices(bin, work, samples, idle):
+    """scripts/bench-devices: watch latency, bursts and idle wake-ups, and merging three
+    archives against importing the folder afresh, compared version by version. Runs the tool
+    BIN in WORK (which holds Drafts/ and manifest.tsv) and writes WORK/devices.md."""
+
+    samples, idle = int(samples), int(idle)
+    drafts = os.path.join(work, "Drafts")
+    rows = []  # Markdown rows
+    notes = []
+
+    def load():
+        return open("/proc/loadavg").read().split()[0]
+
+    def run(*args, **kw):
+        return subprocess.run([bin, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False, **kw)
+
+    def timed(*args):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        result = run(*args)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if result.returncode != 0:
+            sys.exit(f"{' '.join(args)} failed: {result.stderr.decode()[-2000:]}")
+        return wall, cpu
+
+    def fresh(path):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.unlink(path + suffix)
+
+    # MARK: - Split the corpus into three devices, by draft.
+    files = [line.rstrip("\n").split("\t") for line in open(os.path.join(work, "manifest.tsv"), encoding="utf-8")]
+    parts = [os.path.join(work, f"device-{i}") for i in range(3)]
+    for part in parts:
+        os.makedirs(part)
+    for draft, name, *_ in files:
+        index = int(hashlib.sha256(draft.encode()).hexdigest(), 16) % 3
+        os.link(os.path.join(drafts, name), os.path.join(parts[index], name))
+    archives = [os.path.join(work, f"device-{i}.sqlite") for i in range(3)]
+    for part, archive in zip(parts, archives):
+        timed("--archive", archive, "--quiet", "import", part)
+
+    # MARK: - Merge against a fresh import, twice each, alternating.
+    merged, single = os.path.join(work, "merged.sqlite"), os.path.join(work, "single.sqlite")
+    merge_runs, import_runs = [], []
+    for round in range(2):
+        fresh(single)
+        l = load()
+        import_runs.append((*timed("--archive", single, "--quiet", "import", drafts), l))
+        fresh(merged)
+        l = load()
+        merge_runs.append((*timed("--archive", merged, "--quiet", "import", *archives), l))
+    for (iw, ic, il), (mw, mc, ml) in zip(import_runs, merge_runs):
+        rows.append(f"| merge of 3 archives ({len(files):,} files) vs import of the folder | "
+                    f"{mw:.2f} s wall, {mc:.2f} s CPU (load {ml}) | {iw:.2f} s wall, {ic:.2f} s CPU (load {il}) | "
+                    f"{mw / iw:.2f}× wall, {mc / ic:.2f}× CPU |")
+
+    # Version by version: the merged archive against the single import.
+    query = """SELECT d.name, v.saved_ms, v.saved_source, v.file_name, hex(v.file_sha256), v.file_size, v.file_mtime_ns,
+      hex(b.sha256), v.background_r, v.background_g, v.background_b, v.background_a,
+      dr.status, dr.stroke_count, dr.hidden_count, dr.point_count, hex(dr.content_hash), dr.bounds_x, dr.bounds_y,
+      dr.bounds_width, dr.bounds_height
+      FROM version v JOIN draft d ON d.id = v.draft_id JOIN blob b ON b.id = v.blob_id
+      LEFT JOIN drawing dr ON dr.blob_id = b.id ORDER BY 1, 2, 5"""
+    def versions(path):
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return db.execute(query).fetchall()
+        finally:
+            db.close()
+    a, b = versions(merged), versions(single)
+    same = sum(1 for x, y in zip(a, b) if x == y)
+    check = run("--archive", merged, "check", "--full")
+    def size(path):
+        return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
+    rows.append(f"| merged vs single import, version by version | {same:,} of {len(a):,} versions equal "
+                f"({len(b):,} in the single import); `check --full` {'passes' if check.returncode == 0 else 'FAILS'} | "
+                f"{size(merged) / 1e6:.1f} MB merged, {size(single) / 1e6:.1f} MB single | |")
+
+    # MARK: - Watch.
+    watched = os.path.join(work, "Watched")
+    staging = os.path.join(work, "staging")
+    os.makedirs(watched)
+    os.makedirs(staging)
+    archive = os.path.join(work, "watch.sqlite")
+    watch = subprocess.Popen([bin, "--archive", archive, "--json", "watch", watched], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    def line():
+        text = watch.stdout.readline()
+        if not text:
+            sys.exit("the watch ended: " + watch.stderr.read().decode()[-2000:])
+        return json.loads(text)
+    # Its first import of the empty folder, then the latency of single files, one at a time.
+    time.sleep(1)
+    names = sorted(os.listdir(drafts))
+    random.Random(7).shuffle(names)
+    latencies = []
+    l = load()
+    for name in names[:samples]:
+        shutil.copy2(os.path.join(drafts, name), os.path.join(staging, name))
+        start = time.perf_counter()
+        os.rename(os.path.join(staging, name), os.path.join(watched, name))
+        got = line()
+        latencies.append(time.perf_counter() - start)
+        time.sleep(0.05)
+    latencies.sort()
+    p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]
+    rows.append(f"| watch: rename → archived, single files ({len(latencies)}) | p50 {p(.5) * 1000:.0f} ms, "
+                f"p99 {p(.99) * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms (load {l}) | goal p99 ≤ 1 s | |")
+
+    # A quiet spell: nothing changes; the watch must not wake.
+    def proc(pid):
+        status = dict(line.split(":", 1) for line in open(f"/proc/{pid}/status") if ":" in line)
+        stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+        return int(status["voluntary_ctxt_switches"]), int(status["nonvoluntary_ctxt_switches"]), \
+            (int(stat[11]) + int(stat[12])) / ticks, len(os.listdir(f"/proc/{pid}/task"))
+    time.sleep(1)
+    v0, n0, c0, threads = proc(watch.pid)
+    time.sleep(idle)
+    v1, n1, c1, _ = proc(watch.pid)
+    rows.append(f"| watch: a quiet {idle} s | {v1 - v0} voluntary and {n1 - n0} involuntary context switches, "
+                f"{(c1 - c0) * 1000:.0f} ms CPU, {threads} thread | goal 0 wake-ups | |")
+
+    # A burst of 1,000 files, twice, against importing the same files into a copy of the
+    # watch's archive as it was just before (the import's own throughput, in the same state).
+    for round in range(2):
+        batch = names[samples + 1000 * round:samples + 1000 * (round + 1)]
+        if len(batch) < 1000:
+            notes.append(f"round {round + 1} of the burst has {len(batch)} files (a smaller corpus)")
+        if not batch:
+            continue
+        for name in batch:
+            shutil.copy2(os.path.join(drafts, name), os.path.join(staging, name))
+        target = os.path.join(work, f"burst-{round}.sqlite")
+        source = sqlite3.connect(f"file:{archive}?mode=ro", uri=True)
+        copy = sqlite3.connect(target)
+        source.backup(copy)
+        copy.close()
+        source.close()
+        l = load()
+        start = time.perf_counter()
+        for name in batch:
+            os.rename(os.path.join(staging, name), os.path.join(watched, name))
+        for _ in batch:
+            line()
+        burst = time.perf_counter() - start
+        folder = os.path.join(work, f"burst-{round}")
+        os.makedirs(folder)
+        for name in batch:
+            os.link(os.path.join(drafts, name), os.path.join(folder, name))
+        l2 = load()
+        iw, _ = timed("--archive", target, "--quiet", "import", folder)
+        rows.append(f"| watch: a burst of {len(batch):,} files renamed in at once | {burst:.2f} s to the last line "
+                    f"(load {l}) | `import` of the same files into a copy of the archive: {iw:.2f} s (load {l2}) | "
+                    f"{burst / iw:.2f}× |")
+
+    watch.send_signal(signal.SIGINT)
+    watch.wait(timeout=60)
+    if watch.returncode != 0:
+        notes.append(f"the watch exited with {watch.returncode}: {watch.stderr.read().decode()[-500:]}")
+
+    table = ["| measurement | result | against | ratio |", "|---|---|---|---|", *rows]
+    text = "\n".join(table) + "\n" + "".join(f"\n- {n}" for n in notes) + "\n"
+    open(os.path.join(work, "devices.md"), "w").write(text)
+    print(text)
+
+
 COMMANDS = {
     "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
     "compare-restored": compare_restored, "restore-latency": restore_latency, "export-runs": export_runs,
     "report": report, "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
+    "devices": devices,
 }
 
 if __name__ == "__main__":

@@ -18,6 +18,17 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A version no longer rebuilds the file it was imported from: the archive is damaged.
   case damagedVersion(draft: String, version: Int, fileName: String, detail: String)
 
+  /// The archive to merge in cannot be read: not an archive, a newer schema, changed outside
+  /// this program, damaged, locked…; nothing of it was merged.
+  case cannotMerge(path: String, reason: UnusableArchive)
+  /// Merging stopped at a version (`location`) of the archive merged in that does not verify;
+  /// the versions before it are merged.
+  case mergeStoppedAtDamage(path: String, location: String, detail: String)
+  /// The archive to merge in is this archive.
+  case mergeIntoItself(path: String)
+  /// A folder cannot be watched.
+  case cannotWatch(path: String, reason: WatchProblem)
+
   // MARK: - Drafts and versions
 
   /// There is no draft called `name`; `suggestions` are the nearest names, best first.
@@ -93,6 +104,20 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case failed(detail: String)
   }
 
+  /// Why a folder cannot be watched.
+  public enum WatchProblem: Error, Sendable, Equatable {
+    /// There is nothing at the path.
+    case missing
+    /// The path is not a folder.
+    case notAFolder
+    /// The per-user limit of inotify watches is reached (`limit`, when it could be read).
+    case watchLimit(limit: Int?)
+    /// The per-user limit of inotify instances is reached.
+    case instanceLimit(limit: Int?)
+    /// inotify or another system call failed with `errno` `code`.
+    case system(call: String, code: Int32)
+  }
+
   /// What a failed file-system call was doing.
   public enum FileOperation: String, Sendable, Equatable {
     case createFolder = "create the folder"
@@ -128,6 +153,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .openedReadOnly(let path): "the archive \(path) was opened read-only"
     case .damagedVersion(let draft, let version, let fileName, let detail):
       "\"\(draft)\" version \(version) (\(fileName)) is damaged: \(detail)"
+    case .cannotMerge(let path, let reason): "the archive \(path) cannot be merged: \(reason)"
+    case .mergeStoppedAtDamage(let path, let location, let detail): "\(path) is damaged at \(location): \(detail)"
+    case .mergeIntoItself(let path): "\(path) is the archive itself"
+    case .cannotWatch(let path, let reason): "\(path) cannot be watched: \(reason)"
     case .noSuchDraft(let name, let suggestions):
       "no draft named \"\(name)\"" + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
     case .noSuchVersion(let draft, let number, let count): "\"\(draft)\" has \(count) versions, not \(number)"

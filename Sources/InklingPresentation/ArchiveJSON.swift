@@ -28,7 +28,14 @@ extension VersionInfo {
       "strokes": .optional(strokeCount.map { .int($0) }),
       "sameDrawingAs": .optional(sameDrawingAs.map { .int($0) }),
       "revertsTo": .optional(revertsTo.map { .int($0) }),
+      "sources": .array(sources.map(\.json)),
     ]
+  }
+}
+
+extension VersionSource {
+  package var json: JSONValue {
+    ["label": .string(label), "path": .string(path), "importRun": .int(Int(importRun)), "recorded": .date(recorded)]
   }
 }
 
@@ -116,6 +123,48 @@ extension ImportSummary {
       "versionsImported": .int(versionsImported), "draftsCreated": .int(draftsCreated),
       "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
       "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
+    ]
+  }
+}
+
+extension ImportSummary {
+  /// The counts of `other` added to these (an import's files and the archives it merged).
+  package mutating func add(_ other: ImportSummary) {
+    versionsImported += other.versionsImported
+    draftsCreated += other.draftsCreated
+    alreadyArchived += other.alreadyArchived
+    ignored += other.ignored
+    rejected += other.rejected
+    bytesRead += other.bytesRead
+    seconds += other.seconds
+  }
+
+  /// The totals, and each archive merged.
+  package func json(merged: [MergeSummary]) -> JSONValue {
+    guard case .object(var members) = json else { return json }
+    members.append(.init("merged", .array(merged.map(\.json))))
+    return .object(members)
+  }
+}
+
+extension MergeSummary {
+  package var json: JSONValue {
+    [
+      "archive": .string(path), "versionsImported": .int(versions.versionsImported),
+      "draftsCreated": .int(versions.draftsCreated), "alreadyArchived": .int(versions.alreadyArchived),
+      "leftOut": .int(versions.rejected), "thumbnailsCopied": .int(thumbnailsCopied),
+      "bytesRead": .int(Int(versions.bytesRead)), "seconds": .seconds(versions.seconds),
+    ]
+  }
+}
+
+extension ImportedVersion {
+  /// One line of `watch --json`.
+  package var json: JSONValue {
+    [
+      "draft": .string(draft), "version": .int(number), "saved": .date(saved),
+      "savedFrom": .string(savedFromFileName ? "fileName" : "modificationTime"), "path": .string(path),
+      "fileSize": .int(Int(fileSize)), "source": .optional(source.map { .string($0) }), "newDraft": .bool(newDraft),
     ]
   }
 }

@@ -88,6 +88,32 @@ package enum ArchiveDatabase {
     }
   }
 
+  /// Opens the archive at `path` read-only and never writes to it, not even to upgrade it:
+  /// for reading another archive into this one (merging), whose file is someone else's.
+  ///
+  /// - Returns: the connection and the archive's schema version; a version below
+  ///   `schemaVersion` means this build cannot read it as it is (copy it and upgrade the copy:
+  ///   `Database.backup(toNewFile:)`, then `open(path:mode:)` on the copy). The schema of a
+  ///   current archive is verified.
+  /// - Throws: as `open(path:mode:)` in `readOnly` mode.
+  package static func openUnchanged(path: String) throws -> (db: Database, schemaVersion: Int32) {
+    try BusyRetry.run {
+      try checkFile(path, mode: .readOnly)
+      let db = try Database(path: path, mode: .readOnly)
+      do {
+        try checkHeader(db)
+        try configure(db)
+        let facts = try inspect(db)
+        try check(facts, path: path, mode: .readOnly)
+        if facts.userVersion == schemaVersion { try verifyMatchesMigrations(db) }
+        return (db, facts.userVersion)
+      } catch {
+        db.close()
+        throw error
+      }
+    }
+  }
+
   /// Refuses an archive whose schema was changed outside this program (SchemaVerification):
   /// one stamp read when the schema is exactly what the migrations create, else the
   /// comparison object by object.

@@ -45,6 +45,11 @@ package struct BlobStore {
     try db.fetchOne("SELECT depth FROM blob WHERE sha256 = ?", [sha256]) { $0.int(0) }
   }
 
+  /// The hash of blob `id`, or nil if there is no such blob.
+  package func sha256(ofBlob id: Int64) throws -> [UInt8]? {
+    try db.fetchOne("SELECT sha256 FROM blob WHERE id = ?", [id]) { $0.bytes(0) }
+  }
+
   /// Stores `blob` unless a blob with its hash is stored already, and reads the row back.
   ///
   /// A delta's depth is taken from its stored base, which may differ from the depth the
@@ -244,7 +249,30 @@ package struct BlobStore {
     }
   }
 
+  /// Blob `id` as stored: its row's exact data, encoding, layout and delta base, verified by
+  /// decoding it (over its chain) to bytes with its SHA-256; and those bytes. Another archive
+  /// can insert the same row (`insert`) without compressing anything again: the data decodes
+  /// the same over any blob with the base's hash.
+  ///
+  /// - Throws: as `bytes(ofBlob:)`.
+  package func verifiedCopy(ofBlob id: Int64) throws -> (blob: EncodedBlob, decoded: BlobBase) {
+    let (top, decoded) = try decodeChain(id)
+    // A row that decoded has an encoding and layout this build knows.
+    guard let encoding = BlobEncoding(rawValue: top.encoding), let layout = BlobLayout(rawValue: top.layout) else {
+      throw corrupt(top, "its encoding \(top.encoding) or layout \(top.layout) is unknown")
+    }
+    let blob = EncodedBlob(
+      sha256: top.sha256, size: top.size, encoding: encoding, layout: layout,
+      baseSHA256: encoding == .delta ? top.baseSHA256 : nil, depth: top.depth, data: top.data)
+    return (blob, decoded)
+  }
+
   private func decode(_ id: Int64) throws -> BlobBase {
+    try decodeChain(id).decoded
+  }
+
+  /// The row of blob `id` and its bytes, decoded and verified.
+  private func decodeChain(_ id: Int64) throws -> (top: Link, decoded: BlobBase) {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
     var below: BlobBase?  // the blob under chain.last, if cached
@@ -265,7 +293,7 @@ package struct BlobStore {
         throw corrupt(link, "it is a delta without a base")
       }
       if let cached = reader.cached(baseSHA256) {
-        below = BlobBase(sha256: baseSHA256, bytes: cached, depth: link.depth - 1)
+        below = BlobBase(sha256: baseSHA256, bytes: cached.bytes, depth: link.depth - 1, columns: cached.columns)
         break
       }
       next = baseID
@@ -283,8 +311,8 @@ package struct BlobStore {
     guard let decoded, SHA256.hash(decoded.bytes) == decoded.sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
-    reader.remember(decoded.sha256, decoded.bytes)
-    return decoded
+    reader.remember(decoded)
+    return (chain[0], decoded)
   }
 
   private func decodeBlob(_ link: Link, base: BlobBase?) throws -> BlobBase {
@@ -362,26 +390,28 @@ extension BlobStore {
   /// whole chain. Keyed by SHA-256, an entry can never be stale: those bytes are what that
   /// hash names, and they were verified before they were remembered. Only bases come from
   /// here: the blob asked for is always decoded from its stored row, so every read still
-  /// checks what is on disk.
+  /// checks what is on disk. An entry keeps the blob's point columns when they were what
+  /// its row stored: the next delta in that layout uses them as its prefix as they are,
+  /// where rearranging the bytes again would cost as much as the decoding.
   final class Reader {
     let decompressor = ZstdDecompressor()
     /// For the rare re-encoding in `insert`; made on first use.
     lazy var encoder = BlobEncoder()
-    private var recent: [(sha256: [UInt8], bytes: [UInt8])] = []
+    private var recent: [(sha256: [UInt8], bytes: [UInt8], columns: [UInt8]?)] = []
     private static let entries = 4
     private static let maxBytes = 64 << 20
 
-    func cached(_ sha256: [UInt8]) -> [UInt8]? {
+    func cached(_ sha256: [UInt8]) -> (bytes: [UInt8], columns: [UInt8]?)? {
       guard let index = recent.firstIndex(where: { $0.sha256 == sha256 }) else { return nil }
       let entry = recent.remove(at: index)
       recent.insert(entry, at: 0)  // most recently used first
-      return entry.bytes
+      return (entry.bytes, entry.columns)
     }
 
-    func remember(_ sha256: [UInt8], _ bytes: [UInt8]) {
-      guard bytes.count <= Self.maxBytes / Self.entries else { return }
-      recent.removeAll { $0.sha256 == sha256 }
-      recent.insert((sha256, bytes), at: 0)
+    func remember(_ blob: BlobBase) {
+      guard blob.bytes.count + (blob.knownColumns?.count ?? 0) <= Self.maxBytes / Self.entries else { return }
+      recent.removeAll { $0.sha256 == blob.sha256 }
+      recent.insert((blob.sha256, blob.bytes, blob.knownColumns), at: 0)
       if recent.count > Self.entries { recent.removeLast() }
     }
   }

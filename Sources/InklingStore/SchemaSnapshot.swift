@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "faa8e8961b9c4f93669a8d480cb3308586f58a281454c8721f38b0b2eaf723d6"
+  static let migrationsDigest = "a9ec441651333903a46363a8b97219adcc4c9dd8f2fa050b2f848e4ac94179dd"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "d0aef27c89d92d3d996e659e95e47d9b23a3967bf2ad63b45c7921acfb24878b"
+  static let schemaStamp = "d6b5032c3418f65a724bd0e0dfba5f8316d959cf434ce7750c3b910842f80664"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -120,6 +120,9 @@ enum SchemaSnapshot {
       type: "table", name: "search_position", table: "search_position",
       sql: "CREATE TABLE search_position(i INTEGER PRIMARY KEY)"),
     SchemaObject(
+      type: "table", name: "source", table: "source",
+      sql: "CREATE TABLE source(id INTEGER PRIMARY KEY,label TEXT NOT NULL UNIQUE,label_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(label))STORED)"),
+    SchemaObject(
       type: "index", name: "sqlite_autoindex_blob_1", table: "blob",
       sql: nil),
     SchemaObject(
@@ -130,6 +133,9 @@ enum SchemaSnapshot {
       sql: nil),
     SchemaObject(
       type: "index", name: "sqlite_autoindex_ink_1", table: "ink",
+      sql: nil),
+    SchemaObject(
+      type: "index", name: "sqlite_autoindex_source_1", table: "source",
       sql: nil),
     SchemaObject(
       type: "index", name: "sqlite_autoindex_thumbnail_1", table: "thumbnail",
@@ -179,5 +185,11 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "trigger", name: "version_search_move", table: "version",
       sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,imported_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = draft.id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),
+    SchemaObject(
+      type: "table", name: "version_source", table: "version_source",
+      sql: "CREATE TABLE version_source(version_id INTEGER NOT NULL REFERENCES version(id)ON DELETE CASCADE,source_id INTEGER NOT NULL REFERENCES source(id),path TEXT NOT NULL,run_id INTEGER NOT NULL REFERENCES import_run(id),PRIMARY KEY(version_id,source_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "version_source_by_source", table: "version_source",
+      sql: "CREATE INDEX version_source_by_source ON version_source(source_id,version_id)"),
   ]
 }

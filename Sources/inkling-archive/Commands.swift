@@ -3,7 +3,8 @@
 enum Commands {
   static var all: [any Command.Type] {
     [
-      ImportCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self, HistoryCommand.self,
+      ImportCommand.self, WatchCommand.self, ListCommand.self, SearchCommand.self, ShowCommand.self,
+      HistoryCommand.self,
       DiffCommand.self, RestoreCommand.self, RevertCommand.self, ExportCommand.self, ThumbnailCommand.self,
       RenderCommand.self, ContactSheetCommand.self, RenameCommand.self, DeleteCommand.self, UndeleteCommand.self,
       PurgeCommand.self, CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,

@@ -25,7 +25,8 @@ extension ArchiveError {
 
   var exitStatus: Int32 {
     switch self {
-    case .unusableArchive, .openedReadOnly, .damagedVersion: ExitStatus.archiveUnusable
+    case .unusableArchive, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
+      ExitStatus.archiveUnusable
     case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
     default: ExitStatus.someInputsRejected
     }
@@ -39,6 +40,13 @@ extension ArchiveError {
     case .damagedVersion(let draft, let version, let fileName, let detail):
       "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(detail); the archive is damaged. "
         + Self.damageAdvice
+    case .cannotMerge(let path, let reason): Self.mergeSentence(path, reason)
+    case .mergeStoppedAtDamage(let path, let location, let detail):
+      "\(Quoted.text(path)) is damaged: \(location): \(detail). The versions before it are merged; "
+        + "`import --salvage` merges every version that verifies and names the rest."
+    case .mergeIntoItself(let path):
+      "\(Quoted.text(path)) is the archive itself; give another archive to merge, or --archive for this one"
+    case .cannotWatch(let path, let reason): Self.watchSentence(path, reason)
     case .noSuchDraft(let name, let suggestions):
       suggestions.isEmpty
         ? "no draft named \(Quoted.name(name)) in the archive; `inkling-archive list` shows the names"
@@ -111,6 +119,49 @@ extension ArchiveError {
       return "the archive \(file) cannot be written (\(detail)). Check the permissions of the file and its folder."
     case .failed(let detail):
       return "the archive \(file) could not be used: \(detail)"
+    }
+  }
+
+  /// Why an archive given to `import` cannot be merged; the advice is about that file, not
+  /// about --archive.
+  private static func mergeSentence(_ path: String, _ reason: UnusableArchive) -> String {
+    let file = Quoted.text(path)
+    switch reason {
+    case .missing, .folder:
+      return "\(file) is not an inkling archive; nothing was merged."
+    case .notAnArchive(let detail):
+      return "\(file) is not an inkling archive (\(detail)); nothing was merged."
+    case .newerSchema(let detail):
+      return "\(file) was written by a newer inkling-archive (\(detail)); upgrade inkling-archive to merge it."
+    case .changedSchema(let detail):
+      return "\(file) was changed outside inkling-archive (\(detail)); nothing was merged. "
+        + "`inkling-archive --archive \(file) check` shows every problem."
+    case .damaged(let detail):
+      return "\(file) is damaged (\(detail)); nothing was merged. "
+        + "`inkling-archive --archive \(file) check --full` shows what is affected."
+    case .locked(let detail):
+      return "\(file) is locked by another process (\(detail)); try again when it has finished."
+    case .cannotWrite(let detail), .failed(let detail):
+      return "\(file) could not be read: \(detail)"
+    }
+  }
+
+  private static func watchSentence(_ path: String, _ reason: WatchProblem) -> String {
+    let folder = Quoted.text(path)
+    switch reason {
+    case .missing: return "cannot watch \(folder): there is no such folder"
+    case .notAFolder: return "cannot watch \(folder): it is not a folder"
+    case .watchLimit(let limit):
+      return "cannot watch \(folder): the limit of inotify watches"
+        + (limit.map { " (\(Format.count($0)))" } ?? "")
+        + " is reached, one per folder. Raise it with `sudo sysctl fs.inotify.max_user_watches=524288` "
+        + "(and in /etc/sysctl.d/ to keep it)."
+    case .instanceLimit(let limit):
+      return "cannot watch \(folder): the limit of inotify instances"
+        + (limit.map { " (\(Format.count($0)))" } ?? "")
+        + " is reached. Raise it with `sudo sysctl fs.inotify.max_user_instances=1024`."
+    case .system(let call, let code):
+      return "cannot watch \(folder): \(call) failed: \(String(cString: strerror(code)))"
     }
   }
 

@@ -17,6 +17,8 @@ import InklingFormats
 /// A candidate draft file.
 struct DraftFileEntry: Sendable {
   let path: String
+  /// Which of the paths given to the walk it was found under (their index).
+  let origin: Int
   let fileName: String
   let name: DraftFileName
   let size: Int64
@@ -37,32 +39,41 @@ struct FileWalker {
   let maximumFileSize: Int64
 
   /// Walks `paths` in order, handing each folder's findings to `emit` as they are found.
+  /// Files named one by one (what `watch` hands over) are grouped by draft until the next
+  /// folder, so that a draft's new saves are prepared together, each a delta of the one
+  /// before, as when its folder is walked.
   func walk(_ paths: [String], emit: (WalkEvent) throws -> Void) rethrows {
     var entered = Set<FileIdentity>()
-    for path in paths {
+    var given: [String: [DraftFileEntry]] = [:]
+    var order: [String] = []
+    for (origin, path) in paths.enumerated() {
       var info = stat()
       guard stat(path, &info) == 0 else {
         try emit(.problem(path: path, problem: Self.statFailure(path, errno)))
         continue
       }
       if Self.isDirectory(info) {
+        for draft in order { try emit(.drafts(given[draft]!)) }
+        (given, order) = ([:], [])
         guard !entered.contains(FileIdentity(info)) else {
           try emit(.ignored(path: path, reason: .alreadySearched, named: true))
           continue
         }
-        try walkFolder(path, &entered, emit)
+        try walkFolder(path, origin: origin, &entered, emit)
       } else {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        if let entry = try candidate(path: path, fileName: fileName, info: info, named: true, emit) {
-          try emit(.drafts([entry]))
+        if let entry = try candidate(path: path, origin: origin, fileName: fileName, info: info, named: true, emit) {
+          if given[entry.name.draftName] == nil { order.append(entry.name.draftName) }
+          given[entry.name.draftName, default: []].append(entry)
         }
       }
     }
+    for draft in order { try emit(.drafts(given[draft]!)) }
   }
 
-  private func walkFolder(_ root: String, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void)
-    rethrows
-  {
+  private func walkFolder(
+    _ root: String, origin: Int, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void
+  ) rethrows {
     var pending = [root]
     while let folder = pending.popLast() {
       var info = stat()
@@ -105,7 +116,9 @@ struct FileWalker {
           subfolders.append(path)
           continue
         }
-        guard let entry = try candidate(path: path, fileName: name, info: entryInfo, named: false, emit) else {
+        guard
+          let entry = try candidate(path: path, origin: origin, fileName: name, info: entryInfo, named: false, emit)
+        else {
           continue
         }
         if found[entry.name.draftName] == nil { order.append(entry.name.draftName) }
@@ -119,7 +132,7 @@ struct FileWalker {
 
   /// The entry for a draft file, or nil after reporting why it is not one.
   private func candidate(
-    path: String, fileName: String, info: stat, named: Bool, _ emit: (WalkEvent) throws -> Void
+    path: String, origin: Int, fileName: String, info: stat, named: Bool, _ emit: (WalkEvent) throws -> Void
   ) rethrows -> DraftFileEntry? {
     // AppleDouble files (`._Cat.inkling`) are macOS metadata left on foreign disks.
     guard !fileName.hasPrefix("._") else {
@@ -140,7 +153,8 @@ struct FileWalker {
     }
     let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
     return DraftFileEntry(
-      path: path, fileName: fileName, name: name, size: Int64(info.st_size), modificationNanoseconds: nanoseconds)
+      path: path, origin: origin, fileName: fileName, name: name, size: Int64(info.st_size),
+      modificationNanoseconds: nanoseconds)
   }
 
   // MARK: - POSIX helpers
@@ -202,6 +216,13 @@ struct FileWalker {
   }
 
   static func isDirectory(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFDIR }
+
+  /// The process's working directory (getcwd), "/" if it cannot be read.
+  static func workingDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
 
   static func statFailure(_ path: String, _ error: Int32) -> ImportProblem {
     var link = stat()

@@ -33,6 +33,8 @@ public enum ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
   case failedVerification
   /// The archive refused to store it.
   case notStored(String)
+  /// A version of an archive being merged that does not verify, left out (salvaging).
+  case leftOut(String)
 
   public var description: String {
     switch self {
@@ -49,6 +51,7 @@ public enum ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
       "internal check failed: the archived form does not rebuild this file exactly; it was not imported "
         + "(please report this)"
     case .notStored(let detail): "could not be stored: \(detail)"
+    case .leftOut(let detail): "left out: \(detail)"
     }
   }
 }

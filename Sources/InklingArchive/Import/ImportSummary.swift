@@ -18,8 +18,30 @@ public struct ImportSummary: Sendable, Equatable {
   public var bytesRead: Int64 = 0
   /// Wall-clock seconds.
   public var seconds = 0.0
+  /// True when the import was asked to stop (`ImportOptions.shouldStop`) and ended after the
+  /// batch it was writing: the files it had not reached are not counted, and importing
+  /// again completes the work.
+  public var stoppedEarly = false
 
   public init() {}
+}
+
+/// One version an import stored, reported once its batch committed.
+public struct ImportedVersion: Sendable, Equatable {
+  public var draft: String
+  /// Its number in the draft when it was stored (1 = oldest), as `history` numbers versions;
+  /// an older version imported later moves it up.
+  public var number: Int
+  public var saved: Date
+  /// Whether `saved` came from the file name (else from the file's modification time).
+  public var savedFromFileName: Bool
+  /// The file it was read from.
+  public var path: String
+  public var fileSize: Int64
+  /// The source it was recorded with (migration 0013).
+  public var source: String?
+  /// Whether the draft was new.
+  public var newDraft: Bool
 }
 
 /// Something an import reports while it runs, in the order it happens.
@@ -35,6 +57,8 @@ public enum ImportEvent: Sendable {
   case note(path: String, note: ImportNote)
   /// Counts so far, for a progress line.
   case progress(ImportProgress)
+  /// A version was stored and its batch committed (only with `ImportOptions.reportsVersions`).
+  case imported(ImportedVersion)
 }
 
 /// How far an import has got.
@@ -70,6 +94,13 @@ public struct ImportOptions: Sendable {
   /// Without it the drawings are archived all the same and show as "not indexed" until
   /// `Archive.reindex()`; the benchmark uses this to measure what indexing costs an import.
   public var indexDrawings = true
+  /// The source recorded with every version imported (migration 0013; `source:` searches
+  /// it): nil for the folder each path given is, or is in, as an absolute path.
+  public var source: String?
+  /// Whether to report each version stored (`ImportEvent.imported`), once its batch commits.
+  public var reportsVersions = false
+  /// Asked after each batch commits; true ends the import there (`ImportSummary.stoppedEarly`).
+  public var shouldStop: (@Sendable () -> Bool)?
   /// Called on the importing thread for each event; keep it quick.
   public var onEvent: (@Sendable (ImportEvent) -> Void)?
 

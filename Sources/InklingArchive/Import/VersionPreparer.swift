@@ -15,9 +15,15 @@ import InklingStore
   import Darwin
 #endif
 
-/// One file, ready for the writer.
+/// One version, ready for the writer: a file read from a folder (VersionPreparer) or a
+/// version of another archive (MergePreparer).
 struct PreparedVersion: Sendable {
-  let entry: DraftFileEntry
+  let draftName: String
+  /// Where it was read, for messages.
+  let path: String
+  let fileName: String
+  let fileSize: Int64
+  let fileModificationNanoseconds: Int64
   let savedMilliseconds: Int64
   /// Where `savedMilliseconds` came from.
   let savedSource: SavedSource
@@ -25,18 +31,36 @@ struct PreparedVersion: Sendable {
   /// The drawing's hash; `blob` is nil when a blob with this hash was already stored.
   let blobSHA256: [UInt8]
   let blob: EncodedBlob?
-  /// What the drawing index keeps of a new blob (nil when the blob was already stored).
+  /// What the drawing index keeps of the drawing: for a new blob, or (merging) for a stored
+  /// blob the archive has not indexed; nil otherwise.
   let drawingFacts: DrawingFacts?
   let template: EnvelopeTemplate
   let background: RGBA
+  /// The sources to record for it (migration 0013).
+  let sources: [SourceMark]
   /// What to tell about it: fallbacks in its name, a drawing that does not decode.
-  let notes: [ImportNote]
+  var notes: [ImportNote] = []
+  /// When it entered an archive first; nil for now (a merged version keeps its own).
+  var importedMilliseconds: Int64? = nil
+  /// Blobs to store before `blob`, bottom first: delta bases it needs that the archive did
+  /// not hold when it was prepared (merging copies deltas as they are stored).
+  var baseBlobs: [EncodedBlob] = []
+}
+
+/// A file or version the archive already holds: its sources are still recorded.
+struct ArchivedVersion: Sendable {
+  let path: String
+  let bytes: Int64
+  let draftName: String
+  let savedMilliseconds: Int64
+  let fileSHA256: [UInt8]
+  let sources: [SourceMark]
 }
 
 /// The outcome for one file.
 enum PreparedFile: Sendable {
   case version(PreparedVersion)
-  case alreadyArchived(path: String, draft: String, bytes: Int64)
+  case alreadyArchived(ArchivedVersion)
   case rejected(path: String, problem: ImportProblem, bytes: Int64)
 }
 
@@ -51,10 +75,16 @@ final class VersionPreparer {
   /// False when the import leaves the drawing index to a later `reindex` (ImportOptions).
   private let indexDrawings: Bool
 
-  init(archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true) throws {
+  /// The source label of each path the import was given (`DraftFileEntry.origin`).
+  private let labels: [String]
+  private let workingDirectory: String
+
+  init(archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true, labels: [String]) throws {
     reader = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
     self.maximumFileSize = maximumFileSize
     self.indexDrawings = indexDrawings
+    self.labels = labels
+    workingDirectory = FileWalker.workingDirectory()
   }
 
   deinit { reader.close() }
@@ -80,8 +110,14 @@ final class VersionPreparer {
   {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
+    let sources = [
+      SourceMark(label: labels[entry.origin], path: SourceLabel.absolute(entry.path, in: workingDirectory))
+    ]
     if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256, fileName: entry.fileName) {
-      return .alreadyArchived(path: entry.path, draft: entry.name.draftName, bytes: entry.size)
+      return .alreadyArchived(
+        ArchivedVersion(
+          path: entry.path, bytes: entry.size, draftName: entry.name.draftName, savedMilliseconds: saved.milliseconds,
+          fileSHA256: fileSHA256, sources: sources))
     }
     let envelope: DraftEnvelope
     do {
@@ -118,9 +154,10 @@ final class VersionPreparer {
     previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
     return .version(
       PreparedVersion(
-        entry: entry, savedMilliseconds: saved.milliseconds, savedSource: saved.source,
-        fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts, template: envelope.template,
-        background: envelope.background, notes: notes))
+        draftName: entry.name.draftName, path: entry.path, fileName: entry.fileName, fileSize: entry.size,
+        fileModificationNanoseconds: entry.modificationNanoseconds, savedMilliseconds: saved.milliseconds,
+        savedSource: saved.source, fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts,
+        template: envelope.template, background: envelope.background, sources: sources, notes: notes))
   }
 
   /// The save time from the file name, else the file's modification time.

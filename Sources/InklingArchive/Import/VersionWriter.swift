@@ -45,9 +45,19 @@ final class VersionWriter {
   private var problemsRecorded = 0
   /// Problems beyond this many per run are reported but not kept in the import log.
   static let problemsKept = 10_000
+  /// Source ids by label, valid while the rows exist: forgotten after any rollback, which may
+  /// have removed a source inserted since the batch began.
+  private var sourceIDs: [String: Int64] = [:]
+  /// The versions this batch stored, reported once it commits (nil: nobody asked).
+  private var pendingReports: [ImportedVersion]?
+  private let onCommitted: (([ImportedVersion]) -> Void)?
 
-  init(database: Database) throws {
+  /// - Parameter onCommitted: called after each commit with the versions it stored, in order;
+  ///   with it, the writer also numbers each version as `history` would.
+  init(database: Database, onCommitted: (([ImportedVersion]) -> Void)? = nil) throws {
     self.database = database
+    self.onCommitted = onCommitted
+    pendingReports = onCommitted == nil ? nil : []
     drawingIndex = DrawingIndexWriter(database)
     // Statement journals in memory. Each file's savepoint, and the savepoint of a batch's
     // index rows, keep a copy of every page they first change; past 64 KiB SQLite spills
@@ -66,33 +76,43 @@ final class VersionWriter {
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-  /// Stores one prepared file; returns what became of it.
-  func write(_ file: PreparedFile) throws -> Result<ImportOutcome, ImportProblem> {
+  /// Stores one prepared file; returns what became of it, and whether the batch committed
+  /// after it.
+  func write(_ file: PreparedFile) throws -> (result: Result<ImportOutcome, ImportProblem>, committed: Bool) {
     try beginIfNeeded()
     var result = Result<ImportOutcome, ImportProblem>.success(.alreadyArchived)
     switch file {
-    case .alreadyArchived(_, _, let bytes):
+    case .alreadyArchived(let archived):
       summary.alreadyArchived += 1
-      summary.bytesRead += bytes
+      summary.bytesRead += archived.bytes
+      // Another source delivering a file already archived: recorded beside the version.
+      if let versionID = try VersionRecords.id(
+        draftName: archived.draftName, savedMilliseconds: archived.savedMilliseconds,
+        fileSHA256: archived.fileSHA256, in: database)
+      {
+        try record(archived.sources, versionID: versionID)
+      }
     case .rejected(let path, let problem, let bytes):
       summary.bytesRead += bytes
       try reject(path, problem)
-      return .failure(problem)
+      return (.failure(problem), false)
     case .version(let version):
-      summary.bytesRead += version.entry.size
+      summary.bytesRead += version.fileSize
       do {
         let (outcome, index) = try database.savepoint { try insert(version) }
         if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
         switch outcome {
-        case .inserted(let createdDraft):
+        case .inserted(let createdDraft, let report):
           summary.versionsImported += 1
           if createdDraft { summary.draftsCreated += 1 }
+          if let report { pendingReports?.append(report) }
           result = .success(.imported)
         case .alreadyArchived:
           summary.alreadyArchived += 1
         }
-        pendingBytes += version.blob?.data.count ?? 0
+        pendingBytes += (version.blob?.data.count ?? 0) + version.baseBlobs.reduce(0) { $0 + $1.data.count }
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
+        sourceIDs.removeAll()
         // SQLite can roll the whole transaction back on an error (SQLITE_FULL, an I/O error):
         // the batch's earlier files are gone with it, and going on would store the rest one
         // statement at a time, beside index jobs and cached stroke ids of rows that are gone.
@@ -102,14 +122,27 @@ final class VersionWriter {
           throw error
         }
         let problem = ImportProblem.notStored("\(error)")
-        try reject(version.entry.path, problem)
-        return .failure(problem)
+        try reject(version.path, problem)
+        return (.failure(problem), false)
       }
     }
     pendingFiles += 1
     if pendingIndex.count >= Self.pendingIndexLimit { try writeIndex() }
-    try commitIfDue()
-    return result
+    return (result, try commitIfDue())
+  }
+
+  /// Records `sources` for version `versionID` (each source once: migration 0013).
+  private func record(_ sources: [SourceMark], versionID: Int64) throws {
+    for source in sources {
+      let sourceID: Int64
+      if let known = sourceIDs[source.label] {
+        sourceID = known
+      } else {
+        sourceID = try SourceRecords.id(label: source.label, in: database)
+        sourceIDs[source.label] = sourceID
+      }
+      try SourceRecords.record(versionID: versionID, sourceID: sourceID, path: source.path, runID: runID, in: database)
+    }
   }
 
   /// Writes the queued drawing index rows, under one savepoint: if they fail, they alone
@@ -158,25 +191,20 @@ final class VersionWriter {
   // MARK: - One version
 
   private enum Outcome {
-    case inserted(createdDraft: Bool)
+    case inserted(createdDraft: Bool, report: ImportedVersion?)
     case alreadyArchived
   }
 
-  /// Stores one version; also returns the index rows its blob still needs, if any.
+  /// Stores one version and its sources; also returns the index rows its blob still needs.
   private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
     let now = Self.now()
-    let draft = try VersionRecords.draftID(named: version.entry.name.draftName, createdMilliseconds: now, in: database)
+    let draft = try VersionRecords.draftID(named: version.draftName, createdMilliseconds: now, in: database)
     let blobs = BlobStore(database)
+    for base in version.baseBlobs { _ = try blobs.insert(base) }
     let blobID: Int64
-    var index: DrawingIndexJob?
+    var inserted = false
     if let blob = version.blob {
-      let stored = try blobs.insert(blob)
-      blobID = stored.id
-      if let facts = version.drawingFacts, !pendingIndexBlobs.contains(blobID),
-        try stored.inserted || !drawingIndex.isIndexed(blobID)
-      {
-        index = DrawingIndexJob(facts: facts, blobID: blobID, isNew: stored.inserted, draftID: draft.id)
-      }
+      (blobID, inserted) = try blobs.insert(blob)
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
@@ -184,15 +212,42 @@ final class VersionWriter {
         kind: .verification,
         message: "its drawing was removed from the archive while it was being imported; import it again")
     }
+    var index: DrawingIndexJob?
+    if let facts = version.drawingFacts, !pendingIndexBlobs.contains(blobID),
+      try inserted || !drawingIndex.isIndexed(blobID)
+    {
+      index = DrawingIndexJob(facts: facts, blobID: blobID, isNew: inserted, draftID: draft.id)
+    }
     let envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
-    let inserted = try VersionRecords.insert(
+    let versionID = try VersionRecords.insert(
       NewVersion(
         draftID: draft.id, savedMilliseconds: version.savedMilliseconds, savedSource: version.savedSource,
-        importedMilliseconds: now, fileName: version.entry.fileName, fileSHA256: version.fileSHA256,
-        fileSize: version.entry.size, fileModificationNanoseconds: version.entry.modificationNanoseconds,
-        blobID: blobID, envelopeID: envelopeID, background: version.background),
+        importedMilliseconds: version.importedMilliseconds ?? now, fileName: version.fileName,
+        fileSHA256: version.fileSHA256, fileSize: version.fileSize,
+        fileModificationNanoseconds: version.fileModificationNanoseconds, blobID: blobID, envelopeID: envelopeID,
+        background: version.background),
       in: database)
-    return (inserted == nil ? .alreadyArchived : .inserted(createdDraft: draft.created), index)
+    guard let versionID else {
+      // The same file from this run, found twice (two folders, two merged archives).
+      if let existing = try VersionRecords.id(
+        draftID: draft.id, savedMilliseconds: version.savedMilliseconds, fileSHA256: version.fileSHA256,
+        in: database)
+      {
+        try record(version.sources, versionID: existing)
+      }
+      return (.alreadyArchived, index)
+    }
+    try record(version.sources, versionID: versionID)
+    var report: ImportedVersion?
+    if pendingReports != nil {
+      report = ImportedVersion(
+        draft: version.draftName,
+        number: try VersionRecords.number(
+          ofVersion: versionID, draftID: draft.id, savedMilliseconds: version.savedMilliseconds, in: database),
+        saved: Archive.date(version.savedMilliseconds), savedFromFileName: version.savedSource == .fileName,
+        path: version.path, fileSize: version.fileSize, source: version.sources.first?.label, newDraft: draft.created)
+    }
+    return (.inserted(createdDraft: draft.created, report: report), index)
   }
 
   // MARK: - Batches
@@ -207,15 +262,18 @@ final class VersionWriter {
     batchStarted = Date()
   }
 
-  private func commitIfDue() throws {
-    if pendingFiles >= Self.batchFiles || pendingBytes >= Self.batchBytes
-      || Date().timeIntervalSince(batchStarted) >= Self.batchSeconds
-    {
-      try commit()
-    }
+  /// Commits when the batch is due; returns whether it did.
+  private func commitIfDue() throws -> Bool {
+    guard
+      pendingFiles >= Self.batchFiles || pendingBytes >= Self.batchBytes
+        || Date().timeIntervalSince(batchStarted) >= Self.batchSeconds
+    else { return false }
+    try commit()
+    return true
   }
 
-  private func commit() throws {
+  /// Commits the open batch, if any (an import being stopped ends its batch here).
+  func commit() throws {
     guard inTransaction else { return }
     try writeIndex()
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
@@ -224,6 +282,10 @@ final class VersionWriter {
     drawingIndex.transactionEnded()
     pendingFiles = 0
     pendingBytes = 0
+    if let reports = pendingReports, !reports.isEmpty {
+      pendingReports = []
+      onCommitted?(reports)
+    }
   }
 
   /// Abandons the open batch (after an error that ends the import).
@@ -233,6 +295,8 @@ final class VersionWriter {
     inTransaction = false
     pendingIndex.removeAll()
     pendingIndexBlobs.removeAll()
+    sourceIDs.removeAll()
+    if pendingReports != nil { pendingReports = [] }
     drawingIndex.transactionEnded()
     drawingIndex.forgetCache()
   }

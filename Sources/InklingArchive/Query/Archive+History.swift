@@ -30,6 +30,19 @@ public struct VersionInfo: Sendable, Equatable {
   public var sameDrawingAs: Int?
   /// For a version made by `revert`: the number of the version whose file it repeats.
   public var revertsTo: Int? = nil
+  /// Where its file came from, the first source first; empty for versions archived before
+  /// sources were kept. The same file from several sources is one version with several.
+  public var sources: [VersionSource] = []
+}
+
+/// One source a version came from (`ImportOptions.source`, a merged archive's labels).
+public struct VersionSource: Sendable, Equatable {
+  public var label: String
+  /// The file's path there, when it was imported (or as the merged archive recorded it).
+  public var path: String
+  /// The import run of this archive that recorded it, and when that run started.
+  public var importRun: Int64
+  public var recorded: Date
 }
 
 extension Archive {
@@ -46,6 +59,7 @@ extension Archive {
     let draftID = try draftID(named: name)
     return try storeCall {
       let blobInfo = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
+      let sources = try SourceRecords.sources(ofDraft: draftID, in: database)
       var firstWithContent: [[UInt8]: Int] = [:]
       let rows = try VersionRecords.versions(ofDraft: draftID, in: database)
       let numbers = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0 + 1) })
@@ -62,7 +76,11 @@ extension Archive {
           fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
           background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
           drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
-          sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] })
+          sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
+          sources: (sources[row.id] ?? []).map {
+            VersionSource(
+              label: $0.label, path: $0.path, importRun: $0.runID, recorded: Self.date($0.runStartedMilliseconds))
+          })
         return (row, info)
       }
     }

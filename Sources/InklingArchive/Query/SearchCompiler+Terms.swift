@@ -49,6 +49,7 @@ extension SearchCompiler {
       return period.lower != nil && period.upper != nil ? 3 : 0
     case .term(.ink(let ink)): return InkBits.bit(ofInkNamed: ink) == InkBits.other ? 2 : 0
     case .term(.background): return 2
+    case .term(.source): return 3
     case .and(let children), .or(let children): return children.map(cost).max() ?? 0
     case .not(let inner): return cost(inner)
     }
@@ -83,6 +84,7 @@ extension SearchCompiler {
 
   static func predicate(_ term: SearchTerm) -> DraftPredicate {
     switch term {
+    case .source(let text): return .source(containsFolded: NameFolding.fold(text))
     case .name(.contains(let text)): return .nameContains(folded: NameFolding.fold(text))
     case .name(.exact(let text)): return .name(is: DraftFileName.canonicalName(text))
     case .name(.glob(let pattern)): return .nameMatches(foldedGlob: NameFolding.fold(pattern))
@@ -204,6 +206,8 @@ extension SearchCompiler {
       return try perDrawing(.ink(named: ink))
     case .background:
       return nil
+    case .source(let text):
+      return try sized(.source(containsFolded: NameFolding.fold(text)))
     }
   }
 

@@ -19,6 +19,8 @@ extension SearchParser {
                        watercolor or crayon
       background:C     the newest version's background: #rrggbb, #rgb or white, black,
                        cream, gray, red, … (close colours match too)
+      source:TEXT      a version came from a source whose label contains TEXT (the
+                       folder imported from, --source LABEL, a merged archive's labels)
 
     Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
     2025-10, 2025-10-05 (local time), 2025-10-05T14:03:12Z, today, yesterday; `>=`

@@ -76,10 +76,10 @@ public struct SearchParser {
   static let fields: [String: Field] = [
     "name": .name, "saved": .saved, "date": .saved, "imported": .imported, "versions": .versions,
     "strokes": .strokes, "ink": .ink, "background": .background, "bg": .background, "color": .background,
-    "colour": .background,
+    "colour": .background, "source": .source, "from": .source,
   ]
 
-  enum Field: String { case name, saved, imported, versions, strokes, ink, background }
+  enum Field: String { case name, saved, imported, versions, strokes, ink, background, source }
 
   private let query: String
   private let now: Date
@@ -230,7 +230,7 @@ public struct SearchParser {
       if !fieldName.isEmpty, fieldName.allSatisfy(\.isLetter) {
         throw error(
           at: token.column,
-          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink or background")
+          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink, background or source")
       }
       return try nameTerm(.none, token.valueSegments(from: 0), token)  // "10:30" is a name
     }
@@ -276,6 +276,9 @@ public struct SearchParser {
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       inkTerms.append(InkTerm(name: text.lowercased(), column: valueColumn))
       return .ink(text.lowercased())
+    case .source:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      return .source(text)
     case .background:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       guard let colour = NamedColour.parse(text) else {

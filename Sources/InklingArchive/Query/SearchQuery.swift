@@ -11,7 +11,9 @@
 //   versions    its number of versions;
 //   strokes     the visible strokes of its newest version;
 //   ink         its newest version draws with that ink (pen, pencil, marker, …);
-//   background  its newest version's background colour, within a tolerance.
+//   background  its newest version's background colour, within a tolerance;
+//   source      one of its versions came from a source whose label contains the text
+//               (folded as names are; migration 0013).
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
 // its start, `<=` until its end. An age (`7d`) is a moment, and compares as one: `saved:>7d`
@@ -106,6 +108,8 @@ public enum SearchTerm: Hashable, Sendable {
   case ink(String)
   /// Red, green, blue in 0…1, and how far each component may be off.
   case background(red: Double, green: Double, blue: Double, tolerance: Double)
+  /// Text a source label of one of its versions contains (any case and accents).
+  case source(String)
 }
 
 /// A whole query: terms joined by `and`, `or` and `not`.

@@ -39,7 +39,8 @@ extension RequestError {
       self.init(500, "Version \(version) of \u{201C}\(draft)\u{201D} (\(fileName)) is damaged: \(detail).")
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
-      .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash:
+      .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
+      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch:
       // Errors of operations that write files or the archive, which no page calls.
       self.init(500, "\(error)")
     }

@@ -134,6 +134,20 @@ package struct DraftCandidates {
       """, [name], probe: "SELECT 1 FROM drawing_ink WHERE ink = ?")
   }
 
+  // MARK: - Sources
+
+  /// Drafts with a version from a source whose label contains `text` (folded): a range of
+  /// version_source_by_source per matching source (migration 0013); the probe counts versions.
+  package static func source(containsFolded text: String) -> DraftCandidates {
+    let matching = "SELECT id FROM source WHERE instr(label_folded, ?) > 0"
+    return DraftCandidates(
+      """
+      SELECT DISTINCT v.draft_id AS id FROM version_source AS vs INDEXED BY version_source_by_source \
+      JOIN version AS v ON v.id = vs.version_id WHERE vs.source_id IN (\(matching))
+      """, [text],
+      probe: "SELECT 1 FROM version_source INDEXED BY version_source_by_source WHERE source_id IN (\(matching))")
+  }
+
   /// The drafts of any of `parts`, each once.
   package static func union(_ parts: [DraftCandidates]) -> DraftCandidates {
     DraftCandidates(

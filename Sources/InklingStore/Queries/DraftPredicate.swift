@@ -57,6 +57,20 @@ package struct DraftPredicate {
     DraftPredicate("d.name_folded GLOB ?", [pattern])
   }
 
+  // MARK: - Sources
+
+  /// One of the draft's versions came from a source whose label contains `text` (folded, as
+  /// migration 0013 folds `source.label_folded`). Sources are few, so the set of matching ones
+  /// is built once per statement; the draft's versions are then probed in version_by_draft and
+  /// the primary key of version_source.
+  package static func source(containsFolded text: String) -> DraftPredicate {
+    DraftPredicate(
+      """
+      EXISTS (SELECT 1 FROM version AS sv JOIN version_source AS svs ON svs.version_id = sv.id \
+      WHERE sv.draft_id = d.id AND svs.source_id IN (SELECT id FROM source WHERE instr(label_folded, ?) > 0))
+      """, [text])
+  }
+
   // MARK: - Times
 
   /// The newest save or import is at or after `lower` (milliseconds since 1970).

@@ -164,8 +164,11 @@ package struct DrawingIndexJob: Sendable {
 }
 
 package enum DrawingIndexRecords {
-  /// The facts of blob `blobID`, or nil when it has not been indexed.
-  package static func read(blobID: Int64, in db: Database) throws -> DrawingIndexRow? {
+  /// The facts of blob `blobID`, or nil when it has not been indexed; without `strokes`, the
+  /// drawing's facts and stroke ids only (`facts.strokes` empty).
+  package static func read(blobID: Int64, strokes readStrokes: Bool = true, in db: Database) throws
+    -> DrawingIndexRow?
+  {
     guard
       let row = try db.fetchOne(
         """
@@ -193,7 +196,7 @@ package enum DrawingIndexRecords {
         message: "the drawing index of blob \(blobID) has a malformed stroke list")
     }
     var facts = row.facts
-    facts.strokes = try strokes(ids, in: db)
+    if readStrokes { facts.strokes = try strokes(ids, in: db) }
     return DrawingIndexRow(facts: facts, strokeIDs: ids)
   }
 
@@ -256,6 +259,14 @@ package enum DrawingIndexRecords {
       removed += 1
     }
     return removed
+  }
+
+  /// Whether the blob with hash `sha256` is stored, and if so whether it is indexed.
+  package static func storedBlob(sha256: [UInt8], in db: Database) throws -> (id: Int64, indexed: Bool)? {
+    try db.fetchOne(
+      "SELECT b.id, d.blob_id IS NOT NULL FROM blob AS b LEFT JOIN drawing AS d ON d.blob_id = b.id WHERE b.sha256 = ?",
+      [sha256]
+    ) { (id: $0.int64(0), indexed: $0.int(1) != 0) }
   }
 
   /// The stroke rows with these ids, in this order.

@@ -59,6 +59,23 @@ package enum ThumbnailRecords {
       ])
   }
 
+  /// Every row drawn by renderer `rendererVersion`, in id order (merging copies them).
+  package static func forEach(rendererVersion: Int, in db: Database, _ body: (NewThumbnail) throws -> Void) throws {
+    try db.makeStatement(
+      """
+      SELECT key, content_hash, background_r, background_g, background_b, background_a, pixel_size, png, created_ms
+      FROM thumbnail WHERE renderer_version = ? ORDER BY id
+      """
+    ).forEach([rendererVersion]) { row in
+      try body(
+        NewThumbnail(
+          key: row.bytes(0), contentHash: row.isNull(1) ? nil : row.bytes(1),
+          background: RGBA(red: row.double(2), green: row.double(3), blue: row.double(4), alpha: row.double(5)),
+          pixelSize: row.int(6), rendererVersion: rendererVersion, png: row.bytes(7), createdMilliseconds: row.int64(8))
+      )
+    }
+  }
+
   /// The number of rows and the bytes of their PNGs.
   package static func size(in db: Database) throws -> (count: Int, bytes: Int64) {
     try db.fetchOne("SELECT count(*), coalesce(sum(byte_size), 0) FROM thumbnail") { ($0.int(0), $0.int64(1)) }

@@ -141,6 +141,58 @@ package enum VersionRecords {
     return id
   }
 
+  /// The id of the version of draft `draftName` saved at `savedMilliseconds` with this file
+  /// content, if archived (invariant 4 of 0001: at most one).
+  package static func id(
+    draftName: String, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database
+  ) throws -> Int64? {
+    try db.fetchOne(
+      """
+      SELECT version.id FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
+      """, [draftName, savedMilliseconds, fileSHA256]
+    ) { $0.int64(0) }
+  }
+
+  /// The id of the version of draft `draftID` saved at `savedMilliseconds` with this content.
+  package static func id(draftID: Int64, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database) throws
+    -> Int64?
+  {
+    try db.fetchOne(
+      "SELECT id FROM version WHERE draft_id = ? AND saved_ms = ? AND file_sha256 = ?",
+      [draftID, savedMilliseconds, fileSHA256]
+    ) { $0.int64(0) }
+  }
+
+  /// The number `history` gives version `versionID` of draft `draftID` (saved at
+  /// `savedMilliseconds`): its place among the draft's versions by save time, then id.
+  package static func number(ofVersion versionID: Int64, draftID: Int64, savedMilliseconds: Int64, in db: Database)
+    throws -> Int
+  {
+    try db.fetchOne(
+      """
+      SELECT count(*) FROM version INDEXED BY version_by_draft
+      WHERE draft_id = ?1 AND (saved_ms < ?2 OR (saved_ms = ?2 AND id <= ?3))
+      """, [draftID, savedMilliseconds, versionID]
+    ) { $0.int(0) } ?? 0
+  }
+
+  /// Up to `limit` live drafts (not in the trash) with an id above `id`, in id order, with their number of versions
+  /// and the bytes of their files: a walk through every draft in pages, each page one range
+  /// of the primary key.
+  package static func drafts(after id: Int64, limit: Int, in db: Database) throws -> [(
+    id: Int64, name: String, versions: Int, bytes: Int64
+  )] {
+    try db.fetchAll(
+      """
+      SELECT d.id, d.name, count(v.id), total(v.file_size)
+      FROM (SELECT id, name FROM draft WHERE id > ? AND deleted_ms IS NULL ORDER BY id LIMIT ?) AS d
+        LEFT JOIN version AS v ON v.draft_id = d.id
+      GROUP BY d.id ORDER BY d.id
+      """, [id, limit]
+    ) { (id: $0.int64(0), name: $0.string(1), versions: $0.int(2), bytes: Int64($0.double(3))) }
+  }
+
   static let columns = """
     version.id, version.draft_id, draft.name, version.saved_ms, version.saved_source, version.imported_ms,
     version.file_name, version.file_sha256, version.file_size, version.file_mtime_ns, version.blob_id,

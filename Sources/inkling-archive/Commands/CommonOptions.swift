@@ -20,4 +20,9 @@ enum Common {
   }
 
   static let force = Flag("force", short: "f", help: "Replace files that already exist.")
+
+  /// `--source LABEL`, where imported versions came from.
+  static func source(_ help: String) -> Option<String?> {
+    Option("source", valueName: "LABEL", .text, help: help)
+  }
 }

@@ -19,8 +19,11 @@ struct DraftFilters {
     "until", valueName: "DATE", .text, help: "Only drafts with a version saved on or before DATE.")
   static let on = Option("on", valueName: "DATE", .text, help: "Only drafts with a version saved within DATE.")
   static let trash = Flag("trash", help: "Drafts in the trash (`delete` puts them there) instead of the others.")
+  static let source = Option(
+    "source", valueName: "TEXT", .text,
+    help: "Only drafts with a version from a source whose label contains TEXT (any case and accents).")
 
-  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, trash.spec]
+  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, source.spec, trash.spec]
   static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
 
   static let dateHelp = """
@@ -34,7 +37,8 @@ struct DraftFilters {
   init(_ parsed: ParsedArguments) throws {
     query = try DraftQuery(
       name: parsed.value(Self.name), exact: parsed.value(Self.exact), glob: parsed.value(Self.glob),
-      since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on))
+      since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on),
+      source: parsed.value(Self.source))
     query.inTrash = parsed.value(Self.trash)
   }
 }

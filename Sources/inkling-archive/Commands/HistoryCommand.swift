@@ -5,7 +5,11 @@ import InklingPresentation
 struct HistoryCommand: Command {
   static let spec = CommandSpec(
     "history", abstract: "List every version of a draft.",
-    discussion: "For each version: number, saved date, strokes, colour, size and source file.",
+    discussion: """
+      For each version: number, saved date, strokes, colour, size, the file it was imported \
+      from and its source (the folder or --source label it came from; "+N" when N more \
+      sources delivered the same file, all shown by `show --version`).
+      """,
     arguments: [Common.draft.spec])
 
   let draft: String
@@ -24,13 +28,13 @@ struct HistoryCommand: Command {
     }
     var table = TextTable(columns: [
       .init("#", alignment: .right), .init("SAVED"), .init("STROKES", alignment: .right), .init("COLOUR"),
-      .init("SIZE", alignment: .right), .init("FILE", maxWidth: 60), .init(""),
+      .init("SIZE", alignment: .right), .init("FILE", maxWidth: 60), .init("SOURCE", maxWidth: 40), .init(""),
     ])
     for version in versions {
       table.append([
         "\(version.number)", Format.date(version.saved) + (version.savedFromFileName ? "" : "*"),
         version.strokeCount.map(String.init) ?? "-", Format.color(version.background),
-        Format.bytes(version.fileSize), Quoted.display(version.fileName),
+        Format.bytes(version.fileSize), Quoted.display(version.fileName), Self.source(version),
         version.revertsTo.map { "reverts to #\($0)" } ?? version.sameDrawingAs.map { "same drawing as #\($0)" } ?? "",
       ])
     }
@@ -39,5 +43,11 @@ struct HistoryCommand: Command {
       context.printError("* no date in the file name: the file's modification time")
     }
     return ExitStatus.success
+  }
+
+  /// The first source's label, and how many more there are: `Anna's iPad +1`; `-` for none.
+  static func source(_ version: VersionInfo) -> String {
+    guard let first = version.sources.first else { return "-" }
+    return Quoted.display(first.label) + (version.sources.count > 1 ? " +\(version.sources.count - 1)" : "")
   }
 }

@@ -4,7 +4,8 @@ import InklingCommandLine
 import InklingPresentation
 
 struct ImportCommand: Command {
-  static let paths = Argument("PATH", .file, repeating: (), help: "A .inkling file or a folder of them.")
+  static let paths = Argument(
+    "PATH", .file, repeating: (), help: "A .inkling file, a folder of them, or another archive to merge.")
   static let maximumFileSize = Option(
     "max-file-size", valueName: "SIZE", .size, default: ImportOptions.defaultMaximumFileSize,
     help: "Refuse draft files larger than SIZE (bytes, or with K, M, G).")
@@ -12,9 +13,14 @@ struct ImportCommand: Command {
     "verbose", short: "v", help: "Also name every file imported, already archived or ignored, with the reason.")
   static let ndjson = Flag(
     "ndjson", help: "One JSON object per file as it is done, then one with the summary.")
+  static let source = Common.source(
+    "Record LABEL as where the versions came from (default: the folder given; for an archive, its own "
+      + "sources, and LABEL for versions it has none for).")
+  static let salvage = Flag(
+    "salvage", help: "Merge a damaged archive as far as it verifies, naming each version left out.")
 
   static let spec = CommandSpec(
-    "import", abstract: "Add .inkling files and folders of drafts to the archive.",
+    "import", abstract: "Add .inkling files, folders of drafts and other archives to the archive.",
     discussion: """
       Folders are searched recursively. Importing the same file twice adds nothing. Files \
       that cannot be imported are named on standard error with the reason and skipped, never \
@@ -22,28 +28,44 @@ struct ImportCommand: Command {
       name bends the app's rule or a drawing does not decode (it is archived all the same). \
       Progress is shown while standard error is a terminal.
 
+      Each version remembers its source: --source LABEL, else the folder given (`history`, \
+      `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
+      archive: every version of it with its names, dates and sources, its drawings copied as \
+      stored and verified; merging again adds nothing. A damaged archive stops the merge at the \
+      first version that does not verify, unless --salvage.
+
       Examples:
         inkling-archive import ~/Drafts
-        inkling-archive import "Cat.inkling" "Dog 2.inkling"
+        inkling-archive import --source "Anna's iPad" /media/anna/Drafts
+        inkling-archive import other.sqlite
       """,
-    arguments: [paths.spec], options: [maximumFileSize.spec, verbose.spec, ndjson.spec],
+    arguments: [paths.spec],
+    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec],
     exclusive: [[ndjson.spec, RootCommand.json.spec]].names)
 
   let paths: [String]
   let maximumFileSize: Int64
   let verbose: Bool
   let ndjson: Bool
+  let source: String?
+  let salvage: Bool
 
   init(_ parsed: ParsedArguments) throws {
     paths = try parsed.value(Self.paths)
     maximumFileSize = try parsed.value(Self.maximumFileSize)
     verbose = parsed.value(Self.verbose)
     ndjson = parsed.value(Self.ndjson)
+    source = try parsed.value(Self.source)
+    salvage = parsed.value(Self.salvage)
+    if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw parsed.usageError("--source needs a label that is not empty")
+    }
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
     var options = ImportOptions()
     options.maximumFileSize = maximumFileSize
+    options.source = source
     let progress = context.progressLine()
     let (quiet, verbose, ndjson) = (context.quiet, verbose, ndjson)
     @Sendable func say(_ path: String, _ text: String) {
@@ -64,23 +86,52 @@ struct ImportCommand: Command {
       case .progress(let state):
         // Not even described when nobody sees it: events come many times a second.
         if progress.isEnabled { progress.update(Self.describe(state)) }
+      case .imported:
+        break
       }
     }
-    let summary = try context.open(.readWrite).importFiles(at: paths, options: options)
-    progress.finish()
-    if ndjson {
-      StandardStreams.writeOutput(JSONWriter().line(["summary": summary.json]))
-    } else if context.json {
-      context.printJSON(summary.json)
-    } else if !context.quiet {
-      context.print(
-        "Imported \(Plural.count(summary.versionsImported, "version")) "
-          + "(\(Plural.count(summary.draftsCreated, "new draft"))); "
-          + "\(Format.count(summary.alreadyArchived)) already archived, \(Format.count(summary.ignored)) ignored, "
-          + "\(Format.count(summary.rejected)) rejected. "
-          + "\(Format.bytes(summary.bytesRead)) in \(Format.seconds(summary.seconds)).")
+    let archives = paths.filter { Archive.isSQLiteFile(atPath: $0) }
+    let files = paths.filter { !archives.contains($0) }
+    let archive = try context.open(.readWrite)
+    var summary = ImportSummary()
+    if !files.isEmpty || archives.isEmpty {
+      summary = try archive.importFiles(at: files, options: options)
+      progress.finish()
+      if !ndjson && !context.json && !context.quiet {
+        context.print(Self.describe(summary, verb: "Imported", skipped: "rejected"))
+      }
     }
-    return summary.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
+    var merges: [MergeSummary] = []
+    for path in archives {
+      let merged = try archive.merge(archiveAt: path, salvage: salvage, options: options)
+      progress.finish()
+      merges.append(merged)
+      if !ndjson && !context.json && !context.quiet {
+        context.print(
+          "Merged \(Quoted.text(path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
+            + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : ""))
+      }
+    }
+    var total = summary
+    for merge in merges { total.add(merge.versions) }
+    let json = merges.isEmpty ? summary.json : total.json(merged: merges)
+    if ndjson {
+      StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
+    } else if context.json {
+      context.printJSON(json)
+    }
+    return total.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
+  }
+
+  /// "Imported 3 versions (1 new draft); 2 already archived, 0 ignored, 0 rejected. 1.2 MB in 0.3 s."
+  static func describe(_ summary: ImportSummary, verb: String, skipped: String) -> String {
+    (verb.isEmpty ? "" : verb + " ")
+      + "\(Plural.count(summary.versionsImported, "version")) "
+      + "(\(Plural.count(summary.draftsCreated, "new draft"))); "
+      + "\(Format.count(summary.alreadyArchived)) already archived, "
+      + (verb.isEmpty ? "" : "\(Format.count(summary.ignored)) ignored, ")
+      + "\(Format.count(summary.rejected)) \(skipped). "
+      + "\(Format.bytes(summary.bytesRead)) in \(Format.seconds(summary.seconds))."
   }
 
   /// A rejection as a person reads it: the library's fact, and here what to do about it.
@@ -102,7 +153,7 @@ struct ImportCommand: Command {
       ["path": .string(path), "status": .string(outcome.rawValue), "draft": .string(draft)]
     case .note(let path, let note):
       ["path": .string(path), "status": "note", "note": .string(note.description)]
-    case .progress:
+    case .progress, .imported:
       nil
     }
   }

@@ -12,13 +12,15 @@ struct SearchCommand: Command {
       must all match, and a word alone matches names. Fields: name (text it contains; \
       name:=NAME for the draft called exactly NAME, a pattern with * ? [...] for a glob), saved \
       and imported (dates, with = > >= < <=), versions and strokes (numbers), ink (pen, pencil, \
-      marker, monoline, fountainpen, watercolor, crayon) and background (#rrggbb or a colour \
-      name, matched within a tolerance).
+      marker, monoline, fountainpen, watercolor, crayon), background (#rrggbb or a colour \
+      name, matched within a tolerance) and source (text a version's source label contains: \
+      the folder it was imported from, a --source label).
 
       Examples:
         inkling-archive search 'name:cat saved:>=2025-10 saved:<7d'
         inkling-archive search '(name:portrait or name:study) and strokes:>100 and ink:marker'
         inkling-archive search 'background:#1a1a1f versions:>3 imported:today' --paths
+        inkling-archive search 'source:anna saved:>=2025-10'
       """,
     arguments: [query.spec],
     options: DraftListing.options + [DraftFilters.trash.spec],

@@ -38,6 +38,7 @@ struct ShowCommand: Command {
       "Drawing:     \(drawing.status.rawValue)\(drawing.problem.map { ": \($0)" } ?? ""), "
         + Format.bytes(version.drawingSize),
     ]
+    lines += Self.sourceLines(version.sources)
     if drawing.status == .decoded {
       let inks = drawing.inks.map { "\($0.ink) \(Format.color($0.color)) ×\($0.strokeCount)" }
       lines += [
@@ -56,5 +57,14 @@ struct ShowCommand: Command {
       context.printRaw(StrokeTable.rendered(drawing.strokes))
     }
     return ExitStatus.success
+  }
+
+  /// `Source:` and one line per source: label, path, the import run that recorded it.
+  static func sourceLines(_ sources: [VersionSource]) -> [String] {
+    guard !sources.isEmpty else { return ["Source:      - (archived before sources were kept)"] }
+    return sources.enumerated().map { index, source in
+      (index == 0 ? "Source:      " : "             ") + "\(Quoted.display(source.label)) "
+        + "(\(Quoted.display(source.path)), import run \(source.importRun) of \(Format.date(source.recorded)))"
+    }
   }
 }

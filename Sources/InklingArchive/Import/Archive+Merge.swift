@@ -1,0 +1,147 @@
+// Merging another archive into this one (`import OTHER.sqlite`): every version of it, through
+// the import's threads and writer (ImportPipeline.swift, MergePreparer.swift), then the
+// thumbnails it had cached.
+//
+// What is kept: draft names, save and import dates, file names and facts, the drawings as
+// stored (not compressed again), the drawing index, the sources (migration 0013; a version
+// the other archive has no source for gets `options.source`, else the other archive's path).
+// Merging is idempotent: a version already here (same draft, save time and file) adds
+// nothing but a source it did not have.
+//
+// The other archive is never written: one of an older schema is copied (SQLite's backup API)
+// beside this archive, the copy upgraded and read, and removed afterwards.
+//
+// The other archive's trash stays its own: only its live drafts are merged (a trashed draft
+// there was meant to go). A draft in this archive's trash stays there: versions merged into
+// it join it in the trash, as an imported file of a trashed draft does.
+
+import Foundation
+import InklingRendering
+import InklingStore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What merging another archive did.
+public struct MergeSummary: Sendable, Equatable {
+  /// The archive merged in, as given.
+  public var path: String
+  /// Versions stored, drafts created, versions already here, versions left out (`rejected`,
+  /// when salvaging), file bytes, seconds.
+  public var versions: ImportSummary
+  /// Cached thumbnails copied (drawn by this build's renderer, and not cached here yet).
+  public var thumbnailsCopied: Int
+}
+
+extension Archive {
+  /// Whether the file at `path` is a SQLite database (its first 16 bytes): `import` merges
+  /// such a file as an archive, and refuses it when it is not an inkling archive.
+  public static func isSQLiteFile(atPath path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    var header = [UInt8](repeating: 0, count: 16)
+    let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+    return count == 16 && header == Array("SQLite format 3\0".utf8)
+  }
+
+  /// Adds every version of the archive at `path` to this one.
+  ///
+  /// - Parameters:
+  ///   - salvage: merge a damaged archive as far as it verifies: a version whose drawing or
+  ///     file does not verify is left out and reported (`ImportEvent.rejected`), and the rest
+  ///     is merged. Without it, the first such version ends the merge.
+  ///   - options: `source` (the label for versions that archive has no source for),
+  ///     `workers`, `onEvent`.
+  /// - Throws: `ArchiveError.cannotMerge` when the other archive cannot be read (not an
+  ///   archive, a newer schema, changed outside this program, damaged), `.mergeStoppedAtDamage`
+  ///   at the first version that does not verify (without `salvage`; the versions before it
+  ///   are merged), `.mergeIntoItself`, or `ArchiveError` about this archive.
+  public func merge(archiveAt path: String, salvage: Bool = false, options: ImportOptions = ImportOptions())
+    throws(ArchiveError) -> MergeSummary
+  {
+    guard mode == .readWrite else { throw .openedReadOnly(path: self.path) }
+    guard !Self.sameFile(path, self.path) else { throw .mergeIntoItself(path: path) }
+    let started = Date()
+    let readPath = try readableCopy(of: path)
+    defer {
+      if readPath != path { Self.removeDatabaseFiles(readPath) }
+    }
+    let workingDirectory = FileManager.default.currentDirectoryPath
+    let absolute = SourceLabel.absolute(path, in: workingDirectory)
+    let merge = ArchiveMerge(
+      readPath: readPath, displayPath: path, archivePath: self.path,
+      fallbackSource: SourceMark(label: options.source ?? absolute, path: absolute), salvage: salvage)
+    var versions = try runImport(merge, options: options)
+    let thumbnails = try copyThumbnails(from: readPath, otherPath: path)
+    versions.seconds = Date().timeIntervalSince(started)
+    return MergeSummary(path: path, versions: versions, thumbnailsCopied: thumbnails)
+  }
+
+  /// The file to read the other archive from: itself when this build reads its schema as it
+  /// is, else an upgraded copy made beside this archive (the caller removes it).
+  private func readableCopy(of path: String) throws(ArchiveError) -> String {
+    let (db, schema) = try Self.otherArchiveCall(path) { try ArchiveDatabase.openUnchanged(path: path) }
+    defer { db.close() }
+    guard schema < ArchiveDatabase.schemaVersion else { return path }
+    let copy = self.path + ".merge-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+    do {
+      try db.backup(toNewFile: copy)
+      try ArchiveDatabase.open(path: copy, mode: .readWrite).close()
+    } catch {
+      Self.removeDatabaseFiles(copy)
+      throw ArchiveError(error, path: self.path)
+    }
+    return copy
+  }
+
+  /// Copies the other archive's cached thumbnails drawn by this build's renderer that this
+  /// archive lacks, in one transaction; a row whose key is not what its inputs give is not
+  /// copied (the cache would never find it). Returns how many were copied.
+  private func copyThumbnails(from readPath: String, otherPath: String) throws(ArchiveError) -> Int {
+    let other = try Self.otherArchiveCall(otherPath) { try ArchiveDatabase.open(path: readPath, mode: .readOnly) }
+    defer { other.close() }
+    return try storeCall {
+      try database.transaction {
+        var copied = 0
+        try ThumbnailRecords.forEach(rendererVersion: Renderer.version, in: other) { thumbnail in
+          let key = ThumbnailCache.key(
+            contentHash: thumbnail.contentHash, background: thumbnail.background, pixelSize: thumbnail.pixelSize,
+            rendererVersion: thumbnail.rendererVersion)
+          guard key == thumbnail.key, try !ThumbnailRecords.contains(key: key, in: database) else { return }
+          try ThumbnailRecords.insert(thumbnail, in: database)
+          copied += 1
+        }
+        return copied
+      }
+    }
+  }
+
+  /// Runs `body` on the other archive, turning its store errors into `.cannotMerge`.
+  private static func otherArchiveCall<T>(_ path: String, _ body: () throws -> T) throws(ArchiveError) -> T {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      throw .cannotMerge(path: path, reason: .init(error))
+    } catch {
+      throw .cannotMerge(path: path, reason: .failed(detail: "\(error)"))
+    }
+  }
+
+  /// Whether two paths name one file (device and inode).
+  static func sameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+  }
+
+  static func removeDatabaseFiles(_ path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+  }
+}

@@ -1,0 +1,260 @@
+// `watch`: keeps importing folders as files land in them, through the import itself
+// (`importFiles`, one call per burst and root), until asked to stop.
+//
+// The loop, on one thread:
+//   1. watch every root's tree (WatchedFolders), then import the roots whole, as `import`
+//      would: a file that lands between the two is seen by both, and importing is idempotent;
+//   2. wait in poll(2) on the inotify descriptor, the stop pipe (WatchStop) and the mount
+//      table, with no timeout while nothing is pending: an idle watch costs no wake-ups;
+//   3. turn events into work (WatchedFolders.Changes): files that are complete go to `ready`;
+//      files created or written in place go to `settling` until they are closed, or their size
+//      and modification time have not changed for `settle` seconds (the one timed wake-up, and
+//      only while such a file waits);
+//   4. import `ready` once events have paused for `quiet` seconds, or the oldest file has
+//      waited `hold` seconds: a burst of files is one import (one run, batches of the
+//      import's own size), each version reported once its batch commits.
+// A stop is seen between imports, and by the import itself after each commit: what is
+// committed is complete, and the next start imports the rest (step 1).
+
+import Foundation
+import InklingStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How to watch.
+public struct WatchOptions: Sendable {
+  /// Seconds a file written in place (never closed after writing) must keep its size and
+  /// modification time before it is imported.
+  public var settle = 2.0
+  /// The source recorded for every version; nil for each folder watched, as an absolute path.
+  public var source: String?
+  /// Files larger than this are refused, and how many threads prepare files (as `import`).
+  public var maximumFileSize = ImportOptions().maximumFileSize
+  public var workers = ImportOptions().workers
+  /// Called on the watching thread for each event; keep it quick.
+  public var onEvent: (@Sendable (WatchEvent) -> Void)?
+
+  /// Seconds without events before the files ready are imported, and the longest a ready file
+  /// waits for the burst it came in to end.
+  static let quiet = 0.05
+  static let hold = 0.4
+
+  public init() {}
+}
+
+/// Something a watch reports, in the order it happens.
+public enum WatchEvent: Sendable {
+  /// Every root is watched (`folders` watches in all) and what they held is imported.
+  case watching(folders: Int)
+  /// A version was stored and its batch committed.
+  case imported(ImportedVersion)
+  /// A file was not imported, or a folder cannot be followed, and why.
+  case rejected(path: String, problem: ImportProblem)
+  /// Something to know about a file imported all the same (a fallback in its name, …).
+  case note(path: String, note: ImportNote)
+  /// A watched folder disappeared; it is watched again when it comes back.
+  case folderGone(path: String)
+  /// A watched folder is back; what it holds is imported.
+  case folderBack(path: String)
+  /// The kernel dropped events (its queue was full): every folder is imported again.
+  case eventsLost
+}
+
+/// What a watch did until it stopped.
+public struct WatchSummary: Sendable, Equatable {
+  /// The imports it ran: the first, one per burst, one per folder that came back.
+  public var imports = 0
+  public var versionsImported = 0
+  public var alreadyArchived = 0
+  public var rejected = 0
+  public var seconds = 0.0
+}
+
+#if canImport(Glibc)
+  extension Archive {
+    /// Imports `folders` (recursively), then every draft file that lands in them, until `stop`
+    /// is requested. Deleted or changed files never remove anything from the archive.
+    ///
+    /// - Throws: `ArchiveError.cannotWatch` for a folder that is missing or not a folder at the
+    ///   start, or when the inotify limits are reached; `ArchiveError` about the archive.
+    public func watch(_ folders: [String], options: WatchOptions = WatchOptions(), stop: WatchStop) throws(ArchiveError)
+      -> WatchSummary
+    {
+      guard mode == .readWrite else { throw .openedReadOnly(path: path) }
+      var loop = try WatchLoop(archive: self, folders: folders, options: options, stop: stop)
+      return try loop.run()
+    }
+  }
+
+  /// The state of one watch (see the file comment).
+  private struct WatchLoop {
+    let archive: Archive
+    let options: WatchOptions
+    let stop: WatchStop
+    let inotify: Inotify
+    let tree: WatchedFolders
+    /// /proc/self/mounts, polled for POLLPRI: the mount table changed (proc(5)).
+    let mounts: Int32
+    var ready: [(root: Int, path: String)] = []
+    var readySet = Set<String>()
+    var firstReady: Double?
+    var lastEvent = 0.0
+    /// Files waiting to settle: their root, size and modification time when last looked at,
+    /// and when to look again.
+    var settling: [String: (root: Int, size: Int64, modified: Int64, due: Double)] = [:]
+    var summary = WatchSummary()
+    let started = Date()
+
+    init(archive: Archive, folders: [String], options: WatchOptions, stop: WatchStop) throws(ArchiveError) {
+      self.archive = archive
+      self.options = options
+      self.stop = stop
+      do {
+        inotify = try Inotify()
+      } catch {
+        throw .cannotWatch(path: folders.first ?? "", reason: error)
+      }
+      let workingDirectory = FileWalker.workingDirectory()
+      tree = WatchedFolders(
+        roots: folders.map { ($0, options.source ?? SourceLabel.absolute($0, in: workingDirectory)) }, inotify: inotify)
+      mounts = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC)
+    }
+
+    mutating func run() throws(ArchiveError) -> WatchSummary {
+      defer { if mounts >= 0 { close(mounts) } }
+      try tree.start()
+      for root in tree.roots.indices { try importPaths([tree.roots[root].path], root: root) }
+      options.onEvent?(.watching(folders: tree.watchCount))
+      while !stop.isRequested {
+        guard try wait() else { break }
+        for event in inotify.events() { try tree.handle(event) }
+        try act(on: Self.now())
+      }
+      summary.seconds = Date().timeIntervalSince(started)
+      return summary
+    }
+
+    static func now() -> Double {
+      var time = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &time)
+      return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Waits for an event, a stop, a mount change or the next deadline; false on a stop.
+    mutating func wait() throws(ArchiveError) -> Bool {
+      var entries = [
+        pollfd(fd: inotify.descriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: stop.readDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0),
+      ]
+      var timeout: Int32 = -1  // nothing pending: sleep until something happens
+      if let deadline = nextDeadline() {
+        timeout = Int32(max(0, min(60_000, ((deadline - Self.now()) * 1000).rounded(.up))))
+      }
+      let count = poll(&entries, mounts >= 0 ? 3 : 2, timeout)
+      guard count >= 0 || errno == EINTR else {
+        throw .cannotWatch(path: tree.roots.first?.path ?? "", reason: .system(call: "poll", code: errno))
+      }
+      if entries[1].revents != 0 { return false }
+      if count > 0 && entries[0].revents != 0 { lastEvent = Self.now() }
+      if mounts >= 0 && entries[2].revents & Int16(POLLPRI | POLLERR) != 0 { try tree.mountsChanged() }
+      return true
+    }
+
+    func nextDeadline() -> Double? {
+      var deadlines = settling.values.map(\.due)
+      if let firstReady { deadlines += [min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold)] }
+      return deadlines.min()
+    }
+
+    /// Moves what the events asked for into the loop's state, and imports what is due.
+    mutating func act(on now: Double) throws(ArchiveError) {
+      let changes = tree.changes
+      tree.changes = WatchedFolders.Changes()
+      for problem in changes.problems { options.onEvent?(.rejected(path: problem.path, problem: problem.problem)) }
+      for root in changes.gone { options.onEvent?(.folderGone(path: tree.roots[root].path)) }
+      for root in changes.back { options.onEvent?(.folderBack(path: tree.roots[root].path)) }
+      if changes.overflowed { options.onEvent?(.eventsLost) }
+      for (root, path) in changes.settling {
+        let facts = Self.sizeAndTime(path)
+        settling[path] = (root, facts?.size ?? -1, facts?.modified ?? -1, now + options.settle)
+      }
+      for (root, path) in changes.ready {
+        settling[path] = nil
+        markReady(root, path, now)
+      }
+      // Settled files: unchanged since they were last looked at, `settle` seconds ago.
+      for (path, entry) in settling where entry.due <= now {
+        guard let facts = Self.sizeAndTime(path) else {
+          settling[path] = nil  // gone (renamed or deleted): nothing to import
+          continue
+        }
+        if facts.size == entry.size && facts.modified == entry.modified {
+          settling[path] = nil
+          markReady(entry.root, path, now)
+        } else {
+          settling[path] = (entry.root, facts.size, facts.modified, now + options.settle)
+        }
+      }
+      for root in changes.rescan.sorted() {
+        ready.removeAll { $0.root == root }
+        try importPaths([tree.roots[root].path], root: root)
+      }
+      if let firstReady, now >= min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold) {
+        try importReady()
+      }
+    }
+
+    mutating func markReady(_ root: Int, _ path: String, _ now: Double) {
+      guard readySet.insert(path).inserted else { return }
+      ready.append((root, path))
+      if firstReady == nil { firstReady = now }
+    }
+
+    /// Imports the ready files, one import per root; files gone since are skipped.
+    mutating func importReady() throws(ArchiveError) {
+      let batch = ready
+      ready = []
+      readySet = []
+      firstReady = nil
+      for root in Set(batch.map(\.root)).sorted() {
+        let paths = batch.filter { $0.root == root }.map(\.path).filter { Self.sizeAndTime($0) != nil }
+        if !paths.isEmpty { try importPaths(paths, root: root) }
+        guard !stop.isRequested else { return }
+      }
+    }
+
+    mutating func importPaths(_ paths: [String], root: Int) throws(ArchiveError) {
+      var importOptions = ImportOptions()
+      importOptions.source = tree.roots[root].label
+      importOptions.maximumFileSize = options.maximumFileSize
+      importOptions.workers = options.workers
+      importOptions.reportsVersions = true
+      let stop = self.stop
+      importOptions.shouldStop = { stop.isRequested }
+      let onEvent = options.onEvent
+      importOptions.onEvent = { event in
+        switch event {
+        case .imported(let version): onEvent?(.imported(version))
+        case .rejected(let path, let problem): onEvent?(.rejected(path: path, problem: problem))
+        case .note(let path, let note): onEvent?(.note(path: path, note: note))
+        case .progress, .ignored, .archived: break
+        }
+      }
+      let result = try archive.importFiles(at: paths, options: importOptions)
+      summary.imports += 1
+      summary.versionsImported += result.versionsImported
+      summary.alreadyArchived += result.alreadyArchived
+      summary.rejected += result.rejected
+    }
+
+    /// A regular file's size and modification time (ns), or nil if it is not one now.
+    static func sizeAndTime(_ path: String) -> (size: Int64, modified: Int64)? {
+      var info = stat()
+      guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+      return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+  }
+#endif

@@ -1,0 +1,72 @@
+// Where versions came from (migrations/0013_sources.sql): source labels, the rows that tie a
+// version to each source that delivered it (the `source:` search's SQL is in Queries/).
+//
+// A version delivered again by a source it already has keeps its first row (invariant 3 of
+// 0013): the path and run stay those of the first delivery, so importing again changes
+// nothing.
+
+import InklingFormats
+
+/// One source a version came from, as recorded.
+package struct VersionSourceRow: Sendable, Equatable {
+  package var label: String
+  /// The file's path when it was imported, or as the merged archive recorded it.
+  package var path: String
+  /// The import run of this archive that recorded it.
+  package var runID: Int64
+  /// When that run started, milliseconds since 1970.
+  package var runStartedMilliseconds: Int64
+}
+
+/// A source to record for a version: a label and the path the file had there.
+package struct SourceMark: Sendable, Hashable {
+  package var label: String
+  package var path: String
+
+  package init(label: String, path: String) {
+    self.label = label
+    self.path = path
+  }
+}
+
+package enum SourceRecords {
+  /// The id of the source labelled `label` (NFC), inserting it when new.
+  package static func id(label: String, in db: Database) throws -> Int64 {
+    let label = DraftFileName.canonicalName(label)
+    if let id = try db.fetchOne("SELECT id FROM source WHERE label = ?", [label], { $0.int64(0) }) { return id }
+    try db.execute("INSERT INTO source(label) VALUES (?)", [label])
+    return db.lastInsertRowID
+  }
+
+  /// Records that version `versionID` came from source `sourceID` at `path`, unless that
+  /// source is recorded for it already. Returns whether a row was added.
+  @discardableResult
+  package static func record(versionID: Int64, sourceID: Int64, path: String, runID: Int64, in db: Database) throws
+    -> Bool
+  {
+    try db.execute(
+      """
+      INSERT INTO version_source(version_id, source_id, path, run_id) VALUES (?, ?, ?, ?)
+      ON CONFLICT(version_id, source_id) DO NOTHING
+      """, [versionID, sourceID, path, runID])
+    return db.changes > 0
+  }
+
+  /// The sources of every version of a draft, by version id, each version's oldest first.
+  package static func sources(ofDraft draftID: Int64, in db: Database) throws -> [Int64: [VersionSourceRow]] {
+    var result: [Int64: [VersionSourceRow]] = [:]
+    try db.statement(
+      """
+      SELECT vs.version_id, s.label, vs.path, vs.run_id, r.started_ms
+      FROM version AS v JOIN version_source AS vs ON vs.version_id = v.id JOIN source AS s ON s.id = vs.source_id
+        JOIN import_run AS r ON r.id = vs.run_id
+      WHERE v.draft_id = ? ORDER BY vs.version_id, vs.run_id, vs.source_id
+      """
+    ).forEach([draftID]) { row in
+      result[row.int64(0), default: []].append(
+        VersionSourceRow(
+          label: row.string(1), path: row.string(2), runID: row.int64(3), runStartedMilliseconds: row.int64(4)))
+    }
+    return result
+  }
+}

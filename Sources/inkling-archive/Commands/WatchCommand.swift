@@ -1,0 +1,123 @@
+import Foundation
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+struct WatchCommand: Command {
+  static let folders = Argument("DIR", .folder, repeating: (), help: "A folder of drafts to watch, recursively.")
+  static let source = Common.source("Record LABEL as where the versions came from (default: the folder watched).")
+  static let settle = Option(
+    "settle", valueName: "TIME", .duration(atMost: 3600), default: WatchOptions().settle,
+    help: "Import a file written in place once its size and time have been still for TIME.")
+
+  static let spec = CommandSpec(
+    "watch", abstract: "Keep importing folders of drafts as files land in them.",
+    discussion: """
+      First imports what the folders hold, as `import` does, then every new or changed draft \
+      file: renamed into place, closed after writing, or (written in place) still for the \
+      --settle time; new subfolders too. A burst of files is one import. Each version \
+      imported is one line on standard output (--json: one JSON object a line); problems go \
+      to standard error. Deleted files remove nothing from the archive. A folder that \
+      disappears is watched again when it comes back. Ctrl-C (SIGINT) or SIGTERM stops after \
+      the batch being written commits; a restart imports whatever was missed.
+
+      Examples:
+        inkling-archive watch ~/Sync/Inkling/Drafts
+        inkling-archive watch --source "Anna's iPad" --settle 5s /media/anna/Drafts
+      """,
+    arguments: [folders.spec], options: [source.spec, settle.spec, ImportCommand.maximumFileSize.spec])
+
+  let folders: [String]
+  let source: String?
+  let settle: Double
+  let maximumFileSize: Int64
+
+  init(_ parsed: ParsedArguments) throws {
+    folders = try parsed.value(Self.folders)
+    source = try parsed.value(Self.source)
+    settle = try parsed.value(Self.settle)
+    maximumFileSize = try parsed.value(ImportCommand.maximumFileSize)
+    if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+      throw parsed.usageError("--source needs a label that is not empty")
+    }
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let archive = try context.open(.readWrite)
+    let stop = try WatchStop()
+    StopSignals.install(stop)
+    var options = WatchOptions()
+    options.source = source
+    options.settle = settle
+    options.maximumFileSize = maximumFileSize
+    let json = context.json
+    let quiet = context.quiet
+    options.onEvent = { event in
+      switch event {
+      case .imported(let version):
+        if json {
+          StandardStreams.writeOutput(JSONWriter().line(version.json))
+        } else if !quiet {
+          StandardStreams.writeOutput(Self.line(version) + "\n")
+        }
+      case .rejected(let path, let problem):
+        StandardStreams.writeError("\(Quoted.text(path)): \(ImportCommand.sentence(problem))\n")
+      case .note(let path, let note):
+        if !quiet { StandardStreams.writeError("\(Quoted.text(path)): note: \(note)\n") }
+      case .watching(let count):
+        if !quiet { StandardStreams.writeError("Watching \(Plural.count(count, "folder")); Ctrl-C stops.\n") }
+      case .folderGone(let path):
+        StandardStreams.writeError("\(Quoted.text(path)) is gone; watching for it to come back.\n")
+      case .folderBack(let path):
+        StandardStreams.writeError("\(Quoted.text(path)) is back; importing what it holds.\n")
+      case .eventsLost:
+        StandardStreams.writeError("Too many changes at once to follow; importing every folder again.\n")
+      }
+    }
+    let summary = try archive.watch(folders, options: options, stop: stop)
+    if !quiet {
+      context.printError(
+        "Stopped: \(Plural.count(summary.versionsImported, "version")) imported, "
+          + "\(Format.count(summary.rejected)) rejected, in \(Plural.count(summary.imports, "import")).")
+    }
+    return summary.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
+  }
+
+  /// `Plan-B  version 3  saved 2025-10-05 14:03:12  ← /path/Plan-B 2025-10-05….inkling`
+  static func line(_ version: ImportedVersion) -> String {
+    "\(Quoted.display(version.draft))  version \(version.number)\(version.newDraft ? " (new draft)" : "")  "
+      + "saved \(Format.date(version.saved))\(version.savedFromFileName ? "" : "*")  ← \(Quoted.display(version.path))"
+  }
+}
+
+/// SIGINT and SIGTERM as a request to stop: the handler writes one byte to the stop pipe
+/// (async-signal-safe, signal-safety(7)); the watch sees it and stops after its batch.
+enum StopSignals {
+  /// The pipe's write end, read by the handler: set before the handler is installed, and
+  /// never changed after (the process stops watching only to exit).
+  nonisolated(unsafe) static var descriptor: Int32 = -1
+
+  static func install(_ stop: WatchStop) {
+    descriptor = stop.writeDescriptor
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { _ in
+      var byte: UInt8 = 1
+      _ = write(StopSignals.descriptor, &byte, 1)
+    }
+    action.sa_flags = SA_RESTART
+    sigemptyset(&action.sa_mask)
+    sigaction(SIGINT, &action, nil)
+    sigaction(SIGTERM, &action, nil)
+    // A process started with them blocked (the mask is inherited across exec) would never
+    // see them; the importer's threads are started later and inherit this mask.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+  }
+}

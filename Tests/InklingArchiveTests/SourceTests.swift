@@ -1,0 +1,105 @@
+import Foundation
+import InklingCorpus
+import InklingStore
+import InklingTestSupport
+import Testing
+
+@testable import InklingArchive
+
+/// Where versions came from (migration 0013): recorded at import, shown by `history`,
+/// searched by `source:`.
+@Suite struct SourceTests {
+  static func file(_ seed: UInt64, color: Double = 1) -> [UInt8] {
+    inklingFile(drawing: SeededRandom.bytes(2_000, seed: seed), color: (color, 1, 1, 1))
+  }
+
+  @Test func eachVersionRemembersTheFolderOrLabelItCameFrom() throws {
+    let folder = try TemporaryFolder("sources")
+    try folder.write("Anna/Plan-B-2025-10-01T10:00:00Z.inkling", Self.file(1))
+    try folder.write("Anna/sub/Plan-B-2025-10-02T10:00:00Z.inkling", Self.file(2))
+    try folder.write("Ben/Plan-B-2025-10-03T10:00:00Z.inkling", Self.file(3))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("Anna")])
+    var options = ImportOptions()
+    options.source = "Ben's iPad"
+    _ = try archive.importFiles(at: [folder.path("Ben") + "/"], options: options)
+
+    let history = try archive.history(of: "Plan-B")
+    #expect(history.map { $0.sources.map(\.label) } == [[folder.path("Anna")], [folder.path("Anna")], ["Ben's iPad"]])
+    #expect(history[1].sources[0].path == folder.path("Anna/sub/Plan-B-2025-10-02T10:00:00Z.inkling"))
+    #expect(history[2].sources[0].path == folder.path("Ben/Plan-B-2025-10-03T10:00:00Z.inkling"))
+    #expect(history[0].sources[0].importRun != history[2].sources[0].importRun)
+
+    // Searches: any version from a matching source, names folded as names are.
+    #expect(try archive.drafts(matching: DraftQuery(search: "source:BEN")).map(\.name) == ["Plan-B"])
+    #expect(try archive.drafts(matching: DraftQuery(search: "source:carla")).isEmpty)
+    #expect(try archive.drafts(matching: DraftQuery(source: "ipad")).map(\.name) == ["Plan-B"])
+    #expect(try archive.drafts(matching: DraftQuery(search: "not source:ben")).isEmpty)
+  }
+
+  @Test func theSameFileFromTwoSourcesIsOneVersionWithBoth() throws {
+    let folder = try TemporaryFolder("sources-same")
+    let bytes = Self.file(7)
+    try folder.write("Anna/Plan-B-2025-10-01T10:00:00Z.inkling", bytes)
+    try folder.write("Ben/Plan-B-2025-10-01T10:00:00Z.inkling", bytes)
+    // Same save time and name, other content: a second version, from Carla only.
+    try folder.write("Carla/Plan-B-2025-10-01T10:00:00Z.inkling", Self.file(8, color: 0.5))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("Anna")])
+    let second = try archive.importFiles(at: [folder.path("Ben"), folder.path("Carla")])
+    #expect(second.versionsImported == 1)
+    #expect(second.alreadyArchived == 1)
+
+    let history = try archive.history(of: "Plan-B")
+    #expect(history.count == 2)
+    let labels = history.map { Set($0.sources.map(\.label)) }
+    #expect(labels.contains([folder.path("Anna"), folder.path("Ben")]))
+    #expect(labels.contains([folder.path("Carla")]))
+
+    // Importing again from the same sources adds nothing, not even a source row.
+    let rows = try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) }
+    let again = try archive.importFiles(at: [folder.path("Anna"), folder.path("Ben"), folder.path("Carla")])
+    #expect(again.versionsImported == 0 && again.alreadyArchived == 3)
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == rows)
+  }
+
+  @Test func theSameFileTwiceInOneImportGetsBothSources() throws {
+    let folder = try TemporaryFolder("sources-twice")
+    let bytes = Self.file(9)
+    try folder.write("A/Cat-2025-10-01T10:00:00Z.inkling", bytes)
+    try folder.write("B/Cat-2025-10-01T10:00:00Z.inkling", bytes)
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let summary = try archive.importFiles(at: [folder.path("A"), folder.path("B")])
+    #expect(summary.versionsImported == 1 && summary.alreadyArchived == 1)
+    #expect(
+      Set(try archive.history(of: "Cat")[0].sources.map(\.label)) == [folder.path("A"), folder.path("B")])
+  }
+
+  @Test func labelsAreAbsoluteAndTidy() {
+    #expect(SourceLabel.absolute("Drafts/./a/../b/", in: "/home/me") == "/home/me/Drafts/b")
+    #expect(SourceLabel.absolute("/x//y/", in: "/ignored") == "/x/y")
+    #expect(SourceLabel.absolute("..", in: "/") == "/")
+  }
+
+  /// Every way of searching sources is an indexed plan, never a scan of versions: the
+  /// candidates alone, and the searches that drive by them or test them on each draft.
+  @Test func sourceSearchesUseTheIndex() throws {
+    let folder = try TemporaryFolder("sources-plan")
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let candidates = DraftCandidates.source(containsFolded: "anna")
+    let plan = try archive.database.fetchAll("EXPLAIN QUERY PLAN " + candidates.sql, candidates.arguments) {
+      $0.string(3)
+    }
+    #expect(plan.contains { $0.contains("version_source_by_source") }, "\(plan)")
+    #expect(!plan.contains { $0.hasPrefix("SCAN") && !$0.contains("source") }, "\(plan)")
+    for search in ["source:anna", "source:anna name:cat", "name:cat or source:anna", "not source:anna"] {
+      for limit in [nil, 20] {
+        let (sql, plan) = try archive.explain(DraftQuery(search: search), limit: limit)
+        let scans = plan.filter {
+          ["SCAN v", "SCAN sv", "SCAN version", "SCAN version_source", "SCAN svs"].contains($0)
+        }
+        #expect(scans.isEmpty, "\(search): \(plan)\n\(sql)")
+      }
+    }
+  }
+}
