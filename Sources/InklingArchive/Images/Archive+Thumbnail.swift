@@ -86,14 +86,21 @@ extension Archive {
     draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
   ) throws(ArchiveError) -> (picture: Picture, cached: Bool) {
     try Self.checkThumbnailSize(size)
-    let (row, info) = try versionRow(draft: name, selector)
-    let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
+    // One read transaction for the look-ups rather than one each: a cached thumbnail is
+    // mostly these, and each transaction of its own takes and drops the file's locks.
+    let (info, job, cachedPNG) = try storeCall {
+      try database.readTransaction { () throws -> (VersionInfo, ThumbnailJob, [UInt8]?) in
+        let (row, info) = try versionRow(draft: name, selector)
+        let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
+        return (info, job, try cachedThumbnail(job.key))
+      }
+    }
     func picture(_ png: [UInt8]) -> Picture {
       Picture(
         png: png, width: size, height: size, version: info,
         unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
     }
-    if let png = try cachedThumbnail(job.key), let text = PNGText.inserting(Self.pngText(info), into: png) {
+    if let png = cachedPNG, let text = PNGText.inserting(Self.pngText(info), into: png) {
       return (picture(text), true)
     }
     let png = try storeCall { try Self.renderThumbnailPNG(job, blobs: BlobStore(database), cache: cache) }

@@ -89,7 +89,10 @@ public struct ImportOptions: Sendable {
   /// the system how many cores there are (for `workers`).
   public static let defaultMaximumFileSize: Int64 = 256 << 20
   /// Threads that read, parse, hash and compress; one more thread writes.
-  public var workers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+  public var workers = Self.defaultWorkers
+  /// One for each core, up to 8. Asking for the cores reads the cgroup's files, so it is
+  /// asked once and only by a command that imports.
+  public static let defaultWorkers = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
   /// Whether to decode each new drawing and add it to the drawing index (the default).
   /// Without it the drawings are archived all the same and show as "not indexed" until
   /// `Archive.reindex()`; the benchmark uses this to measure what indexing costs an import.

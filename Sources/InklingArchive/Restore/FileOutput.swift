@@ -32,22 +32,23 @@ public enum OutputTarget: Sendable, Equatable {
 
 enum FileOutput {
   /// Writes `bytes` to `target`: atomically, with modification time `modificationNanoseconds`
-  /// when it is a file.
+  /// when it is a file, and on the disk before its name appears when `durable`.
   ///
   /// - Throws: `ArchiveError.destinationExists` when the file exists and `overwrite` is false,
   ///   `.destinationIsFolder` when the path names a folder, `.fileSystem` on I/O errors.
   static func write(
-    _ bytes: [UInt8], to target: OutputTarget, modificationNanoseconds: Int64?, overwrite: Bool
+    _ bytes: [UInt8], to target: OutputTarget, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool = true
   ) throws(ArchiveError) {
     switch target {
     case .standardOutput: try writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
     case .file(let path):
-      try writeFile(bytes, to: path, modificationNanoseconds: modificationNanoseconds, overwrite: overwrite)
+      try writeFile(
+        bytes, to: path, modificationNanoseconds: modificationNanoseconds, overwrite: overwrite, durable: durable)
     }
   }
 
   private static func writeFile(
-    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool
+    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool
   ) throws(ArchiveError) {
     guard let parts = OutputPath(path), !isFolder(path) else { throw .destinationIsFolder(path: path) }
     if !overwrite && exists(path) { throw .destinationExists(path: path) }
@@ -57,7 +58,7 @@ enum FileOutput {
     var failure: ArchiveError?
     do {
       try writeAll(bytes, to: descriptor, path: path)
-      if fsync(descriptor) != 0 { throw ArchiveError.fileSystem(path: path, operation: .write, code: errno) }
+      if durable && fsync(descriptor) != 0 { throw ArchiveError.fileSystem(path: path, operation: .write, code: errno) }
       if let modificationNanoseconds {
         let time = timespec(
           tv_sec: time_t(modificationNanoseconds / 1_000_000_000), tv_nsec: Int(modificationNanoseconds % 1_000_000_000)

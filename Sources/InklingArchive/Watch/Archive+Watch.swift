@@ -27,12 +27,13 @@ import InklingStore
 public struct WatchOptions: Sendable {
   /// Seconds a file written in place (never closed after writing) must keep its size and
   /// modification time before it is imported.
-  public var settle = 2.0
+  public var settle = Self.defaultSettle
+  public static let defaultSettle = 2.0
   /// The source recorded for every version; nil for each folder watched, as an absolute path.
   public var source: String?
   /// Files larger than this are refused, and how many threads prepare files (as `import`).
-  public var maximumFileSize = ImportOptions().maximumFileSize
-  public var workers = ImportOptions().workers
+  public var maximumFileSize = ImportOptions.defaultMaximumFileSize
+  public var workers = ImportOptions.defaultWorkers
   /// Called on the watching thread for each event; keep it quick.
   public var onEvent: (@Sendable (WatchEvent) -> Void)?
 
