@@ -56,6 +56,20 @@ import Testing
     #expect(dark.count > 200, "the black ink of the notes is drawn")
   }
 
+  @Test func aCachedThumbnailIsReadFromAnArchiveOpenedReadOnly() throws {
+    let readOnly = try Archive(path: folder.path("archive.sqlite"), mode: .readOnly)
+    #expect(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2)) == nil, "nothing cached yet")
+    #expect(try rows() == 0)
+    let rendered = try archive.thumbnailPicture(draft: "Notes", version: .number(2))
+    let cached = try #require(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2)))
+    #expect(cached == rendered)
+    #expect(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2), size: 512) == nil)
+    #expect(throws: ArchiveError.self) { try readOnly.cachedThumbnailPicture(draft: "Nobody") }
+    // A drawing that does not decode has its placeholder cached like any picture, and says so.
+    _ = try archive.thumbnailPicture(draft: "Opaque")
+    #expect(try readOnly.cachedThumbnailPicture(draft: "Opaque")?.unreadable != nil)
+  }
+
   @Test func textChunksNameTheSoftwareDraftVersionAndSavedDate() throws {
     let png = try archive.thumbnail(draft: "Notes", version: .number(2))
     let text = Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })

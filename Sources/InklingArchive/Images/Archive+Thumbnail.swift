@@ -80,35 +80,62 @@ extension Archive {
     try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture
   }
 
+  /// The thumbnail when it is cached, else nil. It only reads, so it works on an archive
+  /// opened read-only: a one-shot command asks this first and opens the archive for writing
+  /// only on a miss, to store what it renders.
+  public func cachedThumbnailPicture(
+    draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
+  ) throws(ArchiveError) -> Picture? {
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache())
+    return found.cachedPNG.flatMap { found.picture(of: $0) }
+  }
+
   /// `thumbnail`, also telling whether it came from the cache, with a cache whose renderer
   /// version tests can change.
   func thumbnail(
     draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
   ) throws(ArchiveError) -> (picture: Picture, cached: Bool) {
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: cache)
+    if let png = found.cachedPNG, let picture = found.picture(of: png) {
+      return (picture, true)
+    }
+    let png = try storeCall { try Self.renderThumbnailPNG(found.job, blobs: BlobStore(database), cache: cache) }
+    storeThumbnails([(found.job, png)], cache: cache)
+    guard let picture = found.picture(of: png) else {
+      preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
+    }
+    return (picture, false)
+  }
+
+  /// The version a thumbnail is of, what to render, and its cached PNG if there is one.
+  private struct ThumbnailLookUp {
+    var info: VersionInfo
+    var job: ThumbnailJob
+    var cachedPNG: [UInt8]?
+
+    /// `png` with the version's text chunks spliced in; nil when it has no IHDR chunk to
+    /// put them after (a damaged cache row, rendered again).
+    func picture(of png: [UInt8]) -> Picture? {
+      guard let text = PNGText.inserting(Archive.pngText(info), into: png) else { return nil }
+      return Picture(
+        png: text, width: job.size, height: job.size, version: info,
+        unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
+    }
+  }
+
+  private func lookUpThumbnail(
+    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
+  ) throws(ArchiveError) -> ThumbnailLookUp {
     try Self.checkThumbnailSize(size)
     // One read transaction for the look-ups rather than one each: a cached thumbnail is
     // mostly these, and each transaction of its own takes and drops the file's locks.
-    let (info, job, cachedPNG) = try storeCall {
-      try database.readTransaction { () throws -> (VersionInfo, ThumbnailJob, [UInt8]?) in
+    return try storeCall {
+      try database.readTransaction { () throws -> ThumbnailLookUp in
         let (row, info) = try versionRow(draft: name, selector)
         let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
-        return (info, job, try cachedThumbnail(job.key))
+        return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
       }
     }
-    func picture(_ png: [UInt8]) -> Picture {
-      Picture(
-        png: png, width: size, height: size, version: info,
-        unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
-    }
-    if let png = cachedPNG, let text = PNGText.inserting(Self.pngText(info), into: png) {
-      return (picture(text), true)
-    }
-    let png = try storeCall { try Self.renderThumbnailPNG(job, blobs: BlobStore(database), cache: cache) }
-    storeThumbnails([(job, png)], cache: cache)
-    guard let text = PNGText.inserting(Self.pngText(info), into: png) else {
-      preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
-    }
-    return (picture(text), false)
   }
 
   /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`

@@ -31,8 +31,11 @@ struct ThumbnailCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let picture = try context.openCaching().thumbnailPicture(
-      draft: request.draft, version: request.selector, size: size)
+    // A hit needs no writer: opening read-only skips the writer's set-up, and closing it
+    // the checkpoint and removal of the WAL files.
+    let picture =
+      try context.open(.readOnly).cachedThumbnailPicture(draft: request.draft, version: request.selector, size: size)
+      ?? context.openCaching().thumbnailPicture(draft: request.draft, version: request.selector, size: size)
     try request.write(picture)
     context.report(picture, to: request.output)
     return ExitStatus.success
