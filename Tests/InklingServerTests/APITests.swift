@@ -42,6 +42,27 @@ import Testing
     for (a, b) in zip(api, listed) { #expect(removing(["url", "thumbnail"], from: a) == b as? NSDictionary) }
   }
 
+  @Test func aDraftTrashedWhilePagingIsOnNoLaterPage() throws {
+    let served = try ServedArchive()
+    let first = try json(try served.get("/api/drafts?limit=5").body)
+    let seen = try #require(first["drafts"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+    let writer = try Archive(path: served.archivePath)
+    let later = try writer.drafts().map(\.name).filter { !seen.contains($0) }
+    let trashed = Set(later.prefix(3))
+    for name in trashed { _ = try writer.delete(draft: name) }
+    var names = seen
+    var next = first["next"] as? String
+    while let target = next {
+      let page = try json(try served.get(target).body)
+      names += try #require(page["drafts"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+      next = page["next"] as? String
+    }
+    #expect(names.filter(trashed.contains).isEmpty, "no trashed draft on a later page")
+    #expect(names.count == seen.count + later.count - trashed.count, "every live draft on one page")
+    // Its own page stays at its URL while it is in the trash, as `history` still shows it.
+    for name in trashed { #expect(try served.get("/api/draft?name=" + encoded(name)).status == 200) }
+  }
+
   @Test func aDraftIsItsHistory() throws {
     let served = try SharedArchive.get()
     for name in ["<script>alert(1)<-script>", "..", "Café 猫 🎨"] + (try served.archive().drafts().prefix(4).map(\.name))
