@@ -87,7 +87,9 @@ let package = Package(
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
     // A small declarative argument parser: command tree, options, generated help and usage errors.
-    .target(name: "InklingCommandLine", path: "Sources/InklingCommandLine", exclude: ["README.md"]),
+    .target(
+      name: "InklingCommandLine", dependencies: ["InklingFormats"], path: "Sources/InklingCommandLine",
+      exclude: ["README.md"]),
     // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes.
     .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine", "InklingFormats"]),
     // The web pages and JSON API of `serve`: HTTP over libmicrohttpd, routing, escaping, views.

@@ -1,16 +1,15 @@
 // JSONWriter: JSONValue → text, compact (one line, for NDJSON) or pretty (two-space indent).
 //
-// Escaping (RFC 8259 §7): `"` and `\` are escaped; every control character U+0000–U+001F is
-// written as \b \f \n \r \t or \u00XX; DEL (U+007F) and the line/paragraph separators
-// U+2028/U+2029 are escaped too, so output is safe to embed in JavaScript and to print on a
-// terminal. Other text is written as UTF-8, or with `escapesNonASCII` as \uXXXX (surrogate pairs
-// beyond the BMP). Swift strings are always valid Unicode, so the output is always valid UTF-8.
+// Strings are escaped as everywhere in the project (InklingFormats' JSONString), with
+// `escapesNonASCII` as \uXXXX escapes. Swift strings are always valid Unicode, so the output
+// is always valid UTF-8.
 //
 // Numbers: integers as integers; Doubles with Swift's shortest round-trip description
 // ("0.1", "1e-05", "3.0"), all valid JSON numbers; NaN and ±infinity, which JSON cannot
 // express, as null. Dates: ISO 8601 UTC, whole seconds unless `fractionalSeconds`.
 
 import FoundationEssentials
+import InklingFormats
 
 package struct JSONWriter: Sendable {
   /// Newlines and two-space indentation; `"key": value`.
@@ -93,32 +92,6 @@ package struct JSONWriter: Sendable {
   // MARK: - Strings
 
   private func writeString(_ text: String, into out: inout String) {
-    out += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{08}": out += "\\b"
-      case "\u{0C}": out += "\\f"
-      case "\u{00}"..."\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}":
-        out += Self.unicodeEscape(UInt16(scalar.value))
-      default:
-        if escapesNonASCII && !scalar.isASCII {
-          for unit in String(scalar).utf16 { out += Self.unicodeEscape(unit) }
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    out += "\""
-  }
-
-  /// `\u001b`: four lower-case hex digits.
-  private static func unicodeEscape(_ unit: UInt16) -> String {
-    let hex = String(unit, radix: 16)
-    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    JSONString.append(text, escapingNonASCII: escapesNonASCII, to: &out)
   }
 }

@@ -17,6 +17,7 @@
 //   3. It is streamed to a temporary file beside it, whatever the number of files, and
 //      renamed into place only when it differs from the one there, after an fsync.
 
+import InklingFormats
 import InklingStore
 
 #if canImport(Glibc)
@@ -61,9 +62,9 @@ final class ExportManifest {
     append(entries == 0 ? "\n" : ",\n")
     entries += 1
     append(
-      "{\"draft\":\(Self.quoted(draft)),\"version\":\(version),\"saved\":\"\(Self.date(savedMilliseconds))\","
-        + "\"file\":\(Self.quoted(file)),\"kind\":\"\(kind)\",\"size\":\(size),\"sha256\":\"\(hexString(sha256))\","
-        + "\"renamedFrom\":\(renamedFrom.map(Self.quoted) ?? "null")}")
+      "{\"draft\":\(JSONString.quoted(draft)),\"version\":\(version),\"saved\":\"\(Self.date(savedMilliseconds))\","
+        + "\"file\":\(JSONString.quoted(file)),\"kind\":\"\(kind)\",\"size\":\(size),\"sha256\":\"\(hexString(sha256))\","
+        + "\"renamedFrom\":\(renamedFrom.map { JSONString.quoted($0) } ?? "null")}")
     if buffer.count >= 1 << 16 { try flush() }
   }
 
@@ -134,28 +135,6 @@ final class ExportManifest {
       filled += count
     }
     return filled
-  }
-
-  /// A JSON string: `"`, `\` and control characters escaped, everything else as it is.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
   }
 
   /// ISO 8601 UTC, with milliseconds only when the time has them.
