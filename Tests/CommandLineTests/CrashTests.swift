@@ -93,20 +93,7 @@ import Testing
     #expect(again.stdout.contains(#""filesVerified":\#(corpus.files.count),"#))
 
     // Every version restores byte for byte, and nothing else is left in the folders.
-    var verified = 0
-    for name in names {
-      let target = folder + "/Restored/\(name)"
-      let restored = try runner.run(["--quiet", "restore", name, "--all-versions", "--to", target])
-      #expect(restored.status == 0, "\(restored.stderr)")
-      let sources = corpus.versions(of: name)
-      let written = filesUnder(target)
-      #expect(written == sources.keys.sorted(), "\(name): leftovers or missing files")
-      for file in written {
-        let bytes = FileManager.default.contents(atPath: target + "/" + file).map { [UInt8]($0) }
-        #expect(bytes == sources[file], "\(name): \(file) differs")
-        if bytes == sources[file] { verified += 1 }
-      }
-    }
+    let verified = try corpus.restoredByteForByte(names, runner: runner, into: folder)
     #expect(verified == corpus.files.count)
     #expect(killedMidImport > 0, "no kill landed while an import was writing")
     print(

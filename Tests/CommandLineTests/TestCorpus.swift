@@ -1,6 +1,7 @@
 import Foundation
 import InklingCorpus
 import InklingTestSupport
+import Testing
 
 /// Drafts folders for the integrity tests: each draft's versions grow the way saves do
 /// (every save keeps the earlier bytes and adds some), so deltas are exercised; the drawing
@@ -55,5 +56,28 @@ struct TestCorpus {
       if name.hasPrefix(draft + "-2") { result[name] = bytes }
     }
     return result
+  }
+}
+
+extension TestCorpus {
+  /// Restores every version of each of `names` with the binary, into `folder`/Restored/NAME,
+  /// and returns how many files came back byte for byte; a failed restore, a missing or extra
+  /// file and a file that differs are each an issue of the test.
+  func restoredByteForByte(_ names: [String], runner: BinaryRunner, into folder: String) throws -> Int {
+    var verified = 0
+    for name in names {
+      let target = folder + "/Restored/\(name)"
+      let restored = try runner.run(["--quiet", "restore", name, "--all-versions", "--to", target])
+      #expect(restored.status == 0, "\(restored.stderr)")
+      let sources = versions(of: name)
+      let written = filesUnder(target)
+      #expect(written == sources.keys.sorted(), "\(name): leftovers or missing files")
+      for file in written {
+        let bytes = FileManager.default.contents(atPath: target + "/" + file).map { [UInt8]($0) }
+        #expect(bytes == sources[file], "\(name): \(file) differs")
+        if bytes == sources[file] { verified += 1 }
+      }
+    }
+    return verified
   }
 }

@@ -69,18 +69,7 @@ import Testing
     #expect(again.stdout.contains(#""filesVerified":\#(landed.count),"#))
 
     // Every version restores byte for byte.
-    var verified = 0
-    for name in names {
-      let target = folder + "/Restored/\(name)"
-      let restored = try runner.run(["--quiet", "restore", name, "--all-versions", "--to", target])
-      #expect(restored.status == 0, "\(restored.stderr)")
-      let sources = corpus.versions(of: name)
-      #expect(filesUnder(target) == sources.keys.sorted(), "\(name): leftovers or missing files")
-      for file in filesUnder(target)
-      where FileManager.default.contents(atPath: target + "/" + file).map({ [UInt8]($0) }) == sources[file] {
-        verified += 1
-      }
-    }
+    let verified = try corpus.restoredByteForByte(names, runner: runner, into: folder)
     #expect(verified == landed.count)
     #expect(killedWithWork > 0, "no kill landed while files were waiting to be imported")
     print(
