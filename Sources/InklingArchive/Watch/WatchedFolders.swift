@@ -250,8 +250,8 @@ import InklingFormats
           below = ancestor
           ancestor = Self.parent(of: ancestor)
         }
-        // The ancestor can go too before it is watched (a tree deleted from the top down
-        // deletes the parent just after the root): then look again, from higher up.
+        // The ancestor can go too before it is watched (`rm -r` of the root's parent deletes
+        // the parent just after the root): then look again, from higher up.
         guard let watch = try? inotify.watch(ancestor) else { continue }
         waiting[watch, default: (ancestor, [])].roots.insert(index)
         guard Self.identity(below) != nil else { return }  // waits for `below` to appear
