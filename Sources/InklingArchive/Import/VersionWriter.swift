@@ -48,6 +48,13 @@ final class VersionWriter {
   /// Source ids by label, valid while the rows exist: forgotten after any rollback, which may
   /// have removed a source inserted since the batch began.
   private var sourceIDs: [String: Int64] = [:]
+  /// The draft the last version went to, and the envelopes of this batch, by template: most
+  /// versions follow one of the same draft and share an envelope, so each saves two or three
+  /// statements. Kept only within a batch and forgotten after any failure, as `sourceIDs`:
+  /// a rollback can remove a row inserted since, and between batches another process can
+  /// rename, delete or collect them.
+  private var lastDraft: (name: String, id: Int64)?
+  private var envelopeIDs: [EnvelopeTemplate: Int64] = [:]
   /// The versions this batch stored, reported once it commits (nil: nobody asked).
   private var pendingReports: [ImportedVersion]?
   private let onCommitted: (([ImportedVersion]) -> Void)?
@@ -112,7 +119,7 @@ final class VersionWriter {
         }
         pendingBytes += (version.blob?.data.count ?? 0) + version.baseBlobs.reduce(0) { $0 + $1.data.count }
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
-        sourceIDs.removeAll()
+        forgetRowIDs()
         // SQLite can roll the whole transaction back on an error (SQLITE_FULL, an I/O error):
         // the batch's earlier files are gone with it, and going on would store the rest one
         // statement at a time, beside index jobs and cached stroke ids of rows that are gone.
@@ -198,7 +205,13 @@ final class VersionWriter {
   /// Stores one version and its sources; also returns the index rows its blob still needs.
   private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
     let now = Self.now()
-    let draft = try VersionRecords.draftID(named: version.draftName, createdMilliseconds: now, in: database)
+    let draft: (id: Int64, created: Bool)
+    if let last = lastDraft, last.name == version.draftName {
+      draft = (last.id, false)
+    } else {
+      draft = try VersionRecords.draftID(named: version.draftName, createdMilliseconds: now, in: database)
+      lastDraft = (version.draftName, draft.id)
+    }
     let blobs = BlobStore(database)
     for base in version.baseBlobs { _ = try blobs.insert(base) }
     let blobID: Int64
@@ -218,7 +231,13 @@ final class VersionWriter {
     {
       index = DrawingIndexJob(facts: facts, blobID: blobID, isNew: inserted, draftID: draft.id)
     }
-    let envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
+    let envelopeID: Int64
+    if let known = envelopeIDs[version.template] {
+      envelopeID = known
+    } else {
+      envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
+      envelopeIDs[version.template] = envelopeID
+    }
     let versionID = try VersionRecords.insert(
       NewVersion(
         draftID: draft.id, savedMilliseconds: version.savedMilliseconds, savedSource: version.savedSource,
@@ -279,6 +298,7 @@ final class VersionWriter {
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.commit() }
     inTransaction = false
+    forgetRowIDs()
     drawingIndex.transactionEnded()
     pendingFiles = 0
     pendingBytes = 0
@@ -289,13 +309,20 @@ final class VersionWriter {
   }
 
   /// Abandons the open batch (after an error that ends the import).
+  /// Forgets the ids cached for the batch (`sourceIDs`, `lastDraft`, `envelopeIDs`).
+  private func forgetRowIDs() {
+    sourceIDs.removeAll()
+    lastDraft = nil
+    envelopeIDs.removeAll()
+  }
+
   func rollback() {
     guard inTransaction else { return }
     database.rollback()
     inTransaction = false
     pendingIndex.removeAll()
     pendingIndexBlobs.removeAll()
-    sourceIDs.removeAll()
+    forgetRowIDs()
     if pendingReports != nil { pendingReports = [] }
     drawingIndex.transactionEnded()
     drawingIndex.forgetCache()
