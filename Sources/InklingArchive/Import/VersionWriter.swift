@@ -141,12 +141,8 @@ final class VersionWriter {
   /// Records `sources` for version `versionID` (each source once: migration 0013).
   private func record(_ sources: [SourceMark], versionID: Int64) throws {
     for source in sources {
-      let sourceID: Int64
-      if let known = sourceIDs[source.label] {
-        sourceID = known
-      } else {
-        sourceID = try SourceRecords.id(label: source.label, in: database)
-        sourceIDs[source.label] = sourceID
+      let sourceID = try Self.id(source.label, in: &sourceIDs) {
+        try SourceRecords.id(label: source.label, in: database)
       }
       try SourceRecords.record(versionID: versionID, sourceID: sourceID, path: source.path, runID: runID, in: database)
     }
@@ -231,12 +227,8 @@ final class VersionWriter {
     {
       index = DrawingIndexJob(facts: facts, blobID: blobID, isNew: inserted, draftID: draft.id)
     }
-    let envelopeID: Int64
-    if let known = envelopeIDs[version.template] {
-      envelopeID = known
-    } else {
-      envelopeID = try EnvelopeRecords.id(of: version.template, in: database)
-      envelopeIDs[version.template] = envelopeID
+    let envelopeID = try Self.id(version.template, in: &envelopeIDs) {
+      try EnvelopeRecords.id(of: version.template, in: database)
     }
     let versionID = try VersionRecords.insert(
       NewVersion(
@@ -308,7 +300,16 @@ final class VersionWriter {
     }
   }
 
-  /// Abandons the open batch (after an error that ends the import).
+  /// The id `cache` holds for `key`, else the one `find` gives, remembered.
+  private static func id<Key: Hashable>(_ key: Key, in cache: inout [Key: Int64], find: () throws -> Int64) rethrows
+    -> Int64
+  {
+    if let known = cache[key] { return known }
+    let id = try find()
+    cache[key] = id
+    return id
+  }
+
   /// Forgets the ids cached for the batch (`sourceIDs`, `lastDraft`, `envelopeIDs`).
   private func forgetRowIDs() {
     sourceIDs.removeAll()
@@ -316,6 +317,7 @@ final class VersionWriter {
     envelopeIDs.removeAll()
   }
 
+  /// Abandons the open batch (after an error that ends the import).
   func rollback() {
     guard inTransaction else { return }
     database.rollback()
