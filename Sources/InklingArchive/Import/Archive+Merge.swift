@@ -70,7 +70,7 @@ extension Archive {
     let started = Date()
     let readPath = try readableCopy(of: path)
     defer {
-      if readPath != path { Self.removeDatabaseFiles(readPath) }
+      if readPath != path { Database.removeDatabaseFiles(readPath) }
     }
     let workingDirectory = FileManager.default.currentDirectoryPath
     let absolute = SourceLabel.absolute(path, in: workingDirectory)
@@ -94,7 +94,7 @@ extension Archive {
       try db.backup(toNewFile: copy)
       try ArchiveDatabase.open(path: copy, mode: .readWrite).close()
     } catch {
-      Self.removeDatabaseFiles(copy)
+      Database.removeDatabaseFiles(copy)
       throw ArchiveError(error, path: self.path)
     }
     return copy
@@ -139,9 +139,5 @@ extension Archive {
     var second = stat()
     guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
     return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-  }
-
-  static func removeDatabaseFiles(_ path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
   }
 }

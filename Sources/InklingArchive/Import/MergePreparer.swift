@@ -146,7 +146,7 @@ final class MergePreparer {
       rows = try VersionRecords.versions(ofDraft: draftID, in: other)
       sources = try SourceRecords.sources(ofDraft: draftID, in: other)
     } catch {
-      leaveOut("\(merge.displayPath): draft \"\(name)\"", "its versions cannot be read (\(error))", bytes: 0, push)
+      leaveOut("\(merge.displayPath): draft \"\(name)\"", "its versions cannot be read (\(error))", push)
       return
     }
     var chunk: [PreparedFile] = []
@@ -176,7 +176,7 @@ final class MergePreparer {
     if !chunk.isEmpty { push(.files(chunk)) }
   }
 
-  private func leaveOut(_ location: String, _ reason: String, bytes: Int64, _ push: (WorkResult) -> Void) {
+  private func leaveOut(_ location: String, _ reason: String, _ push: (WorkResult) -> Void) {
     if merge.salvage {
       push(.problem(path: location, problem: .leftOut(reason)))
     } else {

@@ -284,7 +284,7 @@ final class VersionWriter {
   }
 
   /// Commits the open batch, if any (an import being stopped ends its batch here).
-  func commit() throws {
+  private func commit() throws {
     guard inTransaction else { return }
     try writeIndex()
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.

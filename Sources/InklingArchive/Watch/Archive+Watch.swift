@@ -222,16 +222,18 @@ public struct WatchSummary: Sendable, Equatable {
       firstReady = nil
       for root in Set(batch.map(\.root)).sorted() {
         let paths = batch.filter { $0.root == root }.map(\.path).filter { Self.sizeAndTime($0) != nil }
-        if !paths.isEmpty { try importPaths(paths, root: root) }
+        // A burst's files are each a job at most: no more workers than files (each opens
+        // its own connection to the archive).
+        if !paths.isEmpty { try importPaths(paths, root: root, workers: min(options.workers, paths.count)) }
         guard !stop.isRequested else { return }
       }
     }
 
-    mutating func importPaths(_ paths: [String], root: Int) throws(ArchiveError) {
+    mutating func importPaths(_ paths: [String], root: Int, workers: Int? = nil) throws(ArchiveError) {
       var importOptions = ImportOptions()
       importOptions.source = tree.roots[root].label
       importOptions.maximumFileSize = options.maximumFileSize
-      importOptions.workers = options.workers
+      importOptions.workers = workers ?? options.workers
       importOptions.reportsVersions = true
       let stop = self.stop
       importOptions.shouldStop = { stop.isRequested }
