@@ -46,6 +46,27 @@ import Testing
     #expect(try runner.run(["list", "--paths", "--source", "ben"]).stdout == "")
   }
 
+  /// A draft renamed after its files were imported: a file that still carries the old name,
+  /// imported again from another source, is the renamed draft's version with both sources.
+  @Test func aRenamedDraftsFileImportedFromAnotherSourceShowsBothSources() throws {
+    var corpus = TestCorpus(root: folder + "/Drafts", seed: 3)
+    let file = try corpus.save("Plan-B")
+    #expect(try runner.run(["import", "--source", "Anna's iPad", "Drafts"]).status == 0)
+    #expect(try runner.run(["rename", "Plan-B", "Plan C"]).status == 0)
+
+    let again = try runner.run(["import", "--source", "Other iPad", "Drafts/" + file])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.contains("1 already archived"), "\(again.stdout)")
+    #expect(try runner.run(["list", "--paths"]).stdout == "Plan C\n")
+    let history = try runner.run(["history", "Plan C"])
+    #expect(history.stdout.contains("Anna's iPad +1"), "\(history.stdout)")
+    let show = try runner.run(["show", "Plan C"])
+    let sources = show.stdout.split(separator: "\n").filter { $0.contains(", import run ") }
+    #expect(sources.count == 2, "\(show.stdout)")
+    #expect(sources.first?.hasPrefix("Source:      Anna's iPad (\(folder)/Drafts/\(file), import run 1 of ") == true)
+    #expect(sources.last?.hasPrefix("             Other iPad (\(folder)/Drafts/\(file), import run 2 of ") == true)
+  }
+
   @Test func refusesWhatItCannotMergeWithExitThree() throws {
     let plain = folder + "/plain.sqlite"
     #expect(try sqlite3(plain, "CREATE TABLE t(x); SELECT 1") == "1")

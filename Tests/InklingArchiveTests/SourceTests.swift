@@ -75,6 +75,81 @@ import Testing
       Set(try archive.history(of: "Cat")[0].sources.map(\.label)) == [folder.path("A"), folder.path("B")])
   }
 
+  // MARK: - After a rename
+
+  /// The file still carries the draft's old name; it is the renamed draft's version all the
+  /// same, and another source delivering it is recorded beside the first.
+  @Test func aRenamedDraftsFileFromAnotherSourceIsRecorded() throws {
+    let folder = try TemporaryFolder("sources-renamed")
+    let name = "Plan-B-2025-10-01T10:00:00Z.inkling"
+    let bytes = Self.file(11)
+    try folder.write("Anna/" + name, bytes)
+    try folder.write("Other/" + name, bytes)
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    var options = ImportOptions()
+    options.source = "Anna's iPad"
+    _ = try archive.importFiles(at: [folder.path("Anna")], options: options)
+    try archive.rename(draft: "Plan-B", to: "Plan C")
+
+    options.source = "Other iPad"
+    let drafts = LockedLines()
+    options.onEvent = { event in
+      if case .archived(_, let draft, .alreadyArchived) = event { drafts.append(draft) }
+    }
+    let again = try archive.importFiles(at: [folder.path("Other/" + name)], options: options)
+    #expect(again.alreadyArchived == 1 && again.versionsImported == 0 && again.draftsCreated == 0)
+    // Reported as found in the draft that holds it.
+    #expect(drafts.values == ["Plan C"])
+    #expect(try archive.drafts().map(\.name) == ["Plan C"])
+    let sources = try archive.show(draft: "Plan C").version.sources
+    #expect(sources.map(\.label) == ["Anna's iPad", "Other iPad"])
+    #expect(sources.map(\.path) == [folder.path("Anna/" + name), folder.path("Other/" + name)])
+    #expect(try archive.history(of: "Plan C").map { $0.sources.map(\.label) } == [["Anna's iPad", "Other iPad"]])
+
+    // Delivered again by either source, it adds nothing.
+    let rows = try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) }
+    options.onEvent = nil
+    options.source = nil
+    #expect(try archive.importFiles(at: [folder.path("Other/" + name)], options: options).alreadyArchived == 1)
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == rows! + 1)
+    options.source = "Anna's iPad"
+    #expect(try archive.importFiles(at: [folder.path("Anna")], options: options).alreadyArchived == 1)
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == rows! + 1)
+  }
+
+  /// The version a preparer found may be gone when the writer records the source (another
+  /// process purged its draft, or a merging rename dropped it as a twin), and its id taken by
+  /// a version added since: the source then goes nowhere, and the import goes on.
+  @Test func noSourceIsRecordedOnAVersionGoneSinceItWasFound() throws {
+    let folder = try TemporaryFolder("sources-gone")
+    let (name, saved) = ("Cat-2025-10-01T10:00:00Z.inkling", Int64(1_759_312_800_000))
+    let bytes = Self.file(14)
+    try folder.write("A/" + name, bytes)
+    try folder.write("B/Dog-2025-10-01T10:00:00Z.inkling", Self.file(15))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("A")])
+    let found = try #require(
+      try VersionRecords.archivedFile(
+        draftNamed: "Cat", savedMilliseconds: saved, fileSHA256: SHA256.hash(bytes), fileName: name,
+        in: archive.database))
+    try archive.delete(draft: "Cat")
+    _ = try archive.purge()
+    _ = try archive.importFiles(at: [folder.path("B")])
+    #expect(try archive.database.fetchOne("SELECT id FROM version") { $0.int64(0) } == found.versionID)
+
+    let writer = try VersionWriter(database: archive.database)
+    for versionID in [found.versionID, found.versionID + 100] {
+      let late = ArchivedVersion(
+        path: folder.path("A/" + name), bytes: Int64(bytes.count), versionID: versionID, draftName: "Cat",
+        savedMilliseconds: saved, fileSHA256: SHA256.hash(bytes), sources: [SourceMark(label: "Late", path: name)])
+      let (result, _) = try writer.write(.alreadyArchived(late))
+      #expect(throws: Never.self) { try result.get() }
+    }
+    #expect(try writer.finish(seconds: 0).alreadyArchived == 2)
+    #expect(try archive.history(of: "Dog").map { $0.sources.map(\.label) } == [[folder.path("B")]])
+    #expect(try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == 1)
+  }
+
   @Test func labelsAreAbsoluteAndTidy() {
     #expect(SourceLabel.absolute("Drafts/./a/../b/", in: "/home/me") == "/home/me/Drafts/b")
     #expect(SourceLabel.absolute("/x//y/", in: "/ignored") == "/x/y")

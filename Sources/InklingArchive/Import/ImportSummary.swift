@@ -50,7 +50,8 @@ public enum ImportEvent: Sendable {
   case rejected(path: String, problem: ImportProblem)
   /// A path was passed over; `named` when it is one of the paths given to the import.
   case ignored(path: String, reason: IgnoredReason, named: Bool)
-  /// A draft file was stored, or found in the archive already.
+  /// A draft file was stored, or found in the archive already; `draft` is the draft that
+  /// holds it (for a file found, the draft's name now: a renamed draft's file names another).
   case archived(path: String, draft: String, outcome: ImportOutcome)
   /// Something to know about a file that was imported all the same (a fallback in its
   /// name, a drawing that does not decode).

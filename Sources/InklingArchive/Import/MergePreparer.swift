@@ -185,13 +185,13 @@ final class MergePreparer {
   }
 
   private func prepare(_ row: VersionRow, location: String, sources: [SourceMark]) throws -> PreparedFile {
-    if try VersionRecords.id(
-      draftName: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, in: ours) != nil
+    if let versionID = try VersionRecords.id(
+      draftName: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, in: ours)
     {
       return .alreadyArchived(
         ArchivedVersion(
-          path: location, bytes: row.fileSize, draftName: row.draftName, savedMilliseconds: row.savedMilliseconds,
-          fileSHA256: row.fileSHA256, sources: sources))
+          path: location, bytes: row.fileSize, versionID: versionID, draftName: row.draftName,
+          savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: sources))
     }
     let template = try EnvelopeRecords.template(row.envelopeID, in: other)
     let otherBlobs = BlobStore(other)

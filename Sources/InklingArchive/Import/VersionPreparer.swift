@@ -47,10 +47,14 @@ struct PreparedVersion: Sendable {
   var baseBlobs: [EncodedBlob] = []
 }
 
-/// A file or version the archive already holds: its sources are still recorded.
+/// A file or version the archive already holds: its sources are still recorded, on the
+/// version the preparer found (`VersionRecords.archivedFile`), which is not always one of the
+/// draft the file names: the draft may have been renamed since.
 struct ArchivedVersion: Sendable {
   let path: String
   let bytes: Int64
+  let versionID: Int64
+  /// The draft that holds it, as the preparer found it.
   let draftName: String
   let savedMilliseconds: Int64
   let fileSHA256: [UInt8]
@@ -113,11 +117,14 @@ final class VersionPreparer {
     let sources = [
       SourceMark(label: labels[entry.origin], path: SourceLabel.absolute(entry.path, in: workingDirectory))
     ]
-    if try isArchived(entry.name.draftName, saved.milliseconds, fileSHA256, fileName: entry.fileName) {
+    if let archived = try VersionRecords.archivedFile(
+      draftNamed: entry.name.draftName, savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256,
+      fileName: entry.fileName, in: reader)
+    {
       return .alreadyArchived(
         ArchivedVersion(
-          path: entry.path, bytes: entry.size, draftName: entry.name.draftName, savedMilliseconds: saved.milliseconds,
-          fileSHA256: fileSHA256, sources: sources))
+          path: entry.path, bytes: entry.size, versionID: archived.versionID, draftName: archived.draftName,
+          savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources))
     }
     let envelope: DraftEnvelope
     do {
@@ -167,11 +174,6 @@ final class VersionPreparer {
   }
 
   // MARK: - Archive look-ups
-
-  private func isArchived(_ draft: String, _ saved: Int64, _ fileSHA256: [UInt8], fileName: String) throws -> Bool {
-    try VersionRecords.contains(
-      draftNamed: draft, savedMilliseconds: saved, fileSHA256: fileSHA256, fileName: fileName, in: reader)
-  }
 
   private func storedDepth(ofBlob sha256: [UInt8]) throws -> Int? {
     try BlobStore(reader).depth(ofSHA256: sha256)

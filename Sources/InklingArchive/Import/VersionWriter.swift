@@ -92,13 +92,12 @@ final class VersionWriter {
     case .alreadyArchived(let archived):
       summary.alreadyArchived += 1
       summary.bytesRead += archived.bytes
-      // Another source delivering a file already archived: recorded beside the version.
-      if let versionID = try VersionRecords.id(
-        draftName: archived.draftName, savedMilliseconds: archived.savedMilliseconds,
-        fileSHA256: archived.fileSHA256, in: database)
-      {
-        try record(archived.sources, versionID: versionID)
-      }
+      // Another source delivering a file already archived: recorded beside the version the
+      // preparer found, by its id (the draft's name may not be the file's any more). A version
+      // removed since by another process gets nothing (SourceRecords.record).
+      try record(
+        archived.sources, versionID: archived.versionID, savedMilliseconds: archived.savedMilliseconds,
+        fileSHA256: archived.fileSHA256)
     case .rejected(let path, let problem, let bytes):
       summary.bytesRead += bytes
       try reject(path, problem)
@@ -138,13 +137,18 @@ final class VersionWriter {
     return (result, try commitIfDue())
   }
 
-  /// Records `sources` for version `versionID` (each source once: migration 0013).
-  private func record(_ sources: [SourceMark], versionID: Int64) throws {
+  /// Records `sources` for version `versionID`, the file saved at `savedMilliseconds` with
+  /// content `fileSHA256` (each source once: migration 0013).
+  private func record(_ sources: [SourceMark], versionID: Int64, savedMilliseconds: Int64, fileSHA256: [UInt8])
+    throws
+  {
     for source in sources {
       let sourceID = try Self.id(source.label, in: &sourceIDs) {
         try SourceRecords.id(label: source.label, in: database)
       }
-      try SourceRecords.record(versionID: versionID, sourceID: sourceID, path: source.path, runID: runID, in: database)
+      try SourceRecords.record(
+        versionID: versionID, savedMilliseconds: savedMilliseconds, fileSHA256: fileSHA256, sourceID: sourceID,
+        path: source.path, runID: runID, in: database)
     }
   }
 
@@ -244,11 +248,15 @@ final class VersionWriter {
         draftID: draft.id, savedMilliseconds: version.savedMilliseconds, fileSHA256: version.fileSHA256,
         in: database)
       {
-        try record(version.sources, versionID: existing)
+        try record(
+          version.sources, versionID: existing, savedMilliseconds: version.savedMilliseconds,
+          fileSHA256: version.fileSHA256)
       }
       return (.alreadyArchived, index)
     }
-    try record(version.sources, versionID: versionID)
+    try record(
+      version.sources, versionID: versionID, savedMilliseconds: version.savedMilliseconds,
+      fileSHA256: version.fileSHA256)
     var report: ImportedVersion?
     if pendingReports != nil {
       report = ImportedVersion(

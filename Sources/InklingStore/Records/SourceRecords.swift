@@ -38,17 +38,24 @@ package enum SourceRecords {
     return db.lastInsertRowID
   }
 
-  /// Records that version `versionID` came from source `sourceID` at `path`, unless that
-  /// source is recorded for it already. Returns whether a row was added.
+  /// Records that version `versionID`, the file saved at `savedMilliseconds` with content
+  /// `fileSHA256`, came from source `sourceID` at `path`, unless that source is recorded for
+  /// it already. Returns whether a row was added.
+  ///
+  /// Nothing is recorded when `versionID` is no longer that file's version: an id found on
+  /// another connection, before this transaction began, may name a version removed since
+  /// (purged, or dropped as its twin by a merging rename) or, ids being reused, one added after.
   @discardableResult
-  package static func record(versionID: Int64, sourceID: Int64, path: String, runID: Int64, in db: Database) throws
-    -> Bool
-  {
+  package static func record(
+    versionID: Int64, savedMilliseconds: Int64, fileSHA256: [UInt8], sourceID: Int64, path: String, runID: Int64,
+    in db: Database
+  ) throws -> Bool {
     try db.execute(
       """
-      INSERT INTO version_source(version_id, source_id, path, run_id) VALUES (?, ?, ?, ?)
+      INSERT INTO version_source(version_id, source_id, path, run_id)
+      SELECT id, ?, ?, ? FROM version WHERE id = ? AND saved_ms = ? AND file_sha256 = ?
       ON CONFLICT(version_id, source_id) DO NOTHING
-      """, [versionID, sourceID, path, runID])
+      """, [sourceID, path, runID, versionID, savedMilliseconds, fileSHA256])
     return db.changes > 0
   }
 

@@ -221,21 +221,33 @@ package enum VersionRecords {
       """, [draftID], row)
   }
 
-  /// Whether the archive has this file already: the draft called `name` has a version with
-  /// this save time and file content, or another draft has one under the same file name
-  /// (the draft it came to was renamed or merged since: importing the Drafts folder again
-  /// must not bring the old name back).
-  package static func contains(
+  /// The version that holds this file, if the archive has it already, and the name of its
+  /// draft now: the version of the draft called `name` with this save time and file content
+  /// (invariant 4 of 0001: at most one), else the first archived of another draft's with the
+  /// same save time, content and file name (the draft it came to was renamed or merged since:
+  /// importing the Drafts folder again must not bring the old name back, and a source that
+  /// delivers the file again is recorded on that version).
+  package static func archivedFile(
     draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], fileName: String, in db: Database
-  ) throws -> Bool {
-    try db.fetchOne(
+  ) throws -> (versionID: Int64, draftName: String)? {
+    // Two statements, the second only when the first finds nothing: most files found are
+    // found by their draft's name, and a compound SELECT ordered to prefer that match would
+    // run both halves every time.
+    if let id = try db.fetchOne(
       """
-      SELECT 1 FROM version JOIN draft ON draft.id = version.draft_id
+      SELECT version.id FROM version JOIN draft ON draft.id = version.draft_id
       WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      UNION ALL SELECT 1 FROM version INDEXED BY version_by_saved_draft
-      WHERE version.saved_ms = ? AND version.file_sha256 = ? AND version.file_name = ? LIMIT 1
-      """, [name, savedMilliseconds, fileSHA256, savedMilliseconds, fileSHA256, fileName]
-    ) { _ in true } ?? false
+      """, [name, savedMilliseconds, fileSHA256], { $0.int64(0) })
+    {
+      return (id, name)
+    }
+    return try db.fetchOne(
+      """
+      SELECT version.id, draft.name FROM version INDEXED BY version_by_saved_draft
+        JOIN draft ON draft.id = version.draft_id
+      WHERE version.saved_ms = ? AND version.file_sha256 = ? AND version.file_name = ? ORDER BY version.id LIMIT 1
+      """, [savedMilliseconds, fileSHA256, fileName]
+    ) { (versionID: $0.int64(0), draftName: $0.string(1)) }
   }
 
   /// The blob of the draft's version saved last at or before `savedMilliseconds`, else of its
