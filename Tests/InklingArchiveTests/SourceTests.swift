@@ -117,6 +117,44 @@ import Testing
     #expect(try archive.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == rows! + 1)
   }
 
+  /// Merging an archive that holds a file under the draft's old name: the file is the renamed
+  /// draft's version, as importing it would find, and the old name does not come back.
+  @Test func mergingAfterARenameRecordsTheSourceOnTheRenamedDraft() throws {
+    let folder = try TemporaryFolder("sources-renamed-merge")
+    let name = "Plan-B-2025-10-01T10:00:00Z.inkling"
+    let bytes = Self.file(12)
+    try folder.write("Anna/" + name, bytes)
+    try folder.write("Ben/" + name, bytes)
+    try folder.write("Ben/Plan-B-2025-10-02T10:00:00Z.inkling", Self.file(13))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    var options = ImportOptions()
+    options.source = "Anna's iPad"
+    _ = try archive.importFiles(at: [folder.path("Anna")], options: options)
+    try archive.rename(draft: "Plan-B", to: "Plan C")
+    let other = try Archive(path: folder.path("ben.sqlite"))
+    options.source = "Ben's iPad"
+    _ = try other.importFiles(at: [folder.path("Ben")], options: options)
+
+    let merged = try archive.merge(archiveAt: folder.path("ben.sqlite")).versions
+    #expect(merged.alreadyArchived == 1 && merged.versionsImported == 1)
+    // The later save is a file of "Plan-B" this archive never had: a draft of that name, as
+    // importing Ben's folder would make.
+    #expect(try archive.drafts(sort: .name).map(\.name) == ["Plan C", "Plan-B"])
+    #expect(try archive.history(of: "Plan C").map { $0.sources.map(\.label) } == [["Anna's iPad", "Ben's iPad"]])
+    #expect(try archive.history(of: "Plan-B").map { $0.sources.map(\.label) } == [["Ben's iPad"]])
+    #expect(try archive.merge(archiveAt: folder.path("ben.sqlite")).versions.alreadyArchived == 2)
+
+    // The same as importing Ben's files into it.
+    let imported = try Archive(path: folder.path("imported.sqlite"))
+    options.source = "Anna's iPad"
+    _ = try imported.importFiles(at: [folder.path("Anna")], options: options)
+    try imported.rename(draft: "Plan-B", to: "Plan C")
+    options.source = "Ben's iPad"
+    _ = try imported.importFiles(at: [folder.path("Ben")], options: options)
+    #expect(try imported.drafts(sort: .name).map(\.name) == ["Plan C", "Plan-B"])
+    #expect(try imported.history(of: "Plan C").map { $0.sources.map(\.label) } == [["Anna's iPad", "Ben's iPad"]])
+  }
+
   /// The version a preparer found may be gone when the writer records the source (another
   /// process purged its draft, or a merging rename dropped it as a twin), and its id taken by
   /// a version added since: the source then goes nowhere, and the import goes on.

@@ -5,8 +5,9 @@
 // What is kept: draft names, save and import dates, file names and facts, the drawings as
 // stored (not compressed again), the drawing index, the sources (migration 0013; a version
 // the other archive has no source for gets `options.source`, else the other archive's path).
-// Merging is idempotent: a version already here (same draft, save time and file) adds
-// nothing but a source it did not have.
+// Merging is idempotent: a version already here (same draft, save time and file; or, as an
+// import finds a file, another draft's with the same save time, content and file name: the
+// draft was renamed here) adds nothing but a source it did not have.
 //
 // The other archive is never written: one of an older schema is copied (SQLite's backup API)
 // beside this archive, the copy upgraded and read, and removed afterwards.

@@ -185,12 +185,15 @@ final class MergePreparer {
   }
 
   private func prepare(_ row: VersionRow, location: String, sources: [SourceMark]) throws -> PreparedFile {
-    if let versionID = try VersionRecords.id(
-      draftName: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, in: ours)
+    // Found as an import finds a file: a draft renamed here since keeps the version, and the
+    // old name does not come back.
+    if let archived = try VersionRecords.archivedFile(
+      draftNamed: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256,
+      fileName: row.fileName, in: ours)
     {
       return .alreadyArchived(
         ArchivedVersion(
-          path: location, bytes: row.fileSize, versionID: versionID, draftName: row.draftName,
+          path: location, bytes: row.fileSize, versionID: archived.versionID, draftName: archived.draftName,
           savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: sources))
     }
     let template = try EnvelopeRecords.template(row.envelopeID, in: other)

@@ -141,19 +141,6 @@ package enum VersionRecords {
     return id
   }
 
-  /// The id of the version of draft `draftName` saved at `savedMilliseconds` with this file
-  /// content, if archived (invariant 4 of 0001: at most one).
-  package static func id(
-    draftName: String, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database
-  ) throws -> Int64? {
-    try db.fetchOne(
-      """
-      SELECT version.id FROM version JOIN draft ON draft.id = version.draft_id
-      WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      """, [draftName, savedMilliseconds, fileSHA256]
-    ) { $0.int64(0) }
-  }
-
   /// The id of the version of draft `draftID` saved at `savedMilliseconds` with this content.
   package static func id(draftID: Int64, savedMilliseconds: Int64, fileSHA256: [UInt8], in db: Database) throws
     -> Int64?
