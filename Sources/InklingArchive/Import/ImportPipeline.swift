@@ -163,8 +163,7 @@ extension Archive {
       throw failure
     }
     do {
-      var summary = try writer.finish(seconds: Date().timeIntervalSince(started))
-      summary.stoppedEarly = stopped
+      let summary = try writer.finish(seconds: Date().timeIntervalSince(started))
       onEvent?(.progress(progress.snapshot(since: started)))
       return summary
     } catch {

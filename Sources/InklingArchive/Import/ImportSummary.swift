@@ -18,10 +18,6 @@ public struct ImportSummary: Sendable, Equatable {
   public var bytesRead: Int64 = 0
   /// Wall-clock seconds.
   public var seconds = 0.0
-  /// True when the import was asked to stop (`ImportOptions.shouldStop`) and ended after the
-  /// batch it was writing: the files it had not reached are not counted, and importing
-  /// again completes the work.
-  public var stoppedEarly = false
 
   public init() {}
 }
@@ -103,7 +99,8 @@ public struct ImportOptions: Sendable {
   public var source: String?
   /// Whether to report each version stored (`ImportEvent.imported`), once its batch commits.
   public var reportsVersions = false
-  /// Asked after each batch commits; true ends the import there (`ImportSummary.stoppedEarly`).
+  /// Asked after each batch commits; true ends the import there: the files it had not
+  /// reached are not counted in its summary, and importing again completes the work.
   public var shouldStop: (@Sendable () -> Bool)?
   /// Called on the importing thread for each event; keep it quick.
   public var onEvent: (@Sendable (ImportEvent) -> Void)?
