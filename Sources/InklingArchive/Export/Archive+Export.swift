@@ -190,8 +190,7 @@ extension Archive {
       var picture: String?
       if options.pictures {
         picture = try naming.name(
-          for: Self.pictureName(for: name), fallback: Self.pictureName(for: Self.fallbackFileName(row))
-        ).name
+          for: Self.pictureName(for: name), fallback: Self.pictureName(for: Self.fallbackFileName(row)))
       }
       try selection.setFileName(name, picture: picture, forVersion: row.id)
       if let change, change != .draftRenamed {

@@ -108,9 +108,8 @@ extension Archive {
     name: String, change: FileNameChange?
   ) {
     let wanted = currentFileName(row)
-    let fallback = fallbackFileName(row)
-    let safe = FolderNaming.safeName(wanted, fallback: fallback)
-    let name = try naming?.name(for: wanted, fallback: fallback).name ?? safe
+    let safe = FolderNaming.safeName(wanted, fallback: fallbackFileName(row))
+    let name = try naming?.distinct(safe) ?? safe
     let change: FileNameChange? =
       name == row.fileName
       ? nil : name != safe ? .sharedName : safe != wanted ? .unsafeName : .draftRenamed

@@ -58,18 +58,22 @@ struct FolderNaming {
     self.taken = taken
   }
 
-  /// A name for a file that wants to be called `wanted`, distinct from every name given out
-  /// before: the name, and whether it had to differ from `wanted` because another file has
-  /// it (`shared`; a name made safe differs from `wanted` too, without being shared).
-  func name(for wanted: String, fallback: String) throws(ArchiveError) -> (name: String, shared: Bool) {
-    let safe = Self.safeName(wanted, fallback: fallback)
+  /// A name for a file that wants to be called `wanted`, made safe (`safeName`) and distinct
+  /// from every name given out before.
+  func name(for wanted: String, fallback: @autoclosure () -> String) throws(ArchiveError) -> String {
+    try distinct(Self.safeName(wanted, fallback: fallback()))
+  }
+
+  /// `safe`, a name `safeName` gave, or the first of its numbered names (`numbered`) that is
+  /// distinct from every name given out before; it is given out now.
+  func distinct(_ safe: String) throws(ArchiveError) -> String {
     var candidate = safe
     var number = 1
     while try !taken.take(Self.key(candidate)) {
       number += 1
       candidate = Self.numbered(safe, number)
     }
-    return (candidate, number > 1)
+    return candidate
   }
 
   /// How case-insensitive, normalisation-insensitive file systems compare names.
@@ -87,12 +91,12 @@ struct FolderNaming {
   /// A name that stays inside its folder: the last path component of `name`, with control
   /// characters replaced by `_`; names that mean something else (`.`, `..`, empty) become
   /// `fallback`; at most `maximumNameBytes` bytes, cut on a character boundary before the
-  /// extension.
-  static func safeName(_ name: String, fallback: String) -> String {
+  /// extension. `fallback` is asked for only when it is needed.
+  static func safeName(_ name: String, fallback: @autoclosure () -> String) -> String {
     var cleaned = String(name.split(separator: "/", omittingEmptySubsequences: false).last ?? "")
     cleaned = String(
       String.UnicodeScalarView(cleaned.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
-    if cleaned.isEmpty || cleaned == "." || cleaned == ".." { cleaned = fallback }
+    if cleaned.isEmpty || cleaned == "." || cleaned == ".." { cleaned = fallback() }
     guard cleaned.utf8.count > maximumNameBytes else { return cleaned }
     let (stem, ext) = split(cleaned)
     return fit(stem, reserving: ext) + ext
