@@ -22,7 +22,7 @@
 //   inkling-bench        every benchmark, one subcommand each, run by scripts/bench*
 //
 // C libraries come from Debian through system-library targets (see scripts/setup): CSQLite,
-// CZstd, CCrypto, CZlib, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
+// CZstd, CCrypto, CZlib, CUtf8proc, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
 // libpng's error handling.
 import PackageDescription
 
@@ -77,9 +77,9 @@ let package = Package(
     .target(
       name: "InklingRendering",
       dependencies: ["InklingFormats", "PNGBridge", "CFreeType", "CHarfBuzz", "CFontconfig"]),
-    // The SQLite archive: connection, statements, migrations, hashing, compression, blobs.
+    // The SQLite archive: connection, statements, migrations, hashing, compression, blobs, name folding.
     .target(
-      name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto"],
+      name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto", "CUtf8proc"],
       // The numbered migrations are embedded; the generated listing and the README are for people.
       exclude: ["migrations/schema.sql", "migrations/README.md"], resources: [.embedInCode("migrations")]),
     // What a user does: import, merge, watch, list, history, restore, show, thumbnails, check, backup, gc.

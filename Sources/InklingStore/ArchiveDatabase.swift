@@ -140,8 +140,7 @@ package enum ArchiveDatabase {
           try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
           throw StoreError(
-            kind: .readOnly, message: "its folder \(folder) cannot be created: \(error.localizedDescription)",
-            path: path)
+            kind: .readOnly, message: "its folder \(folder) cannot be created: \(systemReason(error))", path: path)
         }
         return
       }
@@ -149,6 +148,14 @@ package enum ArchiveDatabase {
     guard info.st_mode & S_IFMT != S_IFDIR else {
       throw StoreError(kind: .folder, message: "a folder", path: path)
     }
+  }
+
+  /// What the system said when `error` happened: the text of its errno, which FileManager's
+  /// errors carry underneath (CocoaError's description is its code and user info, not a sentence).
+  private static func systemReason(_ error: any Error) -> String {
+    let posix = error as? POSIXError ?? (error as? CocoaError)?.underlying as? POSIXError
+    guard let posix else { return String(describing: error) }
+    return String(cString: strerror(posix.code.rawValue))
   }
 
   /// The folder part of `path`: "a/b/c" → "a/b", "/c" → "/", "c" → "" (what NSString's

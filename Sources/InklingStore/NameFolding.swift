@@ -1,32 +1,97 @@
 // The one definition of "the same name, for searching": names and search terms are folded
 // the same way, in Swift (here) and in SQL (`inkling_fold`, the same function registered on
-// every connection so that migration 0003's triggers keep draft.name_folded and name_gram).
+// every connection so that migration 0003's triggers keep draft.name_folded and name_gram,
+// and migration 0013's generated column source.label_folded).
 //
-// fold(s) = NFC(caseFold(stripMarks(widthFold(NFKD(s))))):
+// fold(s) = NFC(stripDiacritics(caseFold(stripDiacritics(NFKD(s))))), through utf8proc, whose
+// tables are Unicode's own (Foundation proper and its ICU would cost every process start):
 //   - NFKD first, so that NFC and NFD spellings of a name fold alike, and compatibility forms
-//     (ﬁ, ＡＢＣ, ²) become their plain letters;
-//   - Foundation's case-, diacritic- and width-insensitive folding, for every script
-//     (Café → cafe, Straße → strasse, Ёлка → елка, Άσ → ασ);
+//     (ﬁ, ＡＢＣ, ², Ⅻ, ①, ｶﾞ) become their plain letters;
+//   - the combining marks of the blocks of diacritics removed: Combining Diacritical Marks
+//     (U+0300–036F) and its Extended (U+1AB0–1AFF) and Supplement (U+1DC0–1DFF) blocks,
+//     Combining Diacritical Marks for Symbols (U+20D0–20FF) and Combining Half Marks
+//     (U+FE20–FE2F). Those are the accents of Latin, Greek and Cyrillic (Café → cafe,
+//     Tiếng Việt → tieng viet, Ёлка → елка). Marks of other blocks are no accents but part of
+//     how a script is spelled (kana voicing marks, Devanagari vowel signs, Hebrew points,
+//     Arabic harakat), and stay; letters with no decomposition stay too (Ł → ł, Ø → ø);
+//   - Unicode full case folding (CaseFolding.txt, statuses C and F; Straße → strasse, ẞ → ss,
+//     Άσ → ασ), decomposed and stripped again. It comes after the first stripping because it
+//     turns one diacritic into a letter: the iota subscript (U+0345) folds to ι, and ᾳ is
+//     α with an accent. It is Unicode's caseless matching, not a lowercasing: Cherokee, whose
+//     uppercase letters came first, folds to them (ꭰ → Ꭰ);
 //   - NFC last, so that what remains (Hangul, kana with voicing marks) is compact and both
 //     sides compare code point by code point (SQLite's substr/length/instr count code points).
 //
 // Invariant: fold is deterministic and depends on nothing but its argument (the SQL function
 // is declared SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, https://www.sqlite.org/c3ref/c_deterministic.html).
+// The archive stores folds (name_folded, name_gram, label_folded): a change to what fold
+// returns for any text needs a migration that refolds them, as 0014 does.
 
 import CSQLite
-import Foundation
+import CUtf8proc
 
 /// Folding draft names for case- and accent-insensitive comparison.
 package enum NameFolding {
   /// `name` folded: `fold("Café") == fold("CAFE\u{301}") == "cafe"`.
   package static func fold(_ name: String) -> String {
-    // Most names are ASCII; lowercasing them is the whole fold, and far cheaper than Foundation's.
+    // Most names are ASCII; lowercasing them is the whole fold, with no table to look up.
     if name.utf8.allSatisfy({ $0 < 0x80 }) {
       return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
-    return name.decomposedStringWithCompatibilityMapping
-      .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-      .precomposedStringWithCanonicalMapping
+    var name = name
+    var letters = name.withUTF8 { decomposed($0, UTF8PROC_COMPAT.rawValue) }
+    var folded = encoded(&letters, composing: false).withUnsafeBufferPointer {
+      decomposed($0, UTF8PROC_COMPAT.rawValue | UTF8PROC_CASEFOLD.rawValue)
+    }
+    return String(decoding: encoded(&folded, composing: true), as: UTF8.self)
+  }
+
+  /// The code points of `utf8` decomposed by utf8proc (DECOMPOSE and `options`; in canonical
+  /// order), the diacritics removed.
+  private static func decomposed(_ utf8: UnsafeBufferPointer<UInt8>, _ options: UInt32) -> [utf8proc_int32_t] {
+    let options = utf8proc_option_t(rawValue: UTF8PROC_STABLE.rawValue | UTF8PROC_DECOMPOSE.rawValue | options)
+    // A code point takes at least one byte, so as many code points as bytes are enough unless
+    // a decomposition expands (ﷺ is 18 letters); utf8proc then says how many it needs.
+    var points = [utf8proc_int32_t](repeating: 0, count: utf8.count)
+    while true {
+      let count = points.withUnsafeMutableBufferPointer {
+        utf8proc_decompose(
+          utf8.baseAddress, utf8proc_ssize_t(utf8.count), $0.baseAddress, utf8proc_ssize_t($0.count), options)
+      }
+      // utf8proc fails only on invalid UTF-8, which neither a String nor its own output holds,
+      // or on a length beyond any allocation.
+      guard count >= 0 else { preconditionFailure("utf8proc_decompose failed: \(count)") }
+      if count <= points.count {
+        points.removeSubrange(Int(count)...)
+        break
+      }
+      points = Array(repeating: 0, count: Int(count))
+    }
+    // Removing marks keeps the sequence decomposed and in canonical order.
+    points.removeAll(where: isDiacritic)
+    return points
+  }
+
+  /// `points` as UTF-8, in NFC when `composing` (the composition of a decomposition in
+  /// canonical order), made in their own storage.
+  private static func encoded(_ points: inout [utf8proc_int32_t], composing: Bool) -> [UInt8] {
+    let count = points.count
+    // utf8proc_reencode writes a NUL after the bytes, which may take all of the code points' room.
+    points.append(0)
+    let options = utf8proc_option_t(rawValue: UTF8PROC_STABLE.rawValue | (composing ? UTF8PROC_COMPOSE.rawValue : 0))
+    return points.withUnsafeMutableBufferPointer { buffer in
+      let bytes = utf8proc_reencode(buffer.baseAddress, utf8proc_ssize_t(count), options)
+      guard bytes >= 0 else { preconditionFailure("utf8proc_reencode failed: \(bytes)") }
+      return Array(UnsafeRawBufferPointer(buffer).prefix(Int(bytes)))
+    }
+  }
+
+  /// Whether `point` is a combining mark of one of the blocks of diacritics (file comment).
+  private static func isDiacritic(_ point: utf8proc_int32_t) -> Bool {
+    switch point {
+    case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: true
+    default: false
+    }
   }
 }
 
