@@ -129,7 +129,7 @@ let package = Package(
       name: "InklingRenderingTests", dependencies: ["InklingRendering", "InklingFormats", "InklingTestSupport"]),
     .testTarget(
       name: "InklingStoreTests",
-      dependencies: ["InklingStore", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
+      dependencies: ["InklingStore", "InklingFormats", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
     .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine"]),
     .testTarget(
       name: "InklingArchiveTests",

@@ -46,5 +46,6 @@ extension Migration {
       version: 11, name: "0011_newest_drawing_rule_once.sql", bytes: PackageResources._011_newest_drawing_rule_once_sql),
     Migration(version: 12, name: "0012_trash_and_reverts.sql", bytes: PackageResources._012_trash_and_reverts_sql),
     Migration(version: 13, name: "0013_sources.sql", bytes: PackageResources._013_sources_sql),
+    Migration(version: 14, name: "0014_refold_names.sql", bytes: PackageResources._014_refold_names_sql),
   ]
 }
