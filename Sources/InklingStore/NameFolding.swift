@@ -16,16 +16,17 @@
 //     Arabic harakat), and stay; letters with no decomposition stay too (Ł → ł, Ø → ø);
 //   - Unicode full case folding (CaseFolding.txt, statuses C and F; Straße → strasse, ẞ → ss,
 //     Άσ → ασ), decomposed and stripped again. It comes after the first stripping because it
-//     turns one diacritic into a letter: the iota subscript (U+0345) folds to ι, and ᾳ is
-//     α with an accent. It is Unicode's caseless matching, not a lowercasing: Cherokee, whose
-//     uppercase letters came first, folds to them (ꭰ → Ꭰ);
+//     turns one diacritic into a letter (the iota subscript, U+0345, folds to ι), and ᾳ is an
+//     α with an accent, not αι. It is Unicode's caseless matching, not a lowercasing: Cherokee,
+//     whose uppercase letters were encoded first, folds to them (ꭰ → Ꭰ);
 //   - NFC last, so that what remains (Hangul, kana with voicing marks) is compact and both
 //     sides compare code point by code point (SQLite's substr/length/instr count code points).
 //
 // Invariant: fold is deterministic and depends on nothing but its argument (the SQL function
 // is declared SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, https://www.sqlite.org/c3ref/c_deterministic.html).
 // The archive stores folds (name_folded, name_gram, label_folded): a change to what fold
-// returns for any text needs a migration that refolds them, as 0014 does.
+// returns for any text, by this file or by a utf8proc of a later Unicode version, needs a
+// migration that refolds them, as 0014 does.
 
 import CSQLite
 import CUtf8proc
