@@ -1,8 +1,7 @@
--- 0014: the stored folds made again by the fold of this build (NameFolding.swift), which is
--- utf8proc's NFKD, Unicode case folding, the marks of the diacritic blocks removed and NFC.
--- Folds written by an earlier fold differ for some names outside ASCII (Cherokee folds to its
--- uppercase letters, Unicode's caseless form); a stale fold is a name that `name:` or
--- `source:` no longer finds, and a stale gram a candidate that is never right.
+-- 0014: the stored folds made again by the fold of this build (NameFolding.swift: utf8proc's
+-- NFKD, the marks of the diacritic blocks removed, Unicode case folding, NFC). Folds written by
+-- an earlier fold differ for some names outside ASCII (Cherokee folds to its uppercase letters,
+-- Unicode's caseless form); a stale fold is a name that `name:` or `source:` no longer finds.
 --
 -- Invariants 0003 (1, 2) and 0013 (1) hold again afterwards: draft.name_folded =
 -- inkling_fold(name), name_gram holds exactly the grams of name_folded, source.label_folded =
@@ -24,17 +23,28 @@ INSERT INTO refold(id, old, new)
   SELECT id, name_folded, inkling_fold(name) FROM draft
   WHERE length(CAST(name AS BLOB)) > length(name) AND inkling_fold(name) IS NOT name_folded;
 
--- The grams of the stored fold, exactly (invariant 0003.2 held for it), then those of the new.
-DELETE FROM name_gram WHERE (gram, draft_id) IN
-  (SELECT substr(r.old || char(1, 1), p.i, 3), r.id FROM refold r JOIN search_position p ON p.i <= length(r.old));
+-- The grams of the stored folds (exactly those, as invariant 0003.2 held for them) that the new
+-- folds lack, kept by their key so that each is removed through name_gram's primary key; the
+-- grams both folds have stay, and INSERT OR IGNORE leaves them alone.
+CREATE TEMP TABLE stale_gram (
+  gram TEXT NOT NULL,
+  draft_id INTEGER NOT NULL,
+  PRIMARY KEY (gram, draft_id)
+) WITHOUT ROWID;
+INSERT INTO stale_gram(gram, draft_id)
+  SELECT substr(r.old || char(1, 1), p.i, 3), r.id FROM refold r JOIN search_position p ON p.i <= length(r.old)
+  EXCEPT
+  SELECT substr(r.new || char(1, 1), p.i, 3), r.id FROM refold r JOIN search_position p ON p.i <= length(r.new);
+DELETE FROM name_gram WHERE (gram, draft_id) IN (SELECT gram, draft_id FROM stale_gram);
 UPDATE draft SET name_folded = (SELECT new FROM refold WHERE refold.id = draft.id)
   WHERE id IN (SELECT id FROM refold);
 INSERT OR IGNORE INTO name_gram(gram, draft_id)
   SELECT substr(r.new || char(1, 1), p.i, 3), r.id FROM refold r JOIN search_position p ON p.i <= length(r.new);
 
+DROP TABLE stale_gram;
 DROP TABLE refold;
 
 -- Writing a label computes its generated label_folded again, even when the label is unchanged
 -- ("the value of a STORED column is computed when the row is written",
--- https://www.sqlite.org/gencol.html); MigrationTests checks that SQLite does so.
+-- https://www.sqlite.org/gencol.html); RefoldMigrationTests checks that SQLite does so.
 UPDATE source SET label = label WHERE label_folded IS NOT inkling_fold(label);

@@ -5,7 +5,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "9216b8f154008bc838d369079337802d992d32d6515092305fa26e8c9b5bab95"
+  static let migrationsDigest = "5d23296d9b70ede797e94feed2b5b2461c58688fe8ab5cebfcbfd36703f9151b"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
   static let schemaStamp = "d6b5032c3418f65a724bd0e0dfba5f8316d959cf434ce7750c3b910842f80664"
