@@ -21,8 +21,13 @@
 // between two transitions of any zone in use.
 
 import FoundationEssentials
-import Glibc
 import InklingFormats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Instants and local civil date-times of one place: the system's local time, or a
 /// time zone's.
