@@ -1,6 +1,7 @@
 // Dates, sizes, counts and colours as people read them (JSON has its own exact forms).
 
 import FoundationEssentials
+import InklingArchive
 import InklingFormats
 
 #if canImport(Glibc)
@@ -11,20 +12,10 @@ import InklingFormats
 
 /// People-facing formats.
 package enum Format {
-  /// `yyyy-MM-dd HH:mm:ss` in the local time zone ($TZ, else /etc/localtime).
-  ///
-  /// Through `localtime_r` rather than DateFormatter: creating the first DateFormatter loads
-  /// ICU's calendar data, a millisecond of a restore that otherwise takes a few.
+  /// `yyyy-MM-dd HH:mm:ss` in the system's local time ($TZ, else /etc/localtime), the one
+  /// that dates typed into `list` and `search` are read in (LocalTime).
   package static func date(_ date: Date) -> String {
-    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-    var local = tm()
-    guard localtime_r(&seconds, &local) != nil else { return "\(date)" }
-    func digits(_ value: Int32, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return digits(local.tm_year + 1900, 4) + "-" + digits(local.tm_mon + 1, 2) + "-" + digits(local.tm_mday, 2)
-      + " " + digits(local.tm_hour, 2) + ":" + digits(local.tm_min, 2) + ":" + digits(local.tm_sec, 2)
+    LocalTime(nil).civil(at: Int64(date.timeIntervalSince1970.rounded(.down))).text(seconds: true)
   }
 
   package static func bytes(_ count: Int64) -> String {

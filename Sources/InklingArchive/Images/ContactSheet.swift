@@ -15,7 +15,7 @@
 //
 // Thumbnails come from the cache; the missing ones are rendered on two threads and stored.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore
@@ -60,7 +60,8 @@ struct ContactSheetLayout: Equatable {
 
 extension Archive {
   /// One PNG with the thumbnail of the newest version of each of `drafts`, in that order,
-  /// in a grid, each captioned with its name and save time (in `timeZone`).
+  /// in a grid, each captioned with its name and save time (in `timeZone`; nil: the
+  /// system's local time, from $TZ or /etc/localtime).
   ///
   /// ```swift
   /// let png = try archive.contactSheet(drafts: archive.drafts().map(\.name))
@@ -74,13 +75,13 @@ extension Archive {
   ///   no draft; `.tooManyDrafts` when the sheet would exceed 16384 pixels a side or 64 M
   ///   pixels; `.textRendering` when no font at all is installed to draw the captions with.
   public func contactSheet(
-    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone = .current
+    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [UInt8] {
     try contactSheet(drafts: names, size: size, columns: columns, timeZone: timeZone, cache: ThumbnailCache())
   }
 
   func contactSheet(
-    drafts names: [String], size: Int, columns: Int?, timeZone: TimeZone, cache: ThumbnailCache
+    drafts names: [String], size: Int, columns: Int?, timeZone: TimeZone?, cache: ThumbnailCache
   ) throws(ArchiveError) -> [UInt8] {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
@@ -126,10 +127,7 @@ extension Archive {
     // The sheet.
     var sheet = RenderedImage(
       width: layout.width, height: layout.height, rgba: Self.paper(pixels: layout.width * layout.height))
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = timeZone
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    let local = LocalTime(timeZone)
     for (index, (version, job)) in zip(versions, jobs).enumerated() {
       let (x, y) = layout.origin(index)
       let image: RenderedImage
@@ -147,7 +145,7 @@ extension Archive {
       text.draw(
         name, x: Double(x) + (name.isRightToLeft ? Double(size) - name.width : 0), baseline: Double(baselines.name),
         color: Self.nameInk, into: &sheet)
-      let date = formatter.string(from: Date(timeIntervalSince1970: Double(version.savedMilliseconds) / 1000))
+      let date = local.civil(milliseconds: version.savedMilliseconds).text()
       text.draw(
         text.line(date, pixelSize: layout.dateSize, maxWidth: Double(size)), x: Double(x),
         baseline: Double(baselines.date), color: Self.dateInk, into: &sheet)

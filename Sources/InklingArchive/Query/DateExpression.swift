@@ -3,8 +3,14 @@
 // time means the whole day (month, year) in local time, so each expression is a range. An age
 // is a moment (7 days ago), and stands for the range from it until now: `saved:7d` is "in the
 // last 7 days", while comparisons compare with the moment (`saved:>7d`, after it).
+//
+// Local time is the system's or a given time zone's (LocalTime), for every form alike: days,
+// months and years, ages in days and more (the same clock time that many days ago), and
+// date-times written without an offset. Days are those of the proleptic Gregorian calendar,
+// as in ISO 8601 and SQLite.
 
-import Foundation
+import FoundationEssentials
+import InklingFormats
 
 /// A half-open range of instants, in milliseconds since 1970.
 public struct DateRange: Hashable, Sendable {
@@ -22,83 +28,91 @@ public struct DateRange: Hashable, Sendable {
 }
 
 public enum DateExpression {
-  /// The range `text` stands for, relative to `now` in `timeZone` (nil: the current one).
+  /// The range `text` stands for, relative to `now` in `timeZone` (nil: the system's local
+  /// time, from $TZ or /etc/localtime, read only when `text` needs it).
   ///
   /// - Throws: `ArchiveError.invalidDate` when `text` is none of the forms accepted.
   public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone? = nil) throws(ArchiveError)
     -> DateRange
   {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone ?? .current
-    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-    func range(_ start: Date, _ component: Calendar.Component, _ count: Int = 1) -> DateRange {
-      let end = calendar.date(byAdding: component, value: count, to: start)!
-      return DateRange(start: milliseconds(start), end: milliseconds(end))
+    let local = LocalTime(timeZone)
+    let written = DraftFileName.trimmingSpaces(text)
+    let trimmed = written.lowercased()
+    let nowMilliseconds = milliseconds(now)
+    func period(_ first: CivilDate, until next: CivilDate) -> DateRange {
+      DateRange(start: local.startOfDay(first) * 1000, end: local.startOfDay(next) * 1000)
     }
     switch trimmed {
     case "today", "now":
-      return range(calendar.startOfDay(for: now), .day)
+      let today = local.civil(milliseconds: nowMilliseconds).date
+      return period(today, until: today.adding(days: 1))
     case "yesterday":
-      return range(calendar.date(byAdding: .day, value: -1, to: calendar.startOfDay(for: now))!, .day)
+      let today = local.civil(milliseconds: nowMilliseconds).date
+      return period(today.adding(days: -1), until: today)
     default:
       break
     }
     // An age: from that long ago until now.
-    if let unit = trimmed.last, let count = Int(trimmed.dropLast()), count >= 0, count < 100_000 {
-      let component: Calendar.Component? =
-        switch unit {
-        case "h": .hour
-        case "d": .day
-        case "w": .weekOfYear
-        case "m": .month
-        case "y": .year
-        default: nil
-        }
-      if let component, let start = calendar.date(byAdding: component, value: -count, to: now) {
-        return DateRange(start: milliseconds(start), end: milliseconds(now) + 1, isAge: true)
-      }
+    if let unit = trimmed.last, let count = Int(trimmed.dropLast()), count >= 0, count < 100_000,
+      let start = ago(count, unit, from: nowMilliseconds, in: local)
+    {
+      return DateRange(start: start, end: nowMilliseconds + 1, isAge: true)
     }
     let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
     if !trimmed.contains("t"), (1...3).contains(parts.count),
       parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
-      parts[0].count == 4, let year = Int(parts[0])
+      parts[0].count == 4, let year = Int(parts[0]),
+      let month = parts.count > 1 ? Int(parts[1]) : 1, let day = parts.count > 2 ? Int(parts[2]) : 1,
+      let date = CivilDate(year: year, month: month, day: day)
     {
-      let month = parts.count > 1 ? Int(parts[1]) : 1
-      let day = parts.count > 2 ? Int(parts[2]) : 1
-      let components = DateComponents(year: year, month: month, day: day)
-      if let month, let day, (1...12).contains(month), (1...31).contains(day),
-        let start = calendar.date(from: components),
-        calendar.component(.day, from: start) == day
-      {
-        return range(start, parts.count == 1 ? .year : parts.count == 2 ? .month : .day)
-      }
+      let next =
+        switch parts.count {
+        case 1: date.adding(years: 1)
+        case 2: date.adding(months: 1)
+        default: date.adding(days: 1)
+        }
+      return period(date, until: next)
     }
-    if let stamp = ISO8601Parsing.parse(text.trimmingCharacters(in: .whitespaces)) {
-      return DateRange(start: milliseconds(stamp), end: milliseconds(stamp) + 1000)
+    if let instant = dateTime(written, in: local) {
+      return DateRange(start: instant, end: instant + 1000)
     }
     throw .invalidDate(text)
   }
 
-  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-}
-
-/// Full ISO 8601 date-times, with or without fractional seconds and offset (local if none).
-enum ISO8601Parsing {
-  static func parse(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    for options: ISO8601DateFormatter.Options in [
-      [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds],
-    ] {
-      formatter.formatOptions = options
-      if let date = formatter.date(from: text) { return date }
+  /// The moment `count` units (`h`, `d`, `w`, `m`, `y`) before `now`, in milliseconds; nil
+  /// for another unit. Hours are exact; days and longer keep the local clock time (a day
+  /// across a change to summer time is 23 hours), months and years the day of the month where
+  /// the month has it (CivilDate.adding(months:)).
+  static func ago(_ count: Int, _ unit: Character, from now: Int64, in local: LocalTime) -> Int64? {
+    if unit == "h" { return now - Int64(count) * 3_600_000 }
+    var civil = local.civil(milliseconds: now)
+    switch unit {
+    case "d": civil.date = civil.date.adding(days: -count)
+    case "w": civil.date = civil.date.adding(days: -7 * count)
+    case "m": civil.date = civil.date.adding(months: -count)
+    case "y": civil.date = civil.date.adding(years: -count)
+    default: return nil
     }
-    let local = DateFormatter()
-    local.locale = Locale(identifier: "en_US_POSIX")
-    local.timeZone = .current
-    for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"] {
-      local.dateFormat = format
-      if let date = local.date(from: text) { return date }
-    }
-    return nil
+    let fraction = now - (now >= 0 ? now / 1000 : (now - 999) / 1000) * 1000
+    return local.seconds(at: civil) * 1000 + fraction
   }
+
+  /// A full date-time in milliseconds since 1970: `2025-10-05T14:03:12Z`, also with a fraction
+  /// of the second (`…12.250Z`) and with an offset for the `Z` (`…12+02:00`, `…12+0200`); or,
+  /// without a zone or a fraction, in local time: `2025-10-05T14:03:12`, `2025-10-05T14:03` or
+  /// either with a space for the `T`. The forms ISO8601DateFormatter (internet date-time, with
+  /// and without fractional seconds) and DateFormatter took here, read strictly: each field has
+  /// all its digits and the date exists.
+  static func dateTime(_ text: String, in local: LocalTime) -> Int64? {
+    // RFC 3339 allows a lowercase `z`, and ISO8601DateFormatter read one.
+    let zoneWritten = text.hasSuffix("z") ? String(text.dropLast()) + "Z" : text
+    guard let read = ISO8601DateTime(zoneWritten), read.civil.second < 60 else { return nil }
+    if let instant = read.millisecondsSince1970 {
+      return read.hasSeconds && !read.hasSpaceSeparator ? instant : nil
+    }
+    guard !read.hasFraction else { return nil }
+    return local.seconds(at: read.civil) * 1000
+  }
+
+  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -57,8 +57,8 @@ public struct DraftQuery: Hashable, Sendable {
   ///   - on: a date; a version was saved within it (`--on yesterday`).
   ///   `since`, `until` and `on` together describe one period in which a version was saved.
   ///   - source: text a source label of one of its versions contains (any case and accents).
-  ///   - timeZone: the time zone of those dates; nil (the current one) is looked up only when
-  ///     a date is given.
+  ///   - timeZone: the time zone of those dates; nil: the system's local time ($TZ, else
+  ///     /etc/localtime), read only when a date is given.
   /// - Throws: `ArchiveError.invalidDate` for a date that is not a date, `.invalidPattern` for a
   ///   glob that does not parse.
   public init(

@@ -83,8 +83,8 @@ public struct SearchParser {
 
   private let query: String
   private let now: Date
-  /// nil: the current time zone, which DateExpression looks up only for a query with a date
-  /// (reading it costs more than parsing a query).
+  /// nil: the system's local time, which DateExpression reads only for a query with a date
+  /// (reading the zone's rules costs more than parsing a query).
   private let timeZone: TimeZone?
   private var tokens: [Token] = []
   private var position = 0
@@ -93,7 +93,8 @@ public struct SearchParser {
   /// The `ink:` terms met, for the archive to check their names (Archive.forEachDraft).
   private var inkTerms: [InkTerm] = []
 
-  /// Parses `query`; dates are read relative to `now` in `timeZone` (nil: the current one).
+  /// Parses `query`; dates are read relative to `now` in `timeZone` (nil: the system's local
+  /// time).
   ///
   /// ```swift
   /// let expression = try SearchParser.parse("name:cat and saved:>=2025-10")

@@ -106,7 +106,7 @@ public struct DraftFileName: Hashable, Sendable {
 
   /// `text` without spaces (Unicode category Zs) and tabs at either end, as Foundation's
   /// `trimmingCharacters(in: .whitespaces)`.
-  static func trimmingSpaces(_ text: String) -> String {
+  package static func trimmingSpaces(_ text: String) -> String {
     let isSpace: (Character) -> Bool = { character in
       character == "\t" || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
     }
