@@ -3,7 +3,7 @@
 // here names a command-line flag or command, nor an exit status: the command line turns each
 // case into its sentence and status in one file (inkling-archive/ErrorMessages.swift).
 
-import Foundation
+import FoundationEssentials
 import InklingRendering
 import InklingStore
 

@@ -2,7 +2,8 @@
 // $INKLING_ARCHIVE, else $XDG_DATA_HOME/inkling-archive/drafts.sqlite, else
 // ~/.local/share/inkling-archive/drafts.sqlite.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 
 public enum ArchiveLocation {
   /// The archive path for this environment.
@@ -13,9 +14,20 @@ public enum ArchiveLocation {
       // The XDG spec says relative values are invalid and must be ignored.
       dataHome = xdg
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
       dataHome = home + "/.local/share"
     }
     return dataHome + "/inkling-archive/drafts.sqlite"
+  }
+
+  /// The home folder of the user running the tool, from the user database (as a login
+  /// sets $HOME); "/" if it has none.
+  private static func accountHome() -> String {
+    var entry = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16 * 1024)
+    guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil, let home = entry.pw_dir
+    else { return "/" }
+    return String(cString: home)
   }
 }

@@ -13,22 +13,27 @@
 // file or folder), there is no writer and misses are rendered each time without being stored.
 
 import Dispatch
-import Foundation
+import FoundationEssentials
 import InklingArchive
+import Synchronization
 
 /// Read-only archive connections, opened on demand and reused.
-final class ArchivePool: @unchecked Sendable {
-  // @unchecked: `idle` and `closed` are only touched while `lock` is held; an Archive taken
-  // out is used by one thread until it is given back.
-  private let lock = NSLock()
-  private var idle: [Archive] = []
-  private var closed = false
+final class ArchivePool: Sendable {
+  private struct Idle {
+    var archives: [Connection]
+    var closed = false
+  }
+  /// An idle connection, which the thread that takes it uses alone until it gives it back.
+  private struct Connection: @unchecked Sendable {
+    let archive: Archive
+  }
+  private let idle: Mutex<Idle>
   let path: String
 
   /// Opens the first connection, so that an archive that cannot be read fails here.
   init(path: String) throws(ArchiveError) {
     self.path = path
-    idle = [try Archive(path: path, mode: .readOnly)]
+    idle = Mutex(Idle(archives: [Connection(archive: try Archive(path: path, mode: .readOnly))]))
   }
 
   /// Runs `body` with a connection of its own.
@@ -42,38 +47,35 @@ final class ArchivePool: @unchecked Sendable {
 
   /// Closes the idle connections; those in use close when given back.
   func close() {
-    lock.lock()
-    closed = true
-    idle.removeAll()
-    lock.unlock()
+    idle.withLock { idle in
+      idle.closed = true
+      idle.archives.removeAll()
+    }
   }
 
   private func take() throws(ArchiveError) -> Archive {
-    lock.lock()
-    if let archive = idle.popLast() {
-      lock.unlock()
-      return archive
-    }
-    lock.unlock()
+    if let connection = idle.withLock({ $0.archives.popLast() }) { return connection.archive }
     return try Archive(path: path, mode: .readOnly)
   }
 
   private func giveBack(_ archive: Archive) {
-    lock.lock()
-    defer { lock.unlock() }
-    if !closed { idle.append(archive) }
+    let connection = Connection(archive: archive)
+    idle.withLock { idle in
+      if !idle.closed { idle.archives.append(connection) }
+    }
   }
 }
 
 /// The one read-write connection that stores thumbnails rendered by readers.
 final class ThumbnailWriter: @unchecked Sendable {
-  // @unchecked: `pending` and `scheduled` are only touched while `lock` is held; `archive` only
-  // on `queue`.
+  // @unchecked: `archive` is only used on `queue`.
   private let archive: Archive
   private let queue = DispatchQueue(label: "inkling-archive.thumbnail-writer")
-  private let lock = NSLock()
-  private var pending: [RenderedThumbnail] = []
-  private var scheduled = false
+  private struct Pending {
+    var thumbnails: [RenderedThumbnail] = []
+    var scheduled = false
+  }
+  private let pending = Mutex(Pending())
 
   /// A writer, or nil when the archive cannot be opened for writing.
   init?(path: String) {
@@ -83,12 +85,12 @@ final class ThumbnailWriter: @unchecked Sendable {
 
   /// Queues a thumbnail to store; returns at once.
   func store(_ thumbnail: RenderedThumbnail) {
-    lock.lock()
-    defer { lock.unlock() }
-    pending.append(thumbnail)
-    guard !scheduled else { return }
-    scheduled = true
-    queue.async { self.drain() }
+    let schedule = pending.withLock { pending in
+      pending.thumbnails.append(thumbnail)
+      defer { pending.scheduled = true }
+      return !pending.scheduled
+    }
+    if schedule { queue.async { self.drain() } }
   }
 
   /// Stores what is queued and waits until it is written (for a clean stop and for tests).
@@ -97,11 +99,10 @@ final class ThumbnailWriter: @unchecked Sendable {
   }
 
   private func drain() {
-    lock.lock()
-    let batch = pending
-    pending = []
-    scheduled = false
-    lock.unlock()
+    let batch = pending.withLock { pending in
+      defer { pending = Pending() }
+      return pending.thumbnails
+    }
     if !batch.isEmpty { archive.storeThumbnails(batch) }
   }
 }

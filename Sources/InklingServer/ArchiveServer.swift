@@ -7,7 +7,7 @@
 //      401 to every request without it (AccessControl.swift);
 //   2. every response passes ResponseEncoding.finish (security headers, entity tag, gzip).
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 
 /// How to serve an archive.

@@ -4,13 +4,11 @@
 // leaves one SELECT (the PNG by its key) per cached thumbnail instead of three and a SHA-256.
 // Bounded: past `limit` entries it starts again empty, which costs a recomputation each.
 
-import Foundation
 import InklingArchive
+import Synchronization
 
-final class ThumbnailKeys: @unchecked Sendable {
-  // @unchecked: `known` is only touched while `lock` is held.
-  private let lock = NSLock()
-  private var known: [Key: ThumbnailRequest] = [:]
+final class ThumbnailKeys: Sendable {
+  private let known = Mutex<[Key: ThumbnailRequest]>([:])
   private let limit: Int
 
   private struct Key: Hashable {
@@ -23,9 +21,9 @@ final class ThumbnailKeys: @unchecked Sendable {
   /// The request for version `id` at `size`, computed by `make` the first time.
   func request(_ id: VersionID, size: Int, make: () throws -> ThumbnailRequest) rethrows -> ThumbnailRequest {
     let key = Key(id: id, size: size)
-    if let request = lock.withLock({ known[key] }) { return request }
+    if let request = known.withLock({ $0[key] }) { return request }
     let request = try make()
-    lock.withLock {
+    known.withLock { known in
       if known.count >= limit { known.removeAll(keepingCapacity: true) }
       known[key] = request
     }

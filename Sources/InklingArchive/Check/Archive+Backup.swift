@@ -16,7 +16,7 @@
 //   1. DEST is replaced only with `overwrite`, and never by a copy that failed its check.
 //   2. The source is only read: backup works on archives opened read-only.
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 #if canImport(Glibc)

@@ -26,7 +26,7 @@
 //      decodes each blob once (blobs are visited in insertion order, so delta bases are
 //      still in BlobStore's cache) and rebuilds each version once.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore

@@ -20,7 +20,7 @@
 // the manifest is in the folder with the listed bytes; a version that fails its check is
 // never written.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -8,10 +8,12 @@
 // (when the archive is writable; a failed store is not an error, the cache is only a cache)
 // and returned.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 import InklingFormats
 import InklingRendering
 import InklingStore
+import Synchronization
 
 /// One thumbnail to produce: its key and what to render on a miss.
 struct ThumbnailJob: Sendable {
@@ -334,7 +336,7 @@ extension Archive {
     }
     let shared = ParallelRender(count: jobs.count)
     let archivePath = path
-    DispatchQueue.concurrentPerform(iterations: workerCount) { _ in
+    let render: @Sendable () -> Void = {
       let db: Database
       do {
         db = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
@@ -353,6 +355,10 @@ extension Archive {
         }
       }
     }
+    // This thread renders too, as one of the workers.
+    let others = (1..<workerCount).map { _ in SystemThread(render) }
+    render()
+    others.forEach { $0.join() }
     return try shared.results()
   }
 
@@ -378,38 +384,36 @@ extension Archive {
 }
 
 /// Work shared by the rendering threads: the next job to take, the results, the first error.
-private final class ParallelRender: @unchecked Sendable {
-  // @unchecked: every stored property is only touched while `lock` is held.
-  private let lock = NSLock()
-  private var next = 0
-  private var pngs: [[UInt8]]
-  private var failure: ArchiveError?
+private final class ParallelRender: Sendable {
+  private struct State {
+    var next = 0
+    var pngs: [[UInt8]]
+    var failure: ArchiveError?
+  }
+  private let state: Mutex<State>
 
-  init(count: Int) { pngs = Array(repeating: [], count: count) }
+  init(count: Int) { state = Mutex(State(pngs: Array(repeating: [], count: count))) }
 
   func nextIndex() -> Int? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard failure == nil, next < pngs.count else { return nil }
-    next += 1
-    return next - 1
+    state.withLock { state in
+      guard state.failure == nil, state.next < state.pngs.count else { return nil }
+      state.next += 1
+      return state.next - 1
+    }
   }
 
   func set(_ index: Int, _ png: [UInt8]) {
-    lock.lock()
-    defer { lock.unlock() }
-    pngs[index] = png
+    state.withLock { $0.pngs[index] = png }
   }
 
   func fail(_ error: ArchiveError) {
-    lock.lock()
-    defer { lock.unlock() }
-    if failure == nil { failure = error }
+    state.withLock { state in
+      if state.failure == nil { state.failure = error }
+    }
   }
 
   func results() throws(ArchiveError) -> [[UInt8]] {
-    lock.lock()
-    defer { lock.unlock() }
+    let (pngs, failure) = state.withLock { ($0.pngs, $0.failure) }
     if let failure { throw failure }
     return pngs
   }

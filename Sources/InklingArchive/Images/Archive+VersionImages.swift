@@ -13,7 +13,7 @@
 // `RenderedThumbnail`, which `storeThumbnails` stores through a writable connection: a
 // connection that serves readers need never take the write lock.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore

@@ -2,7 +2,7 @@
 // (ImportPipeline.swift): the folder walk lists each folder's versions of a draft, workers
 // prepare them (VersionPreparer), the writer stores them (VersionWriter).
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

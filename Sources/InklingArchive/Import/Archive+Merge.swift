@@ -16,7 +16,7 @@
 // there was meant to go). A draft in this archive's trash stays there: versions merged into
 // it join it in the trash, as an imported file of a trashed draft does.
 
-import Foundation
+import FoundationEssentials
 import InklingRendering
 import InklingStore
 

@@ -12,8 +12,9 @@
 // what they still hand over and closes the run. Everything committed is complete, and a
 // later import of the same paths finds the rest (importing is idempotent).
 
-import Foundation
+import FoundationEssentials
 import InklingStore
+import Synchronization
 
 /// One kind of work the pipeline runs.
 protocol ImportSource: Sendable {
@@ -70,34 +71,32 @@ extension Archive {
     let results = BlockingQueue<WorkResult>(capacity: 48, maximumWeight: 32 << 20) { $0.fileBytes }
     let progress = ProgressCounter()
 
-    let listThread = Thread {
-      source.produce(progress) { jobs.push($0) }
-      progress.walkFinished()
-      jobs.close()
+    let archivePath = path
+    let startList = {
+      SystemThread(stackSize: 1 << 20) {
+        source.produce(progress) { jobs.push($0) }
+        progress.walkFinished()
+        jobs.close()
+      }
     }
-    listThread.stackSize = 1 << 20
-
     // The workers: each opens its own connections.
     let workerCount = max(1, options.workers)
     let remaining = WorkerCount(workerCount)
-    var workerThreads: [Thread] = []
-    let archivePath = path
-    for _ in 0..<workerCount {
-      workerThreads.append(
-        Thread {
-          defer { if remaining.finishOne() { results.close() } }
-          let worker: Source.Worker
-          do {
-            worker = try source.makeWorker()
-          } catch {
-            results.push(.failure(ArchiveError(error, path: archivePath)))
-            while jobs.pop() != nil {}
-            return
-          }
-          while let job = jobs.pop() {
-            source.prepare(job, with: worker) { results.push($0) }
-          }
-        })
+    let startWorker = {
+      SystemThread {
+        defer { if remaining.finishOne() { results.close() } }
+        let worker: Source.Worker
+        do {
+          worker = try source.makeWorker()
+        } catch {
+          results.push(.failure(ArchiveError(error, path: archivePath)))
+          while jobs.pop() != nil {}
+          return
+        }
+        while let job = jobs.pop() {
+          source.prepare(job, with: worker) { results.push($0) }
+        }
+      }
     }
 
     let onEvent = options.onEvent
@@ -109,8 +108,10 @@ extension Archive {
     } catch {
       throw ArchiveError(error, path: path)
     }
-    listThread.start()
-    workerThreads.forEach { $0.start() }
+    let threads = [startList()] + (0..<workerCount).map { _ in startWorker() }
+    // Every thread ends once the results are drained: the lister when the jobs are listed or
+    // closed, the workers when the jobs queue is empty and closed.
+    defer { threads.forEach { $0.join() } }
 
     var failure: ArchiveError?
     var stopped = false
@@ -190,54 +191,50 @@ extension Archive {
 }
 
 /// Counts the workers still running; the last one to finish closes the results queue.
-final class WorkerCount: @unchecked Sendable {
-  // @unchecked: `count` is only touched under `lock`.
-  private let lock = NSLock()
-  private var count: Int
-  init(_ count: Int) { self.count = count }
+final class WorkerCount: Sendable {
+  private let count: Mutex<Int>
+  init(_ count: Int) { self.count = Mutex(count) }
   func finishOne() -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    count -= 1
-    return count == 0
+    count.withLock { count in
+      count -= 1
+      return count == 0
+    }
   }
 }
 
 /// Progress shared between the lister and the writer.
-final class ProgressCounter: @unchecked Sendable {
-  // @unchecked: every property is only touched under `lock`.
-  private let lock = NSLock()
-  private var filesFound = 0
-  private var bytesFound: Int64 = 0
-  private var filesDone = 0
-  private var bytesDone: Int64 = 0
-  private var walkDone = false
+final class ProgressCounter: Sendable {
+  private struct Counts {
+    var filesFound = 0
+    var bytesFound: Int64 = 0
+    var filesDone = 0
+    var bytesDone: Int64 = 0
+    var walkDone = false
+  }
+  private let counts = Mutex(Counts())
 
   func found(files: Int, bytes: Int64) {
-    lock.lock()
-    defer { lock.unlock() }
-    filesFound += files
-    bytesFound += bytes
+    counts.withLock {
+      $0.filesFound += files
+      $0.bytesFound += bytes
+    }
   }
 
   func done(bytes: Int64) {
-    lock.lock()
-    defer { lock.unlock() }
-    filesDone += 1
-    bytesDone += bytes
+    counts.withLock {
+      $0.filesDone += 1
+      $0.bytesDone += bytes
+    }
   }
 
   func walkFinished() {
-    lock.lock()
-    defer { lock.unlock() }
-    walkDone = true
+    counts.withLock { $0.walkDone = true }
   }
 
   func snapshot(since start: Date) -> ImportProgress {
-    lock.lock()
-    defer { lock.unlock() }
+    let counts = counts.withLock { $0 }
     return ImportProgress(
-      filesDone: filesDone, bytesDone: bytesDone, filesFound: filesFound, bytesFound: bytesFound,
-      walkFinished: walkDone, seconds: Date().timeIntervalSince(start))
+      filesDone: counts.filesDone, bytesDone: counts.bytesDone, filesFound: counts.filesFound,
+      bytesFound: counts.bytesFound, walkFinished: counts.walkDone, seconds: Date().timeIntervalSince(start))
   }
 }

@@ -1,6 +1,6 @@
 // What an import did, and what it tells the caller while it runs.
 
-import Foundation
+import FoundationEssentials
 
 /// The outcome of `Archive.importFiles(at:options:)`.
 public struct ImportSummary: Sendable, Equatable {

@@ -18,7 +18,7 @@
 // A version that does not verify ends the merge (`WorkResult.failure`), unless salvaging:
 // then it is left out and reported, and the rest goes on.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

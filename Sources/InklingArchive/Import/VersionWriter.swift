@@ -15,7 +15,7 @@
 // The index is derived data: if its writes fail, they roll back alone (their own
 // savepoint) and the drawings stay "not indexed" until `reindex`; no file is lost for it.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -1,7 +1,7 @@
 // `diff`: the strokes added, removed, hidden and shown again between two versions of a draft,
 // from the drawing index.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

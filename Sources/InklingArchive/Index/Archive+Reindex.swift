@@ -1,7 +1,7 @@
 // `reindex`: filling the drawing index (migration 0002) for drawings it has no row for, or
 // building it again from nothing.
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 extension Archive {

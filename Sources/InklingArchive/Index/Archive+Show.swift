@@ -1,7 +1,7 @@
 // `show`: one version of a draft with what the drawing index says of its drawing; and how a
 // version is picked by number or date, for every operation on one version.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -25,7 +25,8 @@
 // skipping nothing.
 // Gzipped drawings are decoded whole (their stroke bytes live in a buffer the reader frees).
 
-import Foundation
+import FoundationEssentials
+import Glibc
 import InklingFormats
 import InklingStore
 
@@ -178,7 +179,7 @@ final class DrawingIndexer {
       case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
       }
     } catch {
-      return skipped.contains(true) ? nil : DrawingFacts(status: .damaged, problem: error.description)
+      return skipped.contains(true) ? nil : DrawingFacts(status: .damaged, problem: String(describing: error))
     }
     guard fingerprints.count == drawing.strokes.count else { return wholeFacts(of: bytes) }
     guard
@@ -202,7 +203,7 @@ final class DrawingIndexer {
       case .unreadable(let reason, _): return DrawingFacts(status: .unreadable, problem: reason)
       }
     } catch {
-      return DrawingFacts(status: .damaged, problem: error.description)
+      return DrawingFacts(status: .damaged, problem: String(describing: error))
     }
     let fingerprints = Self.strokeFingerprints(bytes, count: drawing.strokes.count)
     return facts(of: drawing, encodedIn: [], fingerprints: fingerprints, skipped: [], before: PreviousSave())?.facts

@@ -1,6 +1,6 @@
 // What `show` and `diff` tell of a drawing, from the drawing index.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

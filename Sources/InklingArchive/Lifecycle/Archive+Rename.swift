@@ -5,7 +5,7 @@
 // same file in both (same save time and content) becomes one version (DraftRecords.merge).
 // Either is one transaction.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -8,7 +8,7 @@
 // `version.reverts_version_id` names the version whose content it repeats; a revert of a
 // revert names the original (invariant 2 of migration 0012), which `history` shows.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -6,7 +6,7 @@
 // what they used becomes garbage that `gc` reclaims, blob by blob, keeping any blob that is
 // still another's delta base. Each operation is one transaction.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -3,7 +3,7 @@
 // deltas (newest whole) at a high zstd level — the smallest encoding, and the best one too
 // when imports arrived out of order or in parallel.
 
-import Foundation
+import FoundationEssentials
 import InklingRendering
 import InklingStore
 

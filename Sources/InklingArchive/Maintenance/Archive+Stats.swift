@@ -1,6 +1,6 @@
 // `stats`: what the archive holds and what it costs, by kind of storage.
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 /// What `stats` reports.

@@ -1,7 +1,7 @@
 // `history`: one draft's versions, oldest first, with what the drawing index says of each
 // (`list` is Archive+Search.swift's `drafts(matching:sort:limit:)`).
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

@@ -9,7 +9,7 @@
 // query rarely has a second page, and a query with many pages has matches dense enough that
 // the walk meets a page of them soon.
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 /// A version's permanent identity in an archive: unlike its number, which an older save

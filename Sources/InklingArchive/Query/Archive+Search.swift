@@ -1,7 +1,7 @@
 // Finding drafts: `list` with filters, `search`, sorted and limited, as a list or a stream.
 // SearchCompiler chooses the plan, the store's DraftSearchSQL runs it; this file shapes the rows.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

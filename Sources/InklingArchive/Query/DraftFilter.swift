@@ -1,7 +1,7 @@
 // What `list` and `search` ask the archive for: one SearchExpression, built either from the
 // search language or from `list`'s flags (--name, --exact, --glob, --since, --until, --on).
 
-import Foundation
+import FoundationEssentials
 
 /// Which drafts to list.
 ///

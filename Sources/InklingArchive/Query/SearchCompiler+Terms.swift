@@ -1,7 +1,7 @@
 // The terms of a search, as SearchCompiler uses them: each term's row predicate on the draft
 // (DraftPredicate), and its driver (DraftCandidates from an index, with a size estimate).
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

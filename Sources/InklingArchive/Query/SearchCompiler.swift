@@ -47,7 +47,7 @@
 // `latest_saved_ms IS NOT NULL` it would become a range on the index, walked upwards, and
 // newest-first would then sort every draft.
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 /// The store's query for a search, and the plan it follows.

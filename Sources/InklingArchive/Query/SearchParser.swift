@@ -17,7 +17,7 @@
 //   2. Nesting (parentheses and `not`) is at most `maximumDepth` deep and a query has at
 //      most `maximumTerms` terms, so neither the parser's stack nor the SQL grows unbounded.
 
-import Foundation
+import FoundationEssentials
 
 /// A query that does not parse: where and why.
 ///

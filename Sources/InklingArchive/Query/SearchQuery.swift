@@ -20,7 +20,7 @@
 // and `saved:>=7d` are saved since 7 days ago, `saved:<7d` before then; `saved:7d` is "in the
 // last 7 days" (from that moment until now).
 
-import Foundation
+import FoundationEssentials
 
 /// How a term compares its field with its value.
 public enum SearchComparison: String, Sendable, Hashable, CaseIterable {

@@ -2,7 +2,7 @@
 // modification time. The bytes are rebuilt from the envelope and the drawing blob and
 // checked against the SHA-256 the file had when it was imported before anything is written.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 import InklingStore
 

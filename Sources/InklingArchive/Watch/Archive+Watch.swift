@@ -16,7 +16,7 @@
 // A stop is seen between imports, and by the import itself after each commit: what is
 // committed is complete, and the next start imports the rest (step 1).
 
-import Foundation
+import FoundationEssentials
 import InklingStore
 
 #if canImport(Glibc)

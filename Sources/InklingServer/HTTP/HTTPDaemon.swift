@@ -11,7 +11,8 @@
 // is read and dropped.
 
 import CMicroHTTPD
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPDBridge
 
 /// How a daemon listens.

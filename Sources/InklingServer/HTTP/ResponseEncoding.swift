@@ -3,7 +3,7 @@
 // accepts it. HEAD needs nothing here: MHD sends a HEAD response's headers (Content-Length
 // included) without its body, so a HEAD is answered exactly as its GET would be.
 
-import Foundation
+import FoundationEssentials
 import InklingFormats
 
 enum ResponseEncoding {

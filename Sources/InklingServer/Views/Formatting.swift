@@ -1,8 +1,10 @@
 // How pages show dates, sizes and counts to people: local time (the server's, $TZ), as the
 // command line does; machine-readable dates go into <time datetime> and JSON as ISO 8601 UTC.
 
-import Foundation
+import FoundationEssentials
+import Glibc
 import InklingArchive
+import InklingPresentation
 
 enum Formatting {
   /// `2025-10-05 14:03` in the local time zone.
@@ -70,6 +72,6 @@ enum Formatting {
       return byte < 16 ? "0" + digits : digits
     }
     let base = "#" + hex(red) + hex(green) + hex(blue)
-    return alpha < 1 ? base + String(format: " (alpha %.2f)", alpha) : base
+    return alpha < 1 ? base + " (alpha " + Format.decimal(alpha, digits: 2) + ")" : base
   }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import InklingArchive
 import InklingCommandLine
 import InklingServer
@@ -89,16 +90,19 @@ struct ServeCommand: Command {
       context.printError("No xdg-open on this machine to start a browser; open \(url) yourself.")
       return
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: opener)
-    process.arguments = [url]
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      context.printError("Could not start xdg-open (\(error.localizedDescription)); open \(url) yourself.")
+    // Through a shell that starts it in the background and exits at once, so that xdg-open
+    // (and the browser it may become) is nobody's child here: nothing to wait for later.
+    let script = "\"$0\" \"$1\" </dev/null >/dev/null 2>&1 &"
+    let words: [String] = ["/bin/sh", "-c", script, opener, url]
+    let arguments = words.map { strdup($0) } + [nil]
+    defer { arguments.forEach { free($0) } }
+    var shell = pid_t()
+    let code = posix_spawn(&shell, "/bin/sh", nil, nil, arguments, environ)
+    guard code == 0 else {
+      context.printError("Could not start xdg-open (\(String(cString: strerror(code)))); open \(url) yourself.")
+      return
     }
+    var status: Int32 = 0
+    while waitpid(shell, &status, 0) == -1 && errno == EINTR {}
   }
 }

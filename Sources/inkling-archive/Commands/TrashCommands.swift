@@ -1,6 +1,6 @@
 // `delete`, `undelete` and `purge`: the trash (Archive+Trash.swift).
 
-import Foundation
+import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation

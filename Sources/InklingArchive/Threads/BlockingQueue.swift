@@ -5,11 +5,11 @@
 // absorb the consumer's pauses when elements are small stays within memory when they are
 // large. One element is always let in, whatever its weight.
 
-import Foundation
+import Glibc
 
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
   // @unchecked: every stored property is only touched while `condition` is locked.
-  private let condition = NSCondition()
+  private let condition = Condition()
   private var items: [(element: Element, weight: Int)] = []
   private var head = 0
   private var closed = false
@@ -67,4 +67,29 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     condition.broadcast()
     condition.unlock()
   }
+}
+
+/// A mutex and its condition variable (pthreads), which the queue's both sides wait on.
+private final class Condition: @unchecked Sendable {
+  // @unchecked: pthreads synchronises every use; the two live at fixed addresses, as they must.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let variable = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  init() {
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(variable, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(variable)
+    pthread_mutex_destroy(mutex)
+    variable.deallocate()
+    mutex.deallocate()
+  }
+
+  func lock() { pthread_mutex_lock(mutex) }
+  func unlock() { pthread_mutex_unlock(mutex) }
+  /// Unlocks, sleeps until a broadcast, and locks again (callers re-check what they wait for).
+  func wait() { pthread_cond_wait(variable, mutex) }
+  func broadcast() { pthread_cond_broadcast(variable) }
 }
