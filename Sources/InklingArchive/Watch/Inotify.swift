@@ -13,7 +13,7 @@
 // and the kernel adds IN_IGNORED (a watch ended), IN_UNMOUNT and IN_Q_OVERFLOW (events lost).
 
 #if canImport(Glibc)
-  import Foundation
+  import FoundationEssentials
   import Glibc
 
   final class Inotify {
