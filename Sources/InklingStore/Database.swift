@@ -12,6 +12,7 @@
 //   3. After `close()` every call throws; none touches a closed handle.
 
 import CSQLite
+import InklingFormats
 
 /// A connection to a SQLite database file.
 package final class Database {
@@ -105,7 +106,7 @@ package final class Database {
   private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
     guard let end else { return String(cString: start) }
     let bytes = UnsafeRawBufferPointer(start: start, count: end - start)
-    return String(decoding: bytes, as: UTF8.self).trimmingSpaces()
+    return String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
   }
 
   /// Executes one SQL statement with `arguments` bound to its parameters (`?`).
@@ -251,15 +252,4 @@ package final class Database {
   }
 
   func savepointEnded() { savepointDepth -= 1 }
-}
-
-extension String {
-  /// The string without leading and trailing whitespace.
-  func trimmingSpaces() -> String {
-    let scalars = unicodeScalars
-    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-    else { return "" }
-    return String(scalars[first...last])
-  }
 }

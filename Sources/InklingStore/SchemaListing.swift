@@ -18,6 +18,7 @@
 // the listing is documentation, but it never says anything the migrations do not do.
 
 import CSQLite
+import InklingFormats
 
 package enum SchemaListing {
   /// The text of migrations/schema.sql for `migrations`.
@@ -88,7 +89,7 @@ package enum SchemaListing {
           pending = ""
         }
       }
-      if !pending.trimmingSpaces().isEmpty {
+      if !pending.trimmingWhitespace().isEmpty {
         // Only comments and spaces after the last statement (sqlite3_complete is false for
         // them): nothing to run.
         guard Self.split(pending).statement.isEmpty else {
@@ -102,11 +103,11 @@ package enum SchemaListing {
     static func split(_ chunk: String) -> (leading: String, statement: String) {
       var lines = chunk.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
       var leading: [String] = []
-      while let first = lines.first, first.trimmingSpaces().isEmpty || first.trimmingSpaces().hasPrefix("--") {
+      while let first = lines.first, first.trimmingWhitespace().isEmpty || first.trimmingWhitespace().hasPrefix("--") {
         leading.append(first)
         lines.removeFirst()
       }
-      return (leading.joined(separator: "\n"), lines.joined(separator: "\n").trimmingSpaces())
+      return (leading.joined(separator: "\n"), lines.joined(separator: "\n").trimmingWhitespace())
     }
 
     /// The comment lines directly above the statement: the last run of `--` lines with no
@@ -114,7 +115,7 @@ package enum SchemaListing {
     static func directComment(_ leading: String) -> [String] {
       var block: [String] = []
       for line in leading.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-        let trimmed = line.trimmingSpaces()
+        let trimmed = line.trimmingWhitespace()
         if trimmed.isEmpty { block = [] } else { block.append(trimmed) }
       }
       return block
@@ -182,8 +183,8 @@ package enum SchemaListing {
       rest = rest.drop { $0.isWhitespace }.drop { !$0.isWhitespace }  // the table's name
       guard var definition = dropKeyword("ADD", from: rest) else { return nil }
       definition = dropKeyword("COLUMN", from: definition) ?? definition
-      var text = String(definition).trimmingSpaces()
-      while text.hasSuffix(";") { text = String(text.dropLast()).trimmingSpaces() }
+      var text = String(definition).trimmingWhitespace()
+      while text.hasSuffix(";") { text = String(text.dropLast()).trimmingWhitespace() }
       return text
     }
 
@@ -263,7 +264,7 @@ package enum SchemaListing {
       var tailText = Substring(tail)
       // The line of the last column, to which a comma is added (before its comment, if any).
       var endsLine = false
-      if headLines.count > 1, headLines.last?.trimmingSpaces().isEmpty == true {
+      if headLines.count > 1, headLines.last?.trimmingWhitespace().isEmpty == true {
         headLines.removeLast()
         endsLine = true
       }

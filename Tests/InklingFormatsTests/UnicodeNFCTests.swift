@@ -36,7 +36,7 @@ import Testing
 
   @Test func trimsSpacesAsFoundationsWhitespacesSetDoes() {
     for text in [" copy ", "\t2\u{A0}", "\u{3000}(1)", "x", "", "  "] {
-      #expect(DraftFileName.trimmingSpaces(text) == text.trimmingCharacters(in: .whitespaces), "\(text)")
+      #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces), "\(text)")
     }
   }
 }

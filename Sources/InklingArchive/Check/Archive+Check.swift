@@ -218,7 +218,7 @@ final class ArchiveCheck {
   func checkIntegrity() {
     step("sqlite") {
       for message in try CheckQueries.integrityProblems(limit: limit, in: database) {
-        report("sqlite", message.replacingOccurrences(of: "\n", with: " "))
+        report("sqlite", message.replacing("\n", with: " "))
       }
     }
   }

@@ -85,15 +85,14 @@ public struct DraftPageCursor: Hashable, Sendable {
   }
 
   private static func base64URL(_ text: String) -> String {
-    Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-      .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    Data(text.utf8).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
   }
 
   private static func text(base64URL: String) -> String? {
     guard base64URL.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
       return nil
     }
-    var standard = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+    var standard = base64URL.replacing("-", with: "+").replacing("_", with: "/")
     standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
     guard let data = Data(base64Encoded: standard) else { return nil }
     return String(bytes: data, encoding: .utf8)

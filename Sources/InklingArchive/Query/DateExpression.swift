@@ -36,7 +36,7 @@ public enum DateExpression {
     -> DateRange
   {
     let local = LocalTime(timeZone)
-    let written = DraftFileName.trimmingSpaces(text)
+    let written = text.trimmingSpaces()
     let trimmed = written.lowercased()
     let nowMilliseconds = milliseconds(now)
     func period(_ first: CivilDate, until next: CivilDate) -> DateRange {

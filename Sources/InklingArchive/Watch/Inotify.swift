@@ -15,6 +15,7 @@
 #if canImport(Glibc)
   import FoundationEssentials
   import Glibc
+  import InklingFormats
 
   final class Inotify {
     let descriptor: Int32
@@ -103,7 +104,7 @@
       var bytes = [UInt8](repeating: 0, count: 32)
       let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       guard count > 0 else { return nil }
-      return Int(String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+      return Int(String(decoding: bytes.prefix(count), as: UTF8.self).trimmingWhitespace())
     }
   }
 #endif

@@ -61,7 +61,7 @@ public struct DraftFileName: Hashable, Sendable {
     if let found {
       name = found.name
       savedMilliseconds = found.stamp.millisecondsSince1970
-      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(Self.trimmingSpaces(found.suffix))) }
+      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(found.suffix.trimmingSpaces())) }
       if let offset = found.stamp.offset { fallbacks.append(.offset(offset)) }
       if found.stamp.hasFraction { fallbacks.append(.fractionalSeconds) }
     } else {
@@ -71,7 +71,7 @@ public struct DraftFileName: Hashable, Sendable {
       // `Cat (1).inkling`: a copy of a stampless file is the same draft. A bare number
       // (`Room 101`) is more likely part of the name here, so only the unmistakable forms.
       if let range = Self.copySuffixRange(in: name, allowBareNumbers: false) {
-        fallbacks.append(.copySuffix(Self.trimmingSpaces(String(name[range]))))
+        fallbacks.append(.copySuffix(name[range].trimmingSpaces()))
         name.removeSubrange(range)
       }
     }
@@ -102,17 +102,6 @@ public struct DraftFileName: Hashable, Sendable {
   /// decomposed (NFD, as macOS file systems hand them out) is the same draft.
   public static func canonicalName(_ name: String) -> String {
     UnicodeNFC.normalize(name)
-  }
-
-  /// `text` without spaces (Unicode category Zs) and tabs at either end, as Foundation's
-  /// `trimmingCharacters(in: .whitespaces)`.
-  package static func trimmingSpaces(_ text: String) -> String {
-    let isSpace: (Character) -> Bool = { character in
-      character == "\t" || character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
-    }
-    guard let first = text.firstIndex(where: { !isSpace($0) }) else { return "" }
-    let last = text.lastIndex(where: { !isSpace($0) })!
-    return String(text[first...last])
   }
 
   /// The file name without `.inkling` (any letter case), or nil when it has another ending.

@@ -58,7 +58,7 @@ enum ResponseEncoding {
   static func acceptsGzip(_ header: String?) -> Bool {
     guard let header else { return false }
     for item in header.split(separator: ",") {
-      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+      let parts = item.split(separator: ";").map { $0.trimmingSpaces().lowercased() }
       guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
       let refused = parts.dropFirst().contains { parameter in
         parameter.hasPrefix("q=") && (Double(parameter.dropFirst(2)) ?? 1) == 0
@@ -72,7 +72,7 @@ enum ResponseEncoding {
   /// `*`, or a list of `"tag"` and `W/"tag"`.
   static func matches(_ header: String, tags: [String]) -> Bool {
     for item in header.split(separator: ",") {
-      var candidate = item.trimmingCharacters(in: .whitespaces)
+      var candidate = item.trimmingSpaces()
       if candidate == "*" { return true }
       if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
       guard candidate.count >= 2, candidate.hasPrefix("\""), candidate.hasSuffix("\"") else { continue }

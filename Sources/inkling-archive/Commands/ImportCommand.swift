@@ -1,6 +1,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct ImportCommand: Command {
@@ -57,7 +58,7 @@ struct ImportCommand: Command {
     ndjson = parsed.value(Self.ndjson)
     source = try parsed.value(Self.source)
     salvage = parsed.value(Self.salvage)
-    if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
     }
   }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ struct WatchCommand: Command {
     source = try parsed.value(Self.source)
     settle = try parsed.value(Self.settle)
     maximumFileSize = try parsed.value(ImportCommand.maximumFileSize)
-    if let source, source.trimmingCharacters(in: .whitespaces).isEmpty {
+    if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
     }
   }
