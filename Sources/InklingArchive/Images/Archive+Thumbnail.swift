@@ -9,7 +9,6 @@
 // and returned.
 
 import FoundationEssentials
-import Glibc
 import InklingFormats
 import InklingRendering
 import InklingStore
@@ -246,14 +245,11 @@ extension Archive {
     ]
   }
 
-  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
+  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC). Arithmetic, not
+  /// gmtime_r, which reads the time zone files first though UTC needs none of them.
   static func iso8601(milliseconds: Int64) -> String {
-    var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-    return
-      "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+    return CivilDateTime(secondsSince1970: seconds).text(seconds: true, separator: "T") + "Z"
   }
 
   /// The job for one drawing blob at one size: its key from the drawing index, or, for a
