@@ -23,11 +23,23 @@ public enum ArchiveLocation {
   /// The home folder of the user running the tool, from the user database (as a login
   /// sets $HOME); "/" if it has none.
   private static func accountHome() -> String {
-    var entry = passwd()
-    var found: UnsafeMutablePointer<passwd>?
-    var buffer = [CChar](repeating: 0, count: 16 * 1024)
-    guard getpwuid_r(getuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil, let home = entry.pw_dir
-    else { return "/" }
-    return String(cString: home)
+    var size = 16 * 1024
+    while size <= 1 << 20 {
+      var entry = passwd()
+      var found: UnsafeMutablePointer<passwd>?
+      var buffer = [CChar](repeating: 0, count: size)
+      // The entry's strings live in `buffer`: read them while it is there.
+      let (code, home) = buffer.withUnsafeMutableBufferPointer { buffer in
+        let code = getpwuid_r(getuid(), &entry, buffer.baseAddress!, buffer.count, &found)
+        return (code, code == 0 && found != nil ? entry.pw_dir.map { String(cString: $0) } : nil)
+      }
+      if code == ERANGE {
+        size *= 4
+        continue
+      }
+      guard let home, !home.isEmpty else { return "/" }
+      return home
+    }
+    return "/"
   }
 }

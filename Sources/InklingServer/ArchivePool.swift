@@ -87,8 +87,9 @@ final class ThumbnailWriter: @unchecked Sendable {
   func store(_ thumbnail: RenderedThumbnail) {
     let schedule = pending.withLock { pending in
       pending.thumbnails.append(thumbnail)
-      defer { pending.scheduled = true }
-      return !pending.scheduled
+      let unscheduled = !pending.scheduled
+      pending.scheduled = true
+      return unscheduled
     }
     if schedule { queue.async { self.drain() } }
   }

@@ -65,6 +65,16 @@ import Testing
     #expect(all.stdout.split(separator: "\n").count == 6)
   }
 
+  /// The size a backup reports is the file's, not 0 (FoundationEssentials gives file sizes
+  /// as another type than Foundation did).
+  @Test func backupReportsTheSizeOfTheCopy() throws {
+    let backup = try runner.run(["--json", "backup", folder + "/copy.sqlite"])
+    #expect(backup.status == 0, "\(backup.stderr)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/copy.sqlite")[.size] as? Int)
+    #expect(size > 0)
+    #expect(backup.stdout.contains("\"bytes\":\(size),"), "\(backup.stdout)")
+  }
+
   @Test func statsAndGC() throws {
     let stats = try runner.run(["stats", "--json"])
     #expect(stats.status == 0)

@@ -33,10 +33,4 @@ import Testing
     // Foundation turned this into "Á" (it composed with the low 16 bits of U+1F600).
     #expect(UnicodeNFC.normalize("\u{1F600}\u{301}") == "\u{1F600}\u{301}")
   }
-
-  @Test func trimsSpacesAsFoundationsWhitespacesSetDoes() {
-    for text in [" copy ", "\t2\u{A0}", "\u{3000}(1)", "x", "", "  "] {
-      #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces), "\(text)")
-    }
-  }
 }

@@ -17,6 +17,7 @@
 //   2. The source is only read: backup works on archives opened read-only.
 
 import FoundationEssentials
+import Glibc
 import InklingStore
 
 #if canImport(Glibc)
@@ -90,7 +91,8 @@ extension Archive {
         path: target, problemCount: report.problemCount, firstProblem: report.problems.first?.description)
     }
     try moveIntoPlace(temporary, target, overwrite: overwrite)
-    let size = (try? FileManager.default.attributesOfItem(atPath: target)[.size] as? Int64) ?? 0
+    var info = stat()
+    let size = stat(target, &info) == 0 ? Int64(info.st_size) : 0
     return BackupReport(path: target, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
   }
 

@@ -232,9 +232,9 @@ final class ProgressCounter: Sendable {
   }
 
   func snapshot(since start: Date) -> ImportProgress {
-    let counts = counts.withLock { $0 }
+    let now = counts.withLock { $0 }
     return ImportProgress(
-      filesDone: counts.filesDone, bytesDone: counts.bytesDone, filesFound: counts.filesFound,
-      bytesFound: counts.bytesFound, walkFinished: counts.walkDone, seconds: Date().timeIntervalSince(start))
+      filesDone: now.filesDone, bytesDone: now.bytesDone, filesFound: now.filesFound,
+      bytesFound: now.bytesFound, walkFinished: now.walkDone, seconds: Date().timeIntervalSince(start))
   }
 }

@@ -1,16 +1,18 @@
 // Trimming as Foundation's `trimmingCharacters(in:)` does with `.whitespaces` and
 // `.whitespacesAndNewlines`, scalar by scalar: the tool links FoundationEssentials only,
-// which has neither.
+// which has neither. Foundation's sets (CoreFoundation's) also hold U+200B ZERO WIDTH SPACE,
+// which Unicode does not count as white space; so do these.
 
 extension StringProtocol {
-  /// Without spaces (Unicode category Zs) and tabs at either end.
+  /// Without spaces (Unicode category Zs), tabs and U+200B at either end.
   package func trimmingSpaces() -> String {
-    trimming { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+    trimming { $0 == "\t" || $0 == "\u{200B}" || $0.properties.generalCategory == .spaceSeparator }
   }
 
-  /// Without white space and line breaks (Unicode's White_Space property) at either end.
+  /// Without white space and line breaks (Unicode's White_Space property) and U+200B at
+  /// either end.
   package func trimmingWhitespace() -> String {
-    trimming { $0.properties.isWhitespace }
+    trimming { $0 == "\u{200B}" || $0.properties.isWhitespace }
   }
 
   private func trimming(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {

@@ -96,8 +96,24 @@ struct ServeCommand: Command {
     let words: [String] = ["/bin/sh", "-c", script, opener, url]
     let arguments = words.map { strdup($0) } + [nil]
     defer { arguments.forEach { free($0) } }
+    // The child starts as a new program would: no signal blocked or ignored (this process
+    // blocks SIGINT and SIGTERM to wait for them, and ignores SIGPIPE), in a process group of
+    // its own (a browser it becomes outlives a Ctrl-Z or the terminal's SIGHUP). It inherits
+    // no descriptor: SQLite, libmicrohttpd and FileOutput open every one close-on-exec.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
     var shell = pid_t()
-    let code = posix_spawn(&shell, "/bin/sh", nil, nil, arguments, environ)
+    let code = posix_spawn(&shell, "/bin/sh", nil, &attributes, arguments, environ)
     guard code == 0 else {
       context.printError("Could not start xdg-open (\(String(cString: strerror(code)))); open \(url) yourself.")
       return
