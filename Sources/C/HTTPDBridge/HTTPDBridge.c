@@ -4,17 +4,26 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct inkling_httpd {
   struct MHD_Daemon *daemon;
   atomic_uint in_flight;
-  /// The listening socket once quiesced (-1 before): closed after MHD_stop_daemon, as
-  /// MHD_quiesce_daemon's documentation asks of threaded daemons.
-  int quiesced_socket;
+  /// Set once the server stops: new connections are refused while those in flight finish.
+  atomic_bool refusing;
 };
+
+/// MHD's accept policy: every connection until the server stops. Refusing here rather than
+/// through MHD_quiesce_daemon, which in 0.9.75 races with its epoll worker threads (both take
+/// the listening socket out of a worker's epoll set, and the loser panics).
+static enum MHD_Result accept_connection(void *cls, const struct sockaddr *address, socklen_t length) {
+  (void)address;
+  (void)length;
+  struct inkling_httpd *httpd = cls;
+  return atomic_load(&httpd->refusing) ? MHD_NO : MHD_YES;
+}
 
 /// A request's state in MHD's per-request slot: its raw URI and how far it got (0: nothing
 /// seen, 1: headers seen, 2: answered).
@@ -55,8 +64,8 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
   struct inkling_httpd *httpd = calloc(1, sizeof(struct inkling_httpd));
   if (httpd == NULL) return NULL;
   atomic_init(&httpd->in_flight, 0);
-  httpd->quiesced_socket = -1;
-  // MHD_USE_ITC: MHD_quiesce_daemon needs it with an internal thread pool.
+  atomic_init(&httpd->refusing, false);
+  // MHD_USE_ITC: MHD_stop_daemon wakes the pool's threads through it.
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC;
   uint16_t port;
   if (settings->address->sa_family == AF_INET6) {
@@ -66,7 +75,7 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
     port = ntohs(((const struct sockaddr_in *)settings->address)->sin_port);
   }
   httpd->daemon = MHD_start_daemon(
-      flags, port, NULL, NULL, handler, context,
+      flags, port, accept_connection, httpd, handler, context,
       MHD_OPTION_SOCK_ADDR, settings->address,
       MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
       MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
@@ -114,12 +123,9 @@ uint16_t inkling_httpd_port(struct inkling_httpd *httpd) {
 
 unsigned int inkling_httpd_in_flight(struct inkling_httpd *httpd) { return atomic_load(&httpd->in_flight); }
 
-void inkling_httpd_quiesce(struct inkling_httpd *httpd) {
-  if (httpd->quiesced_socket < 0) httpd->quiesced_socket = MHD_quiesce_daemon(httpd->daemon);
-}
+void inkling_httpd_quiesce(struct inkling_httpd *httpd) { atomic_store(&httpd->refusing, true); }
 
 void inkling_httpd_stop(struct inkling_httpd *httpd) {
   MHD_stop_daemon(httpd->daemon);
-  if (httpd->quiesced_socket >= 0) close(httpd->quiesced_socket);
   free(httpd);
 }

@@ -71,7 +71,7 @@ uint16_t inkling_httpd_port(struct inkling_httpd *httpd);
 /// The requests between their request line and the end of their response now.
 unsigned int inkling_httpd_in_flight(struct inkling_httpd *httpd);
 
-/// Stops accepting connections; those open go on.
+/// Refuses new connections from now on; those open go on.
 void inkling_httpd_quiesce(struct inkling_httpd *httpd);
 
 /// Closes every connection, waits for the daemon's threads and frees `httpd`.
