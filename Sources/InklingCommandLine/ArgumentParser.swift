@@ -29,7 +29,7 @@ package struct ArgumentParser: Sendable {
   /// as a person typing the bare program name wants to see what it does.
   /// - Throws: `UsageError` naming the first mistake, with the command path it concerns.
   package func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
-    if arguments.isEmpty && !root.subcommands.isEmpty { return .help(commandPath: []) }
+    if arguments.isEmpty && root.hasSubcommands { return .help(commandPath: []) }
     let tokens = SplitArguments.split(arguments)
     // `-h`/`--help` anywhere (before `--`) wins even over a mistake made earlier on the line.
     let asksForHelp = tokens.contains {
@@ -51,7 +51,7 @@ package struct ArgumentParser: Sendable {
     }
     if let version = root.version, matcher.versionRequested { return .version(version) }
     let leaf = matcher.chain[matcher.chain.count - 1]
-    if !leaf.subcommands.isEmpty { throw .missingCommand(at: matcher.path) }
+    if leaf.hasSubcommands { throw .missingCommand(at: matcher.path) }
     return .run(
       try Validation.validate(
         chain: matcher.chain, values: matcher.values, positionals: matcher.positionals))
@@ -68,7 +68,7 @@ package struct ArgumentParser: Sendable {
       let command = root.descendant(at: path) ?? root
       guard command.subcommand(named: name) != nil else {
         throw .unknownCommand(
-          name, suggestion: Suggestion.nearest(to: name, among: command.subcommands.map(\.name)),
+          name, suggestion: Suggestion.nearest(to: name, among: command.subcommandNames),
           at: path)
       }
       path.append(name)
@@ -175,7 +175,7 @@ struct CommandMatcher {
       return
     }
     let command = chain[chain.count - 1]
-    if command.subcommands.isEmpty {
+    if !command.hasSubcommands {
       positionals.append(word)
     } else if let subcommand = command.subcommand(named: word) {
       chain.append(subcommand)
@@ -184,7 +184,7 @@ struct CommandMatcher {
       helpTopic = []
     } else {
       throw .unknownCommand(
-        word, suggestion: Suggestion.nearest(to: word, among: command.subcommands.map(\.name)),
+        word, suggestion: Suggestion.nearest(to: word, among: command.subcommandNames),
         at: path)
     }
   }

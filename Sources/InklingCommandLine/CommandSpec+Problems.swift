@@ -43,7 +43,7 @@ extension CommandSpec {
         found.append("\(whereAt): flag '--\(option.long)' cannot be required")
       }
     }
-    if !subcommands.isEmpty && !arguments.isEmpty {
+    if hasSubcommands && !arguments.isEmpty {
       found.append("\(whereAt): a command has either subcommands or arguments, not both")
     }
     for (index, argument) in arguments.enumerated() {
@@ -65,9 +65,12 @@ extension CommandSpec {
         found.append("\(whereAt): exclusive group names unknown option '--\(name)'")
       }
     }
-    var subcommandNames: Set<String> = []
-    for subcommand in subcommands {
-      if !subcommandNames.insert(subcommand.name).inserted {
+    var seen: Set<String> = []
+    for (name, subcommand) in zip(subcommandNames, subcommands) {
+      if subcommand.name != name {
+        found.append("\(whereAt): subcommand '\(name)' makes a spec named '\(subcommand.name)'")
+      }
+      if !seen.insert(subcommand.name).inserted {
         found.append("\(whereAt): subcommand '\(subcommand.name)' declared twice")
       }
       subcommand.collectProblems(

@@ -24,15 +24,28 @@ package struct CommandSpec: Sendable {
   package var options: [OptionSpec]
   /// Groups of option names of which at most one may be given: `[["--version", "--at"]]`.
   package var exclusiveGroups: [[String]]
-  package var subcommands: [CommandSpec]
+  /// The subcommands by name, each spec made when asked for: parsing one command line makes
+  /// only the specs on its path, not every command's (a one-shot command starts sooner).
+  private var declared: [Subcommand]
   /// The root's version string; when set, the root gets a built-in `--version` flag.
   package var version: String?
+
+  /// A subcommand: its name, and how to make its spec (whose name must be the same).
+  package struct Subcommand: Sendable {
+    package var name: String
+    package var make: @Sendable () -> CommandSpec
+
+    package init(_ name: String, _ make: @escaping @Sendable () -> CommandSpec) {
+      self.name = name
+      self.make = make
+    }
+  }
 
   package init(
     _ name: String, abstract: String, discussion: String? = nil,
     arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
     exclusive exclusiveGroups: [[String]] = [], subcommands: [CommandSpec] = [],
-    version: String? = nil
+    lazySubcommands: [Subcommand] = [], version: String? = nil
   ) {
     self.name = name
     self.abstract = abstract
@@ -40,13 +53,21 @@ package struct CommandSpec: Sendable {
     self.arguments = arguments
     self.options = options
     self.exclusiveGroups = exclusiveGroups.map { $0.map(OptionSpec.bareName) }
-    self.subcommands = subcommands
+    self.declared = subcommands.map { spec in Subcommand(spec.name) { spec } } + lazySubcommands
     self.version = version
   }
 
+  /// Every subcommand's spec, in declaration order (help, the manual, completions).
+  package var subcommands: [CommandSpec] { declared.map { $0.make() } }
+
+  /// The subcommands' names, without making their specs.
+  package var subcommandNames: [String] { declared.map(\.name) }
+
+  package var hasSubcommands: Bool { !declared.isEmpty }
+
   /// The subcommand called `name`, if any.
   package func subcommand(named name: String) -> CommandSpec? {
-    subcommands.first { $0.name == name }
+    declared.first { $0.name == name }?.make()
   }
 
   /// The command reached by following `path` (names below this one); nil if a name is unknown.

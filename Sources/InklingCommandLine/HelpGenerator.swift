@@ -45,7 +45,7 @@ package enum HelpGenerator {
     let own = Set(command.options.map(\.long))
     let globals = chain.dropLast().reversed().flatMap(\.options).filter { !own.contains($0.long) }
     if !globals.isEmpty { sections.append(("GLOBAL OPTIONS", globals.map(row))) }
-    if !command.subcommands.isEmpty {
+    if command.hasSubcommands {
       sections.append(("COMMANDS", command.subcommands.map { ($0.name, $0.abstract) }))
     }
 
@@ -67,7 +67,7 @@ package enum HelpGenerator {
       blocks.append(
         ["\(section.title):"] + section.rows.flatMap { rowLines($0, labelWidth: labelWidth) })
     }
-    if !command.subcommands.isEmpty {
+    if command.hasSubcommands {
       blocks.append(["  See '\(names[0]) help <command>' for detailed help."])
     }
     return blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"

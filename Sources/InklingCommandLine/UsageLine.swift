@@ -28,7 +28,7 @@ enum UsageLine {
         shown.insert(option.long)
       }
     }
-    if !command.subcommands.isEmpty { elements.append("<command>") }
+    if command.hasSubcommands { elements.append("<command>") }
     return elements
   }
 

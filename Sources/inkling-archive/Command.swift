@@ -4,7 +4,9 @@
 
 import InklingCommandLine
 
-protocol Command {
+protocol Command: SendableMetatype {
+  /// The command's name, as typed; the same as its spec's.
+  static var name: String { get }
   /// The command's name, help, options and arguments; everything the user sees of it.
   static var spec: CommandSpec { get }
   /// Reads and checks the values (stage 4 of parsing): a mistake throws `UsageError`, or an

@@ -15,6 +15,6 @@ enum Commands {
 
   /// The command called `name`.
   static func named(_ name: String) -> (any Command.Type)? {
-    all.first { $0.spec.name == name }
+    all.first { $0.name == name }
   }
 }

@@ -9,8 +9,10 @@ struct BackupCommand: Command {
   static let destination = Argument("DEST", .file, help: "The file (or folder) to write the copy to.")
   static let full = Flag("full", help: "Check the copy with check --full (reads all of it).")
 
+  static let name = "backup"
+
   static let spec = CommandSpec(
-    "backup", abstract: "Copy the archive safely, even while it is in use.",
+    name, abstract: "Copy the archive safely, even while it is in use.",
     discussion: """
       The copy is one snapshot of the archive, taken with SQLite's online backup API while \
       other commands keep working; it is checked (`check`, or `check --full` with --full) \

@@ -8,8 +8,10 @@ struct CheckCommand: Command {
   static let full = Flag("full", help: "Also decode every version and re-hash every blob (slow).")
   static let limit = Option("limit", valueName: "N", .positive, default: 100, help: "Print at most N problems.")
 
+  static let name = "check"
+
   static let spec = CommandSpec(
-    "check", abstract: "Verify the archive and report every problem found.",
+    name, abstract: "Verify the archive and report every problem found.",
     discussion: """
       Without --full: SQLite's integrity and foreign-key checks, the schema against the one \
       this build creates, and the archive's own rules (counters, delta chains, one row per \

@@ -4,8 +4,10 @@ struct CompletionsCommand: Command {
   static let shell = Argument(
     "SHELL", .choice(CompletionScript.Shell.allCases), help: "bash, zsh or fish.")
 
+  static let name = "completions"
+
   static let spec = CommandSpec(
-    "completions", abstract: "Print a shell completion script: commands, options, files and draft names.",
+    name, abstract: "Print a shell completion script: commands, options, files and draft names.",
     discussion: """
       Draft names are completed from the archive (`inkling-archive list --paths`).
 

@@ -10,8 +10,10 @@ struct ContactSheetCommand: Command {
     "columns", valueName: "N", .positive, help: "Thumbnails per row (default: a square grid).")
   static let output = Common.output("FILE.png", "The PNG file to write.")
 
+  static let name = "contact-sheet"
+
   static let spec = CommandSpec(
-    "contact-sheet", abstract: "Write one PNG with a grid of thumbnails and their names.",
+    name, abstract: "Write one PNG with a grid of thumbnails and their names.",
     discussion: DraftFilters.dateHelp + """
 
 

@@ -6,8 +6,10 @@ struct DiffCommand: Command {
   static let from = Argument("A", .positive, help: "The earlier version number, as `history` shows it.")
   static let to = Argument("B", .positive, help: "The later version number.")
 
+  static let name = "diff"
+
   static let spec = CommandSpec(
-    "diff", abstract: "Compare two versions of a draft.",
+    name, abstract: "Compare two versions of a draft.",
     discussion: "Shows strokes added, removed and hidden, and any change of background colour.",
     arguments: [Common.draft.spec, from.spec, to.spec])
 

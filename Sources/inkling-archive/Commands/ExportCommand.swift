@@ -9,8 +9,10 @@ struct ExportCommand: Command {
   static let allVersions = Flag("all-versions", help: "Every version of each draft, not only the newest.")
   static let png = Flag("png", help: "Also write each version's share image beside its file, as NAME.png.")
 
+  static let name = "export"
+
   static let spec = CommandSpec(
-    "export", abstract: "Write drafts out into a folder, byte for byte, with a manifest.",
+    name, abstract: "Write drafts out into a folder, byte for byte, with a manifest.",
     discussion: DraftFilters.dateHelp + """
 
 

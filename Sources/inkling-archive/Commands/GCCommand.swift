@@ -11,8 +11,10 @@ struct GCCommand: Command {
     "level", valueName: "N", .integer(in: 1...19), default: Int(Archive.repackLevel),
     help: "zstd level for --repack: 1 (fast) to 19 (smallest).")
 
+  static let name = "gc"
+
   static let spec = CommandSpec(
-    "gc", abstract: "Reclaim space: remove what no version needs, and repack histories.",
+    name, abstract: "Reclaim space: remove what no version needs, and repack histories.",
     discussion: """
       Removes drawings, envelopes, index rows and cached thumbnails that no version needs, \
       then compacts the file. With --repack, as `git gc --aggressive`, every draft's history \

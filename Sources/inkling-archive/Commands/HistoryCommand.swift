@@ -3,8 +3,9 @@ import InklingCommandLine
 import InklingPresentation
 
 struct HistoryCommand: Command {
+  static let name = "history"
   static let spec = CommandSpec(
-    "history", abstract: "List every version of a draft.",
+    name, abstract: "List every version of a draft.",
     discussion: """
       For each version: number, saved date, strokes, colour, size, the file it was imported \
       from and its source (the folder or --source label it came from; "+N" when N more \

@@ -20,8 +20,10 @@ struct ImportCommand: Command {
   static let salvage = Flag(
     "salvage", help: "Merge a damaged archive as far as it verifies, naming each version left out.")
 
+  static let name = "import"
+
   static let spec = CommandSpec(
-    "import", abstract: "Add .inkling files, folders of drafts and other archives to the archive.",
+    name, abstract: "Add .inkling files, folders of drafts and other archives to the archive.",
     discussion: """
       Folders are searched recursively. Importing the same file twice adds nothing. Files \
       that cannot be imported are named on standard error with the reason and skipped, never \

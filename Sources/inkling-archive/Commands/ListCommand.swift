@@ -2,8 +2,9 @@ import InklingArchive
 import InklingCommandLine
 
 struct ListCommand: Command {
+  static let name = "list"
   static let spec = CommandSpec(
-    "list", abstract: "List drafts, newest first, like the app.",
+    name, abstract: "List drafts, newest first, like the app.",
     discussion: DraftFilters.dateHelp + """
 
 

@@ -1,8 +1,9 @@
 import InklingCommandLine
 
 struct ManualCommand: Command {
+  static let name = "manual"
   static let spec = CommandSpec(
-    "manual", abstract: "Print the manual page (roff), made from the same declarations as --help.",
+    name, abstract: "Print the manual page (roff), made from the same declarations as --help.",
     discussion: """
       Examples:
         inkling-archive manual > ~/.local/share/man/man1/inkling-archive.1

@@ -5,8 +5,10 @@ import InklingPresentation
 struct ReindexCommand: Command {
   static let all = Flag("all", help: "Index every drawing again, not only those missing.")
 
+  static let name = "reindex"
+
   static let spec = CommandSpec(
-    "reindex", abstract: "Decode drawings and fill in the drawing index.",
+    name, abstract: "Decode drawings and fill in the drawing index.",
     discussion: """
       Archives made before the drawing index existed have versions that `show`, `diff` and \
       stroke or ink searches cannot see into; this decodes them once. With --all, every \

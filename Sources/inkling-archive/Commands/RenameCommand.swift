@@ -8,8 +8,10 @@ struct RenameCommand: Command {
   static let new = Argument("NEW", .text, help: "Its new name; a `/` becomes `-`, as in the app.")
   static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")
 
+  static let name = "rename"
+
   static let spec = CommandSpec(
-    "rename", abstract: "Give a draft another name, keeping every version.",
+    name, abstract: "Give a draft another name, keeping every version.",
     discussion: """
       Files restored or exported afterwards carry the new name (the files' contents do not \
       hold it). A NEW that another draft has is refused unless --merge, which joins the two \

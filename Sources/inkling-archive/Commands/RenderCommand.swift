@@ -11,8 +11,10 @@ struct RenderCommand: Command {
       + "\(RenderGeometry.maxDimension) pixels a side, so a large drawing is drawn at the scale that fits.")
   static let output = Common.output("FILE.png", "The PNG file to write.")
 
+  static let name = "render"
+
   static let spec = CommandSpec(
-    "render", abstract: "Write a draft as the app's full-size share image (PNG).",
+    name, abstract: "Write a draft as the app's full-size share image (PNG).",
     discussion: """
       The image is what the app shares: the drawing's bounds grown by 8 points, over its \
       background colour, at S pixels per point.

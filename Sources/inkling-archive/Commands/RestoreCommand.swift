@@ -11,8 +11,10 @@ struct RestoreCommand: Command {
   static let allVersions = Flag(
     "all-versions", help: "Restore every version into the folder (--to, else the current folder).")
 
+  static let name = "restore"
+
   static let spec = CommandSpec(
-    "restore", abstract: "Write a version of a draft back out, byte for byte.",
+    name, abstract: "Write a version of a draft back out, byte for byte.",
     discussion: """
       Without --version or --at, the newest version is restored; without --to or -o, it is \
       written into the current folder under its original file name. With --all-versions, \

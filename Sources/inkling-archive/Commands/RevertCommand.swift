@@ -6,8 +6,10 @@ struct RevertCommand: Command {
   static let version = Option(
     "version", valueName: "N", .positive, required: (), help: "The version to go back to, as `history` numbers it.")
 
+  static let name = "revert"
+
   static let spec = CommandSpec(
-    "revert", abstract: "Add a version equal to an earlier one, saved now.",
+    name, abstract: "Add a version equal to an earlier one, saved now.",
     discussion: """
       The new version's file is byte for byte version N's, under the name the app would give \
       a save made now; nothing after version N is lost. `history` shows which version it \

@@ -23,6 +23,6 @@ enum RootCommand {
       from a newer version).
       """,
     options: [archive.spec, json.spec, quiet.spec],
-    subcommands: Commands.all.map { $0.spec },
+    lazySubcommands: Commands.all.map { command in CommandSpec.Subcommand(command.name) { command.spec } },
     version: version)
 }

@@ -5,8 +5,10 @@ struct SearchCommand: Command {
   static let query = Argument(
     "QUERY", .text, repeating: (), help: "The query; several arguments are joined with spaces.")
 
+  static let name = "search"
+
   static let spec = CommandSpec(
-    "search", abstract: "Find drafts by name, date, strokes, inks and colours.",
+    name, abstract: "Find drafts by name, date, strokes, inks and colours.",
     discussion: """
       A query is FIELD:VALUE terms joined by and, or, not and parentheses; terms side by side \
       must all match, and a word alone matches names. Fields: name (text it contains; \

@@ -13,8 +13,10 @@ struct ServeCommand: Command {
     "token", valueName: "TOKEN", .text, help: "The token every request must carry (8-128 letters, digits, - or _).")
   static let open = Flag("open", help: "Open the address in the default browser (with xdg-open).")
 
+  static let name = "serve"
+
   static let spec = CommandSpec(
-    "serve", abstract: "Look through the archive in a web browser.",
+    name, abstract: "Look through the archive in a web browser.",
     discussion: """
       Serves the drafts as web pages (a grid of thumbnails, search, each draft's history as a \
       timeline, downloads of any version) and as JSON under /api/, until Ctrl-C. Read-only: \

@@ -6,8 +6,10 @@ struct ShowCommand: Command {
   static let version = Common.version("Show version N instead of the newest.")
   static let strokes = Flag("strokes", help: "List every stroke: ink, colour, bounds, points.")
 
+  static let name = "show"
+
   static let spec = CommandSpec(
-    "show", abstract: "Describe one version of a draft.",
+    name, abstract: "Describe one version of a draft.",
     arguments: [Common.draft.spec], options: [version.spec, strokes.spec])
 
   let draft: String

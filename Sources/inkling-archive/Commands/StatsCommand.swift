@@ -3,8 +3,9 @@ import InklingCommandLine
 import InklingPresentation
 
 struct StatsCommand: Command {
+  static let name = "stats"
   static let spec = CommandSpec(
-    "stats", abstract: "Show counts and sizes of drafts, versions and strokes.",
+    name, abstract: "Show counts and sizes of drafts, versions and strokes.",
     discussion: """
       Sizes by kind of storage: drawings kept whole, drawings stored as deltas of an earlier \
       version, envelopes (the rest of each file), the drawing index and cached thumbnails. \

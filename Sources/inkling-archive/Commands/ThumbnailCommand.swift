@@ -9,8 +9,10 @@ struct ThumbnailCommand: Command {
     help: "The side of the square: 128, 256, 512 or 1024 (the freedesktop thumbnail sizes).")
   static let output = Common.output("FILE.png", "The PNG file to write.")
 
+  static let name = "thumbnail"
+
   static let spec = CommandSpec(
-    "thumbnail", abstract: "Write a small PNG picture of a draft.",
+    name, abstract: "Write a small PNG picture of a draft.",
     discussion: """
       The picture is the draft-list thumbnail of the app: the drawing fitted into a square \
       over its background colour. Thumbnails are cached in the archive, so asking again is \

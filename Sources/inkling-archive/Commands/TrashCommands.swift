@@ -28,8 +28,10 @@ struct DeleteCommand: Command {
     "DRAFT", .text, repeating: (), help: "A draft's name, exactly (as `list` shows it).",
     completion: .command(["list", "--paths"]))
 
+  static let name = "delete"
+
   static let spec = CommandSpec(
-    "delete", abstract: "Move drafts to the trash.",
+    name, abstract: "Move drafts to the trash.",
     discussion: """
       A draft in the trash is gone from list, search, contact-sheet and export (unless they \
       are given --trash) but keeps every version: history, show and restore still find it, \
@@ -64,8 +66,9 @@ struct DeleteCommand: Command {
 }
 
 struct UndeleteCommand: Command {
+  static let name = "undelete"
   static let spec = CommandSpec(
-    "undelete", abstract: "Bring drafts back from the trash, whole.",
+    name, abstract: "Bring drafts back from the trash, whole.",
     discussion: "`inkling-archive list --trash` shows what the trash holds.",
     arguments: [DeleteCommand.drafts.spec])
 
@@ -100,8 +103,10 @@ struct PurgeCommand: Command {
     help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago).")
   static let dryRun = Flag("dry-run", help: "Only say what would be removed.")
 
+  static let name = "purge"
+
   static let spec = CommandSpec(
-    "purge", abstract: "Remove drafts in the trash for good.",
+    name, abstract: "Remove drafts in the trash for good.",
     discussion: DraftFilters.dateHelp + """
 
 

@@ -15,8 +15,10 @@ struct WatchCommand: Command {
     "settle", valueName: "TIME", .duration(atMost: 3600), default: WatchOptions.defaultSettle,
     help: "Import a file written in place once its size and time have been still for TIME.")
 
+  static let name = "watch"
+
   static let spec = CommandSpec(
-    "watch", abstract: "Keep importing folders of drafts as files land in them.",
+    name, abstract: "Keep importing folders of drafts as files land in them.",
     discussion: """
       First imports what the folders hold, as `import` does, then every new or changed draft \
       file: renamed into place, closed after writing, or (written in place) still for the \
