@@ -216,22 +216,9 @@ enum Stamp {
       + "\(sign)\(DraftNames.twoDigits(m / 60)):\(DraftNames.twoDigits(m % 60))"
   }
 
-  /// `yyyy-MM-dd'T'HH:mm:ss` for seconds since 1970 (Howard Hinnant's `civil_from_days`).
+  /// `yyyy-MM-dd'T'HH:mm:ss` for seconds since 1970.
   static func civil(_ seconds: Int64) -> String {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let secondOfDay = Int(seconds - days * 86_400)
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let dayOfEra = z - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let mp = (5 * dayOfYear + 2) / 153
-    let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
-    let month = Int(mp < 10 ? mp + 3 : mp - 9)
-    let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
-    let two = DraftNames.twoDigits
-    return
-      "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+    CivilDateTime(secondsSince1970: seconds).text(seconds: true, separator: "T")
   }
 }
 
