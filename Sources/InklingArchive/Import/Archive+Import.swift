@@ -58,8 +58,8 @@ struct FileImport: ImportSource {
   /// Thrown from the walk's callback to end the walk when the import stops.
   private struct Stopped: Error {}
 
-  func produce(_ progress: ProgressCounter, _ emit: (WalkEvent) -> Bool) {
-    let walker = FileWalker(maximumFileSize: maximumFileSize)
+  func produce(_ progress: ProgressCounter, isStopped: @escaping @Sendable () -> Bool, _ emit: (WalkEvent) -> Bool) {
+    let walker = FileWalker(maximumFileSize: maximumFileSize, isStopped: isStopped)
     try? walker.walk(paths) { event in
       if case .drafts(let entries) = event {
         progress.found(files: entries.count, bytes: entries.reduce(0) { $0 + $1.size })

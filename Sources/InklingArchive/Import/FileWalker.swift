@@ -37,6 +37,9 @@ enum WalkEvent: Sendable {
 
 struct FileWalker {
   let maximumFileSize: Int64
+  /// Asked before each path and each folder entry: once true, the walk ends where it is (an
+  /// import that stops must not wait for the stat of a large folder it will not import).
+  var isStopped: () -> Bool = { false }
 
   /// Walks `paths` in order, handing each folder's findings to `emit` as they are found.
   /// Files named one by one (what `watch` hands over) are grouped by draft until the next
@@ -47,6 +50,7 @@ struct FileWalker {
     var given: [String: [DraftFileEntry]] = [:]
     var order: [String] = []
     for (origin, path) in paths.enumerated() {
+      if isStopped() { return }
       var info = stat()
       guard stat(path, &info) == 0 else {
         try emit(.problem(path: path, problem: Self.statFailure(path, errno)))
@@ -75,7 +79,7 @@ struct FileWalker {
     _ root: String, origin: Int, _ entered: inout Set<FileIdentity>, _ emit: (WalkEvent) throws -> Void
   ) rethrows {
     var pending = [root]
-    while let folder = pending.popLast() {
+    while !isStopped(), let folder = pending.popLast() {
       var info = stat()
       guard stat(folder, &info) == 0 else {
         try emit(.problem(path: folder, problem: Self.statFailure(folder, errno)))
@@ -94,6 +98,7 @@ struct FileWalker {
       var order: [String] = []
       var subfolders: [String] = []
       for raw in names {
+        if isStopped() { return }
         let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
         guard let name = raw.text else {
           try emit(.problem(path: path, problem: .invalidFileName))

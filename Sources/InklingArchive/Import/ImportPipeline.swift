@@ -23,8 +23,8 @@ protocol ImportSource: Sendable {
   associatedtype Worker
 
   /// Lists the jobs on the lister's thread, handing each to `emit`, which returns false once
-  /// the import stops (then listing should end).
-  func produce(_ progress: ProgressCounter, _ emit: (Job) -> Bool)
+  /// the import stops (then listing should end); `isStopped` says so between jobs too.
+  func produce(_ progress: ProgressCounter, isStopped: @escaping @Sendable () -> Bool, _ emit: (Job) -> Bool)
   /// Made on the worker's thread, before its first job.
   func makeWorker() throws -> Worker
   /// Prepares one job, handing its results to `push` in the order the writer must store
@@ -74,7 +74,7 @@ extension Archive {
     let archivePath = path
     let startList = {
       SystemThread(stackSize: 1 << 20) {
-        source.produce(progress) { jobs.push($0) }
+        source.produce(progress, isStopped: { jobs.isClosed }) { jobs.push($0) }
         progress.walkFinished()
         jobs.close()
       }

@@ -41,7 +41,7 @@ struct ArchiveMerge: ImportSource {
 
   static let draftsPerPage = 512
 
-  func produce(_ progress: ProgressCounter, _ emit: (Job) -> Bool) {
+  func produce(_ progress: ProgressCounter, isStopped: @escaping @Sendable () -> Bool, _ emit: (Job) -> Bool) {
     let other: Database
     do {
       other = try ArchiveDatabase.open(path: readPath, mode: .readOnly)
@@ -51,7 +51,7 @@ struct ArchiveMerge: ImportSource {
     }
     defer { other.close() }
     var last: (id: Int64, name: String) = (0, "")
-    while true {
+    while !isStopped() {
       let page: [(id: Int64, name: String, versions: Int, bytes: Int64)]
       do {
         page = try VersionRecords.drafts(after: last.id, limit: Self.draftsPerPage, in: other)

@@ -60,6 +60,13 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     return element
   }
 
+  /// Whether `close()` was called.
+  var isClosed: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return closed
+  }
+
   /// No more elements will come: waiting consumers get what is left, then nil.
   func close() {
     condition.lock()
