@@ -39,6 +39,15 @@ import Testing
     return true
   }
 
+  @Test func aCancelledQueueDropsWhatWaits() {
+    let queue = BlockingQueue<Int>(capacity: 10)
+    for value in 1...3 { queue.push(value) }
+    queue.cancel()
+    #expect(queue.isClosed)
+    #expect(queue.pop() == nil)
+    #expect(!queue.push(4))
+  }
+
   @Test func aPushWaitsWhileTheWeightWouldPassTheBound() {
     let queue = BlockingQueue<Int>(capacity: 10, maximumWeight: 100) { $0 }
     queue.push(60)

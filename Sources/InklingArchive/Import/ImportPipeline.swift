@@ -7,9 +7,9 @@
 // queues are bounded, so memory stays flat however much there is: at most a few drafts'
 // versions are in flight at once.
 //
-// Stopping (`ImportOptions.shouldStop`, asked after each commit): the jobs queue is closed,
-// so the lister stops listing and the workers stop after the job in hand; the writer drops
-// what they still hand over and closes the run. Everything committed is complete, and a
+// Stopping (`ImportOptions.shouldStop`, asked after each commit): the jobs queue is
+// cancelled, its waiting jobs dropped, so the lister stops listing and the workers stop after
+// the job in hand; the writer drops what they still hand over and closes the run. Everything committed is complete, and a
 // later import of the same paths finds the rest (importing is idempotent).
 
 import FoundationEssentials
@@ -144,7 +144,7 @@ extension Archive {
             progress.done(bytes: Self.size(of: file))
             if committed, options.shouldStop?() == true {
               stopped = true
-              jobs.close()
+              jobs.cancel()
             }
           }
         case .failure(let error):
@@ -152,7 +152,7 @@ extension Archive {
         }
       } catch {
         failure = ArchiveError(error, path: path)
-        jobs.close()
+        jobs.cancel()
       }
       if let onEvent, Date().timeIntervalSince(lastProgress) >= 0.1 {
         lastProgress = Date()

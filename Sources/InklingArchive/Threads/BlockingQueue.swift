@@ -60,11 +60,22 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     return element
   }
 
-  /// Whether `close()` was called.
+  /// Whether `close()` or `cancel()` was called.
   var isClosed: Bool {
     condition.lock()
     defer { condition.unlock() }
     return closed
+  }
+
+  /// No more elements will come, and those waiting are dropped: consumers get nil at once.
+  func cancel() {
+    condition.lock()
+    closed = true
+    items.removeAll()
+    head = 0
+    weight = 0
+    condition.broadcast()
+    condition.unlock()
   }
 
   /// No more elements will come: waiting consumers get what is left, then nil.
