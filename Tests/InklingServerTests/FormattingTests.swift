@@ -2,6 +2,7 @@
 
 import Foundation
 import InklingCommandLine
+import InklingFormats
 import Testing
 
 @testable import InklingServer

@@ -245,11 +245,9 @@ extension Archive {
     ]
   }
 
-  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC). Arithmetic, not
-  /// gmtime_r, which reads the time zone files first though UTC needs none of them.
+  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
   static func iso8601(milliseconds: Int64) -> String {
-    let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-    return CivilDateTime(secondsSince1970: seconds).text(seconds: true, separator: "T") + "Z"
+    ISO8601UTC.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
   }
 
   /// The job for one drawing blob at one size: its key from the drawing index, or, for a

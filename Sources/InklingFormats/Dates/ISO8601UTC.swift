@@ -1,10 +1,9 @@
 // Dates as ISO 8601 UTC text — `2025-10-05T14:03:22Z` — computed arithmetically.
 //
 // No formatter, locale or time-zone database is involved, so output cannot vary with the
-// environment: the day is InklingFormats' CivilDate, the proleptic Gregorian calendar.
+// environment: the day is CivilDate's, the proleptic Gregorian calendar.
 
 import FoundationEssentials
-import InklingFormats
 
 package enum ISO8601UTC {
   /// `2025-10-05T14:03:22Z`, or with `fractionalSeconds` `2025-10-05T14:03:22.250Z`
