@@ -245,26 +245,28 @@ package enum ArchiveDatabase {
   struct Facts {
     var applicationID: Int32
     var userVersion: Int32
-    /// Tables not created by SQLite itself.
-    var tables: Int
+    /// Tables not created by SQLite itself; counted only in a file that is not an archive
+    /// (nil in one that is), to tell an empty database and to say what the file holds.
+    var tables: Int?
 
     var isEmpty: Bool { applicationID == 0 && userVersion == 0 && tables == 0 }
   }
 
   static func inspect(_ db: Database) throws -> Facts {
     do {
-      let facts = try db.fetchOne(
-        """
-        SELECT (SELECT application_id FROM pragma_application_id),
-               (SELECT user_version FROM pragma_user_version),
-               (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\')
-        """
-      ) { row in
-        Facts(
-          applicationID: Int32(truncatingIfNeeded: row.int64(0)), userVersion: Int32(truncatingIfNeeded: row.int64(1)),
-          tables: row.int(2))
+      // Plain pragmas rather than the table-valued pragma_application_id and
+      // pragma_user_version: each of those declares a virtual table, parsing its CREATE
+      // TABLE statement, at every open.
+      let applicationID = try db.fetchOne("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+      let userVersion = try db.fetchOne("PRAGMA user_version") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+      var tables: Int?
+      if applicationID != Self.applicationID {
+        tables =
+          try db.fetchOne(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+          ) { $0.int(0) } ?? 0
       }
-      return facts ?? Facts(applicationID: 0, userVersion: 0, tables: 0)
+      return Facts(applicationID: applicationID, userVersion: userVersion, tables: tables)
     } catch let error as StoreError where error.code & 0xFF == SQLITE_NOTADB {
       throw notAnArchive(db.path, because: "it is not a SQLite database")
     }
@@ -280,7 +282,7 @@ package enum ArchiveDatabase {
       return
     }
     guard facts.applicationID == applicationID else {
-      let tables = facts.tables == 1 ? "1 table" : "\(facts.tables) tables"
+      let tables = facts.tables == 1 ? "1 table" : "\(facts.tables ?? 0) tables"
       throw notAnArchive(
         path, because: "it is a SQLite file with application_id \(facts.applicationID) and \(tables) of its own")
     }
