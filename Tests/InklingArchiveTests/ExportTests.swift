@@ -282,6 +282,51 @@ import Testing
     #expect(again.wroteNothing && again.picturesUnchanged == 4)
   }
 
+  /// A version's number in the manifest is its number in `history`: the place among all of
+  /// its draft's versions by save time, then by the order archived, whichever versions are
+  /// exported. Saves that share a second (copies, ` (2)`) and versions archived out of save
+  /// order are the ties a numbering of its own could get wrong.
+  @Test func versionNumbersAreHistorysWithTiesAndOutOfOrderImports() throws {
+    let folder = try TemporaryFolder("export-numbers")
+    let count = 240
+    for index in 0..<count {
+      // Every fourth save is a copy saved in the same second as the one before it.
+      let copy = index % 4 == 3
+      let second = copy ? index - 1 : index
+      let stamp = "2025-10-01T10:\(two(second / 60)):\(two(second % 60))Z"
+      // The later half, and the copies of the earlier half, are archived first.
+      let run = index >= count / 2 || copy ? "first" : "second"
+      try folder.write(
+        "\(run)/Long-\(stamp)\(copy ? " (2)" : "").inkling",
+        inklingFile(drawing: SeededRandom.bytes(64, seed: UInt64(index))))
+    }
+    for index in 0..<3 {
+      try folder.write(
+        "first/Other-2025-09-0\(index + 1)T10:00:00Z.inkling",
+        inklingFile(drawing: SeededRandom.bytes(64, seed: 1000 + UInt64(index))))
+    }
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("first")])
+    _ = try archive.importFiles(at: [folder.path("second")])
+    var numbers: [String: (draft: String, number: Int)] = [:]
+    for draft in ["Long", "Other"] {
+      for version in try archive.history(of: draft) { numbers[version.fileSHA256] = (draft, version.number) }
+    }
+    #expect(numbers.count == count + 3)
+
+    _ = try archive.export(to: folder.path("all"), options: ExportOptions(allVersions: true))
+    let all = try Self.manifest(folder.path("all"))
+    #expect(all.count == count + 3)
+    for entry in all {
+      let expected = numbers[entry["sha256"] as? String ?? ""]
+      #expect(entry["draft"] as? String == expected?.draft)
+      #expect(entry["version"] as? Int == expected?.number, "\(entry["file"] ?? "")")
+    }
+    // The newest alone is still numbered among every version of its draft.
+    _ = try archive.export(matching: DraftQuery(name: "Long"), to: folder.path("newest"))
+    #expect(try Self.manifest(folder.path("newest")).map { $0["version"] as? Int } == [count])
+  }
+
   /// More files than one batch holds (FileBatch.files): batches commit while the next is
   /// written, and the manifest still lists every file in the export's order.
   @Test func manyBatches() throws {
@@ -304,3 +349,6 @@ import Testing
     #expect(again.wroteNothing && again.filesUnchanged == count)
   }
 }
+
+/// Two digits, zero first.
+private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -107,12 +107,20 @@ package final class ExportSelection {
 
   /// Calls `body` with each named version, draft by draft, oldest first within a draft.
   package func forEachToWrite(_ body: (ExportItem) throws -> Void) throws {
+    // Each version's number is its place in its draft's history (history's order: save
+    // time, then id), so every version of a chosen draft is numbered, not only the chosen
+    // ones: one window over each draft's versions numbers them in one pass through its
+    // history, not one pass per version. The chosen drafts are found from the chosen files
+    // (CROSS JOIN keeps them the outer loop), so a small export reads no other draft's rows.
     try db.makeStatement(
       """
-      SELECT \(VersionRecords.columns), f.file_name, f.picture_name,
-        (SELECT count(*) FROM main.version AS w WHERE w.draft_id = version.draft_id
-          AND (w.saved_ms < version.saved_ms OR (w.saved_ms = version.saved_ms AND w.id <= version.id)))
-      FROM \(files) AS f JOIN main.version ON version.id = f.version_id JOIN main.draft ON draft.id = version.draft_id
+      SELECT \(VersionRecords.columns), f.file_name, f.picture_name, n.number
+      FROM (
+        SELECT id, row_number() OVER (PARTITION BY draft_id ORDER BY saved_ms, id) AS number FROM main.version
+        WHERE draft_id IN (SELECT v.draft_id FROM \(files) AS c CROSS JOIN main.version AS v ON v.id = c.version_id)
+      ) AS n
+      JOIN \(files) AS f ON f.version_id = n.id
+      JOIN main.version ON version.id = n.id JOIN main.draft ON draft.id = version.draft_id
       ORDER BY version.draft_id, version.saved_ms, version.id
       """
     ).forEach { row in
