@@ -277,9 +277,27 @@ import Testing
       #expect(try Self.bytes(folder.path("out/\(picture)")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
     let entries = try Self.manifest(folder.path("out"))
-    #expect(entries.filter { $0["kind"] as? String == "png" }.count == 4)
+    let pictures = entries.filter { $0["kind"] as? String == "png" }
+    #expect(pictures.count == 4)
+    // Each picture is its own version's share image, whether its drawing came with the file
+    // just written or is read for the picture alone (the file was there already).
+    func expectRendered() throws {
+      for entry in pictures {
+        let draft = try #require(entry["draft"] as? String)
+        let version = try #require(entry["version"] as? Int)
+        let file = try #require(entry["file"] as? String)
+        #expect(
+          try Self.bytes(folder.path("out/\(file)"))
+            == archive.render(draft: draft, version: .number(version), scale: 0.5), "\(file)")
+      }
+    }
+    try expectRendered()
     let again = try archive.export(to: folder.path("out"), options: options)
     #expect(again.wroteNothing && again.picturesUnchanged == 4)
+    for entry in pictures { try FileManager.default.removeItem(atPath: folder.path("out/\(entry["file"] ?? "")")) }
+    let picturesAlone = try archive.export(to: folder.path("out"), options: options)
+    #expect(picturesAlone.filesUnchanged == 5 && picturesAlone.picturesWritten == 4)
+    try expectRendered()
   }
 
   /// A version's number in the manifest is its number in `history`: the place among all of

@@ -209,8 +209,9 @@ extension Archive {
     var progress = ExportProgress(versionsDone: 0, versionsTotal: total.versions, bytesDone: 0, bytesTotal: total.bytes)
     var lastProgress = Date.distantPast
     try selection.forEachToWrite { item in
-      if try exportFile(item, writer), let pictureName = item.pictureName {
-        try exportPicture(item, named: pictureName, options, writer)
+      let file = try exportFile(item, writer)
+      if file.verified, let pictureName = item.pictureName {
+        try exportPicture(item, named: pictureName, drawing: file.drawing, options, writer)
       }
       try writer.commitIfDue()
       progress.versionsDone += 1
@@ -225,31 +226,33 @@ extension Archive {
   }
 
   /// One version's file; returns whether the version verified (or was there already), so
-  /// that its picture may follow.
-  private func exportFile(_ item: ExportItem, _ writer: ExportWriter) throws -> Bool {
+  /// that its picture may follow, and its drawing's bytes when they were read, so that the
+  /// picture does not decode them again.
+  private func exportFile(_ item: ExportItem, _ writer: ExportWriter) throws -> (verified: Bool, drawing: [UInt8]?) {
     let row = item.version
     let file = ExportWriter.File(
       draft: row.draftName, version: item.number, savedMilliseconds: row.savedMilliseconds, name: item.fileName,
       kind: .inkling, size: row.fileSize, sha256: row.fileSHA256,
       renamedFrom: item.fileName == row.fileName ? nil : row.fileName)
     let existing = ExistingFile.at(writer.path(of: file), expectedSize: row.fileSize)
-    guard writer.mayWrite(file, over: existing) else { return true }
-    let bytes: [UInt8]
+    guard writer.mayWrite(file, over: existing) else { return (true, nil) }
+    let bytes: (file: [UInt8], drawing: [UInt8])
     do {
-      bytes = try fileBytes(of: row, number: item.number)
+      bytes = try fileAndDrawing(of: row, number: item.number)
     } catch {
       guard let detail = Self.damage(error) else { throw error }
       writer.problem(.damaged, file, detail)
-      return false
+      return (false, nil)
     }
-    try writer.write(bytes, file, modificationNanoseconds: row.fileModificationNanoseconds, over: existing)
-    return true
+    try writer.write(bytes.file, file, modificationNanoseconds: row.fileModificationNanoseconds, over: existing)
+    return (true, bytes.drawing)
   }
 
-  /// One version's share image, beside its file.
-  private func exportPicture(_ item: ExportItem, named name: String, _ options: ExportOptions, _ writer: ExportWriter)
-    throws
-  {
+  /// One version's share image, beside its file; `drawing` is its drawing's bytes when the
+  /// file's export read them.
+  private func exportPicture(
+    _ item: ExportItem, named name: String, drawing: [UInt8]?, _ options: ExportOptions, _ writer: ExportWriter
+  ) throws {
     let row = item.version
     let info = VersionInfo(
       draftName: row.draftName, number: item.number, saved: Self.date(row.savedMilliseconds),
@@ -261,7 +264,7 @@ extension Archive {
       size: 0, sha256: [], renamedFrom: nil)
     let png: [UInt8]
     do {
-      png = try renderPicture(row, info: info, scale: options.pictureScale).png
+      png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
     } catch .unreadableDrawing(_, _, let reason) {
       writer.problem(.noPicture, file, reason)
       return

@@ -164,9 +164,17 @@ extension Archive {
     return try renderPicture(row, info: info, scale: scale)
   }
 
-  /// The share image of the version of `row`, described by `info` in its text chunks.
-  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double) throws(ArchiveError) -> Picture {
-    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+  /// The share image of the version of `row`, described by `info` in its text chunks;
+  /// `drawing` is its drawing's bytes when the caller has read them already.
+  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing known: [UInt8]? = nil)
+    throws(ArchiveError) -> Picture
+  {
+    let bytes: [UInt8]
+    if let known {
+      bytes = known
+    } else {
+      bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    }
     let drawing: Drawing
     do {
       switch try DrawingReader.read(bytes) {

@@ -125,17 +125,26 @@ extension Archive {
 
   /// `fileBytes(of:info:)` for version `number` of its draft.
   func fileBytes(of row: VersionRow, number: Int) throws(ArchiveError) -> [UInt8] {
-    let file = try storeCall {
+    try fileAndDrawing(of: row, number: number).file
+  }
+
+  /// The exact bytes of a version's original file, verified against its SHA-256, and the
+  /// drawing bytes they were rebuilt from (verified against theirs), for a caller that draws
+  /// the version too and should not decode its blob again.
+  ///
+  /// - Throws: as `fileBytes(of:info:)`.
+  func fileAndDrawing(of row: VersionRow, number: Int) throws(ArchiveError) -> (file: [UInt8], drawing: [UInt8]) {
+    let (file, drawing) = try storeCall {
       let drawing = try BlobStore(database).bytes(ofBlob: row.blobID)
       let template = try EnvelopeRecords.template(row.envelopeID, in: database)
-      return template.rebuild(drawing: drawing)
+      return (template.rebuild(drawing: drawing), drawing)
     }
     guard SHA256.hash(file) == row.fileSHA256 else {
       throw .damagedVersion(
         draft: row.draftName, version: number, fileName: row.fileName,
         detail: "the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12))")
     }
-    return file
+    return (file, drawing)
   }
 
   /// The name a version's file gets when its own is not a safe one: `<draft>.inkling`.
