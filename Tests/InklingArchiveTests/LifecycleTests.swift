@@ -80,6 +80,40 @@ import Testing
     #expect(throws: ArchiveError.draftInTrash(name: "Plan-B")) { try archive.revert(draft: "Plan-B", toVersion: 1) }
   }
 
+  /// What revert returns is the new version's entry as `history` gives it afterwards, also
+  /// when the revert is dated before later saves (it lands in the middle, the version it
+  /// repeats after it), ties on a save time, and repeats one made in the same second.
+  @Test func revertsResultIsItsEntryInHistory() throws {
+    let folder = try TemporaryFolder("revert-entry")
+    _ = try writeCorpus(
+      CorpusSpec(drafts: 1, versionsPerDraft: 4...4, seed: 9, strokesPerVersion: 1...2),
+      to: URL(fileURLWithPath: folder.path("Drafts")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("Drafts")])
+    let name = try #require(try archive.drafts().first?.name)
+    let before = try archive.history(of: name)
+    #expect(before.count == 4)
+    func expectEntry(_ result: RevertResult, sourceLocation: SourceLocation = #_sourceLocation) throws {
+      let history = try archive.history(of: name)
+      #expect(
+        history.indices.contains(result.version.number - 1)
+          && history[result.version.number - 1] == result.version, sourceLocation: sourceLocation)
+    }
+    let newest = try archive.revert(draft: name, toVersion: 2, now: before[3].saved.addingTimeInterval(3600))
+    try expectEntry(newest)
+    #expect(newest.version.number == 5 && newest.version.sameDrawingAs == 2)
+    // Dated in the second of version 2's save: after it (a later row), before versions 3 to 5.
+    let middle = try archive.revert(draft: name, toVersion: 4, now: before[1].saved.addingTimeInterval(0.5))
+    try expectEntry(middle)
+    #expect(middle.version.number == 3 && middle.version.revertsTo == 5)
+    #expect(try archive.history(of: name)[4].sameDrawingAs == 3)
+    let repeated = try archive.revert(draft: name, toVersion: 5, now: before[1].saved.addingTimeInterval(0.7))
+    #expect(!repeated.added)
+    try expectEntry(repeated)
+    #expect(repeated.version == middle.version)
+    try Self.expectHealthy(archive, "after reverts")
+  }
+
   @Test func revertRefusesADamagedVersion() throws {
     let folder = try TemporaryFolder("revert-damaged")
     let archive = try Self.archive(

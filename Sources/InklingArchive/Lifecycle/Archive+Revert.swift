@@ -36,16 +36,18 @@ extension Archive {
     -> RevertResult
   {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
-    let (id, added) = try storeCall {
-      try database.transaction { () throws -> (Int64, Bool) in
+    // The history is read once, in the writing transaction: the new version's entry is made
+    // from it and the row inserted, as a read after the commit would give it.
+    let (entry, added) = try storeCall {
+      try database.transaction { () throws -> ((row: VersionRow, info: VersionInfo), Bool) in
         let draft = try liveDraft(named: name)
-        let history = try self.versions(of: draft.name)
-        guard (1...history.count).contains(number) else {
-          throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: history.count)
+        var history = try HistoryRead(ofDraft: draft.id, in: database)
+        guard (1...history.rows.count).contains(number) else {
+          throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: history.rows.count)
         }
-        let (target, info) = history[number - 1]
+        let target = history.rows[number - 1]
         // A version that no longer rebuilds its file would pass its damage on.
-        _ = try fileBytes(of: target, info: info)
+        _ = try fileBytes(of: target, number: number)
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let saved = milliseconds - ((milliseconds % 1000) + 1000) % 1000
         let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
@@ -55,17 +57,24 @@ extension Archive {
           fileModificationNanoseconds: Int64((now.timeIntervalSince1970 * 1e9).rounded(.down)),
           blobID: target.blobID, envelopeID: target.envelopeID, background: target.background,
           revertsVersionID: target.revertsVersionID ?? target.id)
-        if let id = try VersionRecords.insert(version, in: database) { return (id, true) }
-        // The same file saved in the same second: it is that version.
-        let existing = history.first { $0.row.savedMilliseconds == saved && $0.row.fileSHA256 == target.fileSHA256 }
-        guard let existing else {
-          throw StoreError(kind: .corrupt, message: "a version of the same second and content was not found")
+        let id: Int64
+        let added: Bool
+        if let inserted = try VersionRecords.insert(version, in: database) {
+          history.insert(VersionRow(version, id: inserted, draftName: draft.name))
+          (id, added) = (inserted, true)
+        } else {
+          // The same file saved in the same second: it is that version.
+          let existing = history.rows.first { $0.savedMilliseconds == saved && $0.fileSHA256 == target.fileSHA256 }
+          guard let existing else {
+            throw StoreError(kind: .corrupt, message: "a version of the same second and content was not found")
+          }
+          (id, added) = (existing.id, false)
         }
-        return (existing.row.id, false)
+        guard let entry = history.entries().first(where: { $0.row.id == id }) else {
+          preconditionFailure("the version added or found is one of the draft's")
+        }
+        return (entry, added)
       }
-    }
-    guard let entry = try versions(of: name).first(where: { $0.row.id == id }) else {
-      preconditionFailure("the version just committed is one of the draft's")
     }
     return RevertResult(version: entry.info, revertedTo: number, added: added)
   }

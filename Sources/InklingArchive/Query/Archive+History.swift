@@ -57,33 +57,7 @@ extension Archive {
   /// from one read of the versions.
   func versions(of name: String) throws(ArchiveError) -> [(row: VersionRow, info: VersionInfo)] {
     let draftID = try draftID(named: name)
-    return try storeCall {
-      let blobInfo = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
-      let sources = try SourceRecords.sources(ofDraft: draftID, in: database)
-      var firstWithContent: [[UInt8]: Int] = [:]
-      let rows = try VersionRecords.versions(ofDraft: draftID, in: database)
-      let numbers = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0 + 1) })
-      return rows.enumerated().map { index, row in
-        let blob = blobInfo[row.blobID]
-        var same: Int?
-        if let content = blob?.contentHash {
-          same = firstWithContent[content]
-          if same == nil { firstWithContent[content] = index + 1 }
-        }
-        let info = VersionInfo(
-          draftName: row.draftName, number: index + 1, saved: Self.date(row.savedMilliseconds),
-          savedFromFileName: row.savedSource == .fileName, imported: Self.date(row.importedMilliseconds),
-          fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
-          background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
-          drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
-          sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
-          sources: (sources[row.id] ?? []).map {
-            VersionSource(
-              label: $0.label, path: $0.path, importRun: $0.runID, recorded: Self.date($0.runStartedMilliseconds))
-          })
-        return (row, info)
-      }
-    }
+    return try storeCall { try HistoryRead(ofDraft: draftID, in: database).entries() }
   }
 
   /// The id of the draft called `name` (compared in NFC, as names are stored).
@@ -101,4 +75,60 @@ extension Archive {
   }
 
   static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+}
+
+/// What `history` reads of one draft: its versions, oldest first, with their blobs' summaries
+/// and their sources. An operation that adds a version in the same transaction adds its row
+/// here (`insert`) instead of reading the history again.
+struct HistoryRead {
+  private(set) var rows: [VersionRow]
+  private let blobs: [Int64: BlobSummary]
+  private var sources: [Int64: [VersionSourceRow]]
+
+  /// Reads the history of draft `draftID`.
+  ///
+  /// - Throws: `StoreError`.
+  init(ofDraft draftID: Int64, in database: Database) throws {
+    blobs = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
+    sources = try SourceRecords.sources(ofDraft: draftID, in: database)
+    rows = try VersionRecords.versions(ofDraft: draftID, in: database)
+  }
+
+  /// Adds a version just inserted whose blob is one of the draft's already (a revert's) and
+  /// that has no sources yet, where history's order puts it: by save time, then id.
+  mutating func insert(_ row: VersionRow) {
+    precondition(blobs[row.blobID] != nil, "a version added to a read history shares a blob of the draft")
+    let index =
+      rows.firstIndex {
+        $0.savedMilliseconds > row.savedMilliseconds
+          || ($0.savedMilliseconds == row.savedMilliseconds && $0.id > row.id)
+      } ?? rows.endIndex
+    rows.insert(row, at: index)
+  }
+
+  /// Each version's row and history entry, numbered from 1.
+  func entries() -> [(row: VersionRow, info: VersionInfo)] {
+    var firstWithContent: [[UInt8]: Int] = [:]
+    let numbers = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.id, $0 + 1) })
+    return rows.enumerated().map { index, row in
+      let blob = blobs[row.blobID]
+      var same: Int?
+      if let content = blob?.contentHash {
+        same = firstWithContent[content]
+        if same == nil { firstWithContent[content] = index + 1 }
+      }
+      let info = VersionInfo(
+        draftName: row.draftName, number: index + 1, saved: Archive.date(row.savedMilliseconds),
+        savedFromFileName: row.savedSource == .fileName, imported: Archive.date(row.importedMilliseconds),
+        fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
+        background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
+        drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
+        sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
+        sources: (sources[row.id] ?? []).map {
+          VersionSource(
+            label: $0.label, path: $0.path, importRun: $0.runID, recorded: Archive.date($0.runStartedMilliseconds))
+        })
+      return (row, info)
+    }
+  }
 }

@@ -30,6 +30,19 @@ package struct VersionRow: Sendable {
   package let revertsVersionID: Int64?
 }
 
+extension VersionRow {
+  /// The row that `VersionRecords.insert(version)` made as `id`, in the draft called
+  /// `draftName`, without reading it back.
+  package init(_ version: NewVersion, id: Int64, draftName: String) {
+    self.init(
+      id: id, draftID: version.draftID, draftName: draftName, savedMilliseconds: version.savedMilliseconds,
+      savedSource: version.savedSource, importedMilliseconds: version.importedMilliseconds,
+      fileName: version.fileName, fileSHA256: version.fileSHA256, fileSize: version.fileSize,
+      fileModificationNanoseconds: version.fileModificationNanoseconds, blobID: version.blobID,
+      envelopeID: version.envelopeID, background: version.background, revertsVersionID: version.revertsVersionID)
+  }
+}
+
 /// The newest version of a draft, with what its thumbnail needs (`contact-sheet`, warming).
 package struct NewestVersion: Sendable {
   package var name: String
