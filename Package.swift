@@ -130,7 +130,7 @@ let package = Package(
     .testTarget(
       name: "InklingStoreTests",
       dependencies: ["InklingStore", "InklingFormats", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
-    .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine"]),
+    .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine", "InklingFormats"]),
     .testTarget(
       name: "InklingArchiveTests",
       dependencies: [

@@ -227,6 +227,9 @@ import Testing
       let file = try Self.bytes(out + "/" + (entry["file"] as? String ?? ""))
       #expect(entry["sha256"] as? String == hexString(SHA256.hash(file)))
     }
+    // Names in the manifest are escaped as the command line's JSON escapes them.
+    let manifest = String(decoding: try Self.bytes(out + "/inkling-export.json"), as: UTF8.self)
+    #expect(manifest.contains(#""draft":"New\nline\u001b[31mRED","#))
   }
 
   @Test func fromADamagedArchiveWhatVerifiesIsSaved() throws {

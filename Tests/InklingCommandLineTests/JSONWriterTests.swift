@@ -1,27 +1,16 @@
 import Foundation
 import InklingCommandLine
+import InklingFormats
 import Testing
 
 @Suite struct JSONWriterTests {
   let compact = JSONWriter()
 
-  @Test func escapesQuotesBackslashesAndEveryControlCharacter() {
-    let text = "a\"b\\c/\n\r\t\u{08}\u{0C}\u{00}\u{01}\u{1B}\u{1F}\u{7F}\u{2028}\u{2029} é😀"
-    #expect(
-      compact.string(.string(text))
-        == #""a\"b\\c/\n\r\t\b\f\u0000\u0001\u001b\u001f\u007f\u2028\u2029 é😀""#)
-  }
-
-  @Test func everyControlCharacterIsEscaped() {
-    for value in 0..<0x20 {
-      let json = compact.string(.string(String(UnicodeScalar(UInt8(value)))))
-      #expect(json.unicodeScalars.allSatisfy { $0.value >= 0x20 }, "U+\(value)")
-    }
-  }
-
-  @Test func nonASCIICanBeEscapedWithSurrogatePairs() {
-    let writer = JSONWriter(escapesNonASCII: true)
-    #expect(writer.string(.string("é😀中")) == #""\u00e9\ud83d\ude00\u4e2d""#)
+  /// The escaping itself is JSONString's (InklingFormatsTests' JSONStringTests).
+  @Test func stringsAreEscapedAsJSONStringEscapesThem() {
+    let text = "a\"b\\c/\n\u{1B}\u{7F}\u{2028} é😀"
+    #expect(compact.string(.string(text)) == JSONString.quoted(text))
+    #expect(JSONWriter(escapesNonASCII: true).string(.string(text)) == JSONString.quoted(text, escapingNonASCII: true))
   }
 
   @Test func bytesThatAreNotUTF8BecomeReplacementCharacters() {
