@@ -71,6 +71,13 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The backup copy did not pass its check, so it was not kept.
   case backupFailedCheck(path: String, problemCount: Int, firstProblem: String?)
 
+  // MARK: - The system
+
+  /// The system would not start a thread the operation needs (`pthread_create` failed with
+  /// `errno` `code`, EAGAIN when the limit of processes and threads is reached or memory is
+  /// short). Import starts its threads before it records its run, so nothing was imported.
+  case cannotStartThread(code: Int32)
+
   // MARK: - Requests
 
   /// A date in a filter that is not one of the accepted forms.
@@ -177,6 +184,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .fileSystem(let path, let operation, let code): "cannot \(operation.rawValue) \(path): errno \(code)"
     case .backupIsArchive(let path): "\(path) is the archive itself"
     case .backupFailedCheck(let path, let count, _): "the backup copy for \(path) has \(count) problems"
+    case .cannotStartThread(let code): "a thread cannot be started: errno \(code)"
     case .invalidDate(let text): "\"\(text)\" is not a date"
     case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \"\(pattern)\""
     case .invalidArgument(let argument): "invalid argument: \(argument)"

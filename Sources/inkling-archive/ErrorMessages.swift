@@ -83,6 +83,10 @@ extension ArchiveError {
       "the backup copy has \(Plural.count(count, "problem"))\(first.map { "; the first: \($0)" } ?? ""). "
         + "\(Quoted.text(path)) was not written. Run `inkling-archive check --full` on the archive: "
         + "the damage is probably there."
+    case .cannotStartThread(let code):
+      "the system would not start another thread (\(String(cString: strerror(code)))): the limit of processes "
+        + "and threads for this user (`ulimit -u`) is reached, or memory is short. Nothing was imported; "
+        + "close other programs or raise the limit, then try again."
     case .invalidDate(let text):
       "\(Quoted.name(text)) is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
         + "yesterday, or an age like 7d, 3w, 2m"

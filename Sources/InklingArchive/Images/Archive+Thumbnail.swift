@@ -357,8 +357,13 @@ extension Archive {
         }
       }
     }
-    // This thread renders too, as one of the workers.
-    let others = (1..<workerCount).map { _ in SystemThread(render) }
+    // This thread renders too, as one of the workers. Threads the system refuses are only
+    // fewer workers: the ones that started, and this one, render every job.
+    var others: [SystemThread] = []
+    for _ in 1..<workerCount {
+      guard let thread = try? SystemThread(render) else { break }
+      others.append(thread)
+    }
     render()
     others.forEach { $0.join() }
     return try shared.results()

@@ -72,8 +72,8 @@ extension Archive {
     let progress = ProgressCounter()
 
     let archivePath = path
-    let startList = {
-      SystemThread(stackSize: 1 << 20) {
+    let startList = { () throws(ThreadStartError) in
+      try SystemThread(stackSize: 1 << 20) {
         source.produce(progress, isStopped: { jobs.isClosed }) { jobs.push($0) }
         progress.walkFinished()
         jobs.close()
@@ -82,8 +82,8 @@ extension Archive {
     // The workers: each opens its own connections.
     let workerCount = max(1, options.workers)
     let remaining = WorkerCount(workerCount)
-    let startWorker = {
-      SystemThread {
+    let startWorker = { () throws(ThreadStartError) in
+      try SystemThread {
         defer { if remaining.finishOne() { results.close() } }
         let worker: Source.Worker
         do {
@@ -99,6 +99,22 @@ extension Archive {
       }
     }
 
+    // The threads start before the run is recorded, so that a system that refuses one
+    // leaves the archive as it was.
+    var threads: [SystemThread] = []
+    // The threads that started stop at once: both queues refuse and drop everything.
+    func stopThreads() {
+      jobs.cancel()
+      results.cancel()
+      threads.forEach { $0.join() }
+    }
+    do {
+      threads.append(try startList())
+      for _ in 0..<workerCount { threads.append(try startWorker()) }
+    } catch {
+      stopThreads()
+      throw .cannotStartThread(code: error.code)
+    }
     let onEvent = options.onEvent
     let writer: VersionWriter
     do {
@@ -106,9 +122,9 @@ extension Archive {
         database: database,
         onCommitted: options.reportsVersions ? { versions in versions.forEach { onEvent?(.imported($0)) } } : nil)
     } catch {
+      stopThreads()
       throw ArchiveError(error, path: path)
     }
-    let threads = [startList()] + (0..<workerCount).map { _ in startWorker() }
     // Every thread ends once the results are drained: the lister when the jobs are listed or
     // closed, the workers when the jobs queue is empty and closed.
     defer { threads.forEach { $0.join() } }

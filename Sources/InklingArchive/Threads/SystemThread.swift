@@ -5,6 +5,13 @@
 
 import Glibc
 
+/// Why the system did not start a thread: pthread_create's error number, EAGAIN when the
+/// limit of processes and threads of the user (RLIMIT_NPROC) or of the system is reached,
+/// or there is no memory for the thread's stack.
+struct ThreadStartError: Error, Equatable {
+  let code: Int32
+}
+
 /// A thread running one closure, started when made; `join()` waits for it to end.
 final class SystemThread {
   private var handle = pthread_t()
@@ -12,16 +19,21 @@ final class SystemThread {
 
   /// Starts `body` on a new thread whose stack is `stackSize` bytes (nil: the system's
   /// default, as for the main thread).
-  init(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+  ///
+  /// - Throws: `ThreadStartError` when the system refuses the thread; `body` is not run.
+  init(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
     var attributes = pthread_attr_t()
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
     let code = pthread_create(&handle, &attributes, runBody, context)
-    // Only a system out of threads or memory refuses, which Foundation's Thread does not
-    // survive either.
-    precondition(code == 0, "a thread cannot be started: \(String(cString: strerror(code)))")
+    guard code == 0 else {
+      Unmanaged<Body>.fromOpaque(context).release()
+      // There is no thread to detach when this object goes.
+      joined = true
+      throw ThreadStartError(code: code)
+    }
   }
 
   /// Waits until the closure has returned.

@@ -40,8 +40,8 @@ extension RequestError {
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
-      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch:
-      // Errors of operations that write files or the archive, which no page calls.
+      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread:
+      // Errors of operations that write files or the archive (or start threads), which no page calls.
       self.init(500, "\(error)")
     }
   }
