@@ -89,9 +89,12 @@ struct HistoryRead {
   ///
   /// - Throws: `StoreError`.
   init(ofDraft draftID: Int64, in database: Database) throws {
-    blobs = try VersionRecords.blobSummaries(ofDraft: draftID, in: database)
+    let history = try VersionRecords.history(ofDraft: draftID, in: database)
+    rows = history.map(\.version)
+    blobs = Dictionary(history.compactMap { entry in entry.blob.map { (entry.version.blobID, $0) } }) { first, _ in
+      first
+    }
     sources = try SourceRecords.sources(ofDraft: draftID, in: database)
-    rows = try VersionRecords.versions(ofDraft: draftID, in: database)
   }
 
   /// Adds a version just inserted whose blob is one of the draft's already (a revert's) and
