@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0014_refold_names.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0015_draft_row_once.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -204,14 +204,6 @@ CREATE INDEX version_by_saved_draft ON version(saved_ms, draft_id);
 
 -- (from 0003_search.sql)
 CREATE INDEX version_by_imported_draft ON version(imported_ms, draft_id);
-
--- (from 0008_newest_drawing_on_draft.sql)
-CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN
-  UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms, NEW.saved_ms), NEW.saved_ms),
-    first_imported_ms = min(coalesce(first_imported_ms, NEW.imported_ms), NEW.imported_ms),
-    latest_imported_ms = max(coalesce(latest_imported_ms, NEW.imported_ms), NEW.imported_ms)
-    WHERE id = NEW.draft_id;
-END;
 
 -- (from 0008_newest_drawing_on_draft.sql)
 CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN

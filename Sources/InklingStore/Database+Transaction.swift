@@ -113,3 +113,4 @@ extension Database {
     try execute("PRAGMA temp_store = \(inMemory ? "MEMORY" : "DEFAULT")")
   }
 }
+

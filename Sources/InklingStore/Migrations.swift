@@ -53,5 +53,6 @@ extension Migration {
     Migration(version: 12, name: "0012_trash_and_reverts.sql", bytes: { PackageResources._012_trash_and_reverts_sql }),
     Migration(version: 13, name: "0013_sources.sql", bytes: { PackageResources._013_sources_sql }),
     Migration(version: 14, name: "0014_refold_names.sql", bytes: { PackageResources._014_refold_names_sql }),
+    Migration(version: 15, name: "0015_draft_row_once.sql", bytes: { PackageResources._015_draft_row_once_sql }),
   ]
 }

@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "5d23296d9b70ede797e94feed2b5b2461c58688fe8ab5cebfcbfd36703f9151b"
+  static let migrationsDigest = "04ccfd90ad886f0780c85ca8f2aea7b497336e9414b55c62717215261dcd45c0"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "d6b5032c3418f65a724bd0e0dfba5f8316d959cf434ce7750c3b910842f80664"
+  static let schemaStamp = "a68e7d194fc5d20aa07bd961038a370d1ccfd6fbebcdd8fdabfceb1f93ead6c3"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -179,9 +179,6 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "trigger", name: "version_search_delete", table: "version",
       sql: "CREATE TRIGGER version_search_delete AFTER DELETE ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = OLD.draft_id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = OLD.draft_id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = OLD.draft_id)WHERE id = OLD.draft_id; END"),
-    SchemaObject(
-      type: "trigger", name: "version_search_insert", table: "version",
-      sql: "CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms,NEW.saved_ms),NEW.saved_ms),first_imported_ms = min(coalesce(first_imported_ms,NEW.imported_ms),NEW.imported_ms),latest_imported_ms = max(coalesce(latest_imported_ms,NEW.imported_ms),NEW.imported_ms)WHERE id = NEW.draft_id; END"),
     SchemaObject(
       type: "trigger", name: "version_search_move", table: "version",
       sql: "CREATE TRIGGER version_search_move AFTER UPDATE OF saved_ms,imported_ms,draft_id ON version BEGIN UPDATE draft SET first_saved_ms =(SELECT min(saved_ms)FROM version WHERE draft_id = draft.id),first_imported_ms =(SELECT min(imported_ms)FROM version WHERE draft_id = draft.id),latest_imported_ms =(SELECT max(imported_ms)FROM version WHERE draft_id = draft.id)WHERE id IN(OLD.draft_id,NEW.draft_id); END"),

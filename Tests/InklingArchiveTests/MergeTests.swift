@@ -164,10 +164,20 @@ import Testing
     try Self.writeFiles(CorpusSpec(drafts: 4, versionsPerDraft: 2...3, seed: 9), into: folder) { _ in ["All"] }
     let old = folder.path("old.sqlite")
     _ = try Archive(path: old).importFiles(at: [folder.path("All")])
-    // Schema 12: what this archive was before migration 0013.
+    // Schema 12: what this archive was before migration 0013 (and 0015, which dropped 0008's
+    // trigger).
     let db = try Database(path: old, mode: .readWrite)
     try db.execute(
-      "DROP TABLE version_source; DROP TABLE source; PRAGMA user_version = 12; PRAGMA journal_mode = DELETE")
+      """
+      DROP TABLE version_source; DROP TABLE source;
+      CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN
+        UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms, NEW.saved_ms), NEW.saved_ms),
+          first_imported_ms = min(coalesce(first_imported_ms, NEW.imported_ms), NEW.imported_ms),
+          latest_imported_ms = max(coalesce(latest_imported_ms, NEW.imported_ms), NEW.imported_ms)
+          WHERE id = NEW.draft_id;
+      END;
+      PRAGMA user_version = 12; PRAGMA journal_mode = DELETE
+      """)
     db.close()
     let before = try Data(contentsOf: URL(fileURLWithPath: old))
 

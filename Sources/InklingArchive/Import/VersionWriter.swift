@@ -14,6 +14,12 @@
 // so a rolled-back file leaves no index rows; 2. a blob is queued at most once per batch.
 // The index is derived data: if its writes fail, they roll back alone (their own
 // savepoint) and the drawings stay "not indexed" until `reindex`; no file is lost for it.
+//
+// A draft's row (its count, newest version, first and last times) is updated once for the
+// versions of that draft that come one after another, not once per version (migration 0015):
+// every update rewrites the row and the draft indexes holding those columns. Invariant 3: the
+// pending update counts only versions whose savepoint was released, all of one draft, and is
+// written before the batch commits, so a committed draft row always follows its versions.
 
 import FoundationEssentials
 import InklingFormats
@@ -39,6 +45,8 @@ final class VersionWriter {
   /// Index rows waiting for the end of the batch (invariants 1 and 2).
   private var pendingIndex: [DrawingIndexJob] = []
   private var pendingIndexBlobs = Set<Int64>()
+  /// The versions stored since the draft row was last updated, all of one draft (invariant 3).
+  private var pendingDraft: DraftTally?
   /// Queued index rows are written once this many wait, to keep memory flat.
   static let pendingIndexLimit = 256
   private(set) var summary = ImportSummary()
@@ -104,11 +112,13 @@ final class VersionWriter {
       return (.failure(problem), false)
     case .version(let version):
       summary.bytesRead += version.fileSize
+      var stored: StoredVersion?
       do {
         let (outcome, index) = try database.savepoint { try insert(version) }
         if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
         switch outcome {
-        case .inserted(let createdDraft, let report):
+        case .inserted(let inserted, let createdDraft, let report):
+          stored = inserted
           summary.versionsImported += 1
           if createdDraft { summary.draftsCreated += 1 }
           if let report { pendingReports?.append(report) }
@@ -131,6 +141,9 @@ final class VersionWriter {
         try reject(version.path, problem)
         return (.failure(problem), false)
       }
+      // Outside the catch above: a draft update that fails is not this file's problem but the
+      // batch's, which then rolls back whole (the pending update is gone with it).
+      if let stored { try count(stored) }
     }
     pendingFiles += 1
     if pendingIndex.count >= Self.pendingIndexLimit { try writeIndex() }
@@ -198,8 +211,34 @@ final class VersionWriter {
   // MARK: - One version
 
   private enum Outcome {
-    case inserted(createdDraft: Bool, report: ImportedVersion?)
+    case inserted(StoredVersion, createdDraft: Bool, report: ImportedVersion?)
     case alreadyArchived
+  }
+
+  /// What a version inserted changes in its draft's row.
+  private struct StoredVersion {
+    let id: Int64
+    let draftID: Int64
+    let savedMilliseconds: Int64
+    let importedMilliseconds: Int64
+  }
+
+  /// Adds a version whose savepoint was released to the pending draft update, writing the
+  /// pending one first when it is another draft's (invariant 3).
+  private func count(_ version: StoredVersion) throws {
+    if let pending = pendingDraft, pending.draftID != version.draftID { try updateDraft() }
+    var tally = pendingDraft ?? DraftTally(draftID: version.draftID)
+    tally.add(
+      versionID: version.id, savedMilliseconds: version.savedMilliseconds,
+      importedMilliseconds: version.importedMilliseconds)
+    pendingDraft = tally
+  }
+
+  /// Writes the pending draft update, if any.
+  private func updateDraft() throws {
+    guard let pending = pendingDraft else { return }
+    pendingDraft = nil
+    try VersionRecords.add(pending, in: database)
   }
 
   /// Stores one version and its sources; also returns the index rows its blob still needs.
@@ -234,10 +273,11 @@ final class VersionWriter {
     let envelopeID = try Self.id(version.template, in: &envelopeIDs) {
       try EnvelopeRecords.id(of: version.template, in: database)
     }
-    let versionID = try VersionRecords.insert(
+    let importedMilliseconds = version.importedMilliseconds ?? now
+    let versionID = try VersionRecords.insertLeavingDraft(
       NewVersion(
         draftID: draft.id, savedMilliseconds: version.savedMilliseconds, savedSource: version.savedSource,
-        importedMilliseconds: version.importedMilliseconds ?? now, fileName: version.fileName,
+        importedMilliseconds: importedMilliseconds, fileName: version.fileName,
         fileSHA256: version.fileSHA256, fileSize: version.fileSize,
         fileModificationNanoseconds: version.fileModificationNanoseconds, blobID: blobID, envelopeID: envelopeID,
         background: version.background),
@@ -266,7 +306,10 @@ final class VersionWriter {
         saved: Archive.date(version.savedMilliseconds), savedFromFileName: version.savedSource == .fileName,
         path: version.path, fileSize: version.fileSize, source: version.sources.first?.label, newDraft: draft.created)
     }
-    return (.inserted(createdDraft: draft.created, report: report), index)
+    let stored = StoredVersion(
+      id: versionID, draftID: draft.id, savedMilliseconds: version.savedMilliseconds,
+      importedMilliseconds: importedMilliseconds)
+    return (.inserted(stored, createdDraft: draft.created, report: report), index)
   }
 
   // MARK: - Batches
@@ -295,6 +338,8 @@ final class VersionWriter {
   private func commit() throws {
     guard inTransaction else { return }
     try writeIndex()
+    // After the index rows: the draft's newest drawing is then read once, with its row there.
+    try updateDraft()
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.commit() }
     inTransaction = false
@@ -332,6 +377,7 @@ final class VersionWriter {
     inTransaction = false
     pendingIndex.removeAll()
     pendingIndexBlobs.removeAll()
+    pendingDraft = nil
     forgetRowIDs()
     if pendingReports != nil { pendingReports = [] }
     drawingIndex.transactionEnded()

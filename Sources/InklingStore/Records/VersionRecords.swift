@@ -103,6 +103,33 @@ package struct BlobSummary: Sendable {
   package var contentHash: [UInt8]?
 }
 
+/// What versions inserted into one draft change in its row (`VersionRecords.add`): their
+/// number, the newest by save time (the later insert on a tie), and the extremes of their save
+/// and import times.
+package struct DraftTally: Sendable, Equatable {
+  package let draftID: Int64
+  package private(set) var count = 0
+  package private(set) var latestSavedMilliseconds = Int64.min
+  package private(set) var latestVersionID: Int64 = 0
+  package private(set) var firstSavedMilliseconds = Int64.max
+  package private(set) var firstImportedMilliseconds = Int64.max
+  package private(set) var latestImportedMilliseconds = Int64.min
+
+  package init(draftID: Int64) { self.draftID = draftID }
+
+  /// Counts version `versionID`, inserted after every version counted so far.
+  package mutating func add(versionID: Int64, savedMilliseconds: Int64, importedMilliseconds: Int64) {
+    count += 1
+    if savedMilliseconds >= latestSavedMilliseconds {
+      latestSavedMilliseconds = savedMilliseconds
+      latestVersionID = versionID
+    }
+    firstSavedMilliseconds = min(firstSavedMilliseconds, savedMilliseconds)
+    firstImportedMilliseconds = min(firstImportedMilliseconds, importedMilliseconds)
+    latestImportedMilliseconds = max(latestImportedMilliseconds, importedMilliseconds)
+  }
+}
+
 package enum VersionRecords {
   /// The id of the draft called exactly `name` (NFC), if there is one.
   ///
@@ -122,9 +149,21 @@ package enum VersionRecords {
     return (db.lastInsertRowID, true)
   }
 
-  /// Inserts a version; returns its id, or nil when the draft already has a version with
-  /// this save time and file content (invariant 4: importing a file again is a no-op).
+  /// Inserts a version and updates its draft's row; returns its id, or nil when the draft
+  /// already has a version with this save time and file content (invariant 4: importing a
+  /// file again is a no-op).
   package static func insert(_ version: NewVersion, in db: Database) throws -> Int64? {
+    guard let id = try insertLeavingDraft(version, in: db) else { return nil }
+    var tally = DraftTally(draftID: version.draftID)
+    tally.add(versionID: id, savedMilliseconds: version.savedMilliseconds, importedMilliseconds: version.importedMilliseconds)
+    try add(tally, in: db)
+    return id
+  }
+
+  /// Inserts a version's row only, as `insert` does, leaving its draft's row to the caller:
+  /// the versions of one draft written together update it once (`add`), before the
+  /// transaction commits (migration 0015).
+  package static func insertLeavingDraft(_ version: NewVersion, in db: Database) throws -> Int64? {
     // An imported file names only the columns of 0001, as it always did (tests write archives
     // of older schemas through here); a revert names its original too (0012).
     let reverts = version.revertsVersionID.map { (column: ", reverts_version_id", value: ", ?", id: $0) }
@@ -142,16 +181,31 @@ package enum VersionRecords {
         version.background.blue, version.background.alpha,
       ] + (reverts.map { [$0.id] } ?? []))
     guard db.changes > 0 else { return nil }
-    let id = db.lastInsertRowID
-    // Ties on the save time go to the later insert, as the newest file wins in the app.
+    return db.lastInsertRowID
+  }
+
+  /// Updates the row of `tally.draftID` for the versions `tally` counted, in one statement:
+  /// the same row as updating it after each of them, in order.
+  package static func add(_ tally: DraftTally, in db: Database) throws {
+    guard tally.count > 0 else { return }
+    // Every expression reads the row as it was (https://www.sqlite.org/lang_update.html), so
+    // the newest version is chosen against the old latest_saved_ms. Ties on the save time go
+    // to the later insert, as the newest file wins in the app; the tally's newest is already
+    // its latest insert of the highest save time, and it comes after the row's.
     try db.execute(
       """
-      UPDATE draft SET version_count = version_count + 1,
-        latest_version_id = CASE WHEN latest_saved_ms IS NULL OR ? >= latest_saved_ms THEN ? ELSE latest_version_id END,
-        latest_saved_ms = max(coalesce(latest_saved_ms, ?), ?)
-      WHERE id = ?
-      """, [version.savedMilliseconds, id, version.savedMilliseconds, version.savedMilliseconds, version.draftID])
-    return id
+      UPDATE draft SET version_count = version_count + ?1,
+        latest_version_id = CASE WHEN latest_saved_ms IS NULL OR ?2 >= latest_saved_ms THEN ?3 ELSE latest_version_id END,
+        latest_saved_ms = max(coalesce(latest_saved_ms, ?2), ?2),
+        first_saved_ms = min(coalesce(first_saved_ms, ?4), ?4),
+        first_imported_ms = min(coalesce(first_imported_ms, ?5), ?5),
+        latest_imported_ms = max(coalesce(latest_imported_ms, ?6), ?6)
+      WHERE id = ?7
+      """,
+      [
+        tally.count, tally.latestSavedMilliseconds, tally.latestVersionID, tally.firstSavedMilliseconds,
+        tally.firstImportedMilliseconds, tally.latestImportedMilliseconds, tally.draftID,
+      ])
   }
 
   /// The id of the version of draft `draftID` saved at `savedMilliseconds` with this content.
