@@ -114,3 +114,32 @@ extension Database {
   }
 }
 
+// MARK: - Checkpoints
+
+extension Database {
+  /// SQLite's automatic checkpoint after a commit that leaves the WAL at 1000 pages or more
+  /// (`true`, SQLite's default), or none (`false`): then another connection checkpoints
+  /// (`checkpointPassively`), and the committing thread never copies pages itself
+  /// (https://www.sqlite.org/wal.html#automatic_checkpoint).
+  ///
+  /// - Throws: `StoreError`.
+  package func checkpointsAfterCommits(_ automatic: Bool) throws {
+    _ = try fetchOne("PRAGMA wal_autocheckpoint = \(automatic ? 1000 : 0)") { $0.int(0) }
+  }
+
+  /// Copies into the database file what the WAL holds of committed transactions, as far as
+  /// no reader still needs the pages it would overwrite, without waiting for any lock
+  /// (`SQLITE_CHECKPOINT_PASSIVE`, https://www.sqlite.org/c3ref/wal_checkpoint_v2.html).
+  /// A checkpoint never changes what the archive holds, so one cut short by a kill leaves it
+  /// as it was.
+  ///
+  /// - Throws: `StoreError` when SQLite fails (not when another connection holds a lock:
+  ///   then there is nothing to do now).
+  package func checkpointPassively() throws {
+    let connection = try handle
+    let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    guard code == SQLITE_OK || code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED else {
+      throw StoreError(sqliteCode: code, connection: connection, sql: "PRAGMA wal_checkpoint(PASSIVE)", path: path)
+    }
+  }
+}
