@@ -217,8 +217,14 @@ final class MergePreparer {
       bases = try missingBases(below: copy.blob)
     }
     // Verify before commit: what will be stored rebuilds the file the other archive recorded.
-    let file = template.rebuild(drawing: drawing)
-    guard file.count == row.fileSize, SHA256.hash(file) == row.fileSHA256 else {
+    // Hashed as it is rebuilt, piece by piece: the file itself is never needed.
+    var hasher = SHA256Hasher()
+    var size: Int64 = 0
+    template.rebuild(drawing: drawing) { piece in
+      hasher.update(piece)
+      size += Int64(piece.count)
+    }
+    guard size == row.fileSize, hasher.finalize() == row.fileSHA256 else {
       throw Unmergeable(reason: "it does not rebuild the file it was imported from (SHA-256 mismatch)")
     }
     var facts: DrawingFacts?

@@ -49,27 +49,50 @@ enum Base64 {
     guard text.count >= plainLength, escapeSlashes || text.count == plainLength else {
       return false
     }
-    // Encode in blocks of 3 KiB of input into a small buffer and compare as we go.
+    var position = 0
+    let whole = encode(bytes, escapeSlashes: escapeSlashes) { piece in
+      guard position + piece.count <= text.count,
+        memcmp(piece.baseAddress!, text.baseAddress! + position, piece.count) == 0
+      else { return false }
+      position += piece.count
+      return true
+    }
+    return whole && position == text.count
+  }
+
+  /// Hands the base64 text of `bytes` to `body` in pieces, in order, encoded block by block
+  /// into a small buffer; stops when `body` returns false. Returns whether every piece was
+  /// handed over.
+  @discardableResult
+  static func encode(
+    _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, pieces body: (UnsafeRawBufferPointer) -> Bool
+  ) -> Bool {
+    // 3 KiB of input a block: the output stays in the first level of cache.
     let block = 3 * 1024
     return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block / 3 * 4 * 2) { scratch in
       alphabet.withUnsafeBufferPointer { table in
         var input = 0
-        var position = 0
         while input < bytes.count {
           let end = min(input + block, bytes.count)
           let count = encode(
-            UnsafeRawBufferPointer(rebasing: bytes[input..<end]), escapeSlashes: escapeSlashes,
-            table: table,
+            UnsafeRawBufferPointer(rebasing: bytes[input..<end]), escapeSlashes: escapeSlashes, table: table,
             into: scratch.baseAddress!)
-          guard position + count <= text.count,
-            memcmp(scratch.baseAddress!, text.baseAddress! + position, count) == 0
-          else { return false }
-          position += count
+          guard body(UnsafeRawBufferPointer(start: scratch.baseAddress!, count: count)) else { return false }
           input = end
         }
-        return position == text.count
+        return true
       }
     }
+  }
+
+  /// The two characters of every 12 bits, the first in the low byte, and bit 16 set when
+  /// either is a `/`: a whole group of three bytes is two look-ups and two stores, and only a
+  /// group with a slash (one in sixteen) takes the slow path when slashes are escaped.
+  private static let pairs: [UInt32] = (0..<4096).map { bits in
+    let first = alphabet[bits >> 6]
+    let second = alphabet[bits & 63]
+    let slash = first == UInt8(ascii: "/") || second == UInt8(ascii: "/")
+    return UInt32(first) | UInt32(second) << 8 | (slash ? 1 << 16 : 0)
   }
 
   /// Writes the encoding of `bytes` (padded only if it ends the input) and returns its length.
@@ -78,8 +101,7 @@ enum Base64 {
     into output: UnsafeMutablePointer<UInt8>
   ) -> Int {
     var out = 0
-    @inline(__always) func put(_ sextet: UInt32) {
-      let byte = table[Int(sextet & 63)]
+    @inline(__always) func put(_ byte: UInt8) {
       if escapeSlashes && byte == UInt8(ascii: "/") {
         output[out] = UInt8(ascii: "\\")
         out += 1
@@ -89,30 +111,38 @@ enum Base64 {
     }
     var index = 0
     let count = bytes.count
-    while index + 3 <= count {
-      let word =
-        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-      put(word >> 18)
-      put(word >> 12)
-      put(word >> 6)
-      put(word)
-      index += 3
+    let slashBit: UInt32 = escapeSlashes ? 1 << 16 : 0
+    pairs.withUnsafeBufferPointer { pairs in
+      let raw = UnsafeMutableRawPointer(output)
+      while index + 3 <= count {
+        let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+        let high = pairs[Int(word >> 12)]
+        let low = pairs[Int(word & 0xFFF)]
+        index += 3
+        if (high | low) & slashBit != 0 {
+          put(UInt8(truncatingIfNeeded: high))
+          put(UInt8(truncatingIfNeeded: high >> 8))
+          put(UInt8(truncatingIfNeeded: low))
+          put(UInt8(truncatingIfNeeded: low >> 8))
+          continue
+        }
+        raw.storeBytes(of: UInt16(truncatingIfNeeded: high).littleEndian, toByteOffset: out, as: UInt16.self)
+        raw.storeBytes(of: UInt16(truncatingIfNeeded: low).littleEndian, toByteOffset: out + 2, as: UInt16.self)
+        out += 4
+      }
     }
     let rest = count - index
-    if rest == 1 {
-      let word = UInt32(bytes[index]) << 16
-      put(word >> 18)
-      put(word >> 12)
-      output[out] = UInt8(ascii: "=")
-      output[out + 1] = UInt8(ascii: "=")
-      out += 2
-    } else if rest == 2 {
-      let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-      put(word >> 18)
-      put(word >> 12)
-      put(word >> 6)
+    if rest > 0 {
+      let word = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
+      put(table[Int(word >> 18)])
+      put(table[Int(word >> 12 & 63)])
+      if rest == 2 { put(table[Int(word >> 6 & 63)]) }
       output[out] = UInt8(ascii: "=")
       out += 1
+      if rest == 1 {
+        output[out] = UInt8(ascii: "=")
+        out += 1
+      }
     }
     return out
   }

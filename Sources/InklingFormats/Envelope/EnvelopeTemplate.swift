@@ -53,6 +53,26 @@ public struct EnvelopeTemplate: Hashable, Sendable {
     self.init(file: file, drawingContent: drawingContent, spelling: spelling)
   }
 
+  /// The file these bytes came from, given its drawing, handed to `body` in pieces, in order,
+  /// without building it: hashing the file needs only its pieces.
+  public func rebuild(drawing: [UInt8], pieces body: (UnsafeRawBufferPointer) -> Void) {
+    text.withUnsafeBytes { text in
+      body(UnsafeRawBufferPointer(rebasing: text[..<drawingOffset]))
+      switch spelling {
+      case .escapedSlashes, .plainSlashes:
+        drawing.withUnsafeBytes { drawing -> Void in
+          Base64.encode(drawing, escapeSlashes: spelling == .escapedSlashes) { piece in
+            body(piece)
+            return true
+          }
+        }
+      case .verbatim:
+        (verbatimBase64 ?? []).withUnsafeBytes { body($0) }
+      }
+      body(UnsafeRawBufferPointer(rebasing: text[drawingOffset...]))
+    }
+  }
+
   /// The file these bytes came from, given its drawing.
   public func rebuild(drawing: [UInt8]) -> [UInt8] {
     var file: [UInt8] = []
