@@ -95,9 +95,11 @@ package final class DrawingIndexReader {
   private func ink(_ id: Int64, ofStroke stroke: Int64) throws -> (name: String, color: RGBA) {
     if let known = inks[id] { return known }
     guard
-      let ink = try db.fetchOne("SELECT name, color_r, color_g, color_b, color_a FROM ink WHERE id = ?", [id], { row in
-        (row.string(0), RGBA(red: row.double(1), green: row.double(2), blue: row.double(3), alpha: row.double(4)))
-      })
+      let ink = try db.fetchOne(
+        "SELECT name, color_r, color_g, color_b, color_a FROM ink WHERE id = ?", [id],
+        { row in
+          (row.string(0), RGBA(red: row.double(1), green: row.double(2), blue: row.double(3), alpha: row.double(4)))
+        })
     else {
       throw StoreError(kind: .corrupt, message: "stroke \(stroke) of the drawing index has no ink \(id)")
     }

@@ -155,7 +155,8 @@ package enum VersionRecords {
   package static func insert(_ version: NewVersion, in db: Database) throws -> Int64? {
     guard let id = try insertLeavingDraft(version, in: db) else { return nil }
     var tally = DraftTally(draftID: version.draftID)
-    tally.add(versionID: id, savedMilliseconds: version.savedMilliseconds, importedMilliseconds: version.importedMilliseconds)
+    tally.add(
+      versionID: id, savedMilliseconds: version.savedMilliseconds, importedMilliseconds: version.importedMilliseconds)
     try add(tally, in: db)
     return id
   }

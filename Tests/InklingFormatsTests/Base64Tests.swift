@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import InklingFormats
+
+/// The encoder against Foundation's, at every length around its block and group edges, with
+/// and without JSONEncoder's escaped slashes; and the file rebuilt in pieces.
+@Suite struct Base64Tests {
+  /// Bytes with many `/` in their base64 (0xFF… encodes to slashes), `count` long.
+  static func bytes(_ count: Int, seed: Int) -> [UInt8] {
+    (0..<count).map { index in index % 5 == 0 ? 0xFF : UInt8(truncatingIfNeeded: (index &* 7919 &+ seed) >> 3) }
+  }
+
+  static func expected(_ bytes: [UInt8], escapeSlashes: Bool) -> [UInt8] {
+    let text = Array(Data(bytes).base64EncodedString().utf8)
+    guard escapeSlashes else { return text }
+    return text.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
+  }
+
+  @Test(arguments: [false, true])
+  func encodesAsFoundationDoes(escapeSlashes: Bool) {
+    for count in Array(0...40) + [3071, 3072, 3073, 3074, 6144, 9217, 20_000] {
+      let bytes = Self.bytes(count, seed: count)
+      var output: [UInt8] = [7]
+      bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &output) }
+      let expected = Self.expected(bytes, escapeSlashes: escapeSlashes)
+      #expect(output == [7] + expected, "\(count) bytes")
+      var pieces: [UInt8] = []
+      bytes.withUnsafeBytes {
+        Base64.encode($0, escapeSlashes: escapeSlashes) { piece in
+          pieces.append(contentsOf: piece)
+          return true
+        }
+      }
+      #expect(pieces == expected, "\(count) bytes in pieces")
+      #expect(
+        expected.withUnsafeBytes { text in
+          bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
+        })
+      if !expected.isEmpty {
+        let wrong = Array(expected.dropLast()) + [UInt8(ascii: "A")]
+        #expect(
+          !wrong.withUnsafeBytes { text in
+            bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
+          })
+      }
+    }
+  }
+
+  @Test func aFileRebuiltInPiecesIsTheFile() throws {
+    let drawing = Self.bytes(10_000, seed: 3)
+    let text = Array(#"{"drawingData":"","color":{"r":1}}"#.utf8)
+    for spelling in EnvelopeTemplate.Base64Spelling.allCases {
+      let verbatim = spelling == .verbatim ? Array("QR==".utf8) : nil
+      let template = EnvelopeTemplate(text: text, drawingOffset: 16, spelling: spelling, verbatimBase64: verbatim)
+      var pieces: [UInt8] = []
+      template.rebuild(drawing: drawing) { pieces.append(contentsOf: $0) }
+      #expect(pieces == template.rebuild(drawing: drawing), "\(spelling)")
+    }
+  }
+}
