@@ -1,4 +1,5 @@
 import Foundation
+import InklingFormats
 import InklingTestSupport
 import Testing
 
@@ -61,8 +62,8 @@ import Testing
         fileSHA256: [UInt8](repeating: UInt8(index), count: 32), fileSize: 1, fileModificationNanoseconds: 0,
         blobID: 1, envelopeID: 1, background: RGBA(red: 1, green: 1, blue: 1, alpha: 1))
       let id =
-        try leavingDraft
-        ? VersionRecords.insertLeavingDraft(version, in: db) : VersionRecords.insert(version, in: db)
+        leavingDraft
+        ? try VersionRecords.insertLeavingDraft(version, in: db) : try VersionRecords.insert(version, in: db)
       return try #require(id)
     }
     let one = try VersionRecords.draftID(named: "One by one", createdMilliseconds: 0, in: db).id
