@@ -114,35 +114,3 @@ extension Database {
   }
 }
 
-// MARK: - Checkpoints
-
-extension Database {
-  /// Makes SQLite's automatic checkpoint run after a commit that leaves the WAL at `pages`
-  /// pages or more (SQLite's default is 1000); with another connection checkpointing
-  /// (`checkpointPassively`), a larger threshold only bounds the WAL, whose pages are then
-  /// mostly copied already (https://www.sqlite.org/wal.html#automatic_checkpoint).
-  ///
-  /// - Throws: `StoreError`.
-  package func checkpointAfterCommits(atPages pages: Int = 1000) throws {
-    _ = try fetchOne("PRAGMA wal_autocheckpoint = \(pages)") { $0.int(0) }
-  }
-
-  /// Copies into the database file what the WAL holds of committed transactions, as far as
-  /// no reader still needs the pages it would overwrite, without waiting for any lock
-  /// (`SQLITE_CHECKPOINT_PASSIVE`, https://www.sqlite.org/c3ref/wal_checkpoint_v2.html).
-  /// A checkpoint never changes what the archive holds, so one cut short by a kill leaves it
-  /// as it was.
-  ///
-  /// - Throws: `StoreError` when SQLite fails (not when another connection holds a lock:
-  ///   then there is nothing to do now).
-  package func checkpointPassively() throws {
-    let connection = try handle
-    // A connection opens the WAL at its first read of the file; before it, a checkpoint
-    // finds no WAL and does nothing.
-    _ = try fetchOne("PRAGMA schema_version") { $0.int(0) }
-    let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-    guard code == SQLITE_OK || code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED else {
-      throw StoreError(sqliteCode: code, connection: connection, sql: "PRAGMA wal_checkpoint(PASSIVE)", path: path)
-    }
-  }
-}

@@ -66,8 +66,6 @@ final class VersionWriter {
   /// The versions this batch stored, reported once it commits (nil: nobody asked).
   private var pendingReports: [ImportedVersion]?
   private let onCommitted: (([ImportedVersion]) -> Void)?
-  /// Copies committed pages into the database file off this thread (nil once finished).
-  private var checkpoint: BackgroundCheckpoint?
 
   /// - Parameter onCommitted: called after each commit with the versions it stored, in order;
   ///   with it, the writer also numbers each version as `history` would.
@@ -83,17 +81,13 @@ final class VersionWriter {
     // copies are a few hundred kilobytes, a batch's index rows' a few megabytes at most, all
     // freed at its release.
     try database.keepTemporaryDataInMemory(true)
-    checkpoint = try BackgroundCheckpoint(writer: database)
     runID = try BusyRetry.run { try ImportRunRecords.start(at: Self.now(), in: database) }
     runLock = ImportRunLock(run: runID, archivePath: database.path)
   }
 
   /// The connection outlives the import: other work on it keeps SQLite's default
   /// (a large sort spills to a file, not to memory).
-  deinit {
-    checkpoint?.finish()
-    try? database.keepTemporaryDataInMemory(false)
-  }
+  deinit { try? database.keepTemporaryDataInMemory(false) }
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
@@ -211,8 +205,6 @@ final class VersionWriter {
     try ImportRunRecords.finish(run: runID, at: Self.now(), counts: counts, in: database)
     try commit()
     runLock = nil  // after the finish is committed (ImportRunLock, invariant 1)
-    checkpoint?.finish()
-    checkpoint = nil
     return summary
   }
 
@@ -351,7 +343,6 @@ final class VersionWriter {
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.commit() }
     inTransaction = false
-    checkpoint?.request()
     forgetRowIDs()
     drawingIndex.transactionEnded()
     pendingFiles = 0

@@ -43,21 +43,6 @@ final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
     return true
   }
 
-  /// Adds an element unless the queue is full or closed, without waiting; returns whether
-  /// it did.
-  func pushUnlessFull(_ element: Element) -> Bool {
-    let added = max(0, weigh(element))
-    condition.lock()
-    defer { condition.unlock() }
-    guard !closed, items.count - head < capacity, items.count == head || added <= maximumWeight - weight else {
-      return false
-    }
-    items.append((element, added))
-    weight += added
-    condition.broadcast()
-    return true
-  }
-
   /// Takes the oldest element, waiting while the queue is empty; nil once closed and empty.
   func pop() -> Element? {
     condition.lock()
