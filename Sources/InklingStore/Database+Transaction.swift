@@ -113,4 +113,3 @@ extension Database {
     try execute("PRAGMA temp_store = \(inMemory ? "MEMORY" : "DEFAULT")")
   }
 }
-
