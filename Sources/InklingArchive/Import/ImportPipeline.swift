@@ -85,6 +85,9 @@ extension Archive {
     let startWorker = { () throws(ThreadStartError) in
       try SystemThread {
         defer { if remaining.finishOne() { results.close() } }
+        // The writer is the one thread that cannot be parallel: when the workers compete
+        // with it for the cores, the whole import waits on the writer's share.
+        SystemThread.lowerCurrentPriority(by: 10)
         let worker: Source.Worker
         do {
           worker = try source.makeWorker()
