@@ -15,16 +15,24 @@ package final class DrawingIndexReader {
   private var strokes: [Int64: (facts: StrokeFacts, fingerprint: StrokeFingerprint)] = [:]
   /// Ink names and colours by id: an archive has a few dozen.
   private var inks: [Int64: (name: String, color: RGBA)] = [:]
+  /// The `data_version` the inks were read at: ink rows are removed only all together (a
+  /// reindex), which another connection commits, so they hold while it stays the same.
+  private var inksDataVersion: Int64?
 
   package init(_ db: Database) {
     self.db = db
   }
 
-  /// Drops the strokes and inks read so far (between drafts: another draft shares none of
-  /// the strokes, and its read may see another snapshot).
+  /// Drops the strokes read so far, and the inks if another connection has committed since
+  /// they were read (between drafts: another draft shares none of the strokes, and its read
+  /// may see another snapshot). Call it in the read transaction of the next draft.
   package func forget() {
     strokes.removeAll(keepingCapacity: true)
-    inks.removeAll(keepingCapacity: true)
+    let dataVersion = try? db.dataVersion()
+    if dataVersion == nil || dataVersion != inksDataVersion {
+      inks.removeAll(keepingCapacity: true)
+      inksDataVersion = dataVersion
+    }
   }
 
   /// The facts of blob `blobID` with one fingerprint per stroke, or nil when it has no index
