@@ -221,31 +221,55 @@ public enum PointColumns {
     let target = records.baseAddress!
     var valueOffset = 0
     for column in columns {
-      let width = column.width
-      let order = column.order
-      let plane0 = source + valueOffset * count
+      let offset = valueOffset
+      let plane0 = source + offset * count
       let plane1 = plane0 + count
-      var previous: UInt32 = 0
-      var beforePrevious: UInt32 = 0
-      var at = valueOffset
-      for index in 0..<count {
-        var code = UInt32(plane0[index]) | UInt32(plane1[index]) << 8
-        if width == 4 {
-          code |= UInt32(plane1[count + index]) << 16 | UInt32(plane1[2 * count + index]) << 24
+      // One loop per width, each with its stores and loads fixed: every read of a stored
+      // drawing runs this, so the loop over the points must not test the width again.
+      if column.width == 4 {
+        let plane2 = plane1 + count
+        let plane3 = plane2 + count
+        joinColumn(count: count, order: column.order, mask: .max) { index in
+          UInt32(plane0[index]) | UInt32(plane1[index]) << 8 | UInt32(plane2[index]) << 16
+            | UInt32(plane3[index]) << 24
+        } store: { index, value in
+          target.storeBytes(of: value.littleEndian, toByteOffset: offset + index * stride, as: UInt32.self)
         }
-        let predicted =
-          index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
-        let value = (predicted &+ unzigzag(code)) & mask(width)
+      } else {
+        joinColumn(count: count, order: column.order, mask: 0xFFFF) { index in
+          UInt32(plane0[index]) | UInt32(plane1[index]) << 8
+        } store: { index, value in
+          target.storeBytes(
+            of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: offset + index * stride, as: UInt16.self)
+        }
+      }
+      valueOffset += column.width
+    }
+  }
+
+  /// The values of one column from their codes, `count` ≥ 2: the first two outside the
+  /// loop (predicted by zero and by the first), the rest by `order`, chosen once.
+  @inline(__always)
+  private static func joinColumn(
+    count: Int, order: Int, mask: UInt32, code: (Int) -> UInt32, store: (Int, UInt32) -> Void
+  ) {
+    var beforePrevious = unzigzag(code(0)) & mask
+    store(0, beforePrevious)
+    var previous = (beforePrevious &+ unzigzag(code(1))) & mask
+    store(1, previous)
+    if order == 2 {
+      for index in 2..<count {
+        let value = (previous &+ previous &- beforePrevious &+ unzigzag(code(index))) & mask
+        store(index, value)
         beforePrevious = previous
         previous = value
-        if width == 4 {
-          target.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt32.self)
-        } else {
-          target.storeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: at, as: UInt16.self)
-        }
-        at += stride
       }
-      valueOffset += width
+    } else {
+      for index in 2..<count {
+        let value = (previous &+ unzigzag(code(index))) & mask
+        store(index, value)
+        previous = value
+      }
     }
   }
 }

@@ -85,14 +85,19 @@ enum Base64 {
     }
   }
 
-  /// The two characters of every 12 bits, the first in the low byte, and bit 16 set when
-  /// either is a `/`: a whole group of three bytes is two look-ups and two stores, and only a
-  /// group with a slash (one in sixteen) takes the slow path when slashes are escaped.
-  private static let pairs: [UInt32] = (0..<4096).map { bits in
-    let first = alphabet[bits >> 6]
-    let second = alphabet[bits & 63]
-    let slash = first == UInt8(ascii: "/") || second == UInt8(ascii: "/")
-    return UInt32(first) | UInt32(second) << 8 | (slash ? 1 << 16 : 0)
+  /// The two characters of every 12 bits, the first in the low byte: six input bytes are
+  /// one 8-byte load, four look-ups and one 8-byte store.
+  private static let pairs: [UInt16] = (0..<4096).map { bits in
+    UInt16(alphabet[bits >> 6]) | UInt16(alphabet[bits & 63]) << 8
+  }
+
+  /// Whether any of the eight characters in `word` is a `/` (a zero byte in word ^ "////////",
+  /// found without looking at each byte).
+  @inline(__always)
+  private static func hasSlash(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let difference = word ^ (ones &* UInt64(UInt8(ascii: "/")))
+    return (difference &- ones) & ~difference & (ones << 7) != 0
   }
 
   /// Writes the encoding of `bytes` (padded only if it ends the input) and returns its length.
@@ -111,24 +116,30 @@ enum Base64 {
     }
     var index = 0
     let count = bytes.count
-    let slashBit: UInt32 = escapeSlashes ? 1 << 16 : 0
     pairs.withUnsafeBufferPointer { pairs in
       let raw = UnsafeMutableRawPointer(output)
-      while index + 3 <= count {
-        let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-        let high = pairs[Int(word >> 12)]
-        let low = pairs[Int(word & 0xFFF)]
-        index += 3
-        if (high | low) & slashBit != 0 {
-          put(UInt8(truncatingIfNeeded: high))
-          put(UInt8(truncatingIfNeeded: high >> 8))
-          put(UInt8(truncatingIfNeeded: low))
-          put(UInt8(truncatingIfNeeded: low >> 8))
+      @inline(__always) func characters(_ word: UInt64) -> UInt64 {
+        UInt64(pairs[Int(word >> 52)]) | UInt64(pairs[Int(word >> 40 & 0xFFF)]) << 16
+          | UInt64(pairs[Int(word >> 28 & 0xFFF)]) << 32 | UInt64(pairs[Int(word >> 16 & 0xFFF)]) << 48
+      }
+      // Six bytes at a time while eight can be loaded; when escaping, a group with a slash
+      // (one in eight) is written character by character.
+      while index + 8 <= count {
+        let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let eight = characters(word)
+        index += 6
+        if escapeSlashes && hasSlash(eight) {
+          for shift in Swift.stride(from: 0, to: 64, by: 8) { put(UInt8(truncatingIfNeeded: eight >> UInt64(shift))) }
           continue
         }
-        raw.storeBytes(of: UInt16(truncatingIfNeeded: high).littleEndian, toByteOffset: out, as: UInt16.self)
-        raw.storeBytes(of: UInt16(truncatingIfNeeded: low).littleEndian, toByteOffset: out + 2, as: UInt16.self)
-        out += 4
+        raw.storeBytes(of: eight.littleEndian, toByteOffset: out, as: UInt64.self)
+        out += 8
+      }
+      while index + 3 <= count {
+        let word = UInt64(bytes[index]) << 56 | UInt64(bytes[index + 1]) << 48 | UInt64(bytes[index + 2]) << 40
+        let four = characters(word)
+        index += 3
+        for shift in Swift.stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: four >> UInt64(shift))) }
       }
     }
     let rest = count - index
