@@ -1,4 +1,5 @@
 import Foundation
+import InklingCorpus
 import Testing
 
 @testable import InklingFormats
@@ -17,33 +18,55 @@ import Testing
     return text.flatMap { $0 == UInt8(ascii: "/") ? [UInt8(ascii: "\\"), $0] : [$0] }
   }
 
+  /// Checks every way of encoding `bytes` against Foundation: appended, in pieces, and matched.
+  static func check(_ bytes: [UInt8], escapeSlashes: Bool, _ label: String) {
+    var output: [UInt8] = [7]
+    bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &output) }
+    let expected = Self.expected(bytes, escapeSlashes: escapeSlashes)
+    #expect(output == [7] + expected, "\(label)")
+    var pieces: [UInt8] = []
+    bytes.withUnsafeBytes { bytes -> Void in
+      Base64.encode(bytes, escapeSlashes: escapeSlashes) { piece in
+        pieces.append(contentsOf: piece)
+        return true
+      }
+    }
+    #expect(pieces == expected, "\(label) in pieces")
+    #expect(
+      expected.withUnsafeBytes { text in
+        bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
+      }, "\(label) matches")
+    if !expected.isEmpty {
+      let wrong = Array(expected.dropLast()) + [UInt8(ascii: "*")]
+      #expect(
+        !wrong.withUnsafeBytes { text in
+          bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
+        }, "\(label) does not match a wrong ending")
+    }
+  }
+
   @Test(arguments: [false, true])
   func encodesAsFoundationDoes(escapeSlashes: Bool) {
-    for count in Array(0...40) + [3071, 3072, 3073, 3074, 6144, 9217, 20_000] {
-      let bytes = Self.bytes(count, seed: count)
-      var output: [UInt8] = [7]
-      bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &output) }
-      let expected = Self.expected(bytes, escapeSlashes: escapeSlashes)
-      #expect(output == [7] + expected, "\(count) bytes")
-      var pieces: [UInt8] = []
-      bytes.withUnsafeBytes { bytes -> Void in
-        Base64.encode(bytes, escapeSlashes: escapeSlashes) { piece in
-          pieces.append(contentsOf: piece)
-          return true
-        }
+    for count in Array(0...100) + [3071, 3072, 3073, 3074, 6144, 9217, 20_000] {
+      Self.check(Self.bytes(count, seed: count), escapeSlashes: escapeSlashes, "\(count) bytes")
+    }
+  }
+
+  /// The encoder takes six bytes at a time and escapes the slashes of those eight characters
+  /// on a slow path: random bytes, bytes that are mostly 0xFF (slashes at every position of
+  /// the eight, several at once) and nothing but 0xFF (every character a slash: the escaped
+  /// text is twice as long, the most the buffers hold).
+  @Test(arguments: [false, true])
+  func encodesRandomAndSlashHeavyBytesAsFoundationDoes(escapeSlashes: Bool) {
+    var random = SeededRandom(seed: 0xB64)
+    for count in Array(0...100) + [1000, 3072, 3078, 6150, 9216, 50_001] {
+      let noise = (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      Self.check(noise, escapeSlashes: escapeSlashes, "\(count) random bytes")
+      let mostlySlashes = (0..<count).map { _ -> UInt8 in
+        random.below(4) == 0 ? UInt8(truncatingIfNeeded: random.next()) : 0xFF
       }
-      #expect(pieces == expected, "\(count) bytes in pieces")
-      #expect(
-        expected.withUnsafeBytes { text in
-          bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
-        })
-      if !expected.isEmpty {
-        let wrong = Array(expected.dropLast()) + [UInt8(ascii: "*")]
-        #expect(
-          !wrong.withUnsafeBytes { text in
-            bytes.withUnsafeBytes { Base64.matches($0, escapeSlashes: escapeSlashes, text) }
-          })
-      }
+      Self.check(mostlySlashes, escapeSlashes: escapeSlashes, "\(count) bytes mostly 0xFF")
+      Self.check([UInt8](repeating: 0xFF, count: count), escapeSlashes: escapeSlashes, "\(count) bytes of 0xFF")
     }
   }
 

@@ -30,7 +30,7 @@ enum Base64 {
   ) {
     let plainLength = encodedLength(bytes.count)
     // Each escaped slash adds a byte; at most every character is one.
-    let capacity = escapeSlashes ? plainLength * 2 : plainLength
+    let capacity = escapeSlashes ? plainLength * 2 + escapingSlack : plainLength
     let start = output.count
     output.append(contentsOf: repeatElement(0, count: capacity))
     let written = output.withUnsafeMutableBufferPointer { buffer in
@@ -69,7 +69,7 @@ enum Base64 {
   ) -> Bool {
     // 3 KiB of input a block: the output stays in the first level of cache.
     let block = 3 * 1024
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block / 3 * 4 * 2) { scratch in
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: block / 3 * 4 * 2 + escapingSlack) { scratch in
       alphabet.withUnsafeBufferPointer { table in
         var input = 0
         while input < bytes.count {
@@ -85,22 +85,28 @@ enum Base64 {
     }
   }
 
-  /// The two characters of every 12 bits, the first in the low byte: six input bytes are
-  /// one 8-byte load, four look-ups and one 8-byte store.
+  /// The two characters of every 12 bits, the first in the low byte so that a little-endian
+  /// store writes them in order. 8 KiB of UInt16 rather than wider entries: the table stays
+  /// in the first level of cache beside the input and output.
   private static let pairs: [UInt16] = (0..<4096).map { bits in
     UInt16(alphabet[bits >> 6]) | UInt16(alphabet[bits & 63]) << 8
   }
 
-  /// Whether any of the eight characters in `word` is a `/` (a zero byte in word ^ "////////",
-  /// found without looking at each byte).
+  /// 0x80 in each byte of `characters` that is a `/`: the classic has-zero-byte test on
+  /// `characters ^ "////////"`. Exact for base64 characters: it errs only on a 0x01 byte
+  /// above a zero one (a `.` after a `/`) and on bytes of 0x80 and above.
   @inline(__always)
-  private static func hasSlash(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let difference = word ^ (ones &* UInt64(UInt8(ascii: "/")))
-    return (difference &- ones) & ~difference & (ones << 7) != 0
+  private static func slashMask(_ characters: UInt64) -> UInt64 {
+    let x = characters ^ 0x2F2F_2F2F_2F2F_2F2F
+    return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
   }
 
+  /// The room past the longest escaped text that `encode(_:escapeSlashes:table:into:)` needs
+  /// when escaping: its slow path stores eight bytes where fewer may be left.
+  private static let escapingSlack = 8
+
   /// Writes the encoding of `bytes` (padded only if it ends the input) and returns its length.
+  /// When escaping slashes, `output` needs `escapingSlack` bytes more than the text takes.
   private static func encode(
     _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, table: UnsafeBufferPointer<UInt8>,
     into output: UnsafeMutablePointer<UInt8>
@@ -114,32 +120,58 @@ enum Base64 {
       output[out] = byte
       out += 1
     }
+    /// The slow path, for characters with a slash to escape (first in the low byte, `length`
+    /// of them): each run before a slash is one 8-byte store, then the backslash. The stores
+    /// write past the run, up to `escapingSlack` bytes past the end of the text.
+    @inline(__always) func putEscaping(_ characters: UInt64, count length: Int) {
+      var characters = characters
+      var remaining = length
+      var slashes = slashMask(characters)
+      while slashes != 0 {
+        let before = slashes.trailingZeroBitCount >> 3
+        UnsafeMutableRawPointer(output).storeBytes(of: characters.littleEndian, toByteOffset: out, as: UInt64.self)
+        output[out + before] = UInt8(ascii: "\\")
+        output[out + before + 1] = UInt8(ascii: "/")
+        out += before + 2
+        // Past the slash; two shifts, as the whole eight would be one too many for `&>>`.
+        characters = (characters &>> UInt64(8 * before)) &>> 8
+        slashes = (slashes &>> UInt64(8 * before)) &>> 8
+        remaining -= before + 1
+      }
+      UnsafeMutableRawPointer(output).storeBytes(of: characters.littleEndian, toByteOffset: out, as: UInt64.self)
+      out += remaining
+    }
     var index = 0
     let count = bytes.count
     pairs.withUnsafeBufferPointer { pairs in
       let raw = UnsafeMutableRawPointer(output)
-      @inline(__always) func characters(_ word: UInt64) -> UInt64 {
-        UInt64(pairs[Int(word >> 52)]) | UInt64(pairs[Int(word >> 40 & 0xFFF)]) << 16
-          | UInt64(pairs[Int(word >> 28 & 0xFFF)]) << 32 | UInt64(pairs[Int(word >> 16 & 0xFFF)]) << 48
-      }
-      // Six bytes at a time while eight can be loaded; when escaping, a group with a slash
-      // (one in eight) is written character by character.
+      // Six bytes a step while eight can be loaded: one big-endian load whose top 48 bits are
+      // four 12-bit indices, four pair look-ups, one store of eight characters. Only the steps
+      // with a slash (about one in eight) take the slow path when slashes are escaped.
       while index + 8 <= count {
         let word = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-        let eight = characters(word)
+        let characters =
+          UInt64(pairs[Int(word >> 52)]) | UInt64(pairs[Int(word >> 40 & 0xFFF)]) << 16
+          | UInt64(pairs[Int(word >> 28 & 0xFFF)]) << 32 | UInt64(pairs[Int(word >> 16 & 0xFFF)]) << 48
         index += 6
-        if escapeSlashes && hasSlash(eight) {
-          for shift in Swift.stride(from: 0, to: 64, by: 8) { put(UInt8(truncatingIfNeeded: eight >> UInt64(shift))) }
+        if escapeSlashes && slashMask(characters) != 0 {
+          putEscaping(characters, count: 8)
           continue
         }
-        raw.storeBytes(of: eight.littleEndian, toByteOffset: out, as: UInt64.self)
+        raw.storeBytes(of: characters.littleEndian, toByteOffset: out, as: UInt64.self)
         out += 8
       }
+      // The last whole groups of three bytes, one at a time.
       while index + 3 <= count {
-        let word = UInt64(bytes[index]) << 56 | UInt64(bytes[index + 1]) << 48 | UInt64(bytes[index + 2]) << 40
-        let four = characters(word)
+        let word = Int(bytes[index]) << 16 | Int(bytes[index + 1]) << 8 | Int(bytes[index + 2])
+        let characters = UInt32(pairs[word >> 12]) | UInt32(pairs[word & 0xFFF]) << 16
         index += 3
-        for shift in Swift.stride(from: 0, to: 32, by: 8) { put(UInt8(truncatingIfNeeded: four >> UInt64(shift))) }
+        if escapeSlashes && slashMask(UInt64(characters)) != 0 {
+          putEscaping(UInt64(characters), count: 4)
+          continue
+        }
+        raw.storeBytes(of: characters.littleEndian, toByteOffset: out, as: UInt32.self)
+        out += 4
       }
     }
     let rest = count - index
