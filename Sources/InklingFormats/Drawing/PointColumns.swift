@@ -124,12 +124,17 @@ public enum PointColumns {
 
   // MARK: - Rearranging
 
-  /// One value of a record: its byte width, and how far back the column predicts it.
-  private struct Column {
-    var width: Int
-    /// 2 for locations (a hand moves smoothly: the next point continues the last step), 1
-    /// for the rest (the next value repeats the last one).
-    var order: Int
+  /// One value of a record, by its byte width and how far back its column predicts it.
+  private enum Column {
+    /// x or y of a location: 4 bytes, order 2 (a hand moves smoothly: the next point
+    /// continues the last step).
+    case location
+    /// 4 bytes, order 1 (the next value repeats the last one).
+    case wide
+    /// 2 bytes, order 1.
+    case narrow
+
+    var width: Int { self == .narrow ? 2 : 4 }
   }
 
   /// The columns of a record of `mask`, in record order (location is two).
@@ -137,9 +142,9 @@ public enum PointColumns {
     var columns: [Column] = []
     for bit in 0..<11 where mask & (1 << bit) != 0 {
       switch 1 << bit {
-      case 0x001: columns += [Column(width: 4, order: 2), Column(width: 4, order: 2)]
-      case 0x002, 0x004, 0x200: columns.append(Column(width: 4, order: 1))
-      default: columns.append(Column(width: 2, order: 1))
+      case 0x001: columns += [.location, .location]
+      case 0x002, 0x004, 0x200: columns.append(.wide)
+      default: columns.append(.narrow)
       }
     }
     return columns
@@ -169,46 +174,62 @@ public enum PointColumns {
   @inline(__always)
   private static func mask(_ width: Int) -> UInt32 { width == 4 ? .max : 0xFFFF }
 
-  // The two loops below run over every point of every stored drawing, at import and at every
+  // The loops below run over every point of every stored drawing, at import and at every
   // read, so they work on raw pointers: `count` ≥ 2 and both buffers hold stride × count
-  // bytes (pointArray checked it).
+  // bytes (pointArray checked it). Each column kind gets its own copy of the column loop
+  // (the helpers are inlined with constant width and order) and the first two values,
+  // which predict differently, are peeled off: the inner loops have no branches but their
+  // own.
 
   private static func splitColumns(
     _ records: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, count: Int, mask recordMask: UInt64
   ) {
     let columns = columns(recordMask)
     let stride = columns.reduce(0) { $0 + $1.width }
-    let source = records.baseAddress!
     let target = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
     var valueOffset = 0  // of the value in a record; also where its column starts, in units of `count`
     for column in columns {
-      let width = column.width
-      let order = column.order
-      let plane0 = target + valueOffset * count
-      let plane1 = plane0 + count
-      var previous: UInt32 = 0
-      var beforePrevious: UInt32 = 0
-      var at = valueOffset
-      for index in 0..<count {
-        let value =
-          width == 4
-          ? UInt32(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-          : UInt32(UInt16(littleEndian: source.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
-        at += stride
-        // The first value stands for itself; the second is predicted by the first.
-        let predicted =
-          index >= 2 ? prediction(order: order, previous: previous, beforePrevious: beforePrevious) : previous
-        let code = zigzag(value &- predicted, width: width)
-        beforePrevious = previous
-        previous = value
-        plane0[index] = UInt8(truncatingIfNeeded: code)
-        plane1[index] = UInt8(truncatingIfNeeded: code >> 8)
-        if width == 4 {
-          plane1[count + index] = UInt8(truncatingIfNeeded: code >> 16)
-          plane1[2 * count + index] = UInt8(truncatingIfNeeded: code >> 24)
-        }
+      let values = records.baseAddress! + valueOffset
+      let planes = target + valueOffset * count
+      switch column {
+      case .location: splitColumn(values, stride: stride, count: count, into: planes, width: 4, order: 2)
+      case .wide: splitColumn(values, stride: stride, count: count, into: planes, width: 4, order: 1)
+      case .narrow: splitColumn(values, stride: stride, count: count, into: planes, width: 2, order: 1)
       }
-      valueOffset += width
+      valueOffset += column.width
+    }
+  }
+
+  /// Writes the byte planes of one column, whose values are `stride` apart from `values`.
+  @inline(__always)
+  private static func splitColumn(
+    _ values: UnsafeRawPointer, stride: Int, count: Int, into planes: UnsafeMutablePointer<UInt8>, width: Int,
+    order: Int
+  ) {
+    @inline(__always) func value(_ index: Int) -> UInt32 {
+      width == 4
+        ? UInt32(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt32.self))
+        : UInt32(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt16.self)))
+    }
+    @inline(__always) func put(_ residual: UInt32, at index: Int) {
+      let code = zigzag(residual, width: width)
+      planes[index] = UInt8(truncatingIfNeeded: code)
+      planes[count + index] = UInt8(truncatingIfNeeded: code >> 8)
+      if width == 4 {
+        planes[2 * count + index] = UInt8(truncatingIfNeeded: code >> 16)
+        planes[3 * count + index] = UInt8(truncatingIfNeeded: code >> 24)
+      }
+    }
+    // The first value stands for itself; the second is predicted by the first.
+    var beforePrevious = value(0)
+    var previous = value(1)
+    put(beforePrevious, at: 0)
+    put(previous &- beforePrevious, at: 1)
+    for index in 2..<count {
+      let next = value(index)
+      put(next &- prediction(order: order, previous: previous, beforePrevious: beforePrevious), at: index)
+      beforePrevious = previous
+      previous = next
     }
   }
 
@@ -218,58 +239,51 @@ public enum PointColumns {
     let columns = columns(recordMask)
     let stride = columns.reduce(0) { $0 + $1.width }
     let source = planes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-    let target = records.baseAddress!
     var valueOffset = 0
     for column in columns {
-      let offset = valueOffset
-      let plane0 = source + offset * count
-      let plane1 = plane0 + count
-      // One loop per width, each with its stores and loads fixed: every read of a stored
-      // drawing runs this, so the loop over the points must not test the width again.
-      if column.width == 4 {
-        let plane2 = plane1 + count
-        let plane3 = plane2 + count
-        joinColumn(count: count, order: column.order, mask: .max) { index in
-          UInt32(plane0[index]) | UInt32(plane1[index]) << 8 | UInt32(plane2[index]) << 16
-            | UInt32(plane3[index]) << 24
-        } store: { index, value in
-          target.storeBytes(of: value.littleEndian, toByteOffset: offset + index * stride, as: UInt32.self)
-        }
-      } else {
-        joinColumn(count: count, order: column.order, mask: 0xFFFF) { index in
-          UInt32(plane0[index]) | UInt32(plane1[index]) << 8
-        } store: { index, value in
-          target.storeBytes(
-            of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: offset + index * stride, as: UInt16.self)
-        }
+      let columnPlanes = source + valueOffset * count
+      let values = records.baseAddress! + valueOffset
+      switch column {
+      case .location: joinColumn(columnPlanes, count: count, into: values, stride: stride, width: 4, order: 2)
+      case .wide: joinColumn(columnPlanes, count: count, into: values, stride: stride, width: 4, order: 1)
+      case .narrow: joinColumn(columnPlanes, count: count, into: values, stride: stride, width: 2, order: 1)
       }
       valueOffset += column.width
     }
   }
 
-  /// The values of one column from their codes, `count` ≥ 2: the first two outside the
-  /// loop (predicted by zero and by the first), the rest by `order`, chosen once.
+  /// Writes the values of one column, `stride` apart from `values`, from its byte planes.
   @inline(__always)
   private static func joinColumn(
-    count: Int, order: Int, mask: UInt32, code: (Int) -> UInt32, store: (Int, UInt32) -> Void
+    _ planes: UnsafePointer<UInt8>, count: Int, into values: UnsafeMutableRawPointer, stride: Int, width: Int,
+    order: Int
   ) {
-    var beforePrevious = unzigzag(code(0)) & mask
-    store(0, beforePrevious)
-    var previous = (beforePrevious &+ unzigzag(code(1))) & mask
-    store(1, previous)
-    if order == 2 {
-      for index in 2..<count {
-        let value = (previous &+ previous &- beforePrevious &+ unzigzag(code(index))) & mask
-        store(index, value)
-        beforePrevious = previous
-        previous = value
+    @inline(__always) func residual(_ index: Int) -> UInt32 {
+      var code = UInt32(planes[index]) | UInt32(planes[count + index]) << 8
+      if width == 4 {
+        code |= UInt32(planes[2 * count + index]) << 16 | UInt32(planes[3 * count + index]) << 24
       }
-    } else {
-      for index in 2..<count {
-        let value = (previous &+ unzigzag(code(index))) & mask
-        store(index, value)
-        previous = value
+      return unzigzag(code)
+    }
+    @inline(__always) func put(_ value: UInt32, at index: Int) {
+      if width == 4 {
+        values.storeBytes(of: value.littleEndian, toByteOffset: index * stride, as: UInt32.self)
+      } else {
+        values.storeBytes(
+          of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: index * stride, as: UInt16.self)
       }
+    }
+    // The first value stands for itself; the second is predicted by the first.
+    var beforePrevious = residual(0) & mask(width)
+    var previous = (beforePrevious &+ residual(1)) & mask(width)
+    put(beforePrevious, at: 0)
+    put(previous, at: 1)
+    for index in 2..<count {
+      let next =
+        (prediction(order: order, previous: previous, beforePrevious: beforePrevious) &+ residual(index)) & mask(width)
+      put(next, at: index)
+      beforePrevious = previous
+      previous = next
     }
   }
 }
