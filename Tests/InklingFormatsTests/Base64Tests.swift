@@ -70,23 +70,6 @@ import Testing
     }
   }
 
-  /// Inputs the patterned bytes above miss: noise, and bytes that are all slashes encoded.
-  @Test(arguments: [false, true])
-  func encodesNoiseAndAllSlashesAsFoundationDoes(escapeSlashes: Bool) {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    for count in Array(0...64) + [1000, 3072 + 7, 4097] {
-      let noise = (0..<count).map { _ in
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return UInt8(truncatingIfNeeded: state >> 56)
-      }
-      for bytes in [noise, [UInt8](repeating: 0xFF, count: count)] {
-        var output: [UInt8] = []
-        bytes.withUnsafeBytes { Base64.encode($0, escapeSlashes: escapeSlashes, into: &output) }
-        #expect(output == Self.expected(bytes, escapeSlashes: escapeSlashes), "\(count) bytes")
-      }
-    }
-  }
-
   @Test func aFileRebuiltInPiecesIsTheFile() throws {
     let drawing = Self.bytes(10_000, seed: 3)
     let text = Array(#"{"drawingData":"","color":{"r":1}}"#.utf8)
