@@ -1,4 +1,4 @@
-// Real PencilKit drawings (../shared/samples/pkdrawing/, device output) as drafts: each
+// Real PencilKit drawings (device output, Tests/Fixtures/pkdrawing/) as drafts: each
 // sample becomes one draft of a few saves, wrapped in the envelope the app writes
 // (EnvelopeWriter, `JSONEncoder` style), so that a demo's thumbnails and contact sheet show
 // drawings made on a device rather than the generator's strokes.

@@ -14,7 +14,7 @@ import Testing
       ("three-pen-strokes", "Strokes"), ("handwritten-half-notes", "Notes: Café"), ("empty", "Empty"),
     ]
     .enumerated() {
-      let drawing = Data(try SharedSamples.drawing(sample))
+      let drawing = Data(try DeviceSamples.drawing(sample))
       let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":0.9,"b":0.8,"a":1}}"#
       try runner.temporary.write("Drafts/\(name)-2025-10-0\(index + 1)T12:00:00Z.inkling", json)
     }

@@ -29,7 +29,7 @@ import Testing
   /// A file holding the shared sample drawing `sample`, or its first `prefix` bytes (a
   /// PencilKit drawing cut short, which does not decode).
   func sampleJSON(_ sample: String, prefix: Int? = nil) throws -> String {
-    var drawing = try Data(contentsOf: URL(fileURLWithPath: SharedSamples.drawingsFolder + "/\(sample).pkdrawing"))
+    var drawing = try Data(contentsOf: URL(fileURLWithPath: DeviceSamples.drawingsFolder + "/\(sample).pkdrawing"))
     if let prefix { drawing = drawing.prefix(prefix) }
     return #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
   }

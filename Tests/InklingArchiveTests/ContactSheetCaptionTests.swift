@@ -20,7 +20,7 @@ import Testing
 
   init() throws {
     folder = try TemporaryFolder("captions")
-    let drawing = try sharedSample("three-pen-strokes")
+    let drawing = try deviceSample("three-pen-strokes")
     for (i, name) in Self.names.enumerated() {
       try folder.write("Drafts/\(name)-2025-10-0\(i + 1)T10:00:00Z.inkling", inklingFile(drawing: drawing))
     }

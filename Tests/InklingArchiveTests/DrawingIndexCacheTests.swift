@@ -75,7 +75,7 @@ import Testing
   /// strokes the reader skipped are described under their new ink (the save is read again,
   /// skipping nothing), as a fresh indexer describes them.
   @Test func aSkippedStrokeWhoseInkChangedIsDescribedAfresh() throws {
-    let first = try sharedSample("three-pen-strokes")
+    let first = try deviceSample("three-pen-strokes")
     var model = try #require(try DrawingReader.read(first).drawing)
     model.inks[0].color = RGBA(red: 0.5, green: 0.25, blue: 0.125, alpha: 1)  // exact in binary32
     let recoloured = try model.dataRepresentation()
@@ -93,7 +93,7 @@ import Testing
   /// The same stroke twice in one drawing (a pasted copy: the same message) is one row.
   @Test func aStrokeTwiceInOneDrawingIsOneRow() throws {
     let folder = try TemporaryFolder("pasted")
-    var model = try #require(try DrawingReader.read(try sharedSample("three-pen-strokes")).drawing)
+    var model = try #require(try DrawingReader.read(try deviceSample("three-pen-strokes")).drawing)
     model.strokes.append(model.strokes[0])
     try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try model.dataRepresentation()))
     let archive = try Archive(path: folder.path("archive.sqlite"))
@@ -109,7 +109,7 @@ import Testing
   @Test func aDraftsStrokesAreSharedAcrossImportsButNotWithOtherDrafts() throws {
     let folder = try TemporaryFolder("lean")
     // Three blobs holding the same stroke messages: the drawing's own UUID differs.
-    guard case .drawing(var model) = try DrawingReader.read(try sharedSample("three-pen-strokes")) else {
+    guard case .drawing(var model) = try DrawingReader.read(try deviceSample("three-pen-strokes")) else {
       Issue.record("the sample does not decode")
       return
     }
@@ -149,7 +149,7 @@ import Testing
   @Test func anArchiveIndexedUnder0002ConvertsWithoutLoss() throws {
     let folder = try TemporaryFolder("convert")
     let path = folder.path("old.sqlite")
-    let samples = try ["pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"].map(sharedSample)
+    let samples = try ["pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"].map(deviceSample)
     var expected: [(blobID: Int64, facts: DrawingFacts)] = []
     try withArchive(atSchema: 4, path: path) { db in
       let indexer = DrawingIndexer()

@@ -5,20 +5,14 @@ import Testing
 @testable import InklingArchive
 @testable import InklingStore
 
-/// The shared real drawings (`../shared/samples/pkdrawing` beside the repository).
-func sharedSample(_ name: String) throws -> [UInt8] {
-  let shared =
-    ProcessInfo.processInfo.environment["INKLING_SHARED"]
-    ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
-  return Array(try Data(contentsOf: URL(fileURLWithPath: shared + "/samples/pkdrawing/\(name).pkdrawing")))
-}
+/// A real device drawing (`Tests/Fixtures/pkdrawing`).
+func deviceSample(_ name: String) throws -> [UInt8] { try DeviceSamples.drawing(name) }
 
 @Suite struct DrawingIndexTests {
   @Test func indexesTheRealSamplesAtImport() throws {
     let folder = try TemporaryFolder("index")
     for sample in ["empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes"] {
-      try folder.write("\(sample)-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try sharedSample(sample)))
+      try folder.write("\(sample)-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample(sample)))
     }
     try folder.write("opaque-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: Array("not a drawing".utf8)))
     let archive = try Archive(path: folder.path("archive.sqlite"))
@@ -53,7 +47,7 @@ func sharedSample(_ name: String) throws -> [UInt8] {
 
   @Test func sharesStrokeRowsAndSpotsTheSameDrawingSavedAgain() throws {
     let folder = try TemporaryFolder("share")
-    let drawing = try sharedSample("three-pen-strokes")
+    let drawing = try deviceSample("three-pen-strokes")
     try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing))
     try folder.write("A-2025-10-02T00:00:00Z.inkling", inklingFile(drawing: drawing, color: (0, 0, 0, 1)))
     try folder.write("B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: drawing))
@@ -71,7 +65,7 @@ func sharedSample(_ name: String) throws -> [UInt8] {
 
   @Test func reindexFillsArchivesMadeBeforeTheIndex() throws {
     let folder = try TemporaryFolder("reindex")
-    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try sharedSample("pen-marker-hidden")))
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample("pen-marker-hidden")))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("")])
     try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing; DELETE FROM stroke; DELETE FROM ink")

@@ -13,12 +13,7 @@ import Testing
 @Suite struct SampleDraftsTests {
   let folder: TemporaryFolder
   let drafts: [CorpusDraft]
-  /// `../shared/samples/pkdrawing` beside the repository, as `sharedSample` finds it.
-  static let samples = URL(
-    fileURLWithPath: ProcessInfo.processInfo.environment["INKLING_SHARED"]
-      ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared").path
-  ).appendingPathComponent("samples/pkdrawing")
+  static let samples = URL(fileURLWithPath: DeviceSamples.drawingsFolder)
 
   init() throws {
     folder = try TemporaryFolder("samples")
@@ -34,7 +29,7 @@ import Testing
     #expect(drafts.map(\.name.draftName) == ["Łódź, pusta kartka 📄", "音符のメモ", "قلم وماركر", "Три штриха"])
     for (draft, sample) in zip(drafts, ["empty", "handwritten-half-notes", "pen-marker-hidden", "three-pen-strokes"]) {
       #expect(draft.files.count == 3)
-      #expect(try envelope(draft.files.last!).drawing == sharedSample(sample), "\(sample)")
+      #expect(try envelope(draft.files.last!).drawing == deviceSample(sample), "\(sample)")
       for file in draft.files {
         let name = try #require(DraftFileName(file.fileName))
         #expect(name.draftName == draft.name.draftName && name.savedMilliseconds == file.savedMilliseconds)
@@ -50,7 +45,7 @@ import Testing
   @Test func savesGrowByStrokesWhereTheWriterIsExact() throws {
     // three-pen-strokes: the writer rewrites it byte for byte, so saves hold 1, 2, 3 strokes,
     // each the first strokes of the device's drawing.
-    let whole = try Drawing(bytes: sharedSample("three-pen-strokes"))
+    let whole = try Drawing(bytes: deviceSample("three-pen-strokes"))
     let strokes = try drafts[3].files.map { try Drawing(bytes: envelope($0).drawing).strokes }
     #expect(strokes.map(\.count) == [1, 2, 3])
     #expect(strokes.allSatisfy { $0 == Array(whole.strokes.prefix($0.count)) })

@@ -27,8 +27,8 @@ import Testing
 
   @Test func theNewestDrawingFollowsImportsAndReindexing() throws {
     let folder = try TemporaryFolder("newest")
-    let three = try sharedSample("three-pen-strokes")  // 3 visible pen strokes
-    let hidden = try sharedSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
+    let three = try deviceSample("three-pen-strokes")  // 3 visible pen strokes
+    let hidden = try deviceSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
     let opaque = Array("not a drawing".utf8)  // archived, indexed as unreadable: 0 strokes, no ink
     try folder.write("one/A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: three))
     try folder.write("one/B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: hidden))
@@ -240,8 +240,8 @@ import Testing
   /// all of its ink rows, and the columns follow.
   @Test func aDrawingWrittenAgainReplacesItsRows() throws {
     let folder = try TemporaryFolder("write-again")
-    let three = try sharedSample("three-pen-strokes")  // 3 visible pen strokes
-    let hidden = try sharedSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
+    let three = try deviceSample("three-pen-strokes")  // 3 visible pen strokes
+    let hidden = try deviceSample("pen-marker-hidden")  // 1 visible (pen), 2 hidden
     try folder.write("in/A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: three))
     let path = folder.path("archive.sqlite")
     let archive = try Archive(path: path)

@@ -17,16 +17,16 @@ import Testing
   /// drawing does not decode.
   init() throws {
     folder = try TemporaryFolder("thumbnails")
-    let notes = try sharedSample("handwritten-half-notes")
+    let notes = try deviceSample("handwritten-half-notes")
     try folder.write("Drafts/Notes-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 0.95, 0.8, 1)))
     try folder.write("Drafts/Notes-2025-10-02T10:00:00Z.inkling", inklingFile(drawing: notes, color: (1, 1, 1, 1)))
-    let strokes = try sharedSample("three-pen-strokes")
+    let strokes = try deviceSample("three-pen-strokes")
     try folder.write(
       "Drafts/Strokes-2025-10-03T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
     try folder.write(
       "Drafts/Copy-2025-10-04T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (0.2, 0.3, 0.9, 1)))
     try folder.write(
-      "Drafts/Empty-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: try sharedSample("empty"), color: (0, 0, 0, 1)))
+      "Drafts/Empty-2025-10-05T10:00:00Z.inkling", inklingFile(drawing: try deviceSample("empty"), color: (0, 0, 0, 1)))
     try folder.write(
       "Drafts/Opaque-2025-10-06T10:00:00Z.inkling",
       inklingFile(drawing: Array("not a drawing".utf8), color: (0, 0.5, 0, 1)))

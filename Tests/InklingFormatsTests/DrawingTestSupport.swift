@@ -9,9 +9,9 @@ import InklingTestSupport
 
 /// The real PencilKit drawings of the shared folder (read-only fixtures), as bytes and decoded.
 enum DrawingSamples {
-  static let names = SharedSamples.drawingNames
+  static let names = DeviceSamples.drawingNames
 
-  static func bytes(_ name: String) throws -> [UInt8] { try SharedSamples.drawing(name) }
+  static func bytes(_ name: String) throws -> [UInt8] { try DeviceSamples.drawing(name) }
 
   static func drawing(_ name: String) throws -> Drawing { try Drawing(bytes: bytes(name)) }
 }

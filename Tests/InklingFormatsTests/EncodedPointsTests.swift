@@ -54,7 +54,7 @@ import Testing
     #expect(points > 1000)
   }
 
-  @Test(arguments: DrawingSamples.names) func sharedSamplesAgreeWithTheWholeRead(name: String) throws {
+  @Test(arguments: DrawingSamples.names) func deviceSamplesAgreeWithTheWholeRead(name: String) throws {
     let bytes = try DrawingSamples.bytes(name)
     let whole = try DrawingSamples.drawing(name)
     let encoded = try #require(try readEncoded(bytes))

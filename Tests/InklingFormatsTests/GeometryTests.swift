@@ -3,6 +3,7 @@
 
 import Foundation
 import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingFormats
@@ -252,15 +253,7 @@ private let pen = Ink(inkType: .pen, color: RGBA(red: 0, green: 0, blue: 0, alph
 
   // MARK: - The real samples
 
-  /// The shared samples folder: `$INKLING_SHARED/samples/pkdrawing`, else `<package>/../shared`.
-  static var samplesFolder: URL {
-    if let shared = ProcessInfo.processInfo.environment["INKLING_SHARED"], !shared.isEmpty {
-      return URL(fileURLWithPath: shared).appendingPathComponent("samples/pkdrawing")
-    }
-    return URL(fileURLWithPath: #filePath)  // <package>/Tests/InklingFormatsTests/…
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("shared/samples/pkdrawing")
-  }
+  static var samplesFolder: URL { URL(fileURLWithPath: DeviceSamples.drawingsFolder) }
 
   @Test func computedBoundsAgreeWithTheStoredBoundsOfEverySampleStroke() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.samplesFolder.path)

@@ -10,13 +10,13 @@ import InklingTestSupport
 
 enum Fixtures {
   /// The package root.
-  static var packageFolder: String { SharedSamples.packageFolder }
+  static var packageFolder: String { DeviceSamples.packageFolder }
 
-  static let sampleNames = SharedSamples.drawingNames
+  static let sampleNames = DeviceSamples.drawingNames
 
   /// A real device drawing from the shared samples.
   static func sample(_ name: String) throws -> Drawing {
-    try Drawing(bytes: SharedSamples.drawing(name))
+    try Drawing(bytes: DeviceSamples.drawing(name))
   }
 
   static let black = RGBA(red: 0, green: 0, blue: 0, alpha: 1)

@@ -1,0 +1,29 @@
+// Where the tests find the package and the real device drawings, which are the format's
+// ground truth. They live inside the repository (`Tests/Fixtures/pkdrawing`, with where each
+// came from in its SOURCES.md), so that a plain clone runs its tests with nothing beside it.
+
+import Foundation
+
+/// The package's folder and the real device drawings in it.
+package enum DeviceSamples {
+  /// The package root, from this file's path (`<package>/Tests/InklingTestSupport/…`).
+  package static var packageFolder: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
+  }
+
+  /// The folder of real PencilKit drawings.
+  package static var drawingsFolder: String { packageFolder + "/Tests/Fixtures/pkdrawing" }
+
+  /// The names of the device samples the tests rely on.
+  package static let drawingNames = [
+    "empty", "pen-marker-hidden", "three-pen-strokes", "handwritten-half-notes",
+  ]
+
+  /// The bytes of the sample `name` (`<name>.pkdrawing`).
+  ///
+  /// - Throws: when the file cannot be read.
+  package static func drawing(_ name: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: drawingsFolder + "/\(name).pkdrawing")))
+  }
+}
