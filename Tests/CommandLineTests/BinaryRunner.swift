@@ -29,18 +29,8 @@ struct BinaryRunner {
     self.init(in: folder)
   }
 
-  /// The folder of the built products: `$INKLING_BIN`, else the first folder above the test
-  /// bundle that holds `inkling-archive` (`swift build --build-tests` puts the products there).
-  static var binFolder: String {
-    if let folder = ProcessInfo.processInfo.environment["INKLING_BIN"] { return folder }
-    var url = Bundle.main.bundleURL
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("inkling-archive").path),
-      url.path != "/"
-    {
-      url.deleteLastPathComponent()
-    }
-    return url.path
-  }
+  /// The folder of the built products.
+  static var binFolder: String { BuiltProducts.folder }
 
   /// The variables the children see changed: an archive named by the person running the tests
   /// must never be the one a test writes.
@@ -66,7 +56,7 @@ struct BinaryRunner {
 }
 
 /// The built binary's path.
-var inklingArchiveBinary: String { BinaryRunner.binFolder + "/inkling-archive" }
+var inklingArchiveBinary: String { BuiltProducts.inklingArchive }
 
 /// Runs `sqlite3` on a file and returns its output, or what went wrong.
 func sqlite3(_ path: String, _ sql: String) throws -> String {

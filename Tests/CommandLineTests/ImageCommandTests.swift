@@ -47,9 +47,9 @@ import Testing
     return result
   }
 
-  /// `pngcheck -q FILE` passes; nil when pngcheck is not installed.
-  func pngcheck(_ name: String) throws -> Bool? {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pngcheck") else { return nil }
+  /// Whether `pngcheck -q FILE` passes; scripts/setup installs the tool, so its absence fails.
+  func pngcheck(_ name: String) throws -> Bool {
+    try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/pngcheck"), "scripts/setup installs pngcheck")
     return try ChildProcess.run(["/usr/bin/pngcheck", "-q", folder + "/" + name]).status == 0
   }
 
@@ -61,12 +61,12 @@ import Testing
     let png = try bytes("s.png")
     #expect(dimensions(png) == (256, 256))
     #expect(keywords(png) == ["Title", "Inkling Version", "Creation Time", "Inkling File", "Software"])
-    #expect(try pngcheck("s.png") != false)
+    #expect(try pngcheck("s.png"))
 
     for size in [128, 512, 1024] {
       #expect(try runner.run(["thumbnail", "Notes: Café", "--size", "\(size)", "-o", "n\(size).png"]).status == 0)
       #expect(dimensions(try bytes("n\(size).png")) == (size, size))
-      #expect(try pngcheck("n\(size).png") != false)
+      #expect(try pngcheck("n\(size).png"))
     }
     // A cache hit writes the same bytes.
     #expect(try runner.run(["thumbnail", "Notes: Café", "--size", "128", "-o", "again.png"]).status == 0)
@@ -114,7 +114,7 @@ import Testing
     #expect(w1 > 50 && h1 > 50)
     #expect(abs(w2 - 2 * w1) <= 1 && abs(h2 - 2 * h1) <= 1, "the default scale is 2")
     #expect(keywords(try bytes("r1.png")) == ["Software", "Title", "Inkling Version", "Creation Time", "Inkling File"])
-    #expect(try pngcheck("r1.png") != false)
+    #expect(try pngcheck("r1.png"))
     let bad = try runner.run(["render", "Strokes", "--scale", "0", "-o", "r0.png"])
     #expect(bad.status == 2)
     #expect(
@@ -127,7 +127,7 @@ import Testing
     #expect(all.stdout == "all.png  (3 drafts, 280 × 348 px)\n")
     // 3 drafts: 2 columns and 2 rows of 136 × 170 px cells and an 8 px margin.
     #expect(dimensions(try bytes("all.png")) == (8 + 2 * 136, 8 + 2 * 170))
-    #expect(try pngcheck("all.png") != false)
+    #expect(try pngcheck("all.png"))
     #expect(keywords(try bytes("all.png")).contains("Software"))
 
     #expect(try runner.run(["contact-sheet", "--name", "notes", "--size", "256", "-o", "one.png"]).status == 0)

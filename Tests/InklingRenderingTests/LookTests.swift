@@ -1,8 +1,11 @@
-// Writes renders to a folder for people to look at when INKLING_RENDER_OUT is set:
+// Renders of every ink, a page, an erased line and the device samples, written as PNG files
+// and read back: each file must decode to the very pixels rendered and show something on its
+// background. With INKLING_RENDER_OUT set they are kept there for people to look at:
 //   INKLING_RENDER_OUT=/tmp/inkling-render swift test --filter LookTests
 
 import InklingFormats
 import InklingRendering
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,8 +13,9 @@ import Testing
 #endif
 
 @Suite struct LookTests {
-  @Test func writeRendersForPeople() throws {
-    guard let folder = getenv("INKLING_RENDER_OUT").map({ String(cString: $0) }) else { return }
+  @Test func rendersForPeopleDecodeToWhatWasDrawn() throws {
+    let temporary = try TemporaryFolder("look")
+    let folder = getenv("INKLING_RENDER_OUT").map { String(cString: $0) } ?? temporary.path
     mkdir(folder, 0o755)
     let paper = RGBA(red: 0.98, green: 0.97, blue: 0.93, alpha: 1)
     let white = Fixtures.white
@@ -57,8 +61,15 @@ import Testing
         ("sample-\(name)-export", Renderer.export(of: drawing, background: white, scale: 2)))
     }
     for (name, image) in all {
-      try writeFile(
-        "\(folder)/\(name).png", PNG.encode(image, text: [("Software", "inkling-archive tests")]))
+      let path = "\(folder)/\(name).png"
+      writeFile(path, try PNG.encode(image, text: [("Software", "inkling-archive tests")]))
+      let written = try #require(readFile(path), "\(name)")
+      #expect(try PNG.decode(written) == image, "\(name)")
+      let corner = image.rgba.prefix(4)
+      let drawn = stride(from: 0, to: image.rgba.count, by: 4).contains {
+        !image.rgba[$0..<$0 + 4].elementsEqual(corner)
+      }
+      #expect(drawn == !name.hasPrefix("sample-empty"), "\(name): strokes on the background")
     }
   }
 }

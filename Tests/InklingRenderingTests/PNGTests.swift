@@ -204,14 +204,14 @@ enum PNGChunks {
   }
 }
 
-/// `pngcheck -q` on bytes, when the tool is installed.
+/// `pngcheck -q` on bytes; scripts/setup installs the tool, so its absence fails the test.
 enum PNGCheck {
   static let path = ["/usr/bin/pngcheck", "/usr/local/bin/pngcheck"].first {
     FileManager.default.isExecutableFile(atPath: $0)
   }
 
   static func expectValid(_ png: [UInt8], name: String) throws {
-    guard let path else { return }
+    let path = try #require(path, "pngcheck is not installed (scripts/setup installs it)")
     let folder = try TemporaryFolder("pngcheck")
     let file = try folder.write("\(name).png", png)
     let result = try ChildProcess.run([path, "-q", file])

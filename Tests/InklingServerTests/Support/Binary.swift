@@ -1,16 +1,9 @@
 import Foundation
 import InklingTestSupport
 
-/// The built `inkling-archive`, found beside the test bundle (or in $INKLING_BIN).
+/// The built `inkling-archive`.
 enum Binary {
-  static var path: String {
-    if let folder = ProcessInfo.processInfo.environment["INKLING_BIN"] { return folder + "/inkling-archive" }
-    var url = Bundle.main.bundleURL
-    while !FileManager.default.fileExists(atPath: url.appendingPathComponent("inkling-archive").path), url.path != "/" {
-      url.deleteLastPathComponent()
-    }
-    return url.appendingPathComponent("inkling-archive").path
-  }
+  static var path: String { BuiltProducts.inklingArchive }
 
   /// Runs it to the end.
   static func run(_ arguments: [String]) throws -> ChildProcess.Result {
