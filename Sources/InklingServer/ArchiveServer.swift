@@ -43,7 +43,7 @@ public struct ServerConfiguration: Sendable {
 
   /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable from this machine only.
   public static func isLoopback(_ host: String) -> Bool {
-    host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    host == "::1" || host == "localhost" || AccessControl.ipv4Labels(host)?.first == 127
   }
 }
 
@@ -93,7 +93,7 @@ public final class ArchiveServer: @unchecked Sendable {
     writer = ThumbnailWriter(path: configuration.archivePath)
     let router = Router(
       pool: pool, writer: writer,
-      access: AccessControl(token: token, loopbackOnly: ServerConfiguration.isLoopback(configuration.host)),
+      access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize)
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
