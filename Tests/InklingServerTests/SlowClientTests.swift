@@ -29,7 +29,9 @@ import Testing
     remote.sin_port = port.bigEndian
     remote.sin_addr.s_addr = inet_addr("127.0.0.1")
     let bound = withUnsafePointer(to: &local) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     let connected = withUnsafePointer(to: &remote) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,8 +1,9 @@
 import Foundation
 import InklingArchive
 import InklingCorpus
-@testable import InklingServer
 import InklingTestSupport
+
+@testable import InklingServer
 
 /// An archive in a fresh temporary folder, imported from a generated Drafts folder plus drafts
 /// with hostile names, and a server on a free loopback port.
