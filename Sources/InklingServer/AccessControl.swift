@@ -5,15 +5,21 @@
 //     a page opened with `?token=` sets (HttpOnly, SameSite=Strict) while redirecting to the
 //     same address without it, so that the token leaves the address bar and the pages' links
 //     need not carry it. Anything else gets 401. Tokens are compared in constant time.
-//   - The Host header, on loopback: a page of another site can make the browser send requests
-//     to 127.0.0.1 under its own name (DNS rebinding) and read the answers; a request naming
-//     a host other than a loopback address or `localhost` gets 403.
+//   - The Host header: a page of another site can make the browser send requests to this
+//     server under its own name (DNS rebinding: the name first resolves to the attacker's
+//     address, then to 127.0.0.1) and read the answers. Such a request always names a host
+//     name, never an address, so the server answers only a Host that is a loopback address
+//     literal (127.x.y.z with each label 0–255, `[::1]`), `localhost`, or the address it listens
+//     on; on a wildcard address, whose names it cannot know, any address literal it can be
+//     reached at (IPv4 on 0.0.0.0, IPv4 or IPv6 on ::). Anything else gets 403, token or not.
 
+import Glibc
 import InklingFormats
 
 struct AccessControl: Sendable {
   let token: String?
-  let loopbackOnly: Bool
+  /// The address the server listens on, as configured (`127.0.0.1`, `0.0.0.0`, `fe80::1`).
+  let listenHost: String
 
   /// A new random token: 32 letters and digits (190 bits) from the system's secure generator.
   static func newToken() -> String {
@@ -39,9 +45,10 @@ struct AccessControl: Sendable {
 
   /// nil when the request may go on; else the response to send instead.
   func check(_ request: HTTPRequest, _ target: RequestTarget, isPage: Bool) -> HTTPResponse? {
-    if loopbackOnly, let host = request.header("Host"), !Self.isLoopbackHost(host) {
+    if let host = request.header("Host"), !Self.accepts(host: host, listeningOn: listenHost) {
+      let names = ServerConfiguration.isLoopback(listenHost) ? "127.0.0.1 or localhost" : "its address or localhost"
       return ErrorView.response(
-        status: 403, "This server answers only requests for 127.0.0.1 or localhost, not for \(host).", json: !isPage)
+        status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage)
     }
     guard let token else { return nil }
     if let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer "),
@@ -68,15 +75,69 @@ struct AccessControl: Sendable {
       json: !isPage, headers: [("WWW-Authenticate", "Bearer")])
   }
 
-  /// Whether a Host header names a loopback address or localhost (with or without a port).
-  static func isLoopbackHost(_ header: String) -> Bool {
-    var host = Substring(header.lowercased())
-    if host.hasPrefix("[") {
-      guard let end = host.firstIndex(of: "]") else { return false }
-      return host[host.index(after: host.startIndex)..<end] == "::1"
+  /// Whether a Host header (a name or address, with an optional `:port`) is one this server
+  /// answers when listening on `listenHost` (see the top of this file).
+  static func accepts(host header: String, listeningOn listenHost: String) -> Bool {
+    guard let host = hostPart(header.lowercased()) else { return false }
+    let listen = listenHost.lowercased()
+    if host == "localhost" || ipv4Labels(host)?.first == 127 || canonicalIPv6(host) == canonicalIPv6("::1") {
+      return true
     }
-    if let colon = host.lastIndex(of: ":") { host = host[..<colon] }
-    return host == "localhost" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
+    if host == listen || (listen == "localhost" && host == "127.0.0.1") { return true }
+    if isIPv6(host), isIPv6(listen), canonicalIPv6(host) == canonicalIPv6(listen) { return true }
+    switch listen {
+    case "0.0.0.0": return ipv4Labels(host) != nil
+    case "::", "0:0:0:0:0:0:0:0": return ipv4Labels(host) != nil || isIPv6(host)
+    default: return false
+    }
+  }
+
+  /// The host of a Host header without its port: `[::1]:80` is `::1`, `localhost:8377` is
+  /// `localhost`; nil when the port is not 1 to 5 digits or the brackets do not close.
+  static func hostPart(_ header: String) -> String? {
+    var host = Substring(header)
+    var port: Substring?
+    if host.hasPrefix("[") {
+      guard let end = host.firstIndex(of: "]") else { return nil }
+      let rest = host[host.index(after: end)...]
+      if !rest.isEmpty {
+        guard rest.hasPrefix(":") else { return nil }
+        port = rest.dropFirst()
+      }
+      host = host[host.index(after: host.startIndex)..<end]
+      guard isIPv6(String(host)) else { return nil }
+    } else if let colon = host.firstIndex(of: ":") {
+      port = host[host.index(after: colon)...]
+      host = host[..<colon]
+    }
+    if let port, !(1...5).contains(port.count) || !port.allSatisfy({ ("0"..."9").contains($0) }) { return nil }
+    return host.isEmpty ? nil : String(host)
+  }
+
+  /// The four labels of a dotted-decimal IPv4 address written as browsers write one (each
+  /// label 0–255 in decimal, no leading zero, nothing else), or nil: `127.1`, `0x7f.0.0.1`,
+  /// `127.000.0.1` and `127.0.0.1.evil.example` are not addresses here.
+  static func ipv4Labels(_ text: String) -> [Int]? {
+    let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard labels.count == 4 else { return nil }
+    var values: [Int] = []
+    for label in labels {
+      guard (1...3).contains(label.count), label.allSatisfy({ ("0"..."9").contains($0) }),
+        label == "0" || !label.hasPrefix("0"), let value = Int(label), value <= 255
+      else { return nil }
+      values.append(value)
+    }
+    return values
+  }
+
+  static func isIPv6(_ text: String) -> Bool { canonicalIPv6(text) != nil }
+
+  /// The 16 bytes of an IPv6 literal, so that `::1` and `0:0::1` compare equal.
+  private static func canonicalIPv6(_ text: String) -> [UInt8]? {
+    guard text.contains(":") else { return nil }
+    var address = in6_addr()
+    guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
+    return withUnsafeBytes(of: address) { Array($0) }
   }
 
   /// The value of cookie `name` in a Cookie header.

@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
   public var threads: Int
   /// Drafts per page of the grid.
   public var pageSize: Int
+  /// What the server allows its clients (tests lower them).
+  var limits = ServerLimits()
 
   public init(
     archivePath: String, host: String = "127.0.0.1", port: UInt16 = 8377, token: String? = nil,
@@ -43,8 +45,18 @@ public struct ServerConfiguration: Sendable {
 
   /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable from this machine only.
   public static func isLoopback(_ host: String) -> Bool {
-    host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    host == "::1" || host == "localhost" || AccessControl.ipv4Labels(host)?.first == 127
   }
+}
+
+/// How much the server's clients may hold of it.
+struct ServerLimits: Sendable {
+  /// Connections open at once before a new one cuts the oldest still sending its head.
+  var connections = 512
+  /// Connections open at once from one address.
+  var connectionsPerAddress = 64
+  /// Seconds a connection has to send a request's head.
+  var headSeconds = 10
 }
 
 /// Why a server could not start.
@@ -93,12 +105,15 @@ public final class ArchiveServer: @unchecked Sendable {
     writer = ThumbnailWriter(path: configuration.archivePath)
     let router = Router(
       pool: pool, writer: writer,
-      access: AccessControl(token: token, loopbackOnly: ServerConfiguration.isLoopback(configuration.host)),
+      access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize)
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(
-        HTTPDaemonSettings(host: host, port: configuration.port, threads: max(1, configuration.threads))
+        HTTPDaemonSettings(
+          host: host, port: configuration.port, threads: max(1, configuration.threads),
+          connectionLimit: configuration.limits.connections,
+          perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds)
       ) { request in ResponseEncoding.finish(router.respond(to: request), for: request) }
     } catch {
       pool.close()

@@ -39,8 +39,14 @@ import Testing
     #expect(served.server.url == "http://0.0.0.0:\(served.port)/?token=\(token)")
     #expect(try served.get("/").status == 401)
     #expect(try served.get("/api/drafts", headers: [("Authorization", "Bearer \(token)")]).status == 200)
-    // Any Host is fine then: the token decides.
-    #expect(try HTTPClient.get(served.port, "/api/drafts?token=\(token)", host: "example.com").status == 200)
+    // On a wildcard address any address literal is fine (the machine's addresses are not known),
+    // but a name other than localhost is what a rebinding page sends: 403 even with the token.
+    for host in ["192.168.1.5:\(served.port)", "10.0.0.7", "localhost"] {
+      #expect(try HTTPClient.get(served.port, "/api/drafts?token=\(token)", host: host).status == 200, "\(host)")
+    }
+    for host in ["example.com", "127.rebind.attacker.com", "192.168.1.5.evil.example", "[fe80::1]"] {
+      #expect(try HTTPClient.get(served.port, "/api/drafts?token=\(token)", host: host).status == 403, "\(host)")
+    }
     #expect(AccessControl.newToken() != AccessControl.newToken())
   }
 
@@ -51,8 +57,35 @@ import Testing
     ] {
       #expect(try HTTPClient.get(served.port, "/api/drafts?limit=1", host: host).status == 200, "\(host)")
     }
-    for host in ["evil.example", "evil.example:\(served.port)", "127.0.0.1.evil.example", "[::2]", "0.0.0.0"] {
+    for host in ["127.0.0.2", "127.255.1.0:80", "[0:0::1]"] {
+      #expect(try HTTPClient.get(served.port, "/api/drafts?limit=1", host: host).status == 200, "\(host)")
+    }
+    // Names a rebinding page can have (issue 30: `127.rebind.attacker.com` read the archive), and
+    // spellings of 127.0.0.1 that are not one browsers send.
+    for host in [
+      "evil.example", "evil.example:\(served.port)", "127.0.0.1.evil.example", "[::2]", "0.0.0.0",
+      "127.rebind.attacker.com", "127.rebind.attacker.com:\(served.port)", "127.0.0.evil", "127.256.0.1", "127.0.0.01",
+      "127.1", "0x7f.0.0.1", "127..0.1", "localhost.evil.example", "127.0.0.1:", "127.0.0.1:80x", "[::1", "[::1]x",
+      "[evil]", "192.168.1.5",
+    ] {
       #expect(try HTTPClient.get(served.port, "/api/drafts?limit=1", host: host).status == 403, "\(host)")
+    }
+  }
+
+  @Test func aGivenAddressIsAnsweredUnderItsOwnName() {
+    #expect(AccessControl.accepts(host: "192.168.1.5:8080", listeningOn: "192.168.1.5"))
+    #expect(AccessControl.accepts(host: "[FE80::0:1]", listeningOn: "fe80::1"))
+    #expect(AccessControl.accepts(host: "localhost", listeningOn: "192.168.1.5"))
+    #expect(!AccessControl.accepts(host: "192.168.1.6", listeningOn: "192.168.1.5"))
+    #expect(!AccessControl.accepts(host: "nas.local", listeningOn: "192.168.1.5"))
+  }
+
+  @Test func loopbackIsTheWholeOf127AndNothingElse() {
+    for host in ["127.0.0.1", "127.3.2.1", "::1", "localhost"] {
+      #expect(ServerConfiguration.isLoopback(host), "\(host)")
+    }
+    for host in ["127.example.com", "127.0.0.1.evil", "127.300.0.1", "1.127.0.0", "0.0.0.0", "::"] {
+      #expect(!ServerConfiguration.isLoopback(host), "\(host)")
     }
   }
 

@@ -2,27 +2,156 @@
 #include "HTTPDBridge.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/// One open connection, as the head watch sees it (MHD's socket context of the connection).
+/// Invariants, under `heads_lock`:
+///   1. a connection is in the list from MHD's STARTED notification to its CLOSED one, which
+///      MHD sends before it closes the socket, so `fd` is never a socket reused by another;
+///   2. `waiting` is true from the connection's start, and again from the end of each response,
+///      until the head of its next request is in; `since` is when that began.
+struct watched {
+  struct watched *previous, *next;
+  int fd;
+  bool waiting;
+  bool cut;
+  double since;
+};
 
 struct inkling_httpd {
   struct MHD_Daemon *daemon;
   atomic_uint in_flight;
   /// Set once the server stops: new connections are refused while those in flight finish.
   atomic_bool refusing;
+  unsigned int room;
+  unsigned int head_seconds;
+  pthread_mutex_t heads_lock;
+  pthread_cond_t heads_wake;
+  /// Connections from the oldest start (or end of a response) to the newest.
+  struct watched *first, *last;
+  bool watching;
+  pthread_t watcher;
 };
+
+static double now_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static void unlink_watched(struct inkling_httpd *httpd, struct watched *entry) {
+  if (entry->previous) entry->previous->next = entry->next; else httpd->first = entry->next;
+  if (entry->next) entry->next->previous = entry->previous; else httpd->last = entry->previous;
+  entry->previous = entry->next = NULL;
+}
+
+static void append_watched(struct inkling_httpd *httpd, struct watched *entry) {
+  entry->previous = httpd->last;
+  entry->next = NULL;
+  if (httpd->last) httpd->last->next = entry; else httpd->first = entry;
+  httpd->last = entry;
+}
+
+/// Ends a connection still waiting for its head: shutdown, not close, so that the socket stays
+/// MHD's until it sees the end of the stream and closes the connection itself.
+static void cut(struct watched *entry) {
+  if (entry->cut) return;
+  entry->cut = true;
+  shutdown(entry->fd, SHUT_RDWR);
+}
+
+/// Cuts the connections whose head is later than the deadline, about twice a second.
+static void *watch_heads(void *cls) {
+  struct inkling_httpd *httpd = cls;
+  pthread_mutex_lock(&httpd->heads_lock);
+  while (httpd->watching) {
+    double now = now_seconds();
+    for (struct watched *entry = httpd->first; entry; entry = entry->next) {
+      if (entry->waiting && now - entry->since > (double)httpd->head_seconds) cut(entry);
+    }
+    struct timespec wake;
+    clock_gettime(CLOCK_REALTIME, &wake);
+    wake.tv_nsec += 500000000;
+    if (wake.tv_nsec >= 1000000000) {
+      wake.tv_sec += 1;
+      wake.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(&httpd->heads_wake, &httpd->heads_lock, &wake);
+  }
+  pthread_mutex_unlock(&httpd->heads_lock);
+  return NULL;
+}
 
 /// MHD's accept policy: every connection until the server stops. Refusing here rather than
 /// through MHD_quiesce_daemon, which in 0.9.75 races with its epoll worker threads (both take
 /// the listening socket out of a worker's epoll set, and the loser panics).
+///
+/// Room for new clients: once `room` connections are open, each new one cuts the connection
+/// that has waited longest for a head (slow clients, idle keep-alive ones), so that connections
+/// which send nothing cannot fill the server; MHD's own limit, above `room`, leaves space for
+/// the sockets being cut.
 static enum MHD_Result accept_connection(void *cls, const struct sockaddr *address, socklen_t length) {
   (void)address;
   (void)length;
   struct inkling_httpd *httpd = cls;
-  return atomic_load(&httpd->refusing) ? MHD_NO : MHD_YES;
+  if (atomic_load(&httpd->refusing)) return MHD_NO;
+  pthread_mutex_lock(&httpd->heads_lock);
+  unsigned int live = 0;
+  for (struct watched *entry = httpd->first; entry; entry = entry->next) live += !entry->cut;
+  for (struct watched *entry = httpd->first; entry && live >= httpd->room; entry = entry->next) {
+    if (entry->waiting && !entry->cut) {
+      cut(entry);
+      live -= 1;
+    }
+  }
+  pthread_mutex_unlock(&httpd->heads_lock);
+  return MHD_YES;
+}
+
+static void connection_changed(void *cls, struct MHD_Connection *connection, void **socket_context,
+                               enum MHD_ConnectionNotificationCode code) {
+  struct inkling_httpd *httpd = cls;
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct watched *entry = info ? calloc(1, sizeof(struct watched)) : NULL;
+    *socket_context = entry;
+    if (entry == NULL) return;  // not watched (out of memory): MHD's idle timeout still ends it
+    entry->fd = info->connect_fd;
+    entry->waiting = true;
+    entry->since = now_seconds();
+    pthread_mutex_lock(&httpd->heads_lock);
+    append_watched(httpd, entry);
+    pthread_mutex_unlock(&httpd->heads_lock);
+  } else if (*socket_context != NULL) {
+    struct watched *entry = *socket_context;
+    pthread_mutex_lock(&httpd->heads_lock);
+    unlink_watched(httpd, entry);
+    pthread_mutex_unlock(&httpd->heads_lock);
+    free(entry);
+    *socket_context = NULL;
+  }
+}
+
+/// Marks the connection's head as in (`in`) or, after a response, waiting for the next one.
+static void set_waiting(struct inkling_httpd *httpd, struct MHD_Connection *connection, bool waiting) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  struct watched *entry = info ? info->socket_context : NULL;
+  if (entry == NULL) return;
+  pthread_mutex_lock(&httpd->heads_lock);
+  entry->waiting = waiting;
+  if (waiting) {
+    entry->since = now_seconds();
+    unlink_watched(httpd, entry);
+    append_watched(httpd, entry);
+  }
+  pthread_mutex_unlock(&httpd->heads_lock);
 }
 
 /// A request's state in MHD's per-request slot: its raw URI and how far it got (0: nothing
@@ -49,9 +178,9 @@ static void *request_started(void *cls, const char *uri, struct MHD_Connection *
 
 static void request_ended(void *cls, struct MHD_Connection *connection, void **req_cls,
                           enum MHD_RequestTerminationCode code) {
-  (void)connection;
   (void)code;
   struct inkling_httpd *httpd = cls;
+  set_waiting(httpd, connection, true);
   if (*req_cls != NULL) {
     atomic_fetch_sub(&httpd->in_flight, 1);
     free(*req_cls);
@@ -65,6 +194,10 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
   if (httpd == NULL) return NULL;
   atomic_init(&httpd->in_flight, 0);
   atomic_init(&httpd->refusing, false);
+  httpd->room = settings->connection_limit;
+  httpd->head_seconds = settings->head_seconds;
+  pthread_mutex_init(&httpd->heads_lock, NULL);
+  pthread_cond_init(&httpd->heads_wake, NULL);
   // MHD_USE_ITC: MHD_stop_daemon wakes the pool's threads through it.
   unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC;
   uint16_t port;
@@ -78,13 +211,21 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
       flags, port, accept_connection, httpd, handler, context,
       MHD_OPTION_SOCK_ADDR, settings->address,
       MHD_OPTION_THREAD_POOL_SIZE, settings->threads,
-      MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit,
+      MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit + settings->connection_limit / 2 + 16,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_address_limit,
+      MHD_OPTION_NOTIFY_CONNECTION, connection_changed, httpd,
       MHD_OPTION_CONNECTION_TIMEOUT, settings->timeout_seconds,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, settings->memory_limit,
       MHD_OPTION_URI_LOG_CALLBACK, request_started, httpd,
       MHD_OPTION_NOTIFY_COMPLETED, request_ended, httpd,
       MHD_OPTION_END);
   if (httpd->daemon == NULL) {
+    free(httpd);
+    return NULL;
+  }
+  httpd->watching = true;
+  if (pthread_create(&httpd->watcher, NULL, watch_heads, httpd) != 0) {
+    MHD_stop_daemon(httpd->daemon);
     free(httpd);
     return NULL;
   }
@@ -101,11 +242,13 @@ const char *inkling_httpd_raw_uri(void *const *req_cls, size_t *length) {
   return request->uri;
 }
 
-enum inkling_httpd_step inkling_httpd_next_step(void *const *req_cls) {
+enum inkling_httpd_step inkling_httpd_next_step(struct inkling_httpd *httpd, struct MHD_Connection *connection,
+                                                void *const *req_cls) {
   struct request *request = req_cls ? *req_cls : NULL;
   if (request == NULL) return INKLING_HTTPD_ANSWER;  // out of memory: answered at once, 500
   switch (request->progress) {
     case 0:
+      set_waiting(httpd, connection, false);
       request->progress = 1;
       return INKLING_HTTPD_WAIT;
     case 1:
@@ -126,6 +269,13 @@ unsigned int inkling_httpd_in_flight(struct inkling_httpd *httpd) { return atomi
 void inkling_httpd_quiesce(struct inkling_httpd *httpd) { atomic_store(&httpd->refusing, true); }
 
 void inkling_httpd_stop(struct inkling_httpd *httpd) {
+  pthread_mutex_lock(&httpd->heads_lock);
+  httpd->watching = false;
+  pthread_cond_signal(&httpd->heads_wake);
+  pthread_mutex_unlock(&httpd->heads_lock);
+  pthread_join(httpd->watcher, NULL);
   MHD_stop_daemon(httpd->daemon);
+  pthread_mutex_destroy(&httpd->heads_lock);
+  pthread_cond_destroy(&httpd->heads_wake);
   free(httpd);
 }

@@ -3,8 +3,9 @@
 //
 // Threads: MHD's internal pool polls connections with epoll and runs the handler on the pool
 // thread of the connection, so at most `threads` handlers run at once, whatever the number of
-// connections. A connection idle for `timeout` seconds (a slow or vanished client) is closed by
-// MHD and never holds a thread: a thread only waits in epoll.
+// connections. A connection idle for `timeout` seconds (a vanished client) is closed by MHD, one
+// that takes longer than `headSeconds` to send a request's head (a slow one) by the bridge, and
+// neither holds a thread: a thread only waits in epoll.
 //
 // Every request gets exactly one response, on the last call of MHD's access handler (when the
 // request is complete: HTTPDBridge.h says why not the first). A body, which no route accepts,
@@ -22,7 +23,13 @@ struct HTTPDaemonSettings: Sendable {
   /// 0 for any free port.
   var port: UInt16
   var threads: Int
+  /// Connections open at once before a new one cuts the oldest waiting for its head.
   var connectionLimit: Int = 512
+  /// Connections open at once from one address: a browser opens about six per server, a
+  /// benchmark 32.
+  var perAddressLimit: Int = 64
+  /// Seconds to send a request's head (HTTPDBridge.h): far more than any browser needs.
+  var headSeconds: Int = 10
   var timeoutSeconds: Int = 30
   /// Request line and headers of one connection: larger requests get 414 or 431 from MHD.
   /// MHD clears this memory for every request, so it is kept at MHD's own default, which
@@ -57,7 +64,8 @@ final class HTTPDaemon: @unchecked Sendable {
       address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
         var bridge = inkling_httpd_settings(
           address: address, threads: UInt32(max(1, settings.threads)),
-          connection_limit: UInt32(settings.connectionLimit), timeout_seconds: UInt32(settings.timeoutSeconds),
+          connection_limit: UInt32(settings.connectionLimit), per_address_limit: UInt32(settings.perAddressLimit),
+          head_seconds: UInt32(settings.headSeconds), timeout_seconds: UInt32(settings.timeoutSeconds),
           memory_limit: settings.memoryLimit)
         return inkling_httpd_start(&bridge, accessHandler, context)
       }
@@ -93,7 +101,9 @@ final class HTTPDaemon: @unchecked Sendable {
       uploadSize.pointee = 0  // a body no route reads
       return MHD_Result.YES
     }
-    guard inkling_httpd_next_step(requestState) == INKLING_HTTPD_ANSWER else { return MHD_Result.YES }
+    guard let httpd, inkling_httpd_next_step(httpd, connection, requestState) == INKLING_HTTPD_ANSWER else {
+      return MHD_Result.YES
+    }
     var length = 0
     let response: HTTPResponse
     if let uri = inkling_httpd_raw_uri(requestState, &length) {

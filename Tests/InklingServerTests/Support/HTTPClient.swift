@@ -132,3 +132,10 @@ enum HTTPClient {
     return RawResponse(status: status, headers: headers, body: body)
   }
 }
+
+extension HTTPClient {
+  /// Sends `text`, ignoring a connection the server has already ended.
+  static func sendIgnoringErrors(_ socket: Int32, _ text: String) {
+    _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  }
+}

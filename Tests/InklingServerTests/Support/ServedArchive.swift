@@ -1,8 +1,9 @@
 import Foundation
 import InklingArchive
 import InklingCorpus
-import InklingServer
 import InklingTestSupport
+
+@testable import InklingServer
 
 /// An archive in a fresh temporary folder, imported from a generated Drafts folder plus drafts
 /// with hostile names, and a server on a free loopback port.
@@ -26,7 +27,7 @@ final class ServedArchive: @unchecked Sendable {
 
   init(
     spec: CorpusSpec = ServedArchive.spec, token: String? = nil, host: String = "127.0.0.1", pageSize: Int = 10,
-    importNow: Bool = true
+    importNow: Bool = true, limits: ServerLimits = ServerLimits()
   ) throws {
     temporary = try TemporaryFolder("serve")
     draftsFolder = temporary.path("Drafts")
@@ -35,8 +36,10 @@ final class ServedArchive: @unchecked Sendable {
     try Self.writeHostileDrafts(into: draftsFolder)
     let archive = try Archive(path: archivePath)
     if importNow { _ = try archive.importFiles(at: [draftsFolder]) }
-    server = try ArchiveServer(
-      ServerConfiguration(archivePath: archivePath, host: host, port: 0, token: token, threads: 2, pageSize: pageSize))
+    var configuration = ServerConfiguration(
+      archivePath: archivePath, host: host, port: 0, token: token, threads: 2, pageSize: pageSize)
+    configuration.limits = limits
+    server = try ArchiveServer(configuration)
   }
 
   deinit { server.stop(grace: 0) }

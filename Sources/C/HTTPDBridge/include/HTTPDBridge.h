@@ -10,7 +10,13 @@
 //   - remembers how far a request got: MHD calls the handler once when the headers are in, again
 //     for each piece of a body, and once at its end. A response queued on the first call makes
 //     MHD close the connection (it cannot know the request is complete), so the handler answers
-//     on the last call, once.
+//     on the last call, once;
+//   - keeps slow clients from holding the server (slowloris): a connection must send a whole
+//     request head within `head_seconds` of its start or of its previous response, else it is
+//     cut (MHD's idle timeout starts again at every byte, so a header line every few seconds
+//     would keep a connection for good); one address may hold `per_address_limit`
+//     connections; and past `connection_limit` a new connection cuts the one that has waited
+//     longest for its head, so that a new client always gets in.
 #ifndef INKLING_HTTPD_BRIDGE_H
 #define INKLING_HTTPD_BRIDGE_H
 
@@ -31,8 +37,14 @@ struct inkling_httpd_settings {
   /// Threads of MHD's internal pool, each polling its connections with epoll and running
   /// their handlers.
   unsigned int threads;
-  /// Connections open at once (more are refused at accept).
+  /// Connections open at once before a new one cuts the oldest waiting for its head (MHD's
+  /// own limit, which refuses at accept, is half as much again).
   unsigned int connection_limit;
+  /// Connections open at once from one address (more are refused at accept).
+  unsigned int per_address_limit;
+  /// Seconds a connection has to send the head of a request (at its start, or after the
+  /// previous response) before it is cut.
+  unsigned int head_seconds;
   /// Seconds a connection may stay idle (a slow or vanished client) before it is closed.
   unsigned int timeout_seconds;
   /// Bytes of memory per connection for the request line and headers: a longer request is
@@ -63,7 +75,8 @@ enum inkling_httpd_step {
 };
 
 /// Advances the request of `req_cls` (called on each call of the handler without upload data).
-enum inkling_httpd_step inkling_httpd_next_step(void *const *req_cls);
+enum inkling_httpd_step inkling_httpd_next_step(struct inkling_httpd *httpd, struct MHD_Connection *connection,
+                                                void *const *req_cls);
 
 /// The port the daemon listens on (the one chosen when 0 was asked for); 0 if unknown.
 uint16_t inkling_httpd_port(struct inkling_httpd *httpd);
