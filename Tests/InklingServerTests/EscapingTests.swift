@@ -18,7 +18,7 @@ import Testing
     let json = String(decoding: Escape.json(["name": "</script>\u{2028}\"\\"]), as: UTF8.self)
     #expect(json == #"{"name":"</script>\u2028\"\\"}"#)
     let name = "\"><img src=x onerror=alert(1)>"
-    let html: HTML = "<a href=\"\(Links.draft(name))\" title=\"\(attribute: name)\">\(name)</a>"
+    let html: HTML = "<a href=\"\(Links.draft(named: name))\" title=\"\(attribute: name)\">\(name)</a>"
     #expect(
       html.markup
         == "<a href=\"/draft?name=%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E\" "

@@ -16,6 +16,8 @@ extension RequestError {
         404, "\u{201C}\(draft)\u{201D} has \(Plural.count(count, "version")); there is no version \(number).")
     case .noVersionWithID(let id):
       self.init(404, "There is no version \(id) in the archive (it may have been removed).")
+    case .noDraftWithID(let id):
+      self.init(404, "There is no draft \(id) in the archive (it may have been purged, or merged into another).")
     case .noVersionSavedBy(let draft, _, let firstSaved):
       self.init(
         404,
