@@ -42,18 +42,21 @@ enum DraftView {
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
     let timeline = draft.versions
     let draftName = draft.name
-    guard let newest = timeline.last else { throw RequestError(404, "\"\(draftName)\" has no versions") }
+    guard let newest = timeline.last else {
+      throw RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
+    }
     let entries = timeline.reversed().map { entry(draft.id, $0) }
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
-      <h1>\(draftName)</h1>
+      <h1>\(name: draftName)</h1>
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
       </ol>
       <p class="twin"><a href="\(Links.apiDraft(draft.id))">This page as JSON</a></p>
       """
-    return HTTPResponse(contentType: HTTPResponse.html, body: Layout.page(title: draftName, main: main).bytes)
+    return HTTPResponse(
+      contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draftName), main: main).bytes)
   }
 
   static func entry(_ draft: DraftID, _ entry: TimelineEntry) -> HTML {
@@ -101,7 +104,7 @@ enum DraftView {
 
   static func download(_ id: VersionID, _ version: VersionInfo) -> HTML {
     """
-    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(version.fileName)</a> (\(Format.bytes(version.fileSize)))
+    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(name: version.fileName)</a> (\(Format.bytes(version.fileSize)))
     """
   }
 

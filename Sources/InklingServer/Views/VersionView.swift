@@ -26,17 +26,17 @@ enum VersionView {
     if drawing.status == .decoded {
       let sources = scales.map { "\(Links.render(entry.id, scale: $0).text) \($0)x" }.joined(separator: ", ")
       image = """
-        <img src="\(Links.render(entry.id, scale: 1))" srcset="\(attribute: sources)" alt="\(attribute: draftName), version \(number)">
+        <img src="\(Links.render(entry.id, scale: 1))" srcset="\(attribute: sources)" alt="\(attributeName: draftName), version \(number)">
         """
     } else {
       image = """
-        <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attribute: draftName), version \(number)">
+        <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attributeName: draftName), version \(number)">
         <figcaption>\(drawing.problem ?? "The drawing is \(drawing.status.rawValue).")</figcaption>
         """
     }
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(draftName)</a></nav>
-      <h1>\(draftName) <span class="of">version \(number) of \(count)</span></h1>
+      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
+      <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
       <nav class="steps">\(previous) \(next)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
@@ -44,7 +44,8 @@ enum VersionView {
       <p class="twin"><a href="\(Links.apiVersion(draft.id, number: number))">This page as JSON</a></p>
       """
     return HTTPResponse(
-      contentType: HTTPResponse.html, body: Layout.page(title: "\(draftName), version \(number)", main: main).bytes)
+      contentType: HTTPResponse.html,
+      body: Layout.page(title: "\(Escape.isolated(draftName)), version \(number)", main: main).bytes)
   }
 
   /// The draft with its timeline, version `number` on it, and what the version's drawing holds.
@@ -67,7 +68,7 @@ enum VersionView {
     var rows: [(String, HTML)] = [
       ("Saved", Formatting.time(version.saved)),
       ("Imported", Formatting.time(version.imported)),
-      ("File", "\(version.fileName), \(Format.bytes(version.fileSize))"),
+      ("File", "\(name: version.fileName), \(Format.bytes(version.fileSize))"),
       (
         "Background",
         "\(DraftView.swatch(background)) \(Formatting.color(red: background.red, green: background.green, blue: background.blue, alpha: background.alpha))"
@@ -78,7 +79,7 @@ enum VersionView {
       rows.append(
         ("Strokes", "\(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; \(drawing.pointCount) points"))
       let inks = drawing.inks.map { ink -> HTML in
-        "<li>\(DraftView.swatch(ink.color)) \(ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
+        "<li>\(DraftView.swatch(ink.color)) \(name: ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
       }
       rows.append(("Inks", inks.isEmpty ? "none" : "<ul class=\"inks\">\(inks)</ul>"))
     } else {
