@@ -37,6 +37,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchVersion(draft: String, number: Int, versionCount: Int)
   /// No version has this id (VersionID): it was never archived, or was removed since.
   case noVersionWithID(VersionID)
+  /// No draft has this id (DraftID): it was never archived, or was purged or merged since.
+  case noDraftWithID(DraftID)
   /// The draft's first version was saved after `date`.
   case noVersionSavedBy(draft: String, date: Date, firstSaved: Date)
   /// The draft's drawings are not in the drawing index yet (an archive from before it).
@@ -168,6 +170,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       "no draft named \"\(name)\"" + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
     case .noSuchVersion(let draft, let number, let count): "\"\(draft)\" has \(count) versions, not \(number)"
     case .noVersionWithID(let id): "no version with id \(id)"
+    case .noDraftWithID(let id): "no draft with id \(id)"
     case .noVersionSavedBy(let draft, let date, _): "\"\(draft)\" has no version saved by \(date)"
     case .notIndexed(let draft): "the drawings of \"\(draft)\" are not indexed"
     case .unreadableDrawing(let draft, let version, let reason):

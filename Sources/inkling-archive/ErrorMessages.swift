@@ -55,6 +55,7 @@ extension ArchiveError {
     case .noSuchVersion(let draft, let number, let count):
       "\(Quoted.name(draft)) has \(Plural.count(count, "version")); there is no version \(number)"
     case .noVersionWithID(let id): "there is no version with id \(id) in the archive"
+    case .noDraftWithID(let id): "there is no draft with id \(id) in the archive"
     case .noVersionSavedBy(let draft, _, let firstSaved):
       "\(Quoted.name(draft)) has no version saved by then; its first was saved \(Format.date(firstSaved))"
     case .notIndexed(let draft):

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -30,6 +31,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 HOSTILE = '"><img src=x onerror=alert(1)>'
+BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
 
 
@@ -62,6 +64,7 @@ def build_archive(bin_dir, work):
     source = sorted(f for f in os.listdir(drafts) if f.endswith(".inkling"))[0]
     for hour in (10, 11):
         shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{HOSTILE}-2025-11-30T{hour}:00:00Z.inkling"))
+    shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{BIDI}-2025-11-29T10:00:00Z.inkling"))
     archive = os.path.join(work, "archive.sqlite")
     run(bin_dir, archive, "import", drafts)
     return archive, drafts
@@ -219,6 +222,30 @@ def main():
         check("scale=1" in image.get_attribute("currentSrc"), "at scale 1 the browser chose " + image.get_attribute("currentSrc"))
         driver.save_screenshot(os.path.join(args.artifacts, "version.png"))
         passed.append("version page: the share image loaded at 1x")
+
+        # A name with bidi overrides stays in its isolate: on its draft page, the size after the
+        # download's file name is laid out after it, not pulled in front of it.
+        bidi = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+                if d["name"] == BIDI]
+        check(len(bidi) == 1, "the bidi-named draft is not listed")
+        driver.get(url + f"draft?id={bidi[0]}")
+        order = driver.execute_script("""
+          const link = document.querySelector('#timeline .download');
+          const bdi = link.querySelector('bdi');
+          const size = document.createRange();
+          size.setStart(link.nextSibling, 1);
+          size.setEnd(link.nextSibling, 2);  // the "(" of " (9.9 KB)"
+          const word = document.createRange();
+          word.setStart(link.firstChild, 0);
+          word.setEnd(link.firstChild, 1);  // the "D" of "Download "
+          return [word.getBoundingClientRect().right, bdi.getBoundingClientRect().left,
+                  bdi.getBoundingClientRect().right, size.getBoundingClientRect().left];
+        """)
+        check(order[0] <= order[1] and order[2] <= order[3] + 0.5,
+              f"the text around a bidi name is reordered: Download, name, size at {order}")
+        check(driver.title.startswith("\u2068" + BIDI), "the title does not isolate the name: " + repr(driver.title))
+        driver.save_screenshot(os.path.join(args.artifacts, "bidi.png"))
+        passed.append("a bidi-override name stays inside its isolate (the size after it stays after it)")
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
         problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")

@@ -32,14 +32,15 @@ import Testing
       let drafts = try #require(page["drafts"] as? [[String: Any]])
       for draft in drafts {
         let name = try #require(draft["name"] as? String)
-        #expect(draft["url"] as? String == "/draft?name=" + encoded(name))
+        let id = try #require(draft["id"] as? Int)
+        #expect(draft["url"] as? String == "/draft?id=\(id)", "\(name)")
         #expect((draft["thumbnail"] as? String)?.hasPrefix("/versions/") == true)
       }
       api += drafts
       next = page["next"] as? String
     }
     #expect(api.count == listed.count)
-    for (a, b) in zip(api, listed) { #expect(removing(["url", "thumbnail"], from: a) == b as? NSDictionary) }
+    for (a, b) in zip(api, listed) { #expect(removing(["id", "url", "thumbnail"], from: a) == b as? NSDictionary) }
   }
 
   @Test func aDraftTrashedWhilePagingIsOnNoLaterPage() throws {

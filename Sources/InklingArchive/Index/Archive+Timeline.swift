@@ -8,6 +8,8 @@
 // all the saves that hold it), a run of consecutive ids at a time, and only what the counts
 // need: hidden or not, and the UUID.
 
+import FoundationEssentials
+import InklingFormats
 import InklingStore
 
 /// How a version's strokes differ from the version before it.
@@ -38,24 +40,68 @@ public struct TimelineEntry: Sendable, Equatable {
   public var changes: StrokeChanges?
 }
 
+/// How a draft is named in a request: by its name as people type it, or by its id (which any
+/// listed draft has, even one whose name no URL can carry).
+public enum DraftReference: Sendable, Hashable {
+  case name(String)
+  case id(DraftID)
+}
+
+/// A draft and every version of it on a timeline.
+public struct DraftTimeline: Sendable, Equatable {
+  public var id: DraftID
+  public var name: String
+  /// When it went to the trash; nil for a live draft.
+  public var deleted: Date?
+  /// Oldest first, numbered as in `history`.
+  public var versions: [TimelineEntry]
+}
+
 extension Archive {
   /// Every version of the draft called `name`, oldest first (numbers as in `history`), with
   /// its stroke changes against the version before.
   ///
   /// - Throws: `ArchiveError` when there is no such draft or the archive cannot be read.
   public func timeline(of name: String) throws(ArchiveError) -> [TimelineEntry] {
-    // One read transaction: the versions and their stroke rows are of one state of the archive.
+    try timeline(of: .name(name)).versions
+  }
+
+  /// The draft `reference` names, live or in the trash, with every version of it oldest first
+  /// and its stroke changes against the version before.
+  ///
+  /// ```swift
+  /// let draft = try archive.timeline(of: .id(page.drafts[0].draft.id))
+  /// print(draft.name, draft.versions.count, draft.deleted == nil ? "" : "(in the trash)")
+  /// ```
+  /// - Throws: `ArchiveError.noSuchDraft`, `.noDraftWithID`, or when the archive cannot be read.
+  public func timeline(of reference: DraftReference) throws(ArchiveError) -> DraftTimeline {
+    // One read transaction: the draft, its versions and their stroke rows are of one state of
+    // the archive.
     typealias Read = (
-      versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: [Int64]], keys: [Int64: StrokeKeyRow]
+      draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: [Int64]],
+      keys: [Int64: StrokeKeyRow]
     )
     let read: Read = try storeCall {
       try database.readTransaction { () throws -> Read in
-        let versions = try self.versions(of: name)
+        let draft: DraftRow
+        switch reference {
+        case .name(let name):
+          guard let row = try DraftRecords.draft(named: DraftFileName.canonicalName(name), in: database) else {
+            throw self.noSuchDraft(name)
+          }
+          draft = row
+        case .id(let id):
+          guard let row = try DraftRecords.draft(id: id.rawValue, in: database) else {
+            throw ArchiveError.noDraftWithID(id)
+          }
+          draft = row
+        }
+        let versions = try HistoryRead(ofDraft: draft.id, in: database).entries()
         let lists = try TimelineRecords.strokeLists(blobIDs: versions.map(\.row.blobID), in: database)
-        return (versions, lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
+        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
       }
     }
-    let (versions, lists, keys) = read
+    let (draft, versions, lists, keys) = read
     var entries: [TimelineEntry] = []
     var before: [StrokeKey]? = []
     for (row, info) in versions {
@@ -65,7 +111,9 @@ extension Archive {
       entries.append(TimelineEntry(version: info, id: VersionID(rawValue: row.id), changes: changes))
       before = after
     }
-    return entries
+    return DraftTimeline(
+      id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
+      versions: entries)
   }
 
   /// `diff`'s rules (Archive+Show.swift), counted.

@@ -20,6 +20,14 @@ public struct VersionID: Hashable, Sendable, RawRepresentable, CustomStringConve
   public var description: String { String(rawValue) }
 }
 
+/// A draft's permanent identity in an archive: it names the draft through renames and in the
+/// trash, and unlike a name it is safe in any URL (a name may hold a tab or a newline).
+public struct DraftID: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+  public let rawValue: Int64
+  public init(rawValue: Int64) { self.rawValue = rawValue }
+  public var description: String { String(rawValue) }
+}
+
 /// Where a page of drafts ended, to ask for the page after it.
 ///
 /// Its `token` is text for a URL; `DraftPageCursor(token:sort:)` reads it back and refuses a
@@ -150,7 +158,8 @@ extension Archive {
       drafts: rows.map { row in
         DraftPageEntry(
           draft: DraftSummary(
-            name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds)),
+            id: DraftID(rawValue: row.id), name: row.name, versionCount: row.versionCount,
+            lastSaved: Self.date(row.latestSavedMilliseconds)),
           latestVersion: VersionID(rawValue: row.latestVersionID))
       },
       next: more ? rows.last.map { DraftPageCursor($0, sort: sort) } : nil)

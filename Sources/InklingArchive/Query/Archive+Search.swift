@@ -7,6 +7,7 @@ import InklingStore
 
 /// A draft as `list` shows it.
 public struct DraftSummary: Sendable, Equatable {
+  public var id: DraftID
   public var name: String
   public var versionCount: Int
   /// The save time of the newest version.
@@ -71,7 +72,8 @@ extension Archive {
         try DraftSearchSQL.forEachDraft(compiled.query, in: database) { row in
           body(
             DraftSummary(
-              name: row.name, versionCount: row.versionCount, lastSaved: Self.date(row.latestSavedMilliseconds),
+              id: DraftID(rawValue: row.id), name: row.name, versionCount: row.versionCount,
+              lastSaved: Self.date(row.latestSavedMilliseconds),
               deleted: row.deletedMilliseconds.map(Self.date)))
         }
       }

@@ -10,6 +10,14 @@
 //     characters, so `"><img src=x onerror=…>` stays one harmless value.
 //   - urlComponent: everything outside RFC 3986's unreserved set is percent-encoded, so a
 //     component can never add a `/`, `?`, `&`, `#` or `=` to the URL it goes into.
+//
+// Names are isolated as well as escaped (issue 30): a name holding bidi controls (U+202E
+// RIGHT-TO-LEFT OVERRIDE, say) must not reorder the text around it. In markup a name goes in
+// <bdi> (HTML.swift's `\(name:)`); where no element can go (the title, an attribute shown as
+// text) it goes between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.
+// Chromium lays <bdi> out as those same two characters around its text, so in both forms the
+// name is first `balanced`: a PDI of its own that closes no isolate it opened would close
+// ours early, and an isolate it leaves open would take our closing PDI (UAX #9, X6a).
 
 import InklingCommandLine
 
@@ -38,6 +46,31 @@ enum Escape {
       }
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// `name` between FSI and PDI, balanced: for text that cannot hold a <bdi>.
+  static func isolated(_ name: String) -> String { "\u{2068}" + balanced(name) + "\u{2069}" }
+
+  /// `name` without the PDIs that close no isolate opened in it, and with a PDI for each
+  /// isolate it leaves open; unchanged (no copy) for a name without isolate controls.
+  static func balanced(_ name: String) -> String {
+    guard name.unicodeScalars.contains(where: { (0x2066...0x2069).contains($0.value) }) else { return name }
+    var out = String.UnicodeScalarView()
+    var open = 0
+    for scalar in name.unicodeScalars {
+      switch scalar.value {
+      case 0x2066...0x2068:
+        open += 1
+        out.append(scalar)
+      case 0x2069:
+        guard open > 0 else { continue }
+        open -= 1
+        out.append(scalar)
+      default: out.append(scalar)
+      }
+    }
+    out.append(contentsOf: repeatElement(Unicode.Scalar(0x2069)!, count: open))
+    return String(out)
   }
 
   /// A JSON document as UTF-8 bytes, one line.

@@ -5,6 +5,8 @@
 //
 //   \(text)             a String, escaped as HTML text (Escape.text)
 //   \(attribute: text)  a String in a double-quoted attribute (Escape.attribute)
+//   \(name: text)       a name (of a draft, a file, an ink) as HTML text, isolated in <bdi>
+//   \(attributeName: t) a name in an attribute people read (alt, title), isolated (FSI…PDI)
 //   \(url)              a URLReference (made only by Links, its components already encoded),
 //                       escaped as an attribute: URLs only ever go into href/src/action
 //   \(number)           an Int
@@ -37,6 +39,10 @@ struct HTML: ExpressibleByStringInterpolation, Sendable {
     mutating func appendLiteral(_ literal: String) { markup += literal }
     mutating func appendInterpolation(_ text: String) { markup += Escape.text(text) }
     mutating func appendInterpolation(attribute text: String) { markup += Escape.attribute(text) }
+    mutating func appendInterpolation(name text: String) {
+      markup += "<bdi>" + Escape.text(Escape.balanced(text)) + "</bdi>"
+    }
+    mutating func appendInterpolation(attributeName text: String) { markup += Escape.attribute(Escape.isolated(text)) }
     mutating func appendInterpolation(_ url: URLReference) { markup += Escape.attribute(url.text) }
     mutating func appendInterpolation(_ number: Int) { markup += String(number) }
     mutating func appendInterpolation(_ html: HTML) { markup += html.markup }

@@ -3,7 +3,9 @@
 //
 //   /                                  the drafts grid: ?q= (search language) &sort= &since=
 //                                      &until= &on= (dates as `list` takes them) &after= (page)
-//   /draft?name=N                      a draft's timeline;  &version=K  one version, large
+//   /draft?id=D                        a draft's timeline;  &version=K  one version, large
+//   /draft?name=N                      the same by name (for addresses people type; a name
+//                                      with a control character has only its id's address)
 //   /versions/ID/thumbnail.png?size=S  a version's thumbnail (S = 128, 256, 512, 1024)
 //   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3)
 //   /versions/ID/file                  its original .inkling file, under its original name
@@ -11,9 +13,11 @@
 //   /static/NAME?v=HASH                the embedded stylesheet and script
 //   /api/drafts, /api/draft            the JSON twins of / and /draft, same parameters
 //
-// Draft names travel in the query, not the path: browsers resolve `.` and `..` segments
-// (even encoded as %2E) before sending, so a draft called ".." could not have a path of its
-// own. Images and files are named by the version's id, which never changes (VersionID), so
+// Pages link to drafts by id (DraftID), never by name: a name may hold a tab, a newline or
+// a CR, which no request target may (RequestTarget), so a draft listed under such a name
+// could not be opened by it. Names people type travel in the query, not the path: browsers
+// resolve `.` and `..` segments (even encoded as %2E) before sending, so a draft called ".."
+// could not have a path of its own. Images and files are named by the version's id, which never changes (VersionID), so
 // they can be cached for good; `r` names the renderer, whose new pixels must not be hidden by
 // such a cache.
 
@@ -48,16 +52,19 @@ enum Links {
 
   static func apiDrafts(_ state: GridState) -> URLReference { url("/api/drafts", gridParameters(state)) }
 
-  static func draft(_ name: String) -> URLReference { url("/draft", [("name", name)]) }
+  static func draft(_ id: DraftID) -> URLReference { url("/draft", [("id", String(id.rawValue))]) }
 
-  static func version(_ name: String, number: Int) -> URLReference {
-    url("/draft", [("name", name), ("version", String(number))])
+  /// A draft by the name a person typed (the drafts an error page suggests).
+  static func draft(named name: String) -> URLReference { url("/draft", [("name", name)]) }
+
+  static func version(_ id: DraftID, number: Int) -> URLReference {
+    url("/draft", [("id", String(id.rawValue)), ("version", String(number))])
   }
 
-  static func apiDraft(_ name: String) -> URLReference { url("/api/draft", [("name", name)]) }
+  static func apiDraft(_ id: DraftID) -> URLReference { url("/api/draft", [("id", String(id.rawValue))]) }
 
-  static func apiVersion(_ name: String, number: Int) -> URLReference {
-    url("/api/draft", [("name", name), ("version", String(number))])
+  static func apiVersion(_ id: DraftID, number: Int) -> URLReference {
+    url("/api/draft", [("id", String(id.rawValue)), ("version", String(number))])
   }
 
   static func thumbnail(_ id: VersionID, size: Int) -> URLReference {

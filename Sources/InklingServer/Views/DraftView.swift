@@ -1,4 +1,4 @@
-// `/draft?name=N` and its JSON twin `/api/draft?name=N`: one draft's history as a timeline
+// `/draft?id=D` (or `?name=N`) and its JSON twin `/api/draft?id=D`: one draft's history as a timeline
 // (Fossil's timeline.c): newest first, each version's thumbnail, save date, strokes added and
 // removed against the version before, background swatch, "same drawing as #K", and a
 // download of its original file. `&version=K` shows one version instead (VersionView).
@@ -11,12 +11,18 @@ import InklingPresentation
 enum DraftView {
   static let thumbnailSize = 256
 
-  /// The draft's name from the URL.
-  static func name(_ target: RequestTarget) throws(RequestError) -> String {
-    guard let name = target.parameter("name"), !name.isEmpty else {
-      throw RequestError(400, "which draft? The address needs ?name=NAME")
+  /// The draft the URL names: by `id` (the pages' links), else by `name` (an address typed).
+  static func reference(_ target: RequestTarget) throws(RequestError) -> DraftReference {
+    if let text = target.parameter("id") {
+      guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        let id = Int64(text)
+      else { throw RequestError(400, "a draft's id is a whole number, not \"\(text)\"") }
+      return .id(DraftID(rawValue: id))
     }
-    return name
+    guard let name = target.parameter("name"), !name.isEmpty else {
+      throw RequestError(400, "which draft? The address needs ?id=ID or ?name=NAME")
+    }
+    return .name(name)
   }
 
   /// The version number from the URL, if one is asked for.
@@ -29,25 +35,31 @@ enum DraftView {
   }
 
   static func page(_ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
-    let name = try name(target)
-    if let number = try versionNumber(target) { return try VersionView.page(name: name, number: number, pool: pool) }
-    let timeline = try pool.withArchive { try $0.timeline(of: name) }
-    guard let newest = timeline.last else { throw RequestError(404, "\"\(name)\" has no versions") }
-    let draftName = newest.version.draftName
-    let entries = timeline.reversed().map { entry(draftName, $0) }
+    let reference = try reference(target)
+    if let number = try versionNumber(target) {
+      return try VersionView.page(reference, number: number, pool: pool)
+    }
+    let draft = try pool.withArchive { try $0.timeline(of: reference) }
+    let timeline = draft.versions
+    let draftName = draft.name
+    guard let newest = timeline.last else {
+      throw RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
+    }
+    let entries = timeline.reversed().map { entry(draft.id, $0) }
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
-      <h1>\(draftName)</h1>
+      <h1>\(name: draftName)</h1>
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
       </ol>
-      <p class="twin"><a href="\(Links.apiDraft(draftName))">This page as JSON</a></p>
+      <p class="twin"><a href="\(Links.apiDraft(draft.id))">This page as JSON</a></p>
       """
-    return HTTPResponse(contentType: HTTPResponse.html, body: Layout.page(title: draftName, main: main).bytes)
+    return HTTPResponse(
+      contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draftName), main: main).bytes)
   }
 
-  static func entry(_ name: String, _ entry: TimelineEntry) -> HTML {
+  static func entry(_ draft: DraftID, _ entry: TimelineEntry) -> HTML {
     let version = entry.version
     let number = version.number
     let same: HTML =
@@ -55,9 +67,9 @@ enum DraftView {
     let savedFrom: HTML = version.savedFromFileName ? "" : " <span class=\"note\">(the file's modification time)</span>"
     return """
       <li class="entry" id="v\(number)">
-      <a class="thumb" href="\(Links.version(name, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt="Version \(number)"></a>
+      <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt="Version \(number)"></a>
       <div class="facts">
-      <h2><a href="\(Links.version(name, number: number))">Version \(number)</a></h2>
+      <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a></h2>
       <p class="saved">Saved \(Formatting.time(version.saved))\(savedFrom)</p>
       <p class="changes">\(changes(entry.changes, strokes: version.strokeCount, first: number == 1))</p>
       <p class="background">\(swatch(version.background)) Background \(Formatting.color(red: version.background.red, green: version.background.green, blue: version.background.blue, alpha: version.background.alpha))</p>
@@ -92,21 +104,21 @@ enum DraftView {
 
   static func download(_ id: VersionID, _ version: VersionInfo) -> HTML {
     """
-    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(version.fileName)</a> (\(Format.bytes(version.fileSize)))
+    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(name: version.fileName)</a> (\(Format.bytes(version.fileSize)))
     """
   }
 
   // MARK: - JSON
 
   static func api(_ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
-    let name = try name(target)
+    let reference = try reference(target)
     if let number = try versionNumber(target) {
-      return try VersionView.api(name: name, number: number, strokes: target.parameter("strokes") == "1", pool: pool)
+      return try VersionView.api(reference, number: number, strokes: target.parameter("strokes") == "1", pool: pool)
     }
-    let timeline = try pool.withArchive { try $0.timeline(of: name) }
+    let draft = try pool.withArchive { try $0.timeline(of: reference) }
     let value: JSONValue = [
-      "draft": .string(timeline.first?.version.draftName ?? name),
-      "versions": .array(timeline.map(JSONFields.version)),
+      "draft": .string(draft.name), "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id) }),
+      "draftID": .int(Int(draft.id.rawValue)),
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }

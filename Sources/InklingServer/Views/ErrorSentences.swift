@@ -2,6 +2,7 @@
 // their HTTP status: what the request named does not exist (404), the request itself is
 // malformed (400), or the archive cannot be used (500). The command line words the same cases
 // for a terminal (inkling-archive/ErrorMessages.swift); these sentences name no flag or command.
+// Each name in them is isolated (Escape.isolated), as in every view: a sentence is shown as text.
 
 import InklingArchive
 import InklingPresentation
@@ -10,33 +11,45 @@ extension RequestError {
   init(_ error: ArchiveError) {
     switch error {
     case .noSuchDraft(let name, let suggestions):
-      self.init(404, "There is no draft named \u{201C}\(name)\u{201D} in the archive.", suggestions: suggestions)
+      self.init(
+        404, "There is no draft named \u{201C}\(Escape.isolated(name))\u{201D} in the archive.",
+        suggestions: suggestions)
     case .noSuchVersion(let draft, let number, let count):
       self.init(
-        404, "\u{201C}\(draft)\u{201D} has \(Plural.count(count, "version")); there is no version \(number).")
+        404,
+        "\u{201C}\(Escape.isolated(draft))\u{201D} has \(Plural.count(count, "version")); there is no version \(number)."
+      )
     case .noVersionWithID(let id):
       self.init(404, "There is no version \(id) in the archive (it may have been removed).")
+    case .noDraftWithID(let id):
+      self.init(404, "There is no draft \(id) in the archive (it may have been purged, or merged into another).")
     case .noVersionSavedBy(let draft, _, let firstSaved):
       self.init(
         404,
-        "\u{201C}\(draft)\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved)).")
+        "\u{201C}\(Escape.isolated(draft))\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved))."
+      )
     case .noMatchingDrafts: self.init(404, "No drafts match.")
     case .notIndexed(let draft):
-      self.init(404, "The drawings of \u{201C}\(draft)\u{201D} are not indexed yet, so they cannot be compared.")
+      self.init(
+        404,
+        "The drawings of \u{201C}\(Escape.isolated(draft))\u{201D} are not indexed yet, so they cannot be compared.")
     case .unreadableDrawing(let draft, let version, let reason):
-      self.init(404, "Version \(version) of \u{201C}\(draft)\u{201D} cannot be drawn: \(reason).")
+      self.init(404, "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} cannot be drawn: \(reason).")
     case .invalidDate(let text):
       self.init(
         400,
-        "\u{201C}\(text)\u{201D} is not a date: use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
+        "\u{201C}\(Escape.isolated(text))\u{201D} is not a date: use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
           + "yesterday, or an age like 7d, 3w, 2m.")
     case .invalidPattern(let pattern, let problem):
-      self.init(400, "\(problem) in the pattern \u{201C}\(pattern)\u{201D}.")
+      self.init(400, "\(problem) in the pattern \u{201C}\(Escape.isolated(pattern))\u{201D}.")
     case .invalidArgument(let argument): self.init(400, Self.sentence(argument))
     case .searchSyntax(let syntax): self.init(400, syntax.description)
     case .unusableArchive(let path, let reason): self.init(500, "The archive \(path) cannot be used: \(reason).")
     case .damagedVersion(let draft, let version, let fileName, let detail):
-      self.init(500, "Version \(version) of \u{201C}\(draft)\u{201D} (\(fileName)) is damaged: \(detail).")
+      self.init(
+        500,
+        "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} (\(Escape.isolated(fileName))) is damaged: \(detail)."
+      )
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,

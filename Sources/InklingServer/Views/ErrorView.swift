@@ -33,7 +33,7 @@ enum ErrorView {
     let meant: HTML =
       suggestions.isEmpty
       ? ""
-      : "<p>Did you mean: \(HTML(joining: suggestions.enumerated().map { "\($0.offset == 0 ? "" : ", ")<a href=\"\(Links.draft($0.element))\">\($0.element)</a>" }))?</p>"
+      : "<p>Did you mean: \(HTML(joining: suggestions.enumerated().map { "\($0.offset == 0 ? "" : ", ")<a href=\"\(Links.draft(named: $0.element))\">\(name: $0.element)</a>" }))?</p>"
     let title = "\(status) \(HTTPResponse.reason(status))"
     let page = Layout.page(
       title: title,

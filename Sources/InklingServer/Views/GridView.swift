@@ -51,7 +51,7 @@ enum GridView {
 
   static func page(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
     let state = try state(target)
-    let title = state.query.isEmpty ? "Drafts" : "Search: \(state.query)"
+    let title = state.query.isEmpty ? "Drafts" : "Search: \(Escape.isolated(state.query))"
     do {
       let page = try pool.withArchive { try drafts(state, in: $0, limit: pageSize) }
       return HTTPResponse(
@@ -77,7 +77,7 @@ enum GridView {
     let cards = page.drafts.map { entry -> HTML in
       let draft = entry.draft
       return """
-        <li class="card"><a href="\(Links.draft(draft.name))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt=""><span class="name">\(draft.name)</span></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
+        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
         """
     }
     var next = state
@@ -122,7 +122,7 @@ enum GridView {
       let cards: [JSONValue] = page.drafts.map { entry in
         JSONFields.adding(
           [
-            ("url", .string(Links.draft(entry.draft.name).text)),
+            ("id", .int(Int(entry.draft.id.rawValue))), ("url", .string(Links.draft(entry.draft.id).text)),
             ("thumbnail", .string(Links.thumbnail(entry.latestVersion, size: thumbnailSize).text)),
           ], to: entry.draft.json)
       }

@@ -23,12 +23,11 @@ enum JSONFields {
   }
 
   /// What the API adds to a version of the timeline: its id, changes and URLs.
-  static func version(_ entry: TimelineEntry) -> JSONValue {
-    let name = entry.version.draftName
-    return adding(
+  static func version(_ entry: TimelineEntry, draft: DraftID) -> JSONValue {
+    adding(
       [
         ("id", .int(Int(entry.id.rawValue))), ("changes", changes(entry.changes)),
-        ("url", .string(Links.version(name, number: entry.version.number).text)),
+        ("url", .string(Links.version(draft, number: entry.version.number).text)),
         ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize).text)),
         ("render", .string(Links.render(entry.id, scale: 2).text)), ("file", .string(Links.file(entry.id).text)),
       ], to: entry.version.json)

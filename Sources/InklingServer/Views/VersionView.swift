@@ -1,4 +1,4 @@
-// `/draft?name=N&version=K` and its JSON twin: one version large (the app's share image at the
+// `/draft?id=D&version=K` and its JSON twin: one version large (the app's share image at the
 // display's scale, through srcset), what its drawing holds, and its original file. The JSON is
 // `show --json`'s ({"draft","version","drawing"}; `&strokes=1` adds the stroke list as
 // `show --strokes` does), with the API's fields on the version.
@@ -11,64 +11,64 @@ enum VersionView {
   /// The share image's scales offered to the browser (srcset), one per display density.
   static let scales = [1, 2, 3]
 
-  static func page(name: String, number: Int, pool: ArchivePool) throws -> HTTPResponse {
-    let (entry, count, drawing) = try read(name: name, number: number, pool: pool)
+  static func page(_ reference: DraftReference, number: Int, pool: ArchivePool) throws -> HTTPResponse {
+    let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
+    let count = draft.versions.count
     let version = entry.version
-    let draftName = version.draftName
+    let draftName = draft.name
     let previous: HTML =
       number > 1
-      ? "<a rel=\"prev\" href=\"\(Links.version(draftName, number: number - 1))\">← Version \(number - 1)</a>" : ""
+      ? "<a rel=\"prev\" href=\"\(Links.version(draft.id, number: number - 1))\">← Version \(number - 1)</a>" : ""
     let next: HTML =
       number < count
-      ? "<a rel=\"next\" href=\"\(Links.version(draftName, number: number + 1))\">Version \(number + 1) →</a>" : ""
+      ? "<a rel=\"next\" href=\"\(Links.version(draft.id, number: number + 1))\">Version \(number + 1) →</a>" : ""
     let image: HTML
     if drawing.status == .decoded {
       let sources = scales.map { "\(Links.render(entry.id, scale: $0).text) \($0)x" }.joined(separator: ", ")
       image = """
-        <img src="\(Links.render(entry.id, scale: 1))" srcset="\(attribute: sources)" alt="\(attribute: draftName), version \(number)">
+        <img src="\(Links.render(entry.id, scale: 1))" srcset="\(attribute: sources)" alt="\(attributeName: draftName), version \(number)">
         """
     } else {
       image = """
-        <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attribute: draftName), version \(number)">
+        <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attributeName: draftName), version \(number)">
         <figcaption>\(drawing.problem ?? "The drawing is \(drawing.status.rawValue).")</figcaption>
         """
     }
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draftName))">\(draftName)</a></nav>
-      <h1>\(draftName) <span class="of">version \(number) of \(count)</span></h1>
+      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
+      <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
       <nav class="steps">\(previous) \(next)</nav>
       <figure class="large">\(image)</figure>
-      \(facts(entry, drawing))
+      \(facts(draft.id, entry, drawing))
       <p class="file">\(DraftView.download(entry.id, version))</p>
-      <p class="twin"><a href="\(Links.apiVersion(draftName, number: number))">This page as JSON</a></p>
+      <p class="twin"><a href="\(Links.apiVersion(draft.id, number: number))">This page as JSON</a></p>
       """
     return HTTPResponse(
-      contentType: HTTPResponse.html, body: Layout.page(title: "\(draftName), version \(number)", main: main).bytes)
+      contentType: HTTPResponse.html,
+      body: Layout.page(title: "\(Escape.isolated(draftName)), version \(number)", main: main).bytes)
   }
 
-  /// Version `number` of the draft on its timeline, the draft's number of versions, and what
-  /// the version's drawing holds.
-  static func read(name: String, number: Int, pool: ArchivePool) throws -> (TimelineEntry, Int, DrawingSummary) {
+  /// The draft with its timeline, version `number` on it, and what the version's drawing holds.
+  static func read(_ reference: DraftReference, number: Int, pool: ArchivePool) throws -> (
+    DraftTimeline, TimelineEntry, DrawingSummary
+  ) {
     try pool.withArchive { archive in
-      let timeline = try archive.timeline(of: name)
-      guard number <= timeline.count else {
-        throw RequestError(
-          404,
-          "\"\(timeline.first?.version.draftName ?? name)\" has \(Plural.count(timeline.count, "version")); there is no version \(number)"
-        )
+      let draft = try archive.timeline(of: reference)
+      guard number <= draft.versions.count else {
+        throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: draft.versions.count)
       }
-      let entry = timeline[number - 1]
-      return (entry, timeline.count, try archive.drawing(of: entry.id))
+      let entry = draft.versions[number - 1]
+      return (draft, entry, try archive.drawing(of: entry.id))
     }
   }
 
-  static func facts(_ entry: TimelineEntry, _ drawing: DrawingSummary) -> HTML {
+  static func facts(_ draft: DraftID, _ entry: TimelineEntry, _ drawing: DrawingSummary) -> HTML {
     let version = entry.version
     let background = version.background
     var rows: [(String, HTML)] = [
       ("Saved", Formatting.time(version.saved)),
       ("Imported", Formatting.time(version.imported)),
-      ("File", "\(version.fileName), \(Format.bytes(version.fileSize))"),
+      ("File", "\(name: version.fileName), \(Format.bytes(version.fileSize))"),
       (
         "Background",
         "\(DraftView.swatch(background)) \(Formatting.color(red: background.red, green: background.green, blue: background.blue, alpha: background.alpha))"
@@ -79,7 +79,7 @@ enum VersionView {
       rows.append(
         ("Strokes", "\(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; \(drawing.pointCount) points"))
       let inks = drawing.inks.map { ink -> HTML in
-        "<li>\(DraftView.swatch(ink.color)) \(ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
+        "<li>\(DraftView.swatch(ink.color)) \(name: ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
       }
       rows.append(("Inks", inks.isEmpty ? "none" : "<ul class=\"inks\">\(inks)</ul>"))
     } else {
@@ -87,17 +87,19 @@ enum VersionView {
     }
     if let same = version.sameDrawingAs {
       rows.append(
-        ("Same drawing as", "<a href=\"\(Links.version(version.draftName, number: same))\">version \(same)</a>"))
+        ("Same drawing as", "<a href=\"\(Links.version(draft, number: same))\">version \(same)</a>"))
     }
     let items = rows.map { row -> HTML in "<dt>\(row.0)</dt><dd>\(row.1)</dd>" }
     return "<dl class=\"facts\">\(items)</dl>"
   }
 
-  static func api(name: String, number: Int, strokes: Bool, pool: ArchivePool) throws -> HTTPResponse {
-    let (entry, _, drawing) = try read(name: name, number: number, pool: pool)
+  static func api(_ reference: DraftReference, number: Int, strokes: Bool, pool: ArchivePool) throws
+    -> HTTPResponse
+  {
+    let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
     let value: JSONValue = [
-      "draft": .string(entry.version.draftName), "version": JSONFields.version(entry),
-      "drawing": drawing.json(strokes: strokes),
+      "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id),
+      "drawing": drawing.json(strokes: strokes), "draftID": .int(Int(draft.id.rawValue)),
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }

@@ -1,6 +1,6 @@
 // The SELECTs a search runs, one per plan of SearchCompiler (InklingArchive), which says why
 // each plan is chosen; this file writes their SQL and runs them. Every plan returns
-// (name, version_count, latest_saved_ms, deleted_ms) of drafts with versions.
+// (name, version_count, latest_saved_ms, deleted_ms, id) of drafts with versions.
 //
 //   driven  — candidates (DraftCandidates) as the outer loop, `CROSS JOIN draft` (CROSS JOIN fixes
 //             the order, https://www.sqlite.org/optoverview.html#crossjoin), then sort.
@@ -20,6 +20,7 @@
 
 /// A draft as a search lists it.
 package struct DraftListing: Sendable {
+  package var id: Int64
   package var name: String
   package var versionCount: Int
   package var latestSavedMilliseconds: Int64
@@ -66,7 +67,7 @@ package enum DraftSearchSQL {
   /// the same thresholds in its own text; SearchTests checks that they agree.
   package static let spanLimits: [Int64?] = (0..<15).map { Int64(3_600_000) << $0 } + [nil]
 
-  static let columns = "d.name, d.version_count, d.latest_saved_ms, d.deleted_ms"
+  static let columns = "d.name, d.version_count, d.latest_saved_ms, d.deleted_ms, d.id"
   /// What every live plan requires (see the file comment).
   static let live = "d.deleted_ms IS NULL"
 
@@ -245,7 +246,7 @@ package enum DraftSearchSQL {
     try db.makeStatement(query.sql).forEach(query.arguments) { row in
       body(
         DraftListing(
-          name: row.string(0), versionCount: row.int(1), latestSavedMilliseconds: row.int64(2),
+          id: row.int64(4), name: row.string(0), versionCount: row.int(1), latestSavedMilliseconds: row.int64(2),
           deletedMilliseconds: row.isNull(3) ? nil : row.int64(3)))
     }
   }

@@ -35,6 +35,11 @@ package enum DraftRecords {
     try db.fetchOne("SELECT \(columns) FROM draft WHERE name = ?", [name], row)
   }
 
+  /// The draft with row id `id`, live or in the trash.
+  package static func draft(id: Int64, in db: Database) throws -> DraftRow? {
+    try db.fetchOne("SELECT \(columns) FROM draft WHERE id = ?", [id], row)
+  }
+
   /// Gives the draft another name (the caller has checked that no draft has it).
   package static func rename(_ id: Int64, to name: String, in db: Database) throws {
     try db.execute("UPDATE draft SET name = ? WHERE id = ?", [name, id])
