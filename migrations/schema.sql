@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0015_draft_row_once.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0016_refold_stroke_letters.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run

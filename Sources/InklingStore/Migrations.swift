@@ -54,5 +54,9 @@ extension Migration {
     Migration(version: 13, name: "0013_sources.sql", bytes: { PackageResources._013_sources_sql }),
     Migration(version: 14, name: "0014_refold_names.sql", bytes: { PackageResources._014_refold_names_sql }),
     Migration(version: 15, name: "0015_draft_row_once.sql", bytes: { PackageResources._015_draft_row_once_sql }),
+    // 0016 is a header over 0014's statements, run again for the fold of this build.
+    Migration(
+      version: 16, name: "0016_refold_stroke_letters.sql",
+      bytes: { PackageResources._016_refold_stroke_letters_sql + PackageResources._014_refold_names_sql }),
   ]
 }

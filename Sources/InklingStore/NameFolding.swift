@@ -13,7 +13,12 @@
 //     (U+FE20–FE2F). Those are the accents of Latin, Greek and Cyrillic (Café → cafe,
 //     Tiếng Việt → tieng viet, Ёлка → елка). Marks of other blocks are no accents but part of
 //     how a script is spelled (kana voicing marks, Devanagari vowel signs, Hebrew points,
-//     Arabic harakat), and stay; letters with no decomposition stay too (Ł → ł, Ø → ø);
+//     Arabic harakat), and stay;
+//   - the Latin letters with a stroke or a bar and the ligatures, which have no decomposition
+//     but which Unicode's collation orders as their base letters with a secondary difference
+//     (DUCET, allkeys.txt: ł is l, ø is o, đ is d, ħ is h; æ is a e, œ is o e), written as
+//     those letters, so that `Lodz` finds Łódź as an accent-insensitive search of the
+//     collation's primary strength does; letters that the collation orders apart (þ, ı, ŋ) stay;
 //   - Unicode full case folding (CaseFolding.txt, statuses C and F; Straße → strasse, ẞ → ss,
 //     Άσ → ασ), decomposed and stripped again. It comes after the first stripping because it
 //     turns one diacritic into a letter (the iota subscript, U+0345, folds to ι), and ᾳ is an
@@ -26,7 +31,7 @@
 // is declared SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, https://www.sqlite.org/c3ref/c_deterministic.html).
 // The archive stores folds (name_folded, name_gram, label_folded): a change to what fold
 // returns for any text, by this file or by a utf8proc of a later Unicode version, needs a
-// migration that refolds them, as 0014 does.
+// migration that refolds them, as 0014 and 0016 do.
 
 import CSQLite
 import CUtf8proc
@@ -68,10 +73,31 @@ package enum NameFolding {
       }
       points = Array(repeating: 0, count: Int(count))
     }
-    // Removing marks keeps the sequence decomposed and in canonical order.
+    // Removing marks keeps the sequence decomposed and in canonical order, and so does writing
+    // a base letter (of combining class 0) for a letter with a stroke.
     points.removeAll(where: isDiacritic)
+    if points.contains(where: { baseLetters[$0] != nil }) {
+      points = points.flatMap { baseLetters[$0] ?? [$0] }
+    }
     return points
   }
+
+  /// The letters of the file comment's fourth step and the base letters they are ordered as.
+  private static let baseLetters: [utf8proc_int32_t: [utf8proc_int32_t]] = {
+    let pairs: [(Character, String)] = [
+      ("Ł", "L"), ("ł", "l"), ("Ø", "O"), ("ø", "o"), ("Đ", "D"), ("đ", "d"), ("Ħ", "H"), ("ħ", "h"),
+      ("Ŧ", "T"), ("ŧ", "t"), ("Ƀ", "B"), ("ƀ", "b"), ("Ɨ", "I"), ("ɨ", "i"), ("Ƶ", "Z"), ("ƶ", "z"),
+      ("Ǥ", "G"), ("ǥ", "g"), ("Ɉ", "J"), ("ɉ", "j"), ("Ꝁ", "K"), ("ꝁ", "k"), ("Ɍ", "R"), ("ɍ", "r"),
+      ("Ꞩ", "S"), ("ꞩ", "s"), ("Æ", "AE"), ("æ", "ae"), ("Œ", "OE"), ("œ", "oe"),
+    ]
+    var table: [utf8proc_int32_t: [utf8proc_int32_t]] = [:]
+    for (letter, base) in pairs {
+      table[utf8proc_int32_t(letter.unicodeScalars.first!.value)] = base.unicodeScalars.map {
+        utf8proc_int32_t($0.value)
+      }
+    }
+    return table
+  }()
 
   /// `points` as UTF-8, in NFC when `composing` (the composition of a decomposition in
   /// canonical order), made in their own storage.

@@ -16,9 +16,13 @@ import Testing
       .filter { $0.hasSuffix(".sql") && $0.first?.isNumber == true }.sorted()
     #expect(!files.isEmpty)
     #expect(Migration.all.map(\.name) == files)
+    var texts: [String] = []
     for (migration, file) in zip(Migration.all, files) {
       let text = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
-      #expect(migration.sql == text, "\(file) differs from its embedded copy")
+      // A migration that runs an earlier one's statements again (0016) is its file followed by that file.
+      let again = migration.sql.hasPrefix(text) ? String(migration.sql.dropFirst(text.count)) : nil
+      #expect(again == "" || texts.contains(again ?? "\0"), "\(file) differs from its embedded copy")
+      texts.append(text)
       let number = Int32(file.prefix(while: \.isNumber))
       #expect(number == migration.version, "\(file) is listed as version \(migration.version)")
     }
