@@ -89,8 +89,11 @@ extension ArchiveError {
         + "and threads for this user (`ulimit -u`) is reached, or memory is short. Nothing was imported; "
         + "close other programs or raise the limit, then try again."
     case .invalidDate(let text):
-      "\(Quoted.name(text)) is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
-        + "yesterday, or an age like 7d, 3w, 2m"
+      if let (minutes, months) = DateExpression.ambiguousAge(text) {
+        "\(Quoted.name(text)) could be minutes or months: write \(minutes) or \(months)"
+      } else {
+        "\(Quoted.name(text)) is not a date; use \(DateExpression.forms)"
+      }
     case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \(Quoted.text(pattern))"
     case .invalidArgument(let argument): Self.sentence(argument)
     case .searchSyntax(let error): error.description

@@ -259,7 +259,7 @@ enum SearchBench {
       },
       Shape(label: "background + versions + imported", limit: 50) { random in
         let colour = ["#1a1a1f", "white", "cream", "black"].randomElement(using: &random)!
-        let when = ["today", "yesterday", "7d", "2m", "2025"].randomElement(using: &random)!
+        let when = ["today", "yesterday", "7d", "2mo", "2025"].randomElement(using: &random)!
         return "background:\(colour) versions:>\(Int.random(in: 1...6, using: &random)) imported:\(when)"
       },
     ]

@@ -93,6 +93,16 @@ import Testing
     let age = try runner.run(["list", "--since", "-1d"])
     #expect(age.status == 2)
     #expect(age.stderr.hasPrefix(#"Error: "-1d" is not a date"#), "\(age.stderr)")
+    // `m` could be minutes or months: asked, not guessed, in an option and in a search term.
+    for arguments in [["list", "--since", "30m"], ["search", "saved:<30m"], ["purge", "--older-than", "30m"]] {
+      let ambiguous = try runner.run(arguments)
+      #expect(ambiguous.status == 2, "\(arguments)")
+      #expect(
+        ambiguous.stderr.contains("30m\" could be minutes or months: write 30min or 30mo")
+          || ambiguous.stderr.contains("30m' could be minutes or months: write 30min or 30mo"), "\(ambiguous.stderr)")
+    }
+    let minutes = try runner.run(["list", "--since", "30min", "--json"])
+    #expect(minutes.status == 0, "\(minutes.stderr)")
     let empty = try runner.run(["restore", "Good", "-o", ""])
     #expect(empty.status == 2)
     #expect(empty.stderr.hasPrefix("Error: Invalid value '' for '--output FILE': expected a file name."))

@@ -136,7 +136,9 @@ import Testing
     for text in ["2025-10-05T12:00:00", "2025-10-05T12:00", "2025-10-05 12:00:00", "2025-10-05 12:00"] {
       #expect(try range(text, in: "Europe/Berlin").start == instant("2025-10-05T10:00:00Z") * 1000, "\(text)")
       #expect(try range(text, in: "America/New_York").start == instant("2025-10-05T16:00:00Z") * 1000, "\(text)")
-      #expect(try range(text, in: "UTC") == DateRange(start: 1_759_665_600_000, end: 1_759_665_601_000), "\(text)")
+      let length: Int64 = text.hasSuffix(":00:00") ? 1000 : 60_000  // the second or the minute written
+      #expect(
+        try range(text, in: "UTC") == DateRange(start: 1_759_665_600_000, end: 1_759_665_600_000 + length), "\(text)")
     }
     // With an offset or Z, the zone does not matter.
     for text in [
@@ -145,24 +147,48 @@ import Testing
       #expect(try range(text, in: "America/New_York").start == 1_759_665_600_000, "\(text)")
     }
     #expect(
-      try range("2025-10-05T12:00:00.250Z", in: "UTC") == DateRange(start: 1_759_665_600_250, end: 1_759_665_601_250))
+      try range("2025-10-05T12:00:00.250Z", in: "UTC") == DateRange(start: 1_759_665_600_250, end: 1_759_665_600_251))
   }
 
-  @Test func onlyTheFormsFoundationsFormattersTookAreTaken() {
+  @Test func onlyTheFormsOfTheGrammarAreTaken() {
     for text in [
       "2025-02-30", "2025-02-29", "1900-02-29", "2025-13", "2025-00", "2025-10-32", "2025-02-30T10:00:00Z",
-      "2025-02-30T10:00", "2025-02-30 10:00", "2025-10-05T14:03Z", "2025-10-05 14:03:22Z", "2025-10-05T14:03:22.5",
-      "2025-10-05 14:03:22.5", "2025-10-05T14:03:60Z", "2025-10-05T14:03:60", "2025-10-05T24:00", "2025-10-05t14:03",
-      "2025-10-05T14:03:22+19:00", "20251005T140322Z", "25-10-05", "2025-10-05T", "tomorrow", "7x", "-1d",
+      "2025-02-30T10:00", "2025-02-30 10:00", "2025-10-05T14:03:60Z", "2025-10-05T14:03:60", "2025-10-05T24:00",
+      "2025-10-05t14:03", "2025-10-05T14:03:22+19:00", "20251005T140322Z", "25-10-05", "2025-10-05T", "tomorrow",
+      "7x", "-1d", "30m", "1m", "2M", "7 d", "7dd", "min", "mo",
     ] {
       #expect(throws: ArchiveError.invalidDate(text), "\(text)") {
         try DateExpression.parse(text, timeZone: Self.utc)
       }
     }
-    for text in ["2024-02-29", "2000-02-29", " 2025-10-05 ", "2025-10-05T14:03:22.123456Z", "0000-01-01", "9999-12-31"]
-    {
+    for text in [
+      "2024-02-29", "2000-02-29", " 2025-10-05 ", "2025-10-05T14:03:22.123456Z", "0000-01-01", "9999-12-31",
+      "2025-10-05T14:03Z", "2025-10-05T14:03+02:00", "2025-10-05 14:03:22Z", "2025-10-05T14:03:22.5",
+      "2025-10-05 14:03:22.5", "30min", "2mo", "12H", "0d",
+    ] {
       #expect(throws: Never.self, "\(text)") { try DateExpression.parse(text, timeZone: Self.utc) }
     }
+  }
+
+  @Test func aDateIsAsLongAsItsPrecision() throws {
+    let minute = try range("2025-10-05T10:00Z", in: "Europe/Berlin")
+    #expect(minute.start == instant("2025-10-05T10:00:00Z") * 1000 && minute.end - minute.start == 60_000)
+    let offset = try range("2025-10-05T12:00+02:00", in: "UTC")
+    #expect(offset == minute)
+    let second = try range("2025-10-05T10:00:07Z", in: "UTC")
+    #expect(second.start == minute.start + 7000 && second.end - second.start == 1000)
+    let local = try range("2025-10-05T12:00", in: "Europe/Berlin")
+    #expect(local == minute)
+    let fraction = try range("2025-10-05T12:00:00.250", in: "Europe/Berlin")
+    #expect(fraction.start == minute.start + 250 && fraction.end - fraction.start == 1)
+  }
+
+  @Test func minutesAndMonthsAreSpelledOut() throws {
+    let now = "2025-03-31T10:00:00Z"
+    #expect(try range("30min", in: "UTC", now: now).start == instant("2025-03-31T09:30:00Z") * 1000)
+    #expect(try range("1mo", in: "UTC", now: now).start == instant("2025-02-28T10:00:00Z") * 1000)
+    #expect(DateExpression.ambiguousAge("30m")! == ("30min", "30mo"))
+    #expect(DateExpression.ambiguousAge("30mo") == nil && DateExpression.ambiguousAge("2025-10") == nil)
   }
 
   @Test func daysMonthsAndYearsAreWholeLocalPeriods() throws {
@@ -192,8 +218,8 @@ import Testing
       try range("24h", in: "Europe/Berlin", now: "2025-10-27T12:00:00Z").start
         == instant("2025-10-26T12:00:00Z") * 1000)
     // A month before March 31st is February's last day; a year before February 29th the 28th.
-    #expect(try range("1m", in: "UTC", now: "2025-03-31T10:00:00Z").start == instant("2025-02-28T10:00:00Z") * 1000)
-    #expect(try range("1m", in: "UTC", now: "2024-03-31T10:00:00Z").start == instant("2024-02-29T10:00:00Z") * 1000)
+    #expect(try range("1mo", in: "UTC", now: "2025-03-31T10:00:00Z").start == instant("2025-02-28T10:00:00Z") * 1000)
+    #expect(try range("1mo", in: "UTC", now: "2024-03-31T10:00:00Z").start == instant("2024-02-29T10:00:00Z") * 1000)
     #expect(try range("1y", in: "UTC", now: "2024-02-29T10:00:00Z").start == instant("2023-02-28T10:00:00Z") * 1000)
     #expect(try range("4y", in: "UTC", now: "2024-02-29T10:00:00Z").start == instant("2020-02-29T10:00:00Z") * 1000)
     // The fraction of a second of now is kept.

@@ -189,7 +189,7 @@ import Testing
       case 0: text = String(format: "%04d", parts.year!)
       case 1: text = String(format: "%04d-%02d", parts.year!, parts.month!)
       case 2, 3: text = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-      case 4: text = ["today", "yesterday", "7d", "3w", "2m", "1y"].randomElement(using: &random)!
+      case 4: text = ["today", "yesterday", "7d", "3w", "2mo", "1y"].randomElement(using: &random)!
       default: text = ISO8601DateFormatter().string(from: date)
       }
       let range = try! DateExpression.parse(

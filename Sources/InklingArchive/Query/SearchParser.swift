@@ -262,7 +262,10 @@ public struct SearchParser {
       } catch {
         throw self.error(
           at: valueColumn,
-          "'\(text)' is not a date; use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, yesterday, or an age like 7d, 3w, 2m"
+          DateExpression.ambiguousAge(text).map {
+            "'\(text)' could be minutes or months: write \($0.minutes) or \($0.months)"
+          }
+            ?? "'\(text)' is not a date; use \(DateExpression.forms)"
         )
       }
       let period = SearchPeriod(comparison ?? .equal, range)

@@ -36,10 +36,12 @@ extension RequestError {
     case .unreadableDrawing(let draft, let version, let reason):
       self.init(404, "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} cannot be drawn: \(reason).")
     case .invalidDate(let text):
-      self.init(
-        400,
-        "\u{201C}\(Escape.isolated(text))\u{201D} is not a date: use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, today, "
-          + "yesterday, or an age like 7d, 3w, 2m.")
+      let quoted = "\u{201C}\(Escape.isolated(text))\u{201D}"
+      if let (minutes, months) = DateExpression.ambiguousAge(text) {
+        self.init(400, "\(quoted) could be minutes or months: write \(minutes) or \(months).")
+      } else {
+        self.init(400, "\(quoted) is not a date: use \(DateExpression.forms).")
+      }
     case .invalidPattern(let pattern, let problem):
       self.init(400, "\(problem) in the pattern \u{201C}\(Escape.isolated(pattern))\u{201D}.")
     case .invalidArgument(let argument): self.init(400, Self.sentence(argument))

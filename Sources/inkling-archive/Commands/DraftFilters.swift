@@ -27,8 +27,8 @@ struct DraftFilters {
   static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
 
   static let dateHelp = """
-    DATE is 2025-10-05, 2025-10, 2025, a full ISO 8601 date and time, today, yesterday, or an \
-    age such as 7d, 3w or 2m; a date without a time is the whole day in local time.
+    DATE is \(DateExpression.forms). A date is the whole period it names (a day, a month, a \
+    minute) in local time unless it has Z or an offset; an age is the moment that long ago.
     """
 
   var query: DraftQuery
