@@ -57,6 +57,15 @@ struct ServerLimits: Sendable {
   var connectionsPerAddress = 64
   /// Seconds a connection has to send a request's head.
   var headSeconds = 10
+  /// Renders and other expensive answers running at once (WorkQueue.swift): each may take the
+  /// memory of a large canvas, so few, whatever the request threads.
+  var workers = 2
+  /// Expensive answers waiting to run; more get 503 with Retry-After. A grid page asks for 60
+  /// thumbnails at once, which may all be misses, so room for two pages of them.
+  var queuedWork = 128
+  /// Strokes in one answer of `/api/draft?…&strokes=1`: a page of them, so that a drawing of
+  /// 200,000 strokes is not one 37 MB response built in memory at once (issue 30, item 3).
+  var strokesPerPage = 5000
 }
 
 /// Why a server could not start.
@@ -106,15 +115,25 @@ public final class ArchiveServer: @unchecked Sendable {
     let router = Router(
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
-      pageSize: configuration.pageSize)
+      pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage)
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(
         HTTPDaemonSettings(
           host: host, port: configuration.port, threads: max(1, configuration.threads),
           connectionLimit: configuration.limits.connections,
-          perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds)
-      ) { request in ResponseEncoding.finish(router.respond(to: request), for: request) }
+          perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds,
+          workers: configuration.limits.workers, queueLimit: configuration.limits.queuedWork)
+      ) { request in
+        switch router.respond(to: request) {
+        case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
+        case .later(let work, let busy):
+          let conditions = ResponseEncoding.Conditions(request)
+          return .later(
+            work: { ResponseEncoding.finish(work(), for: conditions) },
+            busy: ResponseEncoding.finish(busy, for: conditions))
+        }
+      }
     } catch {
       pool.close()
       throw .listen(error.description)
@@ -138,6 +157,9 @@ public final class ArchiveServer: @unchecked Sendable {
     writer?.flush()
     pool.close()
   }
+
+  /// Expensive answers dropped unrun because their client had gone (tests).
+  var abandonedJobs: Int { daemon.abandonedJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
   func flushThumbnails() { writer?.flush() }

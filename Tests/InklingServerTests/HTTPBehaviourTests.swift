@@ -59,7 +59,8 @@ import Testing
       #expect(head.header("Content-Type") == get.header("Content-Type"))
       // Nothing after the head: the raw bytes end at the blank line.
       let raw = try HTTPClient.exchange(
-        served.port, Array("HEAD \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        served.port, Array("HEAD \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8),
+        halfClose: false)
       #expect(String(decoding: raw, as: UTF8.self).hasSuffix("\r\n\r\n"))
     }
   }

@@ -30,36 +30,41 @@ enum VersionFiles {
   static func thumbnail(
     _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?,
     keys: ThumbnailKeys
-  ) throws -> HTTPResponse {
+  ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
     let policy = policy(target)
-    return try pool.withArchive { archive in
-      let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
-        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
-        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag)
-      }
-      let (png, rendered) = try archive.thumbnailPNG(thumbnail)
+    let thumbnail = try pool.withArchive { archive in
+      try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
+    }
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
+      // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag))
+    }
+    if let png = try pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag))
+    }
+    return .later {
+      let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
       if let rendered { writer?.store(rendered) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
     }
   }
 
   static func render(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> HTTPResponse
+    -> Routed
   {
     let scale = try integer(target, "scale", fallback: 2)
     guard VersionView.scales.contains(scale) else {
       throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
     }
     let policy = policy(target)
-    return try pool.withArchive { archive in
-      let file = try archive.versionFile(id)
-      let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
-        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag)
-      }
-      let png = try archive.render(version: id, scale: Double(scale))
+    let file = try pool.withArchive { try $0.versionFile(id) }
+    let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag))
+    }
+    return .later {
+      let png = try pool.withArchive { try $0.render(version: id, scale: Double(scale)) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: tag)
     }
   }

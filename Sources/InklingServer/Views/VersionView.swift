@@ -93,11 +93,27 @@ enum VersionView {
     return "<dl class=\"facts\">\(items)</dl>"
   }
 
-  static func api(name: String, number: Int, strokes: Bool, pool: ArchivePool) throws -> HTTPResponse {
+  /// The version's JSON; with `strokes` (the first stroke's index and how many), a page of its
+  /// strokes and, when more follow, the URL of the next.
+  static func api(name: String, number: Int, strokes: (from: Int, count: Int)?, pool: ArchivePool) throws
+    -> HTTPResponse
+  {
     let (entry, _, drawing) = try read(name: name, number: number, pool: pool)
+    var drawingJSON = drawing.json(strokes: false)
+    if let (from, count) = strokes {
+      let page = drawing.strokes.dropFirst(from).prefix(count)
+      let next = from + page.count < drawing.strokes.count ? from + page.count : nil
+      drawingJSON = JSONFields.adding(
+        [
+          ("strokeList", .array(page.map(\.json))), ("strokesFrom", .int(from)),
+          (
+            "strokesNext",
+            next.map { .string(Links.apiStrokes(entry.version.draftName, number: number, from: $0).text) } ?? .null
+          ),
+        ], to: drawingJSON)
+    }
     let value: JSONValue = [
-      "draft": .string(entry.version.draftName), "version": JSONFields.version(entry),
-      "drawing": drawing.json(strokes: strokes),
+      "draft": .string(entry.version.draftName), "version": JSONFields.version(entry), "drawing": drawingJSON,
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }
