@@ -14,6 +14,7 @@
 
 import Dispatch
 import FoundationEssentials
+import Glibc
 import InklingArchive
 import Synchronization
 
@@ -66,7 +67,8 @@ final class ArchivePool: Sendable {
   }
 }
 
-/// The one read-write connection that stores thumbnails rendered by readers.
+/// The one read-write connection that stores thumbnails rendered by readers, up to a quota:
+/// the server is a reader of the archive, and what it adds to it is bounded.
 final class ThumbnailWriter: @unchecked Sendable {
   // @unchecked: `archive` is only used on `queue`.
   private let archive: Archive
@@ -74,24 +76,46 @@ final class ThumbnailWriter: @unchecked Sendable {
   private struct Pending {
     var thumbnails: [RenderedThumbnail] = []
     var scheduled = false
+    /// Set once the archive has grown by the quota: nothing more is stored.
+    var full = false
   }
   private let pending = Mutex(Pending())
+  /// Bytes this writer may add to the archive file and its write-ahead log while the server
+  /// runs (a batch may pass it by its own size, once).
+  let quota: Int
+  private let path: String
+  private let initialBytes: Int
 
   /// A writer, or nil when the archive cannot be opened for writing.
-  init?(path: String) {
+  init?(path: String, quota: Int) {
     guard let archive = try? Archive(path: path, mode: .readWrite) else { return nil }
     self.archive = archive
+    self.quota = quota
+    self.path = path
+    initialBytes = Self.bytes(path)
   }
 
-  /// Queues a thumbnail to store; returns at once.
-  func store(_ thumbnail: RenderedThumbnail) {
-    let schedule = pending.withLock { pending in
+  /// The sizes of the archive file and its write-ahead log.
+  private static func bytes(_ path: String) -> Int {
+    [path, path + "-wal"].reduce(0) { total, file in
+      var status = stat()
+      return total + (stat(file, &status) == 0 ? Int(status.st_size) : 0)
+    }
+  }
+
+  /// Queues a thumbnail to store and returns at once; false once the archive has grown by the
+  /// quota (it is then not stored).
+  func store(_ thumbnail: RenderedThumbnail) -> Bool {
+    let schedule = pending.withLock { pending -> Bool? in
+      guard !pending.full else { return nil }
       pending.thumbnails.append(thumbnail)
       let unscheduled = !pending.scheduled
       pending.scheduled = true
       return unscheduled
     }
+    guard let schedule else { return false }
     if schedule { queue.async { self.drain() } }
+    return true
   }
 
   /// Stores what is queued and waits until it is written (for a clean stop and for tests).
@@ -101,9 +125,17 @@ final class ThumbnailWriter: @unchecked Sendable {
 
   private func drain() {
     let batch = pending.withLock { pending in
-      defer { pending = Pending() }
+      defer {
+        pending.thumbnails = []
+        pending.scheduled = false
+      }
       return pending.thumbnails
     }
-    if !batch.isEmpty { archive.storeThumbnails(batch) }
+    guard !batch.isEmpty else { return }
+    guard Self.bytes(path) - initialBytes < quota else {
+      pending.withLock { $0.full = true }
+      return
+    }
+    archive.storeThumbnails(batch)
   }
 }

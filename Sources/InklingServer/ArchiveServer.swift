@@ -66,6 +66,11 @@ struct ServerLimits: Sendable {
   /// Strokes in one answer of `/api/draft?…&strokes=1`: a page of them, so that a drawing of
   /// 200,000 strokes is not one 37 MB response built in memory at once (issue 30, item 3).
   var strokesPerPage = 5000
+  /// PNG bytes of thumbnails the server may add to the archive's cache while it runs (only
+  /// at the sizes the pages show); past it, and for other sizes, thumbnails stay in memory.
+  var thumbnailQuota = 64 << 20
+  /// Bytes of thumbnails kept in memory.
+  var thumbnailMemory = 32 << 20
 }
 
 /// Why a server could not start.
@@ -111,11 +116,12 @@ public final class ArchiveServer: @unchecked Sendable {
     } catch {
       throw .archive(error)
     }
-    writer = ThumbnailWriter(path: configuration.archivePath)
+    writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
     let router = Router(
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
-      pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage)
+      pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
+      memory: ThumbnailMemory(limit: configuration.limits.thumbnailMemory))
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(

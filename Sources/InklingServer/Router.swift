@@ -16,6 +16,7 @@ struct Router: Sendable {
   let access: AccessControl
   let pageSize: Int
   let strokesPerPage: Int
+  let memory: ThumbnailMemory
 
   func respond(to request: HTTPRequest) -> HTTPAnswer {
     let api = request.target.hasPrefix("/api/")
@@ -73,7 +74,8 @@ struct Router: Sendable {
       let id = try VersionFiles.id(path[1])
       switch path[2] {
       case "thumbnail.png":
-        return try VersionFiles.thumbnail(id, target, request, pool: pool, writer: writer, keys: keys)
+        return try VersionFiles.thumbnail(
+          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory), keys: keys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
       case "file": return .now(try VersionFiles.file(id, pool: pool))
       default: break

@@ -6,6 +6,19 @@
 import InklingArchive
 import InklingRendering
 
+/// Where a rendered thumbnail goes: the archive's cache for the sizes the pages show, while
+/// the writer's quota lasts; memory for the rest.
+struct ThumbnailStore: Sendable {
+  let writer: ThumbnailWriter?
+  let memory: ThumbnailMemory
+  static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
+
+  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String) {
+    if Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
+    memory.keep(png, as: tag)
+  }
+}
+
 enum VersionFiles {
   /// The version id of a `/versions/ID/…` path: decimal digits only.
   static func id(_ segment: String) throws(RequestError) -> VersionID {
@@ -28,7 +41,7 @@ enum VersionFiles {
   }
 
   static func thumbnail(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?,
+    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, store: ThumbnailStore,
     keys: ThumbnailKeys
   ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
@@ -40,12 +53,12 @@ enum VersionFiles {
       // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag))
     }
-    if let png = try pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
+    if let png = try store.memory.png(thumbnail.tag) ?? pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag))
     }
     return .later {
       let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
-      if let rendered { writer?.store(rendered) }
+      if let rendered { store.keep(rendered, png: png, size: size, tag: thumbnail.tag) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
     }
   }
