@@ -69,7 +69,9 @@ struct Router: Sendable {
     case "draft" where path.count == 1: return .now(try DraftView.page(target, pool: pool))
     case "api" where path == ["api", "drafts"]: return .now(try GridView.api(target, pool: pool, pageSize: pageSize))
     case "api" where path == ["api", "draft"]:
-      return try DraftView.api(target, pool: pool, strokesPerPage: strokesPerPage)
+      return try DraftView.api(
+        target, pool: pool, strokesPerPage: strokesPerPage,
+        fullPaths: ServerConfiguration.isLoopback(access.listenHost))
     case "versions" where path.count == 3:
       let id = try VersionFiles.id(path[1])
       switch path[2] {

@@ -98,22 +98,23 @@ enum DraftView {
 
   // MARK: - JSON
 
-  static func api(_ target: RequestTarget, pool: ArchivePool, strokesPerPage: Int) throws -> Routed {
+  static func api(_ target: RequestTarget, pool: ArchivePool, strokesPerPage: Int, fullPaths: Bool) throws -> Routed {
     let name = try name(target)
     if let number = try versionNumber(target) {
       guard target.parameter("strokes") == "1" else {
-        return .now(try VersionView.api(name: name, number: number, strokes: nil, pool: pool))
+        return .now(try VersionView.api(name: name, number: number, strokes: nil, fullPaths: fullPaths, pool: pool))
       }
       let from = try VersionFiles.integer(target, "strokesFrom", fallback: 0)
       guard from >= 0 else { throw RequestError(400, "strokesFrom is 0 or more, not \(from)") }
       return .later {
-        try VersionView.api(name: name, number: number, strokes: (from, strokesPerPage), pool: pool)
+        try VersionView.api(
+          name: name, number: number, strokes: (from, strokesPerPage), fullPaths: fullPaths, pool: pool)
       }
     }
     let timeline = try pool.withArchive { try $0.timeline(of: name) }
     let value: JSONValue = [
       "draft": .string(timeline.first?.version.draftName ?? name),
-      "versions": .array(timeline.map(JSONFields.version)),
+      "versions": .array(timeline.map { JSONFields.version($0, fullPaths: fullPaths) }),
     ]
     return .now(HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value)))
   }

@@ -95,9 +95,9 @@ enum VersionView {
 
   /// The version's JSON; with `strokes` (the first stroke's index and how many), a page of its
   /// strokes and, when more follow, the URL of the next.
-  static func api(name: String, number: Int, strokes: (from: Int, count: Int)?, pool: ArchivePool) throws
-    -> HTTPResponse
-  {
+  static func api(
+    name: String, number: Int, strokes: (from: Int, count: Int)?, fullPaths: Bool, pool: ArchivePool
+  ) throws -> HTTPResponse {
     let (entry, _, drawing) = try read(name: name, number: number, pool: pool)
     var drawingJSON = drawing.json(strokes: false)
     if let (from, count) = strokes {
@@ -113,7 +113,8 @@ enum VersionView {
         ], to: drawingJSON)
     }
     let value: JSONValue = [
-      "draft": .string(entry.version.draftName), "version": JSONFields.version(entry), "drawing": drawingJSON,
+      "draft": .string(entry.version.draftName), "version": JSONFields.version(entry, fullPaths: fullPaths),
+      "drawing": drawingJSON,
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }
