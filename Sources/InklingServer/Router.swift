@@ -12,7 +12,6 @@ import InklingArchive
 struct Router: Sendable {
   let pool: ArchivePool
   let writer: ThumbnailWriter?
-  let keys = ThumbnailKeys()
   let access: AccessControl
   let pageSize: Int
   let strokesPerPage: Int
@@ -77,9 +76,10 @@ struct Router: Sendable {
       switch path[2] {
       case "thumbnail.png":
         return try VersionFiles.thumbnail(
-          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory), keys: keys)
+          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory),
+          keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
-      case "file": return .now(try VersionFiles.file(id, pool: pool))
+      case "file": return .now(try VersionFiles.file(id, target, pool: pool))
       default: break
       }
     case "swatches" where path.count == 2: return .now(try VersionFiles.swatch(path[1]))
