@@ -57,6 +57,20 @@ struct ServerLimits: Sendable {
   var connectionsPerAddress = 64
   /// Seconds a connection has to send a request's head.
   var headSeconds = 10
+  /// Renders and other expensive answers running at once (WorkQueue.swift): each may take the
+  /// memory of a large canvas, so few, whatever the request threads.
+  var workers = 2
+  /// Expensive answers waiting to run; more get 503 with Retry-After. A grid page asks for 60
+  /// thumbnails at once, which may all be misses, so room for two pages of them.
+  var queuedWork = 128
+  /// Strokes in one answer of `/api/draft?…&strokes=1`: a page of them, so that a drawing of
+  /// 200,000 strokes is not one 37 MB response built in memory at once (issue 30, item 3).
+  var strokesPerPage = 5000
+  /// PNG bytes of thumbnails the server may add to the archive's cache while it runs (only
+  /// at the sizes the pages show); past it, and for other sizes, thumbnails stay in memory.
+  var thumbnailQuota = 64 << 20
+  /// Bytes of thumbnails kept in memory.
+  var thumbnailMemory = 32 << 20
 }
 
 /// Why a server could not start.
@@ -102,19 +116,30 @@ public final class ArchiveServer: @unchecked Sendable {
     } catch {
       throw .archive(error)
     }
-    writer = ThumbnailWriter(path: configuration.archivePath)
+    writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
     let router = Router(
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
-      pageSize: configuration.pageSize)
+      pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
+      memory: ThumbnailMemory(limit: configuration.limits.thumbnailMemory))
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(
         HTTPDaemonSettings(
           host: host, port: configuration.port, threads: max(1, configuration.threads),
           connectionLimit: configuration.limits.connections,
-          perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds)
-      ) { request in ResponseEncoding.finish(router.respond(to: request), for: request) }
+          perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds,
+          workers: configuration.limits.workers, queueLimit: configuration.limits.queuedWork)
+      ) { request in
+        switch router.respond(to: request) {
+        case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
+        case .later(let work, let busy):
+          let conditions = ResponseEncoding.Conditions(request)
+          return .later(
+            work: { ResponseEncoding.finish(work(), for: conditions) },
+            busy: ResponseEncoding.finish(busy, for: conditions))
+        }
+      }
     } catch {
       pool.close()
       throw .listen(error.description)
@@ -138,6 +163,9 @@ public final class ArchiveServer: @unchecked Sendable {
     writer?.flush()
     pool.close()
   }
+
+  /// Expensive answers dropped unrun because their client had gone (tests).
+  var abandonedJobs: Int { daemon.abandonedJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
   func flushThumbnails() { writer?.flush() }

@@ -4,66 +4,95 @@
 //   3. access (AccessControl): the Host header on loopback, the token when there is one;
 //   4. the route: a fixed list of paths, compared segment by segment; anything else is 404.
 // Errors thrown by a view become the 4xx/5xx page (or JSON under /api/) saying what was wrong.
+// What costs more than a look-up (rendering a drawing, a drawing's stroke list) is answered
+// `.later`, on the bounded work queue (HTTP/WorkQueue.swift), and 503 when that is full.
 
 import InklingArchive
 
 struct Router: Sendable {
   let pool: ArchivePool
   let writer: ThumbnailWriter?
-  let keys = ThumbnailKeys()
   let access: AccessControl
   let pageSize: Int
+  let strokesPerPage: Int
+  let memory: ThumbnailMemory
 
-  func respond(to request: HTTPRequest) -> HTTPResponse {
+  func respond(to request: HTTPRequest) -> HTTPAnswer {
     let api = request.target.hasPrefix("/api/")
     guard request.method == "GET" || request.method == "HEAD" else {
-      return ErrorView.response(
-        status: 405, "This server only reads the archive: GET and HEAD, not \(request.method).", json: api,
-        headers: [("Allow", "GET, HEAD")])
+      return .now(
+        ErrorView.response(
+          status: 405, "This server only reads the archive: GET and HEAD, not \(request.method).", json: api,
+          headers: [("Allow", "GET, HEAD")]))
     }
     let target: RequestTarget
     do {
       target = try RequestTarget(request.target)
     } catch {
-      return ErrorView.response(status: error.status, error.message, json: api)
+      return .now(ErrorView.response(status: error.status, error.message, json: api))
     }
     let first = target.segments.first
     let isPage = first != "api" && first != "versions" && first != "static" && first != "swatches"
-    if let denied = access.check(request, target, isPage: isPage) { return denied }
+    if let denied = access.check(request, target, isPage: isPage) { return .now(denied) }
     do {
-      return try route(request, target)
-    } catch let error as RequestError {
-      return ErrorView.response(error, json: api)
-    } catch let error as ArchiveError {
-      return ErrorView.response(RequestError(error), json: api)
-    } catch let error as SearchSyntaxError {
-      return ErrorView.response(status: 400, error.description, json: api)
+      switch try route(request, target) {
+      case .now(let response): return .now(response)
+      case .later(let work):
+        return .later(
+          work: {
+            do { return try work() } catch { return Self.failure(error, json: api) }
+          },
+          busy: ErrorView.response(
+            status: 503, "The server is busy drawing other images; try again in a moment.", json: api,
+            headers: [("Retry-After", "2")]))
+      }
     } catch {
-      return ErrorView.response(status: 500, "\(error)", json: api)
+      return .now(Self.failure(error, json: api))
     }
   }
 
-  private func route(_ request: HTTPRequest, _ target: RequestTarget) throws -> HTTPResponse {
+  /// What an error thrown by a view becomes.
+  static func failure(_ error: any Error, json api: Bool) -> HTTPResponse {
+    switch error {
+    case let error as RequestError: ErrorView.response(error, json: api)
+    case let error as ArchiveError: ErrorView.response(RequestError(error), json: api)
+    case let error as SearchSyntaxError: ErrorView.response(status: 400, error.description, json: api)
+    default: ErrorView.response(status: 500, "\(error)", json: api)
+    }
+  }
+
+  private func route(_ request: HTTPRequest, _ target: RequestTarget) throws -> Routed {
     let path = target.segments
     switch path.first {
-    case nil: return try GridView.page(target, pool: pool, pageSize: pageSize)
-    case "draft" where path.count == 1: return try DraftView.page(target, pool: pool)
-    case "api" where path == ["api", "drafts"]: return try GridView.api(target, pool: pool, pageSize: pageSize)
-    case "api" where path == ["api", "draft"]: return try DraftView.api(target, pool: pool)
+    case nil: return .now(try GridView.page(target, pool: pool, pageSize: pageSize))
+    case "draft" where path.count == 1: return .now(try DraftView.page(target, pool: pool))
+    case "api" where path == ["api", "drafts"]: return .now(try GridView.api(target, pool: pool, pageSize: pageSize))
+    case "api" where path == ["api", "draft"]:
+      return try DraftView.api(
+        target, pool: pool, strokesPerPage: strokesPerPage,
+        fullPaths: ServerConfiguration.isLoopback(access.listenHost))
     case "versions" where path.count == 3:
       let id = try VersionFiles.id(path[1])
       switch path[2] {
       case "thumbnail.png":
-        return try VersionFiles.thumbnail(id, target, request, pool: pool, writer: writer, keys: keys)
+        return try VersionFiles.thumbnail(
+          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory),
+          keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
-      case "file": return try VersionFiles.file(id, pool: pool)
+      case "file": return .now(try VersionFiles.file(id, target, pool: pool))
       default: break
       }
-    case "swatches" where path.count == 2: return try VersionFiles.swatch(path[1])
+    case "swatches" where path.count == 2: return .now(try VersionFiles.swatch(path[1]))
     case "static" where path.count == 2:
-      if let asset = StaticAssets.response(name: path[1], target: target) { return asset }
+      if let asset = StaticAssets.response(name: path[1], target: target) { return .now(asset) }
     default: break
     }
     throw RequestError(404, "there is no page at this address")
   }
+}
+
+/// What a view answers: a response, or the expensive work that makes it (run on the work queue).
+enum Routed {
+  case now(HTTPResponse)
+  case later(@Sendable () throws -> HTTPResponse)
 }

@@ -65,7 +65,8 @@ import Testing
     #expect(try ThumbnailCache.size(in: archive).count == 0)
     let page = try archive.draftPage(limit: 5)
     for entry in page.drafts {
-      #expect(try served.get("/versions/\(entry.latestVersion)/thumbnail.png?size=128").status == 200)
+      // The grid's size: the only one the server stores (ThumbnailQuotaTests).
+      #expect(try served.get("/versions/\(entry.latestVersion)/thumbnail.png?size=256").status == 200)
     }
     served.server.stop()  // stores what is queued
     #expect(try ThumbnailCache.size(in: archive).count > 0)

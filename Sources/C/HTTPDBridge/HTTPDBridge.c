@@ -1,9 +1,11 @@
 // See HTTPDBridge.h.
+#define _GNU_SOURCE  // POLLRDHUP
 #include "HTTPDBridge.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -154,10 +156,11 @@ static void set_waiting(struct inkling_httpd *httpd, struct MHD_Connection *conn
   pthread_mutex_unlock(&httpd->heads_lock);
 }
 
-/// A request's state in MHD's per-request slot: its raw URI and how far it got (0: nothing
-/// seen, 1: headers seen, 2: answered).
+/// A request's state in MHD's per-request slot: its raw URI, how far it got (0: nothing
+/// seen, 1: headers seen, 2: answered or handed to a job) and the answer a job left for it.
 struct request {
   int progress;
+  void *_Atomic pending;
   size_t length;
   char uri[];
 };
@@ -170,6 +173,7 @@ static void *request_started(void *cls, const char *uri, struct MHD_Connection *
   if (request == NULL) return NULL;  // the handler answers 500 for a request without its URI
   atomic_fetch_add(&httpd->in_flight, 1);
   request->progress = 0;
+  atomic_init(&request->pending, NULL);
   request->length = length;
   if (length > 0) memcpy(request->uri, uri, length);
   request->uri[length] = '\0';
@@ -199,7 +203,9 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
   pthread_mutex_init(&httpd->heads_lock, NULL);
   pthread_cond_init(&httpd->heads_wake, NULL);
   // MHD_USE_ITC: MHD_stop_daemon wakes the pool's threads through it.
-  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC;
+  // MHD_ALLOW_SUSPEND_RESUME: a request whose answer is a job waits suspended (inkling_httpd_resume).
+  unsigned int flags =
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
   uint16_t port;
   if (settings->address->sa_family == AF_INET6) {
     flags |= MHD_USE_IPv6;
@@ -255,8 +261,27 @@ enum inkling_httpd_step inkling_httpd_next_step(struct inkling_httpd *httpd, str
       request->progress = 2;
       return INKLING_HTTPD_ANSWER;
     default:
-      return INKLING_HTTPD_DONE;
+      return atomic_load(&request->pending) != NULL ? INKLING_HTTPD_RESUMED : INKLING_HTTPD_DONE;
   }
+}
+
+void *inkling_httpd_request(void *const *req_cls) { return req_cls ? *req_cls : NULL; }
+
+void inkling_httpd_resume(struct MHD_Connection *connection, void *request, void *answer) {
+  atomic_store(&((struct request *)request)->pending, answer);
+  MHD_resume_connection(connection);
+}
+
+void *inkling_httpd_take_answer(void *const *req_cls) {
+  struct request *request = req_cls ? *req_cls : NULL;
+  return request ? atomic_exchange(&request->pending, NULL) : NULL;
+}
+
+bool inkling_httpd_client_gone(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  if (info == NULL) return false;
+  struct pollfd socket = {.fd = info->connect_fd, .events = POLLRDHUP};
+  return poll(&socket, 1, 0) == 1 && (socket.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 uint16_t inkling_httpd_port(struct inkling_httpd *httpd) {

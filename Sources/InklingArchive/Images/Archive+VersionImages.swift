@@ -65,6 +65,14 @@ extension Archive {
       rendererVersion: cache.rendererVersion)
   }
 
+  /// The thumbnail's PNG when the cache has it (nil: `thumbnailPNG` renders it), so that a
+  /// server can answer a hit at once and queue the render of a miss.
+  ///
+  /// - Throws: `ArchiveError` when the archive cannot be read.
+  public func cachedThumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> [UInt8]? {
+    try cachedThumbnail(request.job.key)
+  }
+
   /// The thumbnail's PNG: from the cache, or rendered on this connection, when `rendered` is
   /// what to hand to `storeThumbnails` (nil on a hit).
   ///

@@ -15,6 +15,14 @@ import CMicroHTTPD
 import FoundationEssentials
 import Glibc
 import HTTPDBridge
+import Synchronization
+
+/// What a handler answers: a response now, or work to run on the work queue (WorkQueue.swift)
+/// while the connection waits, with the response to send instead when the queue is full.
+enum HTTPAnswer {
+  case now(HTTPResponse)
+  case later(work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
+}
 
 /// How a daemon listens.
 struct HTTPDaemonSettings: Sendable {
@@ -31,6 +39,9 @@ struct HTTPDaemonSettings: Sendable {
   /// Seconds to send a request's head (HTTPDBridge.h): far more than any browser needs.
   var headSeconds: Int = 10
   var timeoutSeconds: Int = 30
+  /// Jobs running at once, and waiting, on the work queue.
+  var workers: Int = 2
+  var queueLimit: Int = 128
   /// Request line and headers of one connection: larger requests get 414 or 431 from MHD.
   /// MHD clears this memory for every request, so it is kept at MHD's own default, which
   /// holds RequestTarget's longest path and query with room for the headers.
@@ -46,15 +57,20 @@ struct HTTPDaemonError: Error, CustomStringConvertible {
 final class HTTPDaemon: @unchecked Sendable {
   // @unchecked: `httpd` is set once in init and cleared in stop(), which callers make once
   // after the last request (the server's stop); `handler` is immutable.
-  typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+  typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
 
   private var httpd: OpaquePointer?
   private let handler: Handler
+  private let work: WorkQueue
+  private let abandoned = Atomic<Int>(0)
+  /// Jobs dropped unrun because their client had gone (tests).
+  var abandonedJobs: Int { abandoned.load(ordering: .relaxed) }
   /// The port listened on (the one chosen when 0 was asked for).
   private(set) var port: UInt16 = 0
 
   init(_ settings: HTTPDaemonSettings, handler: @escaping Handler) throws(HTTPDaemonError) {
     self.handler = handler
+    work = WorkQueue(workers: settings.workers, queueLimit: settings.queueLimit)
     var storage = sockaddr_storage()
     guard Self.address(settings.host, settings.port, into: &storage) else {
       throw HTTPDaemonError(description: "\(settings.host) is not an IPv4 or IPv6 address")
@@ -85,6 +101,7 @@ final class HTTPDaemon: @unchecked Sendable {
     inkling_httpd_quiesce(httpd)
     let deadline = Date().addingTimeInterval(grace)
     while inkling_httpd_in_flight(httpd) > 0 && Date() < deadline { usleep(10_000) }
+    work.stop()  // before MHD's stop, which frees the connections the jobs would resume
     inkling_httpd_stop(httpd)
     self.httpd = nil
   }
@@ -101,22 +118,63 @@ final class HTTPDaemon: @unchecked Sendable {
       uploadSize.pointee = 0  // a body no route reads
       return MHD_Result.YES
     }
-    guard let httpd, inkling_httpd_next_step(httpd, connection, requestState) == INKLING_HTTPD_ANSWER else {
-      return MHD_Result.YES
+    guard let httpd else { return MHD_Result.NO }
+    switch inkling_httpd_next_step(httpd, connection, requestState) {
+    case INKLING_HTTPD_ANSWER: break
+    case INKLING_HTTPD_RESUMED:
+      guard let answer = inkling_httpd_take_answer(requestState) else { return MHD_Result.NO }
+      let box = Unmanaged<Answer>.fromOpaque(answer).takeRetainedValue()
+      // No response: the client went away before its job started; closing is all that is left.
+      guard let response = box.response else { return MHD_Result.NO }
+      return Self.queue(response, on: connection)
+    default: return MHD_Result.YES
     }
     var length = 0
-    let response: HTTPResponse
-    if let uri = inkling_httpd_raw_uri(requestState, &length) {
-      let target = String(decoding: UnsafeRawBufferPointer(start: uri, count: length), as: UTF8.self)
-      let request = HTTPRequest(method: method, target: target) { name in
-        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
-      }
-      response = handler(request)
-    } else {
-      response = HTTPResponse(
+    guard let uri = inkling_httpd_raw_uri(requestState, &length) else {
+      let response = HTTPResponse(
         status: 500, contentType: "text/plain; charset=utf-8", body: Array("out of memory\n".utf8))
+      return Self.queue(response, on: connection)
     }
-    return Self.queue(response, on: connection)
+    let target = String(decoding: UnsafeRawBufferPointer(start: uri, count: length), as: UTF8.self)
+    let request = HTTPRequest(method: method, target: target) { name in
+      MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+    }
+    switch handler(request) {
+    case .now(let response): return Self.queue(response, on: connection)
+    case .later(let body, let busy):
+      let waiting = Waiting(connection: connection, request: inkling_httpd_request(requestState))
+      // Suspended before the job can resume it; MHD polls the connection no more until then.
+      MHD_suspend_connection(connection)
+      let job = WorkQueue.Job(
+        run: {
+          guard !inkling_httpd_client_gone(waiting.connection) else {
+            self.abandoned.add(1, ordering: .relaxed)
+            return waiting.resume(with: nil)
+          }
+          waiting.resume(with: body())
+        },
+        drop: { waiting.resume(with: nil) })
+      if !work.submit(job) { waiting.resume(with: busy) }
+      return MHD_Result.YES
+    }
+  }
+
+  /// What a job leaves for its request.
+  private final class Answer {
+    let response: HTTPResponse?
+    init(_ response: HTTPResponse?) { self.response = response }
+  }
+
+  /// A suspended request, which one job resumes once.
+  private struct Waiting: @unchecked Sendable {
+    // @unchecked: MHD keeps both pointers valid while the connection is suspended, and
+    // resuming from any thread is what MHD_ALLOW_SUSPEND_RESUME allows.
+    let connection: OpaquePointer
+    let request: UnsafeMutableRawPointer?
+
+    func resume(with response: HTTPResponse?) {
+      inkling_httpd_resume(connection, request, Unmanaged.passRetained(Answer(response)).toOpaque())
+    }
   }
 
   private static func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -18,8 +18,24 @@ enum ResponseEncoding {
   /// the bytes saved.
   static let gzipThreshold = 1024
 
+  /// What of a request the encoding depends on, kept past its handler (for a job's answer).
+  struct Conditions: Sendable {
+    var ifNoneMatch: String?
+    var acceptEncoding: String?
+
+    init(_ request: HTTPRequest) {
+      ifNoneMatch = request.header("If-None-Match")
+      acceptEncoding = request.header("Accept-Encoding")
+    }
+  }
+
   /// The response to send for `request`.
   static func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+    finish(response, for: Conditions(request))
+  }
+
+  /// The response to send for a request with these conditions.
+  static func finish(_ response: HTTPResponse, for request: Conditions) -> HTTPResponse {
     var response = response
     response.headers += [
       ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
@@ -31,12 +47,12 @@ enum ResponseEncoding {
     guard response.status == 200 else { return response }
 
     let tag = response.tag ?? "x" + hex(XXHash64.hash(response.body))
-    let gzip = compressible && response.body.count >= gzipThreshold && acceptsGzip(request.header("Accept-Encoding"))
+    let gzip = compressible && response.body.count >= gzipThreshold && acceptsGzip(request.acceptEncoding)
     // The compressed body is another representation, so another tag (RFC 9110 §8.8.3); a
     // request that names either gets 304, since both stand for the same resource state.
     let sent = gzip ? tag + "-gz" : tag
     response.headers.append(("ETag", "\"\(sent)\""))
-    if let condition = request.header("If-None-Match"), matches(condition, tags: [tag, tag + "-gz"]) {
+    if let condition = request.ifNoneMatch, matches(condition, tags: [tag, tag + "-gz"]) {
       response.status = 304
       response.body = []
       response.headers.removeAll { $0.0 == "Content-Type" }

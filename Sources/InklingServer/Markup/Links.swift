@@ -67,6 +67,13 @@ enum Links {
     url("/api/draft", [("id", String(id.rawValue)), ("version", String(number))])
   }
 
+  /// A page of a version's strokes in the API, from stroke index `from`.
+  static func apiStrokes(_ id: DraftID, number: Int, from: Int) -> URLReference {
+    url(
+      "/api/draft",
+      [("id", String(id.rawValue)), ("version", String(number)), ("strokes", "1"), ("strokesFrom", String(from))])
+  }
+
   static func thumbnail(_ id: VersionID, size: Int) -> URLReference {
     url("/versions/\(id)/thumbnail.png", [("size", String(size)), ("r", String(Renderer.version))])
   }

@@ -110,16 +110,25 @@ enum DraftView {
 
   // MARK: - JSON
 
-  static func api(_ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
+  static func api(_ target: RequestTarget, pool: ArchivePool, strokesPerPage: Int, fullPaths: Bool) throws -> Routed {
     let reference = try reference(target)
     if let number = try versionNumber(target) {
-      return try VersionView.api(reference, number: number, strokes: target.parameter("strokes") == "1", pool: pool)
+      guard target.parameter("strokes") == "1" else {
+        return .now(try VersionView.api(reference, number: number, strokes: nil, fullPaths: fullPaths, pool: pool))
+      }
+      let from = try VersionFiles.integer(target, "strokesFrom", fallback: 0)
+      guard from >= 0 else { throw RequestError(400, "strokesFrom is 0 or more, not \(from)") }
+      return .later {
+        try VersionView.api(
+          reference, number: number, strokes: (from, strokesPerPage), fullPaths: fullPaths, pool: pool)
+      }
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
     let value: JSONValue = [
-      "draft": .string(draft.name), "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id) }),
+      "draft": .string(draft.name),
+      "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id, fullPaths: fullPaths) }),
       "draftID": .int(Int(draft.id.rawValue)),
     ]
-    return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
+    return .now(HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value)))
   }
 }

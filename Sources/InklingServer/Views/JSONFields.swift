@@ -22,14 +22,22 @@ enum JSONFields {
     ]
   }
 
-  /// What the API adds to a version of the timeline: its id, changes and URLs.
-  static func version(_ entry: TimelineEntry, draft: DraftID) -> JSONValue {
-    adding(
+  /// What the API adds to a version of the timeline: its id, changes and URLs. Without
+  /// `fullPaths` (a server reachable beyond this machine), each source's path is only its file
+  /// name, beside the source's label: the machine's folders are not the visitors' business.
+  static func version(_ entry: TimelineEntry, draft: DraftID, fullPaths: Bool) -> JSONValue {
+    var version = entry.version
+    if !fullPaths {
+      for index in version.sources.indices {
+        version.sources[index].path = String(version.sources[index].path.split(separator: "/").last ?? "")
+      }
+    }
+    return adding(
       [
         ("id", .int(Int(entry.id.rawValue))), ("changes", changes(entry.changes)),
         ("url", .string(Links.version(draft, number: entry.version.number).text)),
         ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize).text)),
         ("render", .string(Links.render(entry.id, scale: 2).text)), ("file", .string(Links.file(entry.id).text)),
-      ], to: entry.version.json)
+      ], to: version.json)
   }
 }

@@ -1,10 +1,26 @@
 // `/versions/ID/…`: a version's thumbnail, share image and original file, and `/swatches/…`.
-// A version id names one saved file for good, so these are cached as immutable while the
-// renderer is the one named in the URL (`r`, Links.swift); entity tags come from what the
-// bytes depend on, so a revalidation costs a look-up, not a render.
+// A version id names one saved file only within one archive file: another archive put at the
+// path numbers its versions afresh (issue 30, item 7). So these are cached as immutable only
+// when the URL also names their content (`h`: the first 16 hex digits of the hash the entity
+// tag is made of) and, for images, the renderer (`r`, Links.swift); else they revalidate, and
+// entity tags come from what the bytes depend on, so a revalidation costs a look-up, not a
+// render.
 
 import InklingArchive
 import InklingRendering
+
+/// Where a rendered thumbnail goes: the archive's cache for the sizes the pages show, while
+/// the writer's quota lasts; memory for the rest.
+struct ThumbnailStore: Sendable {
+  let writer: ThumbnailWriter?
+  let memory: ThumbnailMemory
+  static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
+
+  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String) {
+    if Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
+    memory.keep(png, as: tag)
+  }
+}
 
 enum VersionFiles {
   /// The version id of a `/versions/ID/…` path: decimal digits only.
@@ -15,9 +31,10 @@ enum VersionFiles {
     return VersionID(rawValue: value)
   }
 
-  /// Immutable while the URL names the current renderer.
-  static func policy(_ target: RequestTarget) -> CachePolicy {
-    target.parameter("r") == String(Renderer.version) ? .immutable : .revalidate
+  /// Immutable while the URL names the content (`h`) and, for an image, the current renderer.
+  static func policy(_ target: RequestTarget, content: String, image: Bool = true) -> CachePolicy {
+    let named = target.parameter("h").map { $0.count == 16 && content.hasPrefix($0) } ?? false
+    return named && (!image || target.parameter("r") == String(Renderer.version)) ? .immutable : .revalidate
   }
 
   /// An integer query parameter, `fallback` when absent.
@@ -28,47 +45,53 @@ enum VersionFiles {
   }
 
   static func thumbnail(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, writer: ThumbnailWriter?,
+    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, store: ThumbnailStore,
     keys: ThumbnailKeys
-  ) throws -> HTTPResponse {
+  ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
-    let policy = policy(target)
-    return try pool.withArchive { archive in
-      let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
-        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
-        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag)
-      }
-      let (png, rendered) = try archive.thumbnailPNG(thumbnail)
-      if let rendered { writer?.store(rendered) }
+    let thumbnail = try pool.withArchive { archive in
+      try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
+    }
+    let policy = policy(target, content: thumbnail.tag)
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
+      // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag))
+    }
+    if let png = try store.memory.png(thumbnail.tag) ?? pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag))
+    }
+    return .later {
+      let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
+      if let rendered { store.keep(rendered, png: png, size: size, tag: thumbnail.tag) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
     }
   }
 
   static func render(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> HTTPResponse
+    -> Routed
   {
     let scale = try integer(target, "scale", fallback: 2)
     guard VersionView.scales.contains(scale) else {
       throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
     }
-    let policy = policy(target)
-    return try pool.withArchive { archive in
-      let file = try archive.versionFile(id)
-      let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
-        return HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag)
-      }
-      let png = try archive.render(version: id, scale: Double(scale))
+    let file = try pool.withArchive { try $0.versionFile(id) }
+    let policy = policy(target, content: file.sha256)
+    let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag))
+    }
+    return .later {
+      let png = try pool.withArchive { try $0.render(version: id, scale: Double(scale)) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: tag)
     }
   }
 
   /// The original file, under its original name.
-  static func file(_ id: VersionID, pool: ArchivePool) throws -> HTTPResponse {
+  static func file(_ id: VersionID, _ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
     let original = try pool.withArchive { try $0.originalFile(of: id) }
     return HTTPResponse(
-      contentType: "application/octet-stream", body: original.bytes, cache: .immutable, tag: original.file.sha256,
+      contentType: "application/octet-stream", body: original.bytes,
+      cache: policy(target, content: original.file.sha256, image: false), tag: original.file.sha256,
       headers: [("Content-Disposition", contentDisposition(original.file.fileName))])
   }
 

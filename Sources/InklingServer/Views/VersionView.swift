@@ -93,13 +93,25 @@ enum VersionView {
     return "<dl class=\"facts\">\(items)</dl>"
   }
 
-  static func api(_ reference: DraftReference, number: Int, strokes: Bool, pool: ArchivePool) throws
-    -> HTTPResponse
-  {
+  /// The version's JSON; with `strokes` (the first stroke's index and how many), a page of its
+  /// strokes and, when more follow, the URL of the next.
+  static func api(
+    _ reference: DraftReference, number: Int, strokes: (from: Int, count: Int)?, fullPaths: Bool, pool: ArchivePool
+  ) throws -> HTTPResponse {
     let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
+    var drawingJSON = drawing.json(strokes: false)
+    if let (from, count) = strokes {
+      let page = drawing.strokes.dropFirst(from).prefix(count)
+      let next = from + page.count < drawing.strokes.count ? from + page.count : nil
+      drawingJSON = JSONFields.adding(
+        [
+          ("strokeList", .array(page.map(\.json))), ("strokesFrom", .int(from)),
+          ("strokesNext", next.map { .string(Links.apiStrokes(draft.id, number: number, from: $0).text) } ?? .null),
+        ], to: drawingJSON)
+    }
     let value: JSONValue = [
-      "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id),
-      "drawing": drawing.json(strokes: strokes), "draftID": .int(Int(draft.id.rawValue)),
+      "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id, fullPaths: fullPaths),
+      "drawing": drawingJSON, "draftID": .int(Int(draft.id.rawValue)),
     ]
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }

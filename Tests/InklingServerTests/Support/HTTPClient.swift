@@ -42,15 +42,19 @@ enum HTTPClient {
     var request = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
     for (name, value) in headers { request += "\(name): \(value)\r\n" }
     request += "\r\n"
-    return try parse(try exchange(port, Array(request.utf8)), head: method == "HEAD")
+    return try parse(try exchange(port, Array(request.utf8), halfClose: false), head: method == "HEAD")
   }
 
   /// Sends `bytes` and reads until the server closes the connection (or `timeout` passes).
-  static func exchange(_ port: UInt16, _ bytes: [UInt8], timeout: Double = 30) throws -> [UInt8] {
+  /// With `halfClose`, ends its side first, as no browser does: a server may take that for a
+  /// client that has gone and drop the expensive work of its request.
+  static func exchange(_ port: UInt16, _ bytes: [UInt8], timeout: Double = 30, halfClose: Bool = true) throws
+    -> [UInt8]
+  {
     let socket = try connect(port, timeout: timeout)
     defer { close(socket) }
     try send(socket, bytes)
-    shutdown(socket, Int32(SHUT_WR))
+    if halfClose { shutdown(socket, Int32(SHUT_WR)) }
     return try receiveAll(socket)
   }
 

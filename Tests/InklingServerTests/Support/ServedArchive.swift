@@ -27,17 +27,17 @@ final class ServedArchive: @unchecked Sendable {
 
   init(
     spec: CorpusSpec = ServedArchive.spec, token: String? = nil, host: String = "127.0.0.1", pageSize: Int = 10,
-    importNow: Bool = true, limits: ServerLimits = ServerLimits()
+    importNow: Bool = true, limits: ServerLimits = ServerLimits(), threads: Int = 2, hostile: Bool = true
   ) throws {
     temporary = try TemporaryFolder("serve")
     draftsFolder = temporary.path("Drafts")
     archivePath = temporary.path("archive.sqlite")
     try writeCorpus(spec, to: URL(fileURLWithPath: draftsFolder))
-    try Self.writeHostileDrafts(into: draftsFolder)
+    if hostile { try Self.writeHostileDrafts(into: draftsFolder) }
     let archive = try Archive(path: archivePath)
     if importNow { _ = try archive.importFiles(at: [draftsFolder]) }
     var configuration = ServerConfiguration(
-      archivePath: archivePath, host: host, port: 0, token: token, threads: 2, pageSize: pageSize)
+      archivePath: archivePath, host: host, port: 0, token: token, threads: threads, pageSize: pageSize)
     configuration.limits = limits
     server = try ArchiveServer(configuration)
   }

@@ -16,10 +16,13 @@
 //     cut (MHD's idle timeout starts again at every byte, so a header line every few seconds
 //     would keep a connection for good); one address may hold `per_address_limit`
 //     connections; and past `connection_limit` a new connection cuts the one that has waited
-//     longest for its head, so that a new client always gets in.
+//     longest for its head, so that a new client always gets in;
+//   - lets a request wait, suspended, for an answer computed on another thread (a job of the
+//     server's work queue), and tells whether its client has gone meanwhile.
 #ifndef INKLING_HTTPD_BRIDGE_H
 #define INKLING_HTTPD_BRIDGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -72,11 +75,28 @@ enum inkling_httpd_step {
   INKLING_HTTPD_ANSWER = 1,
   /// Already answered: nothing more to do.
   INKLING_HTTPD_DONE = 2,
+  /// A job has left its answer (inkling_httpd_resume): take it and queue it.
+  INKLING_HTTPD_RESUMED = 3,
 };
 
 /// Advances the request of `req_cls` (called on each call of the handler without upload data).
 enum inkling_httpd_step inkling_httpd_next_step(struct inkling_httpd *httpd, struct MHD_Connection *connection,
                                                 void *const *req_cls);
+
+/// The request of `req_cls`, for inkling_httpd_resume (valid until the request ends, which a
+/// suspended request does not).
+void *inkling_httpd_request(void *const *req_cls);
+
+/// Leaves `answer` (non-NULL) for `request` and resumes its connection, which MHD_suspend_connection
+/// suspended in the handler; MHD then calls the handler again, which takes it. Any thread.
+void inkling_httpd_resume(struct MHD_Connection *connection, void *request, void *answer);
+
+/// The answer left for the request of `req_cls`, once (NULL when none).
+void *inkling_httpd_take_answer(void *const *req_cls);
+
+/// Whether the client has closed its side of the connection (a browser that left the page:
+/// none half-closes and waits), so that work for it can be dropped.
+bool inkling_httpd_client_gone(struct MHD_Connection *connection);
 
 /// The port the daemon listens on (the one chosen when 0 was asked for); 0 if unknown.
 uint16_t inkling_httpd_port(struct inkling_httpd *httpd);
