@@ -50,6 +50,8 @@ struct Router: Sendable {
     case "draft" where path.count == 1: return try DraftView.page(target, pool: pool)
     case "api" where path == ["api", "drafts"]: return try GridView.api(target, pool: pool, pageSize: pageSize)
     case "api" where path == ["api", "draft"]: return try DraftView.api(target, pool: pool)
+    case "trash" where path.count == 1: return try TrashView.page(pool: pool)
+    case "api" where path == ["api", "trash"]: return try TrashView.api(pool: pool)
     case "versions" where path.count == 3:
       let id = try VersionFiles.id(path[1])
       switch path[2] {

@@ -138,6 +138,8 @@ def main():
     try:
         step("building an archive")
         archive, drafts = build_archive(args.bin, work)
+        trashed = json.loads(run(args.bin, archive, "--json", "list", "--sort", "oldest"))["drafts"][0]["name"]
+        run(args.bin, archive, "delete", trashed)
         everything = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list"))["drafts"]]
         server, url = start_server(args.bin, archive)
         step("serving at " + url + "; starting Chromium")
@@ -246,6 +248,20 @@ def main():
         check(driver.title.startswith("\u2068" + BIDI), "the title does not isolate the name: " + repr(driver.title))
         driver.save_screenshot(os.path.join(args.artifacts, "bidi.png"))
         passed.append("a bidi-override name stays inside its isolate (the size after it stays after it)")
+
+        # The trash: the deleted draft, when it went, and its page says it is in the trash.
+        driver.get(url)
+        click(driver, driver.find_element(By.CLASS_NAME, "trash-link"))
+        rows = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#trash tbody tr"), "the trash page lists nothing")
+        check(len(rows) == 1 and rows[0].find_element(By.TAG_NAME, "a").text == trashed,
+              f"the trash lists {[r.text for r in rows]}, not {trashed!r}")
+        check(rows[0].find_elements(By.TAG_NAME, "time")[-1].get_attribute("datetime").endswith("Z"), "no deletion time")
+        driver.save_screenshot(os.path.join(args.artifacts, "trash.png"))
+        click(driver, rows[0].find_element(By.TAG_NAME, "a"))
+        banner = wait(driver, lambda d: d.find_elements(By.ID, "trashed"), "a trashed draft's page does not say so")[0]
+        check("undelete -- " in banner.text, "the banner has no undelete command: " + banner.text)
+        driver.save_screenshot(os.path.join(args.artifacts, "trashed-draft.png"))
+        passed.append(f"trash: {trashed!r} listed with when it went; its page says it is in the trash")
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
         problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")

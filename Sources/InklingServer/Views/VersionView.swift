@@ -37,6 +37,7 @@ enum VersionView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
+      \(TrashView.banner(draft))
       <nav class="steps">\(previous) \(next)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
@@ -97,10 +98,11 @@ enum VersionView {
     -> HTTPResponse
   {
     let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
-    let value: JSONValue = [
+    var value: JSONValue = [
       "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id),
       "drawing": drawing.json(strokes: strokes), "draftID": .int(Int(draft.id.rawValue)),
     ]
+    if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }
 }
