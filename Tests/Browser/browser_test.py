@@ -182,8 +182,28 @@ def main():
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#problem pre"), "no syntax error shown")
         caret = driver.find_element(By.CSS_SELECTOR, "#problem pre").text
         check("^" in caret and "(" in caret, "the syntax error has no caret: " + caret)
-        check(card_names(driver) == [], "a query that does not parse still shows drafts")
+        check(card_names(driver) == expected, "a query that does not parse lost the last good results")
+        check("stale" in driver.find_element(By.ID, "grid").get_attribute("class"), "old results are not marked")
         passed.append(f"search: {len(expected)} drafts for {query!r}, and a caret message for a syntax error")
+
+        # A date that does not read: the no-script page's sentence, over the last good results.
+        box.send_keys(Keys.BACKSPACE * len(" and ("))
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#problem pre") and card_names(d) == expected,
+             "the grid did not come back after the query read again")
+        since = driver.find_element(By.ID, "since")
+        since.send_keys("last week")
+        sentence = "\u201clast week\u201d is not a date"
+        shown = lambda d: d.find_element(By.ID, "problem").text.replace("\u2068", "").replace("\u2069", "")
+        wait(driver, lambda d: sentence in shown(d), "an unreadable date says nothing")
+        check(card_names(driver) == expected, "an unreadable date blanked the grid")
+        check("stale" in driver.find_element(By.ID, "grid").get_attribute("class"), "old results are not marked")
+        driver.save_screenshot(os.path.join(args.artifacts, "bad-date.png"))
+        since.send_keys(Keys.BACKSPACE * len("last week"), "2000")
+        wait(driver, lambda d: not d.find_element(By.ID, "problem").text and card_names(d) == expected,
+             "a date that reads did not bring the grid back")
+        check("stale" not in driver.find_element(By.ID, "grid").get_attribute("class"), "new results still marked old")
+        since.send_keys(Keys.BACKSPACE * 4)
+        passed.append("an unreadable date shows its sentence over the last good results")
 
         # One draft: one timeline entry per version.
         name = expected[0]
