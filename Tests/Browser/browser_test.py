@@ -15,6 +15,7 @@ a search, a draft and a version go to the artefacts folder.
 """
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -32,6 +33,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
+DEVICE = "Device strokes"
+MINIMUM_SIDE = 512  # VersionView.minimumSide
+SHARED = os.environ.get("INKLING_SHARED") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared")
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
 
 
@@ -65,6 +69,11 @@ def build_archive(bin_dir, work):
     for hour in (10, 11):
         shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{HOSTILE}-2025-11-30T{hour}:00:00Z.inkling"))
     shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{BIDI}-2025-11-29T10:00:00Z.inkling"))
+    # A real device drawing: three pen strokes, a share image of about 209 × 256 px.
+    with open(os.path.join(SHARED, "samples", "pkdrawing", "three-pen-strokes.pkdrawing"), "rb") as f:
+        drawing = base64.b64encode(f.read()).decode()
+    with open(os.path.join(drafts, f"{DEVICE}-2025-11-28T10:00:00Z.inkling"), "w") as f:
+        json.dump({"drawingData": drawing, "color": {"r": 1, "g": 1, "b": 1, "a": 1}}, f)
     archive = os.path.join(work, "archive.sqlite")
     run(bin_dir, archive, "import", drafts)
     return archive, drafts
@@ -268,6 +277,19 @@ def main():
         check(driver.title.startswith("\u2068" + BIDI), "the title does not isolate the name: " + repr(driver.title))
         driver.save_screenshot(os.path.join(args.artifacts, "bidi.png"))
         passed.append("a bidi-override name stays inside its isolate (the size after it stays after it)")
+
+        # A device drawing's large view is shown at a size one can look at, and fits a phone.
+        device = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+                  if d["name"] == DEVICE]
+        check(len(device) == 1, "the device drawing is not listed")
+        driver.get(url + f"draft?id={device[0]}&version=1")
+        loaded, total = images_loaded(driver, ".large img")
+        check(loaded == total == 1, "the device drawing's large image did not load")
+        box = driver.execute_script("const r = document.querySelector('.large img').getBoundingClientRect();"
+                                    "return [r.width, r.height];")
+        check(max(box) >= MINIMUM_SIDE - 1, f"a device drawing's large view is {box[0]:.0f} × {box[1]:.0f} px")
+        driver.save_screenshot(os.path.join(args.artifacts, "device-version.png"))
+        passed.append(f"device drawing's large view: {box[0]:.0f} × {box[1]:.0f} px")
 
         # The trash: the deleted draft, when it went, and its page says it is in the trash.
         driver.get(url)
