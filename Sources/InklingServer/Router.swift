@@ -71,6 +71,8 @@ struct Router: Sendable {
       return try DraftView.api(
         target, pool: pool, strokesPerPage: strokesPerPage,
         fullPaths: ServerConfiguration.isLoopback(access.listenHost))
+    case "trash" where path.count == 1: return .now(try TrashView.page(pool: pool))
+    case "api" where path == ["api", "trash"]: return .now(try TrashView.api(pool: pool))
     case "versions" where path.count == 3:
       let id = try VersionFiles.id(path[1])
       switch path[2] {

@@ -15,6 +15,7 @@ a search, a draft and a version go to the artefacts folder.
 """
 
 import argparse
+import base64
 import json
 import os
 import shutil
@@ -32,6 +33,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
+DEVICE = "Device strokes"
+MINIMUM_SIDE = 512  # VersionView.minimumSide
+SHARED = os.environ.get("INKLING_SHARED") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared")
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
 
 
@@ -65,6 +69,11 @@ def build_archive(bin_dir, work):
     for hour in (10, 11):
         shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{HOSTILE}-2025-11-30T{hour}:00:00Z.inkling"))
     shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{BIDI}-2025-11-29T10:00:00Z.inkling"))
+    # A real device drawing: three pen strokes, a share image of about 209 × 256 px.
+    with open(os.path.join(SHARED, "samples", "pkdrawing", "three-pen-strokes.pkdrawing"), "rb") as f:
+        drawing = base64.b64encode(f.read()).decode()
+    with open(os.path.join(drafts, f"{DEVICE}-2025-11-28T10:00:00Z.inkling"), "w") as f:
+        json.dump({"drawingData": drawing, "color": {"r": 1, "g": 1, "b": 1, "a": 1}}, f)
     archive = os.path.join(work, "archive.sqlite")
     run(bin_dir, archive, "import", drafts)
     return archive, drafts
@@ -138,6 +147,8 @@ def main():
     try:
         step("building an archive")
         archive, drafts = build_archive(args.bin, work)
+        trashed = json.loads(run(args.bin, archive, "--json", "list", "--sort", "oldest"))["drafts"][0]["name"]
+        run(args.bin, archive, "delete", trashed)
         everything = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list"))["drafts"]]
         server, url = start_server(args.bin, archive)
         step("serving at " + url + "; starting Chromium")
@@ -180,8 +191,28 @@ def main():
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#problem pre"), "no syntax error shown")
         caret = driver.find_element(By.CSS_SELECTOR, "#problem pre").text
         check("^" in caret and "(" in caret, "the syntax error has no caret: " + caret)
-        check(card_names(driver) == [], "a query that does not parse still shows drafts")
+        check(card_names(driver) == expected, "a query that does not parse lost the last good results")
+        check("stale" in driver.find_element(By.ID, "grid").get_attribute("class"), "old results are not marked")
         passed.append(f"search: {len(expected)} drafts for {query!r}, and a caret message for a syntax error")
+
+        # A date that does not read: the no-script page's sentence, over the last good results.
+        box.send_keys(Keys.BACKSPACE * len(" and ("))
+        wait(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "#problem pre") and card_names(d) == expected,
+             "the grid did not come back after the query read again")
+        since = driver.find_element(By.ID, "since")
+        since.send_keys("last week")
+        sentence = "\u201clast week\u201d is not a date"
+        shown = lambda d: d.find_element(By.ID, "problem").text.replace("\u2068", "").replace("\u2069", "")
+        wait(driver, lambda d: sentence in shown(d), "an unreadable date says nothing")
+        check(card_names(driver) == expected, "an unreadable date blanked the grid")
+        check("stale" in driver.find_element(By.ID, "grid").get_attribute("class"), "old results are not marked")
+        driver.save_screenshot(os.path.join(args.artifacts, "bad-date.png"))
+        since.send_keys(Keys.BACKSPACE * len("last week"), "2000")
+        wait(driver, lambda d: not d.find_element(By.ID, "problem").text and card_names(d) == expected,
+             "a date that reads did not bring the grid back")
+        check("stale" not in driver.find_element(By.ID, "grid").get_attribute("class"), "new results still marked old")
+        since.send_keys(Keys.BACKSPACE * 4)
+        passed.append("an unreadable date shows its sentence over the last good results")
 
         # One draft: one timeline entry per version.
         name = expected[0]
@@ -246,6 +277,33 @@ def main():
         check(driver.title.startswith("\u2068" + BIDI), "the title does not isolate the name: " + repr(driver.title))
         driver.save_screenshot(os.path.join(args.artifacts, "bidi.png"))
         passed.append("a bidi-override name stays inside its isolate (the size after it stays after it)")
+
+        # A device drawing's large view is shown at a size one can look at, and fits a phone.
+        device = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+                  if d["name"] == DEVICE]
+        check(len(device) == 1, "the device drawing is not listed")
+        driver.get(url + f"draft?id={device[0]}&version=1")
+        loaded, total = images_loaded(driver, ".large img")
+        check(loaded == total == 1, "the device drawing's large image did not load")
+        box = driver.execute_script("const r = document.querySelector('.large img').getBoundingClientRect();"
+                                    "return [r.width, r.height];")
+        check(max(box) >= MINIMUM_SIDE - 1, f"a device drawing's large view is {box[0]:.0f} × {box[1]:.0f} px")
+        driver.save_screenshot(os.path.join(args.artifacts, "device-version.png"))
+        passed.append(f"device drawing's large view: {box[0]:.0f} × {box[1]:.0f} px")
+
+        # The trash: the deleted draft, when it went, and its page says it is in the trash.
+        driver.get(url)
+        click(driver, driver.find_element(By.CLASS_NAME, "trash-link"))
+        rows = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#trash tbody tr"), "the trash page lists nothing")
+        check(len(rows) == 1 and rows[0].find_element(By.TAG_NAME, "a").text == trashed,
+              f"the trash lists {[r.text for r in rows]}, not {trashed!r}")
+        check(rows[0].find_elements(By.TAG_NAME, "time")[-1].get_attribute("datetime").endswith("Z"), "no deletion time")
+        driver.save_screenshot(os.path.join(args.artifacts, "trash.png"))
+        click(driver, rows[0].find_element(By.TAG_NAME, "a"))
+        banner = wait(driver, lambda d: d.find_elements(By.ID, "trashed"), "a trashed draft's page does not say so")[0]
+        check("undelete -- " in banner.text, "the banner has no undelete command: " + banner.text)
+        driver.save_screenshot(os.path.join(args.artifacts, "trashed-draft.png"))
+        passed.append(f"trash: {trashed!r} listed with when it went; its page says it is in the trash")
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
         problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")

@@ -4,6 +4,8 @@
 //     cards in one place only);
 //   - the search box searches as one types: the grid is fetched again for the new query and
 //     swapped in, and the address follows (history.replaceState), so it can be bookmarked.
+//     A query or date the server cannot read (a 400) shows the server's sentence and keeps
+//     the last good results, dimmed, until the next search that reads.
 // Nothing here builds markup from text: cards come from the server's HTML through DOMParser,
 // which runs no scripts, and are adopted as nodes.
 "use strict";
@@ -13,8 +15,14 @@
 
   async function fetchPage(url) {
     const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
-    // A search that does not parse is a 400 whose page says why: shown like any other.
     return parser.parseFromString(await response.text(), "text/html");
+  }
+
+  // The page for a search, and whether it holds results (a search or a date that does not
+  // read is a 400 whose page says why).
+  async function fetchSearch(url) {
+    const response = await fetch(url, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+    return { doc: parser.parseFromString(await response.text(), "text/html"), ok: response.ok };
   }
 
   function replaceById(doc, id) {
@@ -42,7 +50,7 @@
     if (loading || !entries.some((entry) => entry.isIntersecting)) return;
     const more = document.getElementById("more");
     const grid = document.getElementById("grid");
-    if (!more || !grid) return;
+    if (!more || !grid || grid.classList.contains("stale")) return; // not more of an old search
     loading = true;
     observer.unobserve(more);
     try {
@@ -78,10 +86,24 @@
   async function search() {
     const url = gridURL();
     const mine = ++generation;
-    const doc = await fetchPage(url);
+    const { doc, ok } = await fetchSearch(url);
     if (mine !== generation) return; // a newer search is on its way
     if (location.pathname !== "/") {
       location.assign(url);
+      return;
+    }
+    if (!ok && doc.getElementById("problem")) {
+      // What was wrong, over the results of the last search that read.
+      replaceById(doc, "problem");
+      // The sentence is above the grid: bring it out from under the bar if one has scrolled.
+      const problem = document.getElementById("problem");
+      const bar = document.querySelector(".bar");
+      if (problem && bar && problem.getBoundingClientRect().top < bar.getBoundingClientRect().bottom) {
+        window.scrollTo({ top: 0 });
+      }
+      const grid = document.getElementById("grid");
+      if (grid) grid.classList.add("stale");
+      history.replaceState(null, "", url);
       return;
     }
     for (const id of ["problem", "empty", "grid", "pages"]) replaceById(doc, id);

@@ -10,6 +10,10 @@
 //     characters, so `"><img src=x onerror=…>` stays one harmless value.
 //   - urlComponent: everything outside RFC 3986's unreserved set is percent-encoded, so a
 //     component can never add a `/`, `?`, `&`, `#` or `=` to the URL it goes into.
+//   - shellWord: a command a page shows for copying into a shell (POSIX sh, bash, zsh): a
+//     single-quoted word, in which nothing expands; a name with a control, format or
+//     separator character (a newline, U+202E) as `$'…'` with those bytes as `\xHH`, so that
+//     what is copied is what is seen and runs as one word.
 //
 // Names are isolated as well as escaped (issue 30): a name holding bidi controls (U+202E
 // RIGHT-TO-LEFT OVERRIDE, say) must not reorder the text around it. In markup a name goes in
@@ -71,6 +75,39 @@ enum Escape {
     }
     out.append(contentsOf: repeatElement(Unicode.Scalar(0x2069)!, count: open))
     return String(out)
+  }
+
+  /// One word of a shell command, quoted so that the shell takes it as it is.
+  static func shellWord(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.utf8.allSatisfy { byte in
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+          || "_-./:@%+,".utf8.contains(byte)
+      }
+    if plain { return word }
+    guard word.unicodeScalars.contains(where: invisible) else { return "'" + word.replacing("'", with: "'\\''") + "'" }
+    var out: [UInt8] = Array("$'".utf8)
+    for scalar in word.unicodeScalars {
+      if invisible(scalar) {
+        for byte in String(scalar).utf8 {
+          out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hexDigit(byte >> 4), hexDigit(byte & 0xF)]
+        }
+      } else {
+        if scalar == "\\" || scalar == "'" { out.append(UInt8(ascii: "\\")) }
+        out += Array(String(scalar).utf8)
+      }
+    }
+    return String(decoding: out + [UInt8(ascii: "'")], as: UTF8.self)
+  }
+
+  /// A character a person cannot see for what it is: controls, format characters (the bidi
+  /// overrides among them), line and paragraph separators, private or unassigned code points.
+  private static func invisible(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: true
+    default: false
+    }
   }
 
   /// A JSON document as UTF-8 bytes, one line.

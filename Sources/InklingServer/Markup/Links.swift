@@ -6,12 +6,13 @@
 //   /draft?id=D                        a draft's timeline;  &version=K  one version, large
 //   /draft?name=N                      the same by name (for addresses people type; a name
 //                                      with a control character has only its id's address)
+//   /trash                             the drafts in the trash (`list --trash`)
 //   /versions/ID/thumbnail.png?size=S  a version's thumbnail (S = 128, 256, 512, 1024)
 //   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3)
 //   /versions/ID/file                  its original .inkling file, under its original name
 //   /swatches/RRGGBBAA.svg             a colour swatch (CSP forbids inline styles)
 //   /static/NAME?v=HASH                the embedded stylesheet and script
-//   /api/drafts, /api/draft            the JSON twins of / and /draft, same parameters
+//   /api/drafts, /api/draft, /api/trash  the JSON twins of /, /draft and /trash
 //
 // Pages link to drafts by id (DraftID), never by name: a name may hold a tab, a newline or
 // a CR, which no request target may (RequestTarget), so a draft listed under such a name
@@ -73,6 +74,10 @@ enum Links {
       "/api/draft",
       [("id", String(id.rawValue)), ("version", String(number)), ("strokes", "1"), ("strokesFrom", String(from))])
   }
+
+  static let trash = URLReference(text: "/trash")
+
+  static let apiTrash = URLReference(text: "/api/trash")
 
   static func thumbnail(_ id: VersionID, size: Int) -> URLReference {
     url("/versions/\(id)/thumbnail.png", [("size", String(size)), ("r", String(Renderer.version))])

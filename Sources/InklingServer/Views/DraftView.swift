@@ -49,6 +49,7 @@ enum DraftView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
+      \(TrashView.banner(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
@@ -102,10 +103,18 @@ enum DraftView {
     "<img class=\"swatch\" src=\"\(Links.swatch(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha))\" width=\"14\" height=\"14\" alt=\"\">"
   }
 
+  /// The version's file to download, and when the draft was renamed since, that the file
+  /// keeps the name it was saved under (restore gives it back byte for byte, name included).
   static func download(_ id: VersionID, _ version: VersionInfo) -> HTML {
-    """
-    <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(name: version.fileName)</a> (\(Format.bytes(version.fileSize)))
-    """
+    let link: HTML = """
+      <a class="download" href="\(Links.file(id))" download="\(attribute: version.fileName)">Download \(name: version.fileName)</a> (\(Format.bytes(version.fileSize)))
+      """
+    guard let saved = DraftFileName(version.fileName),
+      saved.draftName != DraftFileName.canonicalName(DraftFileName.safeName(version.draftName))
+    else { return link }
+    return """
+      \(link) <span class="note renamed">the original file name: the draft was called \(name: saved.draftName) when this was saved</span>
+      """
   }
 
   // MARK: - JSON
@@ -124,11 +133,12 @@ enum DraftView {
       }
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
-    let value: JSONValue = [
+    var value: JSONValue = [
       "draft": .string(draft.name),
       "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id, fullPaths: fullPaths) }),
       "draftID": .int(Int(draft.id.rawValue)),
     ]
+    if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
     return .now(HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value)))
   }
 }

@@ -58,19 +58,29 @@ enum GridView {
         contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: grid(page, state)).bytes)
     } catch let syntax as SearchSyntaxError {
       // The grid's page with the query's caret message in place of the cards.
-      let main: HTML = """
-        <section class="problem" id="problem" role="alert">
-        <h1>The search does not parse</h1>
-        <pre>\(syntax.description)</pre>
-        </section>
-        <ul class="grid" id="grid"></ul>
-        <nav class="pages" id="pages"></nav>
-        \(help)
-        """
-      return HTTPResponse(
-        status: 400, contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: main).bytes,
-        cache: .none)
+      return problem(title: title, state, "<h1>The search does not parse</h1>\n<pre>\(syntax.description)</pre>")
+    } catch let error as ArchiveError {
+      // A date the filters cannot read: the grid's page saying so, its form keeping what was
+      // typed (app.js shows the same sentence over the results it had).
+      let request = RequestError(error)
+      guard request.status == 400 else { throw error }
+      return problem(title: title, state, "<h1>A filter cannot be read</h1>\n<p>\(request.message)</p>")
     }
+  }
+
+  /// The grid's page with `explanation` where the cards would be, as a 400.
+  static func problem(title: String, _ state: GridState, _ explanation: HTML) -> HTTPResponse {
+    let main: HTML = """
+      <section class="problem" id="problem" role="alert">
+      \(explanation)
+      </section>
+      <ul class="grid" id="grid"></ul>
+      <nav class="pages" id="pages"></nav>
+      \(help)
+      """
+    return HTTPResponse(
+      status: 400, contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: main).bytes,
+      cache: .none)
   }
 
   static func grid(_ page: DraftPage, _ state: GridState) -> HTML {

@@ -22,6 +22,7 @@ enum Layout {
     <header class="bar">
     <a class="home" href="\(Links.grid(GridState()))">Drafts</a>
     \(searchForm(search))
+    <a class="trash-link" href="\(Links.trash)">Trash</a>
     </header>
     <main>
     \(main)

@@ -5,11 +5,42 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
+import InklingRendering
 
 enum VersionView {
   /// The share image's scales offered to the browser (srcset), one per display density.
   static let scales = [1, 2, 3]
+
+  /// The least the longer side of the large view measures, in CSS pixels. The share image is
+  /// the drawing's bounds at one pixel a point, so a few strokes drawn on a device make an
+  /// image of 52 × 57 px, or a 25 × 126 px sliver: shown at that size, a version page has
+  /// nothing to look at. Such an image is shown larger (as the grid's thumbnails scale a
+  /// drawing up to their square), and the browser picks the scale it needs for that size.
+  static let minimumSide = 512
+
+  /// The large view: the share image at the display size (at least `minimumSide` on its longer
+  /// side), offered at each scale by its pixel width. The sizes come from the drawing index's
+  /// bounds, within a few pixels of the renderer's own (which rounds each stroke out): near
+  /// enough for the browser to choose a scale, and the display size is ours anyway.
+  static func largeImage(_ id: VersionID, bounds: Rect?, alt: HTML) -> HTML {
+    guard let bounds else {
+      // An empty drawing exports its canvas (the app's, 1024 × 768 pt by default): large already.
+      let sources = scales.map { "\(Links.render(id, scale: $0).text) \($0)x" }.joined(separator: ", ")
+      return "<img src=\"\(Links.render(id, scale: 1))\" srcset=\"\(attribute: sources)\" alt=\"\(alt)\">"
+    }
+    let natural = RenderGeometry.export(bounds: bounds, canvas: nil, scale: 1)
+    let enlarge = max(1, Double(minimumSide) / Double(max(natural.width, natural.height)))
+    let width = Int((Double(natural.width) * enlarge).rounded())
+    let height = Int((Double(natural.height) * enlarge).rounded())
+    let sources = scales.map { scale in
+      "\(Links.render(id, scale: scale).text) \(RenderGeometry.export(bounds: bounds, canvas: nil, scale: Double(scale)).width)w"
+    }
+    return """
+      <img src="\(Links.render(id, scale: 1))" srcset="\(attribute: sources.joined(separator: ", "))" sizes="min(100vw, \(width)px)" width="\(width)" height="\(height)" alt="\(alt)">
+      """
+  }
 
   static func page(_ reference: DraftReference, number: Int, pool: ArchivePool) throws -> HTTPResponse {
     let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
@@ -24,10 +55,7 @@ enum VersionView {
       ? "<a rel=\"next\" href=\"\(Links.version(draft.id, number: number + 1))\">Version \(number + 1) →</a>" : ""
     let image: HTML
     if drawing.status == .decoded {
-      let sources = scales.map { "\(Links.render(entry.id, scale: $0).text) \($0)x" }.joined(separator: ", ")
-      image = """
-        <img src="\(Links.render(entry.id, scale: 1))" srcset="\(attribute: sources)" alt="\(attributeName: draftName), version \(number)">
-        """
+      image = largeImage(entry.id, bounds: drawing.bounds, alt: "\(attributeName: draftName), version \(number)")
     } else {
       image = """
         <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attributeName: draftName), version \(number)">
@@ -37,6 +65,7 @@ enum VersionView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
+      \(TrashView.banner(draft))
       <nav class="steps">\(previous) \(next)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
@@ -109,10 +138,11 @@ enum VersionView {
           ("strokesNext", next.map { .string(Links.apiStrokes(draft.id, number: number, from: $0).text) } ?? .null),
         ], to: drawingJSON)
     }
-    let value: JSONValue = [
+    var value: JSONValue = [
       "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id, fullPaths: fullPaths),
       "drawing": drawingJSON, "draftID": .int(Int(draft.id.rawValue)),
     ]
+    if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
     return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
   }
 }

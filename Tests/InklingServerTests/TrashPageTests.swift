@@ -1,0 +1,125 @@
+// The trash in the web view: `/trash` lists what `list --trash` lists, with when each went;
+// a trashed draft's pages say so and show the command that brings it back (quoted so that a
+// shell runs it as shown); a renamed draft's downloads say they keep the original file name.
+
+import Foundation
+import InklingArchive
+import Testing
+
+@testable import InklingServer
+
+@Suite struct TrashPageTests {
+  func json(_ response: RawResponse) throws -> [String: Any] {
+    try #require(try response.json() as? [String: Any])
+  }
+
+  @Test func theTrashPageIsListTrash() throws {
+    let served = try ServedArchive()
+    let empty = try served.get("/trash")
+    #expect(empty.status == 200)
+    #expect(empty.text.contains("The trash is empty."))
+    let writer = try Archive(path: served.archivePath)
+    let names = Array(try writer.drafts().map(\.name).prefix(4)) + ["\"><img src=x onerror=alert(1)>"]
+    for name in names { _ = try writer.delete(draft: name) }
+
+    let cli = try Binary.run(["--archive", served.archivePath, "--json", "list", "--trash"])
+    #expect(cli.status == 0)
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(cli.stdoutBytes)) as? [String: Any])
+    let listed = try #require(document["drafts"] as? [[String: Any]])
+    let api = try json(try served.get("/api/trash"))
+    let drafts = try #require(api["drafts"] as? [[String: Any]])
+    #expect(api["total"] as? Int == names.count)
+    #expect(drafts.count == listed.count)
+    for (a, b) in zip(drafts, listed) {
+      var trimmed = a
+      trimmed["id"] = nil
+      trimmed["url"] = nil
+      #expect(NSDictionary(dictionary: trimmed) == NSDictionary(dictionary: b))
+      #expect(a["url"] as? String == "/draft?id=\(a["id"] as? Int ?? 0)")
+    }
+
+    let page = try served.get("/trash")
+    #expect(page.status == 200)
+    let rows = page.text.components(separatedBy: "<tr><td>").dropFirst()
+    #expect(rows.count == listed.count)
+    for (row, draft) in zip(rows, listed) {
+      let name = draft["name"] as? String ?? ""
+      #expect(row.contains("<bdi>\(Markup.escape(name))</bdi>"), "\(name)")
+      // When it went, as a <time> of the deletion date (to the second) that `list --trash` gives.
+      let deleted = draft["deleted"] as? String ?? "none"
+      #expect(row.contains("<time datetime=\"\(deleted.prefix(19))"), "\(row) \(deleted)")
+    }
+    #expect(!page.text.contains("<img src=x"))
+    // The grid leaves them out and links to the trash.
+    let grid = try served.get("/?sort=name")
+    #expect(grid.text.contains("<a class=\"trash-link\" href=\"/trash\">Trash</a>"))
+  }
+
+  @Test func aTrashedDraftsPagesSaySoAndHowToBringItBack() throws {
+    let served = try ServedArchive()
+    let writer = try Archive(path: served.archivePath)
+    let name = "'single' & \"double\""
+    let live = try #require(try writer.drafts().first { $0.versionCount >= 2 && $0.name != name })
+    let trashed = try #require(try writer.drafts(matching: DraftQuery(name: name)).first)
+    _ = try writer.delete(draft: name)
+
+    let livePage = try served.get("/draft?id=\(live.id)")
+    #expect(livePage.status == 200)
+    #expect(!livePage.text.contains("id=\"trashed\""))
+    for target in ["/draft?id=\(trashed.id)", "/draft?id=\(trashed.id)&version=1", "/draft?name=" + encoded(name)] {
+      let page = try served.get(target)
+      #expect(page.status == 200, "\(target)")
+      #expect(page.text.contains("<strong>In the trash</strong> since <time"), "\(target)")
+      let command = Markup.escape(#"inkling-archive undelete -- ''\''single'\'' & "double"'"#)
+      #expect(page.text.contains("<code class=\"command\">\(command)</code>"), "\(target)")
+    }
+    let api = try json(try served.get("/api/draft?id=\(trashed.id)"))
+    #expect(api["deleted"] is String)
+    #expect(try json(try served.get("/api/draft?id=\(live.id)"))["deleted"] == nil)
+    let version = try json(try served.get("/api/draft?id=\(trashed.id)&version=1"))
+    #expect(version["deleted"] is String)
+  }
+
+  @Test func aRenamedDraftsDownloadsKeepTheirOriginalName() throws {
+    let served = try ServedArchive()
+    let writer = try Archive(path: served.archivePath)
+    let draft = try #require(try writer.drafts().first { $0.versionCount >= 2 })
+    let old = draft.name
+    _ = try writer.rename(draft: old, to: "Renamed since")
+    let page = try served.get("/draft?id=\(draft.id)")
+    #expect(page.status == 200)
+    let notes = page.text.components(separatedBy: "<span class=\"note renamed\">").count - 1
+    #expect(notes == draft.versionCount)
+    #expect(page.text.contains("the draft was called <bdi>\(Markup.escape(old))</bdi> when this was saved"))
+    let history = try writer.history(of: "Renamed since")
+    let file = try served.get("/versions/\(try writer.timeline(of: "Renamed since")[0].id)/file")
+    #expect(file.header("Content-Disposition")?.hasSuffix("''" + encoded(history[0].fileName)) == true)
+    #expect(history[0].fileName.hasPrefix(old))
+    // A draft not renamed says nothing of it.
+    let other = try #require(try writer.drafts().first { $0.name != "Renamed since" })
+    #expect(!(try served.get("/draft?id=\(other.id)").text.contains("note renamed")))
+  }
+
+  /// Each word runs as itself in bash (and, without invisible characters, in sh).
+  @Test(arguments: [
+    "Plan-B", "it's", "$(touch /tmp/x)", "a b\tc", "New\nline", "\u{202E}evil\u{202D} gnp.exe", "back\\slash'",
+    "-rf", "=cmd", "~user", "", "Café 猫 🎨", "a\u{2028}b",
+  ])
+  func shellWordsRunAsThemselves(word: String) throws {
+    let quoted = Escape.shellWord(word)
+    for shell in ["/bin/bash", "/bin/sh"] where shell == "/bin/bash" || !quoted.hasPrefix("$'") {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: shell)
+      process.arguments = ["-c", "printf %s " + quoted]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let output = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(Array(output) == Array(word.utf8), "\(shell): \(quoted)")
+    }
+    #expect(Escape.shellWord("Plan-B") == "Plan-B")
+    #expect(Escape.shellWord("it's") == "'it'\\''s'")
+    #expect(Escape.shellWord("New\nline") == "$'New\\x0Aline'")
+  }
+}
