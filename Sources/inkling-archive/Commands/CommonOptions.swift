@@ -19,7 +19,9 @@ enum Common {
       "output", short: "o", valueName: valueName, .file, required: (), help: help + " `-` writes to standard output.")
   }
 
-  static let force = Flag("force", short: "f", help: "Replace files that already exist.")
+  static let force = Flag(
+    "force", short: "f",
+    help: "Replace a regular file that already exists (a FIFO or device is written into, never replaced).")
 
   /// `--source LABEL`, where imported versions came from.
   static func source(_ help: String) -> Option<String?> {
