@@ -6,7 +6,8 @@ import InklingCommandLine
 enum Common {
   /// A draft's name, completed from the archive's names.
   static let draft = Argument(
-    "DRAFT", .text, help: "The draft's name, exactly (as `list` shows it).", completion: .command(["list", "--paths"]))
+    "DRAFT", .text, help: "The draft's name, exactly (as `list` shows it).",
+    completion: .command(["list", "--paths", "--null"]))
 
   /// `--version N`, as `history` numbers versions.
   static func version(_ help: String) -> Option<Int?> {

@@ -26,7 +26,7 @@ private func eachDraft(
 struct DeleteCommand: Command {
   static let drafts = Argument(
     "DRAFT", .text, repeating: (), help: "A draft's name, exactly (as `list` shows it).",
-    completion: .command(["list", "--paths"]))
+    completion: .command(["list", "--paths", "--null"]))
 
   static let name = "delete"
 
@@ -97,7 +97,7 @@ struct UndeleteCommand: Command {
 struct PurgeCommand: Command {
   static let drafts = Argument(
     "DRAFT", .text, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
-    completion: .command(["list", "--trash", "--paths"]))
+    completion: .command(["list", "--trash", "--paths", "--null"]))
   static let olderThan = Option(
     "older-than", valueName: "DATE", .text,
     help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago).")
