@@ -162,6 +162,29 @@ import Testing
     #expect(names.stdout.components(separatedBy: "\"fileName\":").count == 7)
   }
 
+  /// `undelete A B` run again after it was interrupted, or after it was done (issue 31,
+  /// item 8): what is still in the trash comes back, what is back already is said so.
+  @Test func undeleteRunAgainSaysWhatIsBackAlready() throws {
+    try importSample()
+    #expect(try runner.run(["delete", "Plan-B", "Scratch"]).status == 0)
+    let back = try runner.run(["undelete", "Plan-B", "Scratch", "Nope"])
+    #expect(back.status == 1)
+    #expect(
+      back.stdout
+        == "Brought \"Plan-B\" back from the trash (3 versions).\nBrought \"Scratch\" back from the trash (1 version).\n"
+    )
+    #expect(back.stderr.hasPrefix("Error: no draft named \"Nope\" in the archive"))
+    let again = try runner.run(["undelete", "Plan-B", "Scratch"])
+    #expect(again.status == 0)
+    #expect(
+      again.stdout
+        == "\"Plan-B\" is not in the trash; nothing to bring back.\n\"Scratch\" is not in the trash; nothing to bring back.\n"
+    )
+    let json = try runner.run(["--json", "undelete", "Scratch"])
+    #expect(json.stdout.contains(#""deleted":null,"wasOutOfTrash":true"#), "\(json.stdout)")
+    #expect(try runner.run(["list", "--trash", "--paths"]).stdout == "")
+  }
+
   @Test func theTrash() throws {
     try importSample()
     let deleted = try runner.run(["delete", "Scratch", "Nope"])

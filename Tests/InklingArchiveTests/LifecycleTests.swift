@@ -324,6 +324,31 @@ import Testing
     try Self.expectHealthy(archive, "after undelete")
   }
 
+  /// Several drafts come back from the trash in one transaction (issue 31, item 8): when the
+  /// second one's change fails, the first is still in the trash, as after a kill.
+  @Test func undeleteOfSeveralDraftsIsOneTransaction() throws {
+    let folder = try TemporaryFolder("undelete-all")
+    let archive = try Self.archive(
+      folder, [("A-2025-10-01T10:00:00Z.inkling", 1), ("B-2025-10-02T10:00:00Z.inkling", 2)])
+    let deleted = try archive.delete(drafts: ["A", "B", "A", "Nope"])
+    #expect(deleted.drafts.map(\.name) == ["A", "B"] && deleted.problems.count == 1)
+    // A trigger of this connection only (TEMP: the archive's schema stays as it is) stops
+    // the change of B inside the transaction.
+    try archive.database.execute(
+      "CREATE TEMP TRIGGER stop_b BEFORE UPDATE OF deleted_ms ON main.draft WHEN OLD.name = 'B' "
+        + "BEGIN SELECT RAISE(ABORT, 'stopped for the test'); END")
+    #expect(throws: ArchiveError.self) { try archive.undelete(drafts: ["A", "B"]) }
+    #expect(try archive.drafts(matching: .trash).map(\.name).sorted() == ["A", "B"])
+    try archive.database.execute("DROP TRIGGER temp.stop_b")
+
+    let back = try archive.undelete(drafts: ["A", "B"])
+    #expect(back.drafts.map(\.name) == ["A", "B"] && back.drafts.allSatisfy { !$0.wasOutOfTrash })
+    let again = try archive.undelete(drafts: ["B", "A"])
+    #expect(again.drafts.map(\.name) == ["B", "A"] && again.drafts.allSatisfy(\.wasOutOfTrash))
+    #expect(try archive.drafts(matching: .trash).isEmpty)
+    try Self.expectHealthy(archive, "after undelete")
+  }
+
   @Test func purgeRemovesForGoodAndGCReclaimsTheSpace() throws {
     let folder = try TemporaryFolder("purge")
     var files: [(String, UInt64)] = []
