@@ -141,7 +141,9 @@ package enum Completion: Sendable, Equatable {
   case files
   case folders
   case choices([String])
-  /// The lines the program itself prints when run with these arguments (draft names).
+  /// The values the program itself prints when run with these arguments, each ended by a
+  /// NUL byte (draft names, which may hold any character but NUL). The scripts treat them as
+  /// data: nothing in them is ever expanded or run.
   case command([String])
 }
 

@@ -76,6 +76,15 @@ extension TrashedDraft {
     ]
   }
 
+  /// A draft of `undelete`, which also says whether it was out of the trash already (and
+  /// then has no date it was deleted).
+  package var undeletedJSON: JSONValue {
+    [
+      "name": .string(name), "versions": .int(versionCount), "lastSaved": .optional(lastSaved.map { .date($0) }),
+      "deleted": wasOutOfTrash ? .null : .date(deleted), "wasOutOfTrash": .bool(wasOutOfTrash),
+    ]
+  }
+
   /// A draft of `delete`, which also says whether it was in the trash already.
   package var deletedJSON: JSONValue {
     [

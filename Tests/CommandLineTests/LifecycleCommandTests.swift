@@ -141,6 +141,50 @@ import Testing
     #expect(check.status == 0, "\(check.stdout)")
   }
 
+  /// Each revert is the draft's newest version, also several within one second, and the
+  /// message names the version that is (issue 31, item 4).
+  @Test func revertAlwaysMakesTheNewestVersion() throws {
+    try importSample()
+    #expect(try runner.run(["revert", "Plan-B", "--version", "1"]).status == 0)
+    // Asked again, or asked for the newest, nothing is added, and the message says which is which.
+    let again = try runner.run(["revert", "Plan-B", "--version", "1"])
+    #expect(again.stdout == "\"Plan-B\": the newest version, 4, is a copy of version 1 already; nothing added.\n")
+    let newest = try runner.run(["revert", "Plan-B", "--version", "4"])
+    #expect(newest.stdout == "\"Plan-B\": version 4 is the newest version already; nothing added.\n")
+    // Within one second, 2 then 1: each a new newest version, a second after the one before.
+    let two = try runner.run(["revert", "Plan-B", "--version", "2"])
+    let one = try runner.run(["revert", "Plan-B", "--version", "1"])
+    #expect(two.stdout.hasPrefix("\"Plan-B\": added version 5 ") && two.stdout.hasSuffix("a copy of version 2.\n"))
+    #expect(one.stdout.hasPrefix("\"Plan-B\": added version 6 ") && one.stdout.hasSuffix("a copy of version 1.\n"))
+    try runner.run(["restore", "Plan-B", "-o", "newest-1.inkling"])
+    #expect(try bytes("newest-1.inkling") == bytes("Drafts/Plan-B-2025-10-01T10:00:00Z.inkling"))
+    let names = try runner.run(["--json", "history", "Plan-B"])
+    #expect(names.stdout.components(separatedBy: "\"fileName\":").count == 7)
+  }
+
+  /// `undelete A B` run again after it was interrupted, or after it was done (issue 31,
+  /// item 8): what is still in the trash comes back, what is back already is said so.
+  @Test func undeleteRunAgainSaysWhatIsBackAlready() throws {
+    try importSample()
+    #expect(try runner.run(["delete", "Plan-B", "Scratch"]).status == 0)
+    let back = try runner.run(["undelete", "Plan-B", "Scratch", "Nope"])
+    #expect(back.status == 1)
+    #expect(
+      back.stdout
+        == "Brought \"Plan-B\" back from the trash (3 versions).\nBrought \"Scratch\" back from the trash (1 version).\n"
+    )
+    #expect(back.stderr.hasPrefix("Error: no draft named \"Nope\" in the archive"))
+    let again = try runner.run(["undelete", "Plan-B", "Scratch"])
+    #expect(again.status == 0)
+    #expect(
+      again.stdout
+        == "\"Plan-B\" is not in the trash; nothing to bring back.\n\"Scratch\" is not in the trash; nothing to bring back.\n"
+    )
+    let json = try runner.run(["--json", "undelete", "Scratch"])
+    #expect(json.stdout.contains(#""deleted":null,"wasOutOfTrash":true"#), "\(json.stdout)")
+    #expect(try runner.run(["list", "--trash", "--paths"]).stdout == "")
+  }
+
   @Test func theTrash() throws {
     try importSample()
     let deleted = try runner.run(["delete", "Scratch", "Nope"])

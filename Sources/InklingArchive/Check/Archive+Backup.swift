@@ -12,8 +12,13 @@
 // in the archive's place (`cp COPY ~/.local/share/inkling-archive/drafts.sqlite`, after
 // removing any `drafts.sqlite-wal` and `drafts.sqlite-shm` left beside the old archive).
 //
+// DEST follows the rules of every file the tool writes (FileOutput.swift): a symbolic link is
+// followed, and a FIFO or a device is written into, never replaced (the copy is then made
+// and checked in the temporary folder, $TMPDIR or /tmp, and poured into it).
+//
 // Invariants:
-//   1. DEST is replaced only with `overwrite`, and never by a copy that failed its check.
+//   1. DEST is replaced only with `overwrite`, only when it is a regular file, and never by a
+//      copy that failed its check.
 //   2. The source is only read: backup works on archives opened read-only.
 
 import FoundationEssentials
@@ -65,11 +70,12 @@ extension Archive {
     onProgress: ((BackupProgress) -> Void)? = nil
   ) throws(ArchiveError) -> BackupReport {
     let started = Date()
-    let target = try backupTarget(destination, overwrite: overwrite)
+    let (target, into) = try backupTarget(destination, overwrite: overwrite)
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
     let stem = String(decoding: parts.name.utf8.prefix(64), as: UTF8.self)
     let temporary = OutputPath.joining(
-      parts.folder, ".\(stem).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+      into ? Self.temporaryFolder : parts.folder,
+      ".\(stem).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
     try storeCall {
       do {
         try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }
@@ -90,14 +96,22 @@ extension Archive {
       throw .backupFailedCheck(
         path: target, problemCount: report.problemCount, firstProblem: report.problems.first?.description)
     }
-    try moveIntoPlace(temporary, target, overwrite: overwrite)
     var info = stat()
-    let size = stat(target, &info) == 0 ? Int64(info.st_size) : 0
+    let size = stat(temporary, &info) == 0 ? Int64(info.st_size) : 0
+    if into {
+      defer { Database.removeDatabaseFiles(temporary) }
+      try FileOutput.pour(from: temporary, into: target)
+    } else {
+      try moveIntoPlace(temporary, target, overwrite: overwrite)
+    }
     return BackupReport(path: target, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
   }
 
-  /// The file the copy goes to, after refusing the archive itself and existing files.
-  private func backupTarget(_ destination: String, overwrite: Bool) throws(ArchiveError) -> String {
+  /// The file the copy goes to (symbolic links followed), after refusing the archive itself
+  /// and existing files, and whether it is a FIFO or device to pour the copy into.
+  private func backupTarget(_ destination: String, overwrite: Bool) throws(ArchiveError) -> (
+    path: String, into: Bool
+  ) {
     var target = destination
     if FileOutput.isFolder(destination) {
       target = OutputPath.joining(destination, OutputPath(path)?.name ?? "drafts.sqlite")
@@ -109,8 +123,21 @@ extension Archive {
     {
       throw .backupIsArchive(path: target)
     }
-    if !overwrite && FileOutput.exists(target) { throw .destinationExists(path: target) }
-    return target
+    switch try FileOutput.destination(target) {
+    case .folder: throw .destinationIsFolder(path: target)
+    case .special: return (target, true)
+    case .absent(let resolved): return (resolved, false)
+    case .regularFile(let resolved):
+      guard overwrite else { throw .destinationExists(path: target) }
+      return (resolved, false)
+    case .unlinkedFile: throw .destinationExists(path: target)
+    }
+  }
+
+  /// Where a copy poured into a FIFO or device is made first: its own folder may be /dev.
+  private static var temporaryFolder: String {
+    guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
+    return folder
   }
 
   /// Renames the checked copy into place (invariant 1), then syncs the folder so that the

@@ -64,8 +64,11 @@ public struct ExportReport: Sendable, Equatable {
     public enum Kind: String, Sendable {
       /// The version does not rebuild the file it was imported from: nothing was written.
       case damaged
-      /// Something else has the name (a file with other bytes, a folder, a link): left alone.
+      /// A file with other bytes has the name: left alone (replaced with overwriting).
       case exists
+      /// Something that is not a regular file has the name (a folder, a symbolic link, a FIFO,
+      /// a device): left alone even with overwriting, which replaces regular files only.
+      case notAFile
       /// The drawing cannot be read, so it has no picture (its file was written).
       case noPicture
     }

@@ -78,11 +78,16 @@ final class ExportWriter {
       pending.append((file, .unchanged))
       return false
     }
-    guard existing == .none || overwrite else {
+    switch existing {
+    case .none: return true
+    case .file where overwrite: return true
+    case .file:
       problem(.exists, file, Self.inTheWay(existing))
       return false
+    case .other:
+      problem(.notAFile, file, Self.inTheWay(existing))
+      return false
     }
-    return true
   }
 
   /// Stages `bytes` for `file` (whose size and hash they are).
@@ -140,7 +145,8 @@ final class ExportWriter {
         if file.kind == .inkling { report.filesUnchanged += 1 } else { report.picturesUnchanged += 1 }
       case .staged(let replacing):
         guard outcomes.next() == .written else {
-          problem(.exists, file, Self.inTheWay(ExistingFile.at(path(of: file), expectedSize: -1)))
+          let existing = ExistingFile.at(path(of: file), expectedSize: -1)
+          problem(existing == .other ? .notAFile : .exists, file, Self.inTheWay(existing))
           continue
         }
         if file.kind == .inkling { report.filesWritten += 1 } else { report.picturesWritten += 1 }

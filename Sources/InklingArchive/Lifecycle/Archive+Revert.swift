@@ -5,6 +5,11 @@
 // `<name>-<now>.inkling` and its save time that stamp's second, so that restoring the file
 // and importing it again finds it archived (invariant 4 of migration 0001).
 //
+// The new version is the draft's newest, as the person asked for (issue 31, item 4): its
+// second is now's, or the second after the newest version's when that is now or later (two
+// reverts in one second, a clock behind a device's), so no two versions share a save time
+// and file name. When the newest version already holds the file asked for, nothing is added.
+//
 // `version.reverts_version_id` names the version whose content it repeats; a revert of a
 // revert names the original (invariant 2 of migration 0012), which `history` shows.
 
@@ -18,13 +23,14 @@ public struct RevertResult: Sendable, Equatable {
   public var version: VersionInfo
   /// The version asked for, whose file the new one repeats.
   public var revertedTo: Int
-  /// False when the same revert was already made within the same second: that version is
-  /// the file, and nothing was added.
+  /// False when the draft's newest version already holds that file (a revert made just
+  /// before, or version N the newest): `version` is that newest version, and nothing was added.
   public var added: Bool
 }
 
 extension Archive {
-  /// Adds a version to `name` whose file is identical to version `number`'s, saved at `now`.
+  /// Adds a version to `name` whose file is identical to version `number`'s, saved at `now`
+  /// (or a second after the newest version, when that is later), the draft's newest.
   ///
   /// ```swift
   /// let result = try archive.revert(draft: "Plan-B", toVersion: 2)
@@ -48,27 +54,33 @@ extension Archive {
         let target = history.rows[number - 1]
         // A version that no longer rebuilds its file would pass its damage on.
         _ = try fileBytes(of: target, number: number)
-        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-        let saved = milliseconds - ((milliseconds % 1000) + 1000) % 1000
-        let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
-        let version = NewVersion(
-          draftID: draft.id, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: milliseconds,
-          fileName: fileName, fileSHA256: target.fileSHA256, fileSize: target.fileSize,
-          fileModificationNanoseconds: Int64((now.timeIntervalSince1970 * 1e9).rounded(.down)),
-          blobID: target.blobID, envelopeID: target.envelopeID, background: target.background,
-          revertsVersionID: target.revertsVersionID ?? target.id)
+        guard let newest = history.rows.last else {
+          preconditionFailure("a draft has at least one version, or it would not be found")
+        }
         let id: Int64
         let added: Bool
-        if let inserted = try VersionRecords.insert(version, in: database) {
+        if newest.fileSHA256 == target.fileSHA256 {
+          // The newest version is that file already: it is what was asked for.
+          (id, added) = (newest.id, false)
+        } else {
+          let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+          let second = { (milliseconds: Int64) in milliseconds - ((milliseconds % 1000) + 1000) % 1000 }
+          let saved = max(second(milliseconds), second(newest.savedMilliseconds) + 1000)
+          let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
+          // A save stamped later than now is modified then too, so the file's time agrees with its name.
+          let modified =
+            saved > milliseconds ? saved * 1_000_000 : Int64((now.timeIntervalSince1970 * 1e9).rounded(.down))
+          let version = NewVersion(
+            draftID: draft.id, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: milliseconds,
+            fileName: fileName, fileSHA256: target.fileSHA256, fileSize: target.fileSize,
+            fileModificationNanoseconds: modified, blobID: target.blobID, envelopeID: target.envelopeID,
+            background: target.background, revertsVersionID: target.revertsVersionID ?? target.id)
+          guard let inserted = try VersionRecords.insert(version, in: database) else {
+            // Every other version of the draft is saved in an earlier second.
+            throw StoreError(kind: .corrupt, message: "a version saved after the newest one already exists")
+          }
           history.insert(VersionRow(version, id: inserted, draftName: draft.name))
           (id, added) = (inserted, true)
-        } else {
-          // The same file saved in the same second: it is that version.
-          let existing = history.rows.first { $0.savedMilliseconds == saved && $0.fileSHA256 == target.fileSHA256 }
-          guard let existing else {
-            throw StoreError(kind: .corrupt, message: "a version of the same second and content was not found")
-          }
-          (id, added) = (existing.id, false)
         }
         guard let entry = history.entries().first(where: { $0.row.id == id }) else {
           preconditionFailure("the version added or found is one of the draft's")

@@ -4,7 +4,9 @@
 // of the indexes their walks read) unless they are asked for the trash, and `history`,
 // `show` and `restore` still find it by name. Purging removes the draft and version rows;
 // what they used becomes garbage that `gc` reclaims, blob by blob, keeping any blob that is
-// still another's delta base. Each operation is one transaction.
+// still another's delta base. Each operation is one transaction, also over many drafts
+// (issue 31, item 8): a kill during `undelete A B C` leaves all three back or all three in
+// the trash, never some of each.
 
 import FoundationEssentials
 import InklingFormats
@@ -20,6 +22,17 @@ public struct TrashedDraft: Sendable, Equatable {
   public var deleted: Date
   /// For `delete`: it was in the trash already (since `deleted`), and nothing changed.
   public var wasInTrash = false
+  /// For `undelete`: it was not in the trash, and nothing changed.
+  public var wasOutOfTrash = false
+}
+
+/// What `delete` or `undelete` of several drafts did, name by name, in one transaction.
+public struct TrashChange: Sendable, Equatable {
+  /// The drafts found, in the order named (each once).
+  public var drafts: [TrashedDraft]
+  /// The names that are no draft's (`ArchiveError.noSuchDraft`, with suggestions): the
+  /// others were still done.
+  public var problems: [ArchiveError]
 }
 
 /// What `purge` removed, or with `dryRun`, would remove.
@@ -66,6 +79,61 @@ extension Archive {
         let draft = try trashedDraft(named: name)
         try DraftRecords.takeOutOfTrash(draft.id, in: database)
         return Self.trashed(draft, deleted: draft.deletedMilliseconds ?? 0)
+      }
+    }
+  }
+
+  /// Moves the drafts called `names` to the trash, all in one transaction; a draft there
+  /// already is said so (`wasInTrash`), a name that is no draft's is a problem.
+  ///
+  /// - Throws: `ArchiveError.openedReadOnly`, `.unusableArchive` (and then nothing changed).
+  public func delete(drafts names: [String], now: Date = Date()) throws(ArchiveError) -> TrashChange {
+    let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+    return try changeTrash(names) { draft throws in
+      if let deleted = draft.deletedMilliseconds {
+        var trashed = Self.trashed(draft, deleted: deleted)
+        trashed.wasInTrash = true
+        return trashed
+      }
+      try DraftRecords.moveToTrash(draft.id, at: milliseconds, in: database)
+      return Self.trashed(draft, deleted: milliseconds)
+    }
+  }
+
+  /// Takes the drafts called `names` out of the trash, all in one transaction: run again
+  /// after an interruption, it brings back what is still there and says which ones were
+  /// back already (`wasOutOfTrash`); a name that is no draft's is a problem.
+  ///
+  /// - Throws: `ArchiveError.openedReadOnly`, `.unusableArchive` (and then nothing changed).
+  public func undelete(drafts names: [String]) throws(ArchiveError) -> TrashChange {
+    try changeTrash(names) { draft throws in
+      guard let deleted = draft.deletedMilliseconds else {
+        var back = Self.trashed(draft, deleted: 0)
+        back.wasOutOfTrash = true
+        return back
+      }
+      try DraftRecords.takeOutOfTrash(draft.id, in: database)
+      return Self.trashed(draft, deleted: deleted)
+    }
+  }
+
+  /// Runs `change` on each draft named, once per draft, in one transaction.
+  private func changeTrash(_ names: [String], _ change: (DraftRow) throws -> TrashedDraft) throws(ArchiveError)
+    -> TrashChange
+  {
+    guard mode == .readWrite else { throw .openedReadOnly(path: path) }
+    return try storeCall {
+      try database.transaction { () throws -> TrashChange in
+        var result = TrashChange(drafts: [], problems: [])
+        var seen: Set<Int64> = []
+        for name in names {
+          guard let draft = try DraftRecords.draft(named: DraftFileName.canonicalName(name), in: database) else {
+            result.problems.append(noSuchDraft(name))
+            continue
+          }
+          if seen.insert(draft.id).inserted { result.drafts.append(try change(draft)) }
+        }
+        return result
       }
     }
   }

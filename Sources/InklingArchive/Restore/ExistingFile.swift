@@ -2,8 +2,8 @@
 // SHA-256, so that a re-export can tell its own file from another), or something else. The
 // file is opened with O_NOFOLLOW: a symbolic link is "something else" and never read through,
 // so a link planted in the folder cannot make an export read, or compare against, a file
-// outside it (and FileOutput never writes through one either: it links or renames a new file
-// over the name).
+// outside it. Export never writes through one either, nor over one: in a folder where the
+// tool picks the names, only a regular file is ever replaced (with --force).
 
 import InklingStore
 
@@ -46,6 +46,13 @@ enum ExistingFile: Equatable {
       buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
     }
     return .file(size: total, sha256: hasher.finalize())
+  }
+
+  /// Whether `path` names a regular file itself (not through a link), or nothing.
+  static func isRegularOrAbsent(_ path: String) -> Bool {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return errno == ENOENT }
+    return (info.st_mode & S_IFMT) == S_IFREG
   }
 
   /// Whether this is a regular file holding exactly the bytes of `sha256` and `size`.

@@ -23,7 +23,8 @@ final class FileBatch {
   /// How a staged file ended.
   enum Outcome: Equatable {
     case written
-    /// Something took the name before the file could be linked there (or it is a folder).
+    /// Something took the name before the file could be linked there (or something that is
+    /// not a regular file has it).
     case inTheWay
   }
 
@@ -87,7 +88,9 @@ final class FileBatch {
     var outcomes: [Outcome] = []
     for file in staged {
       if file.overwrite {
-        guard !FileOutput.isFolder(file.path) else {
+        // Only a regular file is replaced: a link, FIFO or device that took the name since
+        // the export looked stays (FileOutput.swift, rule 4).
+        guard ExistingFile.isRegularOrAbsent(file.path) else {
           outcomes.append(.inTheWay)
           continue
         }

@@ -2,6 +2,15 @@
 // half a file under the final name (a temporary file in the same folder is renamed into
 // place), never outside the folder asked for, and with the original modification time.
 // Standard output is a destination too (`-o -`): the bytes and nothing else go there.
+//
+// What a path names decides how it is written, as for cp and curl (issue 31, item 1):
+//   1. nothing: a new regular file is made there;
+//   2. a regular file: it is replaced, atomically, only when overwriting was asked;
+//   3. a symbolic link: it is followed, and its target is what rules 1, 2 and 4 apply to
+//      (the link itself stays);
+//   4. anything else that is not a folder (a FIFO, a device, a socket): the bytes are
+//      written into it as it is, with no temporary file, no sync and no time set. It is
+//      never replaced by a regular file, so `-o /dev/null --force` leaves /dev/null a device.
 
 #if canImport(Glibc)
   import Glibc
@@ -50,8 +59,26 @@ enum FileOutput {
   private static func writeFile(
     _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool
   ) throws(ArchiveError) {
-    guard let parts = OutputPath(path), !isFolder(path) else { throw .destinationIsFolder(path: path) }
-    if !overwrite && exists(path) { throw .destinationExists(path: path) }
+    let target: String
+    switch try destination(path) {
+    case .folder: throw .destinationIsFolder(path: path)
+    case .special:
+      if try writeInto(path, bytes, truncating: false) { return }
+      // It became a regular file between the look and the open: rule 2 applies.
+      guard overwrite, case .regularFile(let resolved) = try destination(path) else {
+        throw .destinationExists(path: path)
+      }
+      target = resolved
+    case .regularFile(let resolved):
+      guard overwrite else { throw .destinationExists(path: path) }
+      target = resolved
+    case .unlinkedFile:
+      guard overwrite else { throw .destinationExists(path: path) }
+      _ = try writeInto(path, bytes, truncating: true)
+      return
+    case .absent(let resolved): target = resolved
+    }
+    guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: path) }
     let temporary = temporaryPath(for: parts)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .fileSystem(path: parts.folder, operation: .create, code: errno) }
@@ -76,8 +103,14 @@ enum FileOutput {
     close(descriptor)
     if failure == nil {
       if overwrite {
-        if rename(temporary, path) != 0 { failure = .fileSystem(path: path, operation: .replace, code: errno) }
-      } else if link(temporary, path) != 0 {
+        // Only a regular file or nothing may be renamed over (rule 4): check again at the
+        // last moment, so a FIFO or device that took the name meanwhile is not replaced.
+        if case .special = try destination(target) {
+          failure = .destinationExists(path: path)
+        } else if rename(temporary, target) != 0 {
+          failure = .fileSystem(path: path, operation: .replace, code: errno)
+        }
+      } else if link(temporary, target) != 0 {
         // link() refuses to replace a file that appeared meanwhile, which rename() would do silently.
         failure =
           errno == EEXIST ? .destinationExists(path: path) : .fileSystem(path: path, operation: .write, code: errno)
@@ -85,6 +118,83 @@ enum FileOutput {
     }
     unlink(temporary)
     if let failure { throw failure }
+  }
+
+  /// What a write to a path meets, symbolic links followed.
+  enum Destination: Equatable {
+    /// Nothing: a new file is made at this path (the last link's target when it was a link).
+    case absent(String)
+    /// A regular file at this path (the last link's target when it was a link).
+    case regularFile(String)
+    case folder
+    /// A FIFO, a device or a socket: written into, never replaced.
+    case special
+    /// A regular file reached only through one of the kernel's own links (`/dev/fd/N` of a
+    /// file since removed): with overwriting, emptied and written into, as there is no name
+    /// to rename over.
+    case unlinkedFile
+  }
+
+  /// What `path` names (rules 1-4 above).
+  ///
+  /// - Throws: `ArchiveError.destinationIsFolder` for a path without a file name,
+  ///   `.fileSystem` when links loop or the path cannot be looked at.
+  static func destination(_ path: String) throws(ArchiveError) -> Destination {
+    guard OutputPath(path) != nil else { throw .destinationIsFolder(path: path) }
+    var info = stat()
+    if stat(path, &info) == 0 {
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: return .folder
+      case S_IFREG:
+        // The kernel's own links (/dev/fd/N, /proc/self/fd/N) can name a file that no
+        // path reaches any more.
+        let resolved = try followingLinks(path)
+        var resolvedInfo = stat()
+        guard lstat(resolved, &resolvedInfo) == 0, resolvedInfo.st_ino == info.st_ino,
+          resolvedInfo.st_dev == info.st_dev
+        else { return .unlinkedFile }
+        return .regularFile(resolved)
+      default: return .special
+      }
+    }
+    guard errno == ENOENT else { throw .fileSystem(path: path, operation: .write, code: errno) }
+    // Absent, or a link to something absent: the file is made where the last link points.
+    return .absent(try followingLinks(path))
+  }
+
+  /// `path` with its last component's symbolic links followed, as many as the kernel would
+  /// (40): the path of what is not a link, which need not exist.
+  private static func followingLinks(_ path: String) throws(ArchiveError) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var info = stat()
+      guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &buffer, buffer.count - 1)
+      guard count >= 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+      let link = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      guard let parts = OutputPath(current) else { return current }
+      current = link.hasPrefix("/") ? link : OutputPath.joining(parts.folder == "." ? "" : parts.folder, link)
+    }
+    throw .fileSystem(path: path, operation: .write, code: ELOOP)
+  }
+
+  /// Writes `bytes` into what is at `path` as it is (rule 4); false, having written nothing,
+  /// when it turns out to be a regular file once it is open, unless `truncating`.
+  private static func writeInto(_ path: String, _ bytes: [UInt8], truncating: Bool) throws(ArchiveError) -> Bool {
+    // No O_CREAT, and O_TRUNC only when a regular file is meant: opening must neither make a
+    // file nor empty one that took the name since it was looked at. A FIFO's open waits for
+    // a reader, as a shell's would.
+    let flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncating ? O_TRUNC : 0)
+    var descriptor: Int32
+    repeat { descriptor = open(path, flags) } while descriptor < 0 && errno == EINTR
+    guard descriptor >= 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+    guard truncating || (info.st_mode & S_IFMT) != S_IFREG else { return false }
+    try writeAll(bytes, to: descriptor, path: path)
+    return true
   }
 
   /// A new name beside `parts` for the temporary file a write goes through.
@@ -113,6 +223,34 @@ enum FileOutput {
     }
   }
 
+  /// Copies the file at `source` into the FIFO or device at `path` (rule 4), for a copy too
+  /// big to hold in memory.
+  ///
+  /// - Throws: `ArchiveError.destinationExists` when `path` is a regular file once open,
+  ///   `.fileSystem` when either cannot be opened, read or written.
+  static func pour(from source: String, into path: String) throws(ArchiveError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw .fileSystem(path: source, operation: .read, code: errno) }
+    defer { close(input) }
+    var output: Int32
+    repeat { output = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while output < 0 && errno == EINTR
+    guard output >= 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+    defer { close(output) }
+    var info = stat()
+    guard fstat(output, &info) == 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+    guard (info.st_mode & S_IFMT) != S_IFREG else { throw .destinationExists(path: path) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .fileSystem(path: source, operation: .read, code: errno)
+      }
+      if count == 0 { return }
+      try writeAll(Array(buffer.prefix(count)), to: output, path: path)
+    }
+  }
+
   /// Creates a folder and its parents when missing (`mkdir -p`).
   static func makeFolder(_ path: String) throws(ArchiveError) {
     var path = path
@@ -124,11 +262,6 @@ enum FileOutput {
     if mkdir(path, 0o755) != 0 && !(errno == EEXIST && isFolder(path)) {
       throw .fileSystem(path: path, operation: .createFolder, code: errno)
     }
-  }
-
-  static func exists(_ path: String) -> Bool {
-    var info = stat()
-    return lstat(path, &info) == 0
   }
 
   static func isFolder(_ path: String) -> Bool {

@@ -6,7 +6,8 @@ import InklingCommandLine
 enum Common {
   /// A draft's name, completed from the archive's names.
   static let draft = Argument(
-    "DRAFT", .text, help: "The draft's name, exactly (as `list` shows it).", completion: .command(["list", "--paths"]))
+    "DRAFT", .text, help: "The draft's name, exactly (as `list` shows it).",
+    completion: .command(["list", "--paths", "--null"]))
 
   /// `--version N`, as `history` numbers versions.
   static func version(_ help: String) -> Option<Int?> {
@@ -19,7 +20,9 @@ enum Common {
       "output", short: "o", valueName: valueName, .file, required: (), help: help + " `-` writes to standard output.")
   }
 
-  static let force = Flag("force", short: "f", help: "Replace files that already exist.")
+  static let force = Flag(
+    "force", short: "f",
+    help: "Replace a regular file that already exists (a FIFO or device is written into, never replaced).")
 
   /// `--source LABEL`, where imported versions came from.
   static func source(_ help: String) -> Option<String?> {

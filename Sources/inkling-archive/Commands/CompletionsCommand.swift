@@ -9,7 +9,10 @@ struct CompletionsCommand: Command {
   static let spec = CommandSpec(
     name, abstract: "Print a shell completion script: commands, options, files and draft names.",
     discussion: """
-      Draft names are completed from the archive (`inkling-archive list --paths`).
+      Draft names are completed from the archive (`inkling-archive list --paths --null`): \
+      the one given with --archive on the line, else $INKLING_ARCHIVE or the default one. \
+      A name is inserted as one word, quoted for the shell, and never run, whatever it \
+      holds (`$(…)`, backticks, `;`, `*`, quotes or newlines).
 
       Examples:
         inkling-archive completions bash > ~/.local/share/bash-completion/completions/inkling-archive

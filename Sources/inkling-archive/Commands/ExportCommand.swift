@@ -95,6 +95,9 @@ struct ExportCommand: Command {
         + "`inkling-archive check --full` shows what is affected."
     case .exists:
       return "\(Quoted.text(problem.path)): left as it is: \(problem.detail) (\(version)); --force replaces it"
+    case .notAFile:
+      return "\(Quoted.text(problem.path)): left as it is: \(problem.detail) (\(version)); "
+        + "--force replaces only plain files"
     case .noPicture:
       return "\(Quoted.text(problem.path)): no picture: the drawing of \(version) cannot be read (\(problem.detail))"
     }
@@ -115,7 +118,8 @@ struct ExportCommand: Command {
     }
     if report.filesReplaced > 0 { parts.append("\(Format.count(report.filesReplaced)) replaced") }
     let count = { (kind: ExportReport.Problem.Kind) in report.problems.filter { $0.kind == kind }.count }
-    if count(.exists) > 0 { parts.append("\(Format.count(count(.exists))) left as they were") }
+    let leftAlone = count(.exists) + count(.notAFile)
+    if leftAlone > 0 { parts.append("\(Format.count(leftAlone)) left as they were") }
     if count(.damaged) > 0 { parts.append("\(Format.count(count(.damaged))) damaged, not written") }
     if count(.noPicture) > 0 { parts.append("\(Plural.count(count(.noPicture), "drawing")) without a picture") }
     let manifest = report.manifestWritten ? "written" : "unchanged"

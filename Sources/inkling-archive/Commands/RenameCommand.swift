@@ -4,7 +4,8 @@ import InklingPresentation
 
 struct RenameCommand: Command {
   static let old = Argument(
-    "OLD", .text, help: "The draft's name, exactly (as `list` shows it).", completion: .command(["list", "--paths"]))
+    "OLD", .text, help: "The draft's name, exactly (as `list` shows it).",
+    completion: .command(["list", "--paths", "--null"]))
   static let new = Argument("NEW", .text, help: "Its new name; a `/` becomes `-`, as in the app.")
   static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")
 

@@ -18,6 +18,14 @@ enum RootCommand {
       The archive is $INKLING_ARCHIVE, else $XDG_DATA_HOME/inkling-archive/drafts.sqlite \
       (~/.local/share/inkling-archive/drafts.sqlite); it is created on first use.
 
+      Files written (-o FILE of restore, thumbnail, render and contact-sheet; backup DEST): \
+      `-` is standard output; a new file is written whole under a temporary name and then \
+      given its own; an existing regular file is replaced only with --force; a symbolic link \
+      is followed, and what it points to is written or replaced; a FIFO, a device (such as \
+      /dev/null) or a socket is written into as it is, with or without --force, and never \
+      replaced. In an export folder only regular files are ever replaced: a link or a \
+      device there is left as it is and reported.
+
       Exit status: 0 all good; 1 some inputs were rejected (the rest were done) or what was \
       asked does not exist; 2 usage error; 3 the archive cannot be used (locked, corrupt, or \
       from a newer version).

@@ -5,28 +5,16 @@ import InklingArchive
 import InklingCommandLine
 import InklingPresentation
 
-/// Runs `body` for each name, printing the error of a name that fails and going on.
-private func eachDraft(
-  _ names: [String], _ context: CommandContext, _ body: (String) throws(ArchiveError) -> TrashedDraft
-) throws -> (done: [TrashedDraft], failed: Bool) {
-  var done: [TrashedDraft] = []
-  var failed = false
-  for name in names {
-    do {
-      done.append(try body(name))
-    } catch {
-      if error.exitStatus == ExitStatus.archiveUnusable { throw error }
-      context.printError("Error: " + error.sentence)
-      failed = true
-    }
-  }
-  return (done, failed)
+/// Prints the error of each name that is no draft's; whether there was one.
+private func report(_ change: TrashChange, _ context: CommandContext) -> Bool {
+  for problem in change.problems { context.printError("Error: " + problem.sentence) }
+  return !change.problems.isEmpty
 }
 
 struct DeleteCommand: Command {
   static let drafts = Argument(
     "DRAFT", .text, repeating: (), help: "A draft's name, exactly (as `list` shows it).",
-    completion: .command(["list", "--paths"]))
+    completion: .command(["list", "--paths", "--null"]))
 
   static let name = "delete"
 
@@ -50,7 +38,9 @@ struct DeleteCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openExisting()
-    let (done, failed) = try eachDraft(names, context) { name throws(ArchiveError) in try archive.delete(draft: name) }
+    let change = try archive.delete(drafts: names)
+    let failed = report(change, context)
+    let done = change.drafts
     if context.json {
       context.printJSON(["deleted": .array(done.map(\.deletedJSON))])
     } else if !context.quiet {
@@ -69,7 +59,11 @@ struct UndeleteCommand: Command {
   static let name = "undelete"
   static let spec = CommandSpec(
     name, abstract: "Bring drafts back from the trash, whole.",
-    discussion: "`inkling-archive list --trash` shows what the trash holds.",
+    discussion: """
+      All the drafts named come back in one transaction: interrupted, none has; run again, \
+      it brings back what is still in the trash and says which drafts were back already. \
+      `inkling-archive list --trash` shows what the trash holds.
+      """,
     arguments: [DeleteCommand.drafts.spec])
 
   let names: [String]
@@ -80,14 +74,17 @@ struct UndeleteCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openExisting()
-    let (done, failed) = try eachDraft(names, context) { name throws(ArchiveError) in try archive.undelete(draft: name)
-    }
+    let change = try archive.undelete(drafts: names)
+    let failed = report(change, context)
     if context.json {
-      context.printJSON(["undeleted": .array(done.map(\.json))])
+      context.printJSON(["undeleted": .array(change.drafts.map(\.undeletedJSON))])
     } else if !context.quiet {
-      for draft in done {
+      for draft in change.drafts {
         context.print(
-          "Brought \(Quoted.name(draft.name)) back from the trash (\(Plural.count(draft.versionCount, "version"))).")
+          draft.wasOutOfTrash
+            ? "\(Quoted.name(draft.name)) is not in the trash; nothing to bring back."
+            : "Brought \(Quoted.name(draft.name)) back from the trash (\(Plural.count(draft.versionCount, "version")))."
+        )
       }
     }
     return failed ? ExitStatus.someInputsRejected : ExitStatus.success
@@ -97,7 +94,7 @@ struct UndeleteCommand: Command {
 struct PurgeCommand: Command {
   static let drafts = Argument(
     "DRAFT", .text, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
-    completion: .command(["list", "--trash", "--paths"]))
+    completion: .command(["list", "--trash", "--paths", "--null"]))
   static let olderThan = Option(
     "older-than", valueName: "DATE", .text,
     help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago).")
