@@ -70,6 +70,23 @@ let package = Package(
     // MHD_start_daemon and MHD_get_daemon_info are variadic; this C shim calls them for Swift.
     .target(name: "HTTPDBridge", dependencies: ["CMicroHTTPD"], path: "Sources/C/HTTPDBridge"),
 
+    // `timelapse` videos: H.264 MP4 through libavformat + libavcodec's libx264 encoder
+    // (libswscale converts RGBA to yuv420p); VideoBridge holds the C that FFmpeg's macros need.
+    .systemLibrary(
+      name: "CFFmpeg", path: "Sources/C/CFFmpeg", pkgConfig: "libavformat",
+      providers: [.apt(["libavcodec-dev", "libavformat-dev", "libswscale-dev"])]),
+    // Animated WebP: libwebp's WebPAnimEncoder (in libwebpmux).
+    .systemLibrary(
+      name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+    // A C target links only what the module map of a module imported from Swift names, and
+    // pkg-config gives libavformat alone: the other libraries are named here.
+    .target(
+      name: "VideoBridge", dependencies: ["CFFmpeg", "CWebP"], path: "Sources/C/VideoBridge",
+      linkerSettings: [
+        .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil"), .linkedLibrary("webpmux"),
+        .linkedLibrary("webp"),
+      ]),
+
     // MARK: - The library, layer by layer
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
     .target(name: "InklingFormats", dependencies: ["CZlib", "CUtf8proc"]),
@@ -83,7 +100,8 @@ let package = Package(
       // The numbered migrations are embedded; the generated listing and the README are for people.
       exclude: ["migrations/schema.sql", "migrations/README.md"], resources: [.embedInCode("migrations")]),
     // What a user does: import, merge, watch, list, history, restore, show, thumbnails, check, backup, gc.
-    .target(name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore"]),
+    .target(
+      name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore", "VideoBridge"]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
     // A small declarative argument parser: command tree, options, generated help and usage errors.

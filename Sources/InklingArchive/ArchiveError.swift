@@ -45,6 +45,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case notIndexed(draft: String)
   /// A version's drawing does not decode, so it cannot be drawn or compared.
   case unreadableDrawing(draft: String, version: Int, reason: String)
+  /// No version from `from` to `to` of the draft has a drawing that decodes.
+  case noReadableVersions(draft: String, from: Int, to: Int)
   /// Nothing matched, so there is nothing to draw or write.
   case noMatchingDrafts
   /// A draft called `name` exists already (a rename to it needs `merge`).
@@ -55,6 +57,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case draftNotInTrash(name: String)
   /// The PNG encoder failed.
   case imageEncoding(detail: String)
+  /// The video encoder or muxer failed (libavcodec, libavformat or libwebp's message).
+  case videoEncoding(detail: String)
   /// Text cannot be drawn (captions): no font could be opened, or FreeType failed.
   case textRendering(TextError)
   /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
@@ -153,6 +157,26 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case pageSize(Int)
     /// A draft's name is at most `Archive.maximumDraftNameLength` characters (folded).
     case draftNameLength(Int)
+    /// A time-lapse option out of range.
+    case timelapse(TimelapseArgument)
+  }
+
+  /// A time-lapse option out of range (`ArchiveError.InvalidArgument.timelapse`).
+  public enum TimelapseArgument: Sendable, Equatable {
+    /// A time-lapse's frames per second are in `TimelapseOptions.fpsRange`.
+    case fps(Int)
+    /// A time-lapse holds its last frame 0 … `TimelapseOptions.maximumHold` seconds.
+    case hold(Double)
+    /// A time-lapse's duration is longer than its hold and at most `maximumSeconds`.
+    case duration(Double, hold: Double)
+    /// A time-lapse's speed factor is above 0.
+    case speed(Double)
+    /// A time-lapse's frames are 2 … `RenderGeometry.maxDimension` pixels a side.
+    case size(width: Int, height: Int)
+    /// The first version replayed comes after the last.
+    case range(from: Int, to: Int)
+    /// At this pace the drawing would last longer than `TimelapseOptions.maximumSeconds`.
+    case length(seconds: Double)
   }
 
   /// A description for logs and developers; the command line words its own sentences.
@@ -175,11 +199,14 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notIndexed(let draft): "the drawings of \"\(draft)\" are not indexed"
     case .unreadableDrawing(let draft, let version, let reason):
       "the drawing of \"\(draft)\" version \(version) cannot be read: \(reason)"
+    case .noReadableVersions(let draft, let from, let to):
+      "no drawing of \"\(draft)\" versions \(from) to \(to) can be read"
     case .noMatchingDrafts: "no drafts match"
     case .draftExists(let name): "a draft named \"\(name)\" exists"
     case .draftInTrash(let name): "\"\(name)\" is in the trash"
     case .draftNotInTrash(let name): "\"\(name)\" is not in the trash"
     case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
+    case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
     case .destinationExists(let path): "\(path) already exists"

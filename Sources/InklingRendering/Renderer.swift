@@ -53,6 +53,14 @@ public enum Renderer {
     render(Measured(drawing), geometry: geometry, background: background)
   }
 
+  /// The visible pieces of `drawing` with the boxes `render` rasterises them in, and its
+  /// render bounds. The box decides which pixels a piece may reach, so drawing a piece in the
+  /// box `render` gives it is what makes a time-lapse's frames `render`'s pixels.
+  static func measured(_ drawing: Drawing) -> (pieces: [(piece: StrokePiece, bounds: Rect)], bounds: Rect?) {
+    let measured = Measured(drawing)
+    return (measured.pieces, measured.renderBounds)
+  }
+
   /// The visible pieces, each with a box that holds all of its ink, and the drawing's render
   /// bounds.
   ///
@@ -63,7 +71,7 @@ public enum Renderer {
   /// and the exact bounds are computed only for pieces whose cheap box reaches past the union
   /// found so far on some side. A piece keeps its cheap box for rasterizing: the box only
   /// sizes the coverage buffer, and a larger one changes no pixel.
-  private struct Measured {
+  struct Measured {
     var pieces: [(piece: StrokePiece, bounds: Rect)] = []
     /// The union of the pieces' render bounds (each rounded outward), as `Drawing.renderBounds`.
     var renderBounds: Rect?

@@ -31,6 +31,18 @@ import InklingFormats
   import Glibc
 #endif
 
+/// A rectangle of pixels, corners inclusive.
+struct PixelBox: Equatable {
+  var x0, y0, x1, y1: Int
+
+  /// The smallest box holding both.
+  func union(_ other: PixelBox) -> PixelBox {
+    PixelBox(
+      x0: Swift.min(x0, other.x0), y0: Swift.min(y0, other.y0), x1: Swift.max(x1, other.x1),
+      y1: Swift.max(y1, other.y1))
+  }
+}
+
 struct StrokeRasterizer {
   let width: Int
   let height: Int
@@ -67,13 +79,8 @@ struct StrokeRasterizer {
   mutating func draw(
     _ piece: StrokePiece, bounds: Rect, geometry: RenderGeometry, into canvas: inout Canvas
   ) {
-    let lo = geometry.pixel(Point(x: bounds.minX, y: bounds.minY))
-    let hi = geometry.pixel(Point(x: bounds.maxX, y: bounds.maxY))
-    boxX0 = Swift.max(Self.index(Swift.min(lo.x, hi.x) - 2, .down), 0)
-    boxY0 = Swift.max(Self.index(Swift.min(lo.y, hi.y) - 2, .down), 0)
-    boxX1 = Swift.min(Self.index(Swift.max(lo.x, hi.x) + 2, .up), width - 1)
-    boxY1 = Swift.min(Self.index(Swift.max(lo.y, hi.y) + 2, .up), height - 1)
-    guard boxX0 <= boxX1, boxY0 <= boxY1 else { return }
+    guard let box = pixelBox(bounds: bounds, geometry: geometry) else { return }
+    (boxX0, boxY0, boxX1, boxY1) = (box.x0, box.y0, box.x1, box.y1)
     stride = boxX1 - boxX0 + 1
     let area = stride * (boxY1 - boxY0 + 1)
     if coverage.count < area + Self.padding {
@@ -170,6 +177,19 @@ struct StrokeRasterizer {
     composite(
       color: color, alpha: baseAlpha, style: style, seed: piece.randomSeed,
       scale: Float(geometry.scale), into: &canvas)
+  }
+
+  /// The pixels (inclusive, within the canvas) that drawing a piece whose ink lies in
+  /// `bounds` may change: nil when none.
+  func pixelBox(bounds: Rect, geometry: RenderGeometry) -> PixelBox? {
+    let lo = geometry.pixel(Point(x: bounds.minX, y: bounds.minY))
+    let hi = geometry.pixel(Point(x: bounds.maxX, y: bounds.maxY))
+    let box = PixelBox(
+      x0: Swift.max(Self.index(Swift.min(lo.x, hi.x) - 2, .down), 0),
+      y0: Swift.max(Self.index(Swift.min(lo.y, hi.y) - 2, .down), 0),
+      x1: Swift.min(Self.index(Swift.max(lo.x, hi.x) + 2, .up), width - 1),
+      y1: Swift.min(Self.index(Swift.max(lo.y, hi.y) + 2, .up), height - 1))
+    return box.x0 <= box.x1 && box.y0 <= box.y1 ? box : nil
   }
 
   // MARK: - Sweep

@@ -7,6 +7,7 @@ import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
 import InklingPresentation
+import InklingRendering
 
 #if canImport(Glibc)
   import Glibc
@@ -70,6 +71,11 @@ extension ArchiveError {
     case .draftNotInTrash(let name):
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
     case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
+    case .videoEncoding(let detail): "the video could not be encoded: \(detail)"
+    case .noReadableVersions(let draft, let from, let to):
+      from == to
+        ? "the drawing of \(Quoted.name(draft)) version \(from) does not decode, so there is nothing to replay"
+        : "no drawing of \(Quoted.name(draft)) versions \(from) to \(to) decodes, so there is nothing to replay"
     case .textRendering(let error): "the captions cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side):
       "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
@@ -183,6 +189,26 @@ extension ArchiveError {
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
     case .draftNameLength(let length):
       "a draft's name is at most \(Format.count(Archive.maximumDraftNameLength)) characters, not \(Format.count(length))"
+    case .timelapse(let problem): Self.sentence(problem)
+    }
+  }
+
+  private static func sentence(_ problem: TimelapseArgument) -> String {
+    switch problem {
+    case .fps(let fps):
+      "--fps must be \(TimelapseOptions.fpsRange.lowerBound) to \(TimelapseOptions.fpsRange.upperBound), not \(fps)"
+    case .hold(let hold):
+      "--hold must be 0 to \(Format.number(TimelapseOptions.maximumHold)) seconds, not \(Format.number(hold))"
+    case .duration(let seconds, let hold):
+      "--duration must be longer than the hold (\(Format.number(hold)) s) and at most "
+        + "\(Format.number(TimelapseOptions.maximumSeconds)) seconds, not \(Format.number(seconds))"
+    case .speed(let factor): "--speed must be above 0, not \(Format.number(factor))"
+    case .size(let width, let height):
+      "--size must be 2 to \(RenderGeometry.maxDimension) pixels a side, not \(width)x\(height)"
+    case .range(let from, let to): "--from (\(from)) must not come after --to (\(to))"
+    case .length(let seconds):
+      "at this pace the video would last \(Format.number(seconds)) seconds, more than "
+        + "\(Format.number(TimelapseOptions.maximumSeconds)); use --duration or a higher --speed"
     }
   }
 

@@ -3,6 +3,7 @@
 // that the script can show the same sentence over the results it had.
 
 import Foundation
+import InklingArchive
 import Testing
 
 @Suite struct GridProblemTests {
@@ -15,8 +16,7 @@ import Testing
       #expect(response.header("Content-Type") == "text/html; charset=utf-8")
       let html = response.text
       let sentence =
-        "\u{201C}\u{2068}\(date)\u{2069}\u{201D} is not a date: use 2025-10-05, 2025-10, 2025, 2025-10-05T14:03:12Z, "
-        + "today, yesterday, or an age like 7d, 3w, 2m."
+        "\u{201C}\u{2068}\(date)\u{2069}\u{201D} is not a date: use \(DateExpression.forms)."
       #expect(html.contains("<section class=\"problem\" id=\"problem\" role=\"alert\">"), "\(key)=\(date)")
       #expect(html.contains("<p>\(Markup.escape(sentence))</p>"), "\(key)=\(date)")
       #expect(html.contains("<ul class=\"grid\" id=\"grid\"></ul>"))

@@ -197,6 +197,84 @@ enum FileOutput {
     return true
   }
 
+  // MARK: - Files another library writes
+
+  /// Where a file written by another library (a video encoder) goes before `place` moves it
+  /// to `target`: beside the file it will become (a link's target), or in `$TMPDIR` (else
+  /// /tmp) when its bytes are to be copied instead: to standard output, a FIFO or a device.
+  ///
+  /// - Throws: `ArchiveError.destinationIsFolder`, or `.destinationExists` when the file is
+  ///   there and `overwrite` is false, so that nothing is made for a write that must fail.
+  static func temporaryFile(for target: OutputTarget, overwrite: Bool) throws(ArchiveError) -> String {
+    if case .file(let path) = target {
+      switch try checkWritable(path, overwrite: overwrite) {
+      case .absent(let resolved), .regularFile(let resolved): return temporaryPath(for: OutputPath(resolved)!)
+      default: break
+      }
+    }
+    let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    return temporaryPath(for: OutputPath(OutputPath.joining(folder, "timelapse"))!)
+  }
+
+  /// Refuses, before any work, a write to `path` that `write` would refuse, and says what the
+  /// path names.
+  ///
+  /// - Throws: `ArchiveError.destinationIsFolder`, or `.destinationExists` unless `overwrite`.
+  @discardableResult
+  static func checkWritable(_ path: String, overwrite: Bool) throws(ArchiveError) -> Destination {
+    let found = try destination(path)
+    switch found {
+    case .folder: throw .destinationIsFolder(path: path)
+    case .regularFile, .unlinkedFile: if !overwrite { throw .destinationExists(path: path) }
+    case .absent, .special: break
+    }
+    return found
+  }
+
+  /// Moves the finished file `temporary` to `target` by the rules at the top of this file:
+  /// linked into place (renamed over a regular file when `overwrite`), or its bytes copied to
+  /// standard output, a FIFO or a device; `temporary` is gone after.
+  ///
+  /// - Throws: `ArchiveError.destinationExists` when a file appeared at the path meanwhile,
+  ///   `.fileSystem` when it cannot be read, moved or written.
+  static func place(_ temporary: String, at target: OutputTarget, overwrite: Bool) throws(ArchiveError) {
+    defer { unlink(temporary) }
+    guard case .file(let path) = target else {
+      return try copy(temporary, to: STDOUT_FILENO, path: "standard output")
+    }
+    switch try checkWritable(path, overwrite: overwrite) {
+    case .folder: throw .destinationIsFolder(path: path)
+    case .special, .unlinkedFile:
+      let flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | (overwrite ? O_TRUNC : 0)
+      var descriptor: Int32
+      repeat { descriptor = open(path, flags) } while descriptor < 0 && errno == EINTR
+      guard descriptor >= 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
+      defer { close(descriptor) }
+      try copy(temporary, to: descriptor, path: path)
+    case .regularFile(let resolved):
+      if rename(temporary, resolved) != 0 { throw .fileSystem(path: path, operation: .replace, code: errno) }
+    case .absent(let resolved):
+      if link(temporary, resolved) != 0 {
+        throw errno == EEXIST ? .destinationExists(path: path) : .fileSystem(path: path, operation: .write, code: errno)
+      }
+    }
+  }
+
+  /// Copies the file at `source` into `descriptor`.
+  private static func copy(_ source: String, to descriptor: Int32, path: String) throws(ArchiveError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw .fileSystem(path: source, operation: .read, code: errno) }
+    defer { close(input) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw .fileSystem(path: source, operation: .read, code: errno) }
+      if count == 0 { return }
+      try writeAll(Array(buffer[0..<count]), to: descriptor, path: path)
+    }
+  }
+
   /// A new name beside `parts` for the temporary file a write goes through.
   static func temporaryPath(for parts: OutputPath) -> String {
     // The name is cut by bytes, not characters: the temporary name must fit NAME_MAX too.

@@ -55,7 +55,7 @@ extension RequestError {
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
-      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread:
+      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread, .noReadableVersions, .videoEncoding:
       // Errors of operations that write files or the archive (or start threads), which no page calls.
       self.init(500, "\(error)")
     }
@@ -66,7 +66,7 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel, .draftNameLength: "\(argument)"
+    case .contactSheetSize, .columns, .compressionLevel, .draftNameLength, .timelapse: "\(argument)"
     }
   }
 }

@@ -1,0 +1,213 @@
+// `timelapse`: a draft's drawing being made, rebuilt from its saves (no recorder needed).
+//
+// The versions `from` … `to` are decoded one at a time, oldest first, into a
+// `TimelapsePlanner` (InklingRendering/Timelapse), which keeps each distinct stroke once; the
+// version before `from`, when there is one, is the state the replay starts from. Versions
+// whose drawing does not decode are skipped and named in the summary. The plan's frames
+// (`TimelapseFrames`, painted incrementally) go to a frame sink: numbered PNGs, an H.264 MP4
+// or an animated WebP. The same archive and options give the same bytes.
+
+import FoundationEssentials
+import InklingFormats
+import InklingRendering
+import InklingStore
+
+/// How a time-lapse is made.
+public struct TimelapseOptions: Sendable, Equatable {
+  /// How long the drawing takes on screen.
+  public var pace: TimelapsePace = .duration(30)
+  /// Frames per second, 1 … 120.
+  public var fps = 30
+  /// Seconds the last frame is held, 0 … 600.
+  public var hold = 2.0
+  /// The frames' size.
+  public var size: TimelapseSize = .fit(width: 1080, height: 1080)
+  /// The first and last version replayed (1 is the oldest); nil for the first and the newest.
+  public var from: Int?
+  public var to: Int?
+
+  public init() {}
+
+  /// The longest drawing part of a video (ten hours): a longer one is refused, whatever the
+  /// pace asks, rather than drawn for days.
+  public static let maximumSeconds = 36_000.0
+  public static let fpsRange = 1...120
+  public static let maximumHold = 600.0
+}
+
+/// What a time-lapse video is written as.
+public enum TimelapseFormat: String, Sendable, Equatable, CaseIterable {
+  /// H.264 in MP4 (yuv420p, index first), for every browser and phone.
+  case mp4
+  /// An animated WebP that loops, for chat apps and browsers.
+  case webp
+}
+
+/// Where a time-lapse goes.
+public enum TimelapseDestination: Sendable, Equatable {
+  /// Numbered PNGs (`00001.png`, …) in a folder, created when missing.
+  case frames(folder: String)
+  /// One video file, or standard output.
+  case video(OutputTarget, TimelapseFormat)
+}
+
+/// A version the time-lapse left out because its drawing does not decode.
+public struct SkippedVersion: Sendable, Equatable {
+  public var number: Int
+  public var reason: String
+}
+
+/// What a time-lapse shows and how it was written.
+public struct TimelapseSummary: Sendable, Equatable {
+  public var draftName: String
+  /// The first and last version replayed.
+  public var firstVersion: Int
+  public var lastVersion: Int
+  public var frames: Int
+  public var width: Int
+  public var height: Int
+  public var fps: Int
+  /// `frames / fps`.
+  public var seconds: Double
+  /// The strokes drawn (those the replayed saves added).
+  public var strokes: Int
+  /// Versions in the range that do not decode, oldest first.
+  public var skipped: [SkippedVersion]
+  /// True when the strokes had no usable times, so each was drawn in the same time.
+  public var evenPace: Bool
+}
+
+/// Receives a time-lapse's frames in order.
+protocol TimelapseSink {
+  mutating func add(_ image: RenderedImage) throws(ArchiveError)
+  /// Called once after the last frame: the output is complete when it returns.
+  mutating func finish() throws(ArchiveError)
+}
+
+extension Archive {
+  /// Writes the time-lapse of the draft called `name` to `destination`, calling `progress`
+  /// with the frames written and the frames in all after each frame.
+  ///
+  /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion` for a `from` or `to` the draft
+  ///   does not have, `.invalidArgument(.timelapse…)` for options out of range,
+  ///   `.noReadableVersions` when no version in the range decodes, `.destinationExists`
+  ///   (a file, or a frame in the folder) unless `overwrite`, `.destinationIsFolder`,
+  ///   `.fileSystem`, `.imageEncoding` or `.videoEncoding`.
+  public func timelapse(
+    of name: String, options: TimelapseOptions = TimelapseOptions(), to destination: TimelapseDestination,
+    overwrite: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+  ) throws(ArchiveError) -> TimelapseSummary {
+    let (plan, summary) = try timelapsePlan(of: name, options: options)
+    var sink: any TimelapseSink
+    switch destination {
+    case .frames(let folder): sink = try FrameFolderSink(folder: folder, overwrite: overwrite)
+    case .video(let target, .mp4):
+      sink = try MP4Sink(target: target, overwrite: overwrite, geometry: plan.geometry, fps: plan.fps)
+    case .video(let target, .webp):
+      sink = try WebPSink(target: target, overwrite: overwrite, geometry: plan.geometry, fps: plan.fps)
+    }
+    var frames = TimelapseFrames(plan)
+    let total = plan.frameCount
+    while let image = frames.next() {
+      try sink.add(image)
+      progress(frames.nextFrame, total)
+    }
+    try sink.finish()
+    return summary
+  }
+
+  /// The plan of the draft's time-lapse and what it will show, without drawing a frame.
+  ///
+  /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`, less the output's errors.
+  public func timelapsePlan(of name: String, options: TimelapseOptions) throws(ArchiveError) -> (
+    TimelapsePlan, TimelapseSummary
+  ) {
+    try Self.check(options)
+    let versions = try versions(of: name)
+    let draftName = versions[0].info.draftName
+    let first = options.from ?? 1
+    let last = options.to ?? versions.count
+    for number in [first, last] where !(1...versions.count).contains(number) {
+      throw .noSuchVersion(draft: draftName, number: number, versionCount: versions.count)
+    }
+    guard first <= last else { throw .invalidArgument(.timelapse(.range(from: first, to: last))) }
+    var planner = TimelapsePlanner()
+    var skipped: [SkippedVersion] = []
+    var replayed = 0
+    // The newest readable version before the range is what the replay starts from.
+    for number in (1..<first).reversed() {
+      if case .drawing(let drawing) = try decodedDrawing(versions[number - 1].row) {
+        planner.add(
+          drawing, background: versions[number - 1].row.background,
+          saved: Self.referenceSeconds(versions[number - 1].row), replayed: false)
+        break
+      }
+    }
+    for number in first...last {
+      let row = versions[number - 1].row
+      switch try decodedDrawing(row) {
+      case .drawing(let drawing):
+        planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row))
+        replayed += 1
+      case .unreadable(let reason): skipped.append(SkippedVersion(number: number, reason: reason))
+      }
+    }
+    guard replayed > 0 else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
+    let plan = planner.plan(pace: options.pace, fps: options.fps, hold: options.hold, size: options.size)
+    let seconds = Double(plan.frameCount) / Double(plan.fps)
+    guard seconds <= TimelapseOptions.maximumSeconds + options.hold else {
+      throw .invalidArgument(.timelapse(.length(seconds: seconds)))
+    }
+    let summary = TimelapseSummary(
+      draftName: draftName, firstVersion: first, lastVersion: last, frames: plan.frameCount,
+      width: plan.geometry.width, height: plan.geometry.height, fps: plan.fps,
+      seconds: seconds, strokes: plan.drawnStrokes, skipped: skipped,
+      evenPace: plan.evenPace)
+    return (plan, summary)
+  }
+
+  private enum Decoded {
+    case drawing(Drawing)
+    case unreadable(String)
+  }
+
+  private func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Decoded {
+    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    do {
+      switch try DrawingReader.read(bytes) {
+      case .drawing(let drawing): return .drawing(drawing)
+      case .unreadable(let reason, _): return .unreadable("\(reason)")
+      }
+    } catch {
+      return .unreadable("its drawing is damaged (\(error))")
+    }
+  }
+
+  /// The save date in seconds since 2001-01-01, the clock of strokes' creation dates.
+  private static func referenceSeconds(_ row: VersionRow) -> Double {
+    Double(row.savedMilliseconds) / 1000 - 978_307_200
+  }
+
+  private static func check(_ options: TimelapseOptions) throws(ArchiveError) {
+    guard TimelapseOptions.fpsRange.contains(options.fps) else { throw .invalidArgument(.timelapse(.fps(options.fps))) }
+    guard options.hold.isFinite, options.hold >= 0, options.hold <= TimelapseOptions.maximumHold else {
+      throw .invalidArgument(.timelapse(.hold(options.hold)))
+    }
+    switch options.pace {
+    case .duration(let seconds):
+      guard seconds.isFinite, seconds > options.hold, seconds <= TimelapseOptions.maximumSeconds else {
+        throw .invalidArgument(.timelapse(.duration(seconds, hold: options.hold)))
+      }
+    case .speed(let factor):
+      guard factor.isFinite, factor > 0 else { throw .invalidArgument(.timelapse(.speed(factor))) }
+    case .realTime: break
+    }
+    switch options.size {
+    case .fit(let width, let height):
+      guard (2...RenderGeometry.maxDimension).contains(width), (2...RenderGeometry.maxDimension).contains(height)
+      else { throw .invalidArgument(.timelapse(.size(width: width, height: height))) }
+    case .scale(let scale):
+      guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
+    }
+  }
+}

@@ -1,0 +1,264 @@
+// The frame plan of a time-lapse: what a drawing's saves say about how it was made, as steps
+// on one clock, and which moment of that clock each frame shows.
+//
+// Steps come from the saves in order (`TimelapsePlanner.add`):
+//
+// - A stroke is *new* when no earlier save had it: not its content, and not its UUID (a stroke
+//   the pixel eraser cut keeps its UUID but changes its content; it is an erase, not a new
+//   stroke). Each new stroke is a `draw` step, drawn progressively along its points' time
+//   offsets, in the order of the save's strokes (PencilKit's drawing order).
+// - When the strokes kept from before are not exactly the strokes on the canvas (some were
+//   erased, cut, brought back, or a revert went back to an older state), or the background
+//   changed, the save starts with a `reset` step: the canvas is redrawn with what it keeps.
+// - When a new stroke lies under older ones (drawn order ≠ PencilKit's order), the save ends
+//   with a reset to its exact strokes, so that every save's last frame is its drawing.
+//
+// The clock (`TimelapseClock`): a draw step lasts as long as the stroke was drawn (its last
+// point's time offset), and the pause before it is its creation date less the end of the one
+// before, at most `pauseLimit`, so that sittings and saves days apart cost a second. A reset
+// lasts `pauseLimit`, so that an erase is seen. When the strokes have no usable times (every
+// offset 0, every creation date equal, or a date before 2000 or after the newest save), every
+// draw step and reset lasts one unit instead and the plan says so (`evenPace`).
+//
+// Invariants: (1) steps are in clock order and do not overlap, so at most one stroke is in
+// progress in a frame; (2) after the last step, the canvas holds the last save's visible
+// pieces in its drawing order, over its background.
+
+import InklingFormats
+
+/// One stroke to draw: its visible pieces with boxes that hold their ink, and its times.
+struct PlannedStroke {
+  var pieces: [(piece: StrokePiece, box: Rect)]
+  /// Creation date, seconds since 2001-01-01 (the first piece's path).
+  var created: Double
+  /// Seconds from its first point to its last (the largest time offset).
+  var length: Double
+}
+
+/// A step of a time-lapse.
+enum TimelapseStep {
+  /// The stroke with this index in `TimelapsePlan.strokes` is drawn onto the canvas.
+  case draw(Int)
+  /// The canvas is redrawn: `background`, then these strokes in order; `pause` says whether
+  /// it takes time on the clock (false for the state a replay starts from and for the
+  /// drawing-order repair at the end of a save).
+  case reset(background: RGBA, strokes: [Int], pause: Bool)
+}
+
+/// How long the drawing part of a time-lapse lasts.
+public enum TimelapsePace: Sendable, Equatable {
+  /// The whole video, hold included, lasts this many seconds.
+  case duration(Double)
+  /// The drawing time (pauses shortened) divided by this.
+  case speed(Double)
+  /// The drawing time itself (pauses shortened).
+  case realTime
+}
+
+/// The size of a time-lapse's frames.
+public enum TimelapseSize: Sendable, Equatable {
+  /// The drawing's share-image area fitted into this many pixels (width, height).
+  case fit(width: Int, height: Int)
+  /// The drawing's share-image area at this many pixels per point.
+  case scale(Double)
+}
+
+/// What a time-lapse is made of: the saves' steps, the clock and the frame geometry.
+public struct TimelapsePlan {
+  var strokes: [PlannedStroke]
+  var steps: [TimelapseStep]
+  /// When each step begins and ends on the clock (parallel to `steps`).
+  var times: [(begin: Double, end: Double)]
+  /// Where the drawing lands in every frame.
+  public let geometry: RenderGeometry
+  /// Frames of the drawing part; the last shows every step done.
+  public let drawingFrames: Int
+  /// Frames that repeat the last one at the end.
+  public let holdFrames: Int
+  public let fps: Int
+  /// True when the strokes' times were unusable and every stroke took one unit of time.
+  public let evenPace: Bool
+  /// The number of strokes the replay draws (new strokes of the saves replayed).
+  public var drawnStrokes: Int { steps.count(where: { if case .draw = $0 { true } else { false } }) }
+  /// Every frame, the hold included.
+  public var frameCount: Int { drawingFrames + holdFrames }
+  /// The clock's end: the time of the last drawing frame.
+  var clockEnd: Double { times.last?.end ?? 0 }
+
+  /// The clock time frame `index` shows (a hold frame shows the end).
+  func time(ofFrame index: Int) -> Double {
+    guard drawingFrames > 0, index < drawingFrames - 1 else { return clockEnd }
+    return clockEnd * Double(index + 1) / Double(drawingFrames)
+  }
+}
+
+/// Builds a `TimelapsePlan` from a draft's saves, oldest first.
+///
+/// ```swift
+/// var planner = TimelapsePlanner()
+/// for save in saves { planner.add(save.drawing, background: save.background, saved: save.date) }
+/// let plan = planner.plan(pace: .duration(30), fps: 30, hold: 2, size: .fit(width: 1080, height: 1080))
+/// ```
+public struct TimelapsePlanner {
+  /// The longest pause kept between two strokes, and how long an erase or a jump shows.
+  public static let pauseLimit = 1.0
+  /// 2000-01-01T00:00:00Z in seconds since 2001-01-01: earlier creation dates are not real.
+  static let earliestDate = -31_622_400.0
+
+  private var strokes: [PlannedStroke] = []
+  private var steps: [TimelapseStep] = []
+  /// Every stroke content met so far, to its index in `strokes`.
+  private var indices: [Stroke: Int] = [:]
+  private var seenUUIDs: Set<UUIDBytes> = []
+  /// The strokes on the canvas, in order, and its background (nil before the first save).
+  private var canvas: [Int] = []
+  private var background: RGBA?
+  /// The newest save's canvas and render bounds, and its strokes' pieces in the boxes
+  /// `render` draws that save with.
+  private var lastDrawing: (canvas: Rect?, bounds: Rect?) = (nil, nil)
+  private var lastBoxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
+  private var latestSave = -Double.infinity
+
+  public init() {}
+
+  /// Adds the next save: its drawing, background and save date (seconds since 2001-01-01).
+  /// When `replayed` is false, the save only sets the state the replay starts from: its
+  /// strokes are on the canvas from the first frame (for a replay from a later save).
+  public mutating func add(_ drawing: Drawing, background: RGBA, saved: Double, replayed: Bool = true) {
+    latestSave = Swift.max(latestSave, saved)
+    let measured = Renderer.measured(drawing)
+    var boxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
+    for (piece, bounds) in measured.pieces { boxes[piece.strokeIndex, default: []].append((piece, bounds)) }
+    var target: [Int] = []
+    var fresh: [Int] = []
+    var last: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
+    for index in drawing.strokes.indices {
+      guard let pieces = boxes[index] else { continue }
+      let stroke = drawing.strokes[index]
+      if let known = indices[stroke] {
+        target.append(known)
+        last[known] = pieces
+        continue
+      }
+      let isNew = stroke.uuid.map { !seenUUIDs.contains($0) } ?? true
+      if let uuid = stroke.uuid { seenUUIDs.insert(uuid) }
+      strokes.append(Self.planned(pieces))
+      indices[stroke] = strokes.count - 1
+      target.append(strokes.count - 1)
+      last[strokes.count - 1] = pieces
+      if isNew && replayed { fresh.append(strokes.count - 1) }
+    }
+    lastBoxes = last
+    lastDrawing = (drawing.canvasBounds, measured.bounds)
+    let freshSet = Set(fresh)
+    let kept = target.filter { !freshSet.contains($0) }
+    if !replayed {
+      canvas = target
+      self.background = background
+      steps = [.reset(background: background, strokes: target, pause: false)]
+      return
+    }
+    if self.background == nil {
+      steps.append(.reset(background: background, strokes: kept, pause: false))
+    } else if kept != canvas || self.background != background {
+      steps.append(.reset(background: background, strokes: kept, pause: true))
+    }
+    self.background = background
+    canvas = kept
+    for index in fresh { steps.append(.draw(index)) }
+    canvas += fresh
+    if canvas != target {
+      steps.append(.reset(background: background, strokes: target, pause: false))
+      canvas = target
+    }
+  }
+
+  /// The plan: the clock fitted to `pace`, `fps` frames a second, the last frame held for
+  /// `hold` seconds, frames of `size`.
+  public func plan(pace: TimelapsePace, fps: Int, hold: Double, size: TimelapseSize) -> TimelapsePlan {
+    let even = !timesAreUsable
+    var times: [(begin: Double, end: Double)] = []
+    var clock = 0.0
+    var realEnd: Double?
+    for step in steps {
+      let begin: Double
+      let length: Double
+      switch step {
+      case .draw(let index):
+        let stroke = strokes[index]
+        if even {
+          begin = clock
+          length = 1
+        } else {
+          let pause = realEnd.map { Swift.min(Swift.max(stroke.created - $0, 0), Self.pauseLimit) } ?? 0
+          begin = clock + pause
+          length = stroke.length
+          realEnd = Swift.max(realEnd ?? -.infinity, stroke.created + stroke.length)
+        }
+      case .reset(_, _, let pause):
+        begin = clock
+        length = pause ? (even ? 1 : Self.pauseLimit) : 0
+      }
+      times.append((begin, begin + length))
+      clock = begin + length
+    }
+    let seconds: Double
+    switch pace {
+    case .duration(let total): seconds = Swift.max(total - hold, 0)
+    case .speed(let factor): seconds = clock / factor
+    case .realTime: seconds = clock
+    }
+    let drawingFrames = clock > 0 ? Swift.max(Int((seconds * Double(fps)).rounded()), 1) : 0
+    let holdFrames = Swift.max(Int((hold * Double(fps)).rounded()), drawingFrames == 0 ? 1 : 0)
+    // A stroke's box can decide its edge pixels (render gives the pieces at the drawing's
+    // edges their exact bounds, the rest a looser box), so the newest save's strokes are
+    // drawn in the boxes its render uses, and the last frame is its render.
+    var strokes = strokes
+    for (index, pieces) in lastBoxes { strokes[index].pieces = pieces }
+    return TimelapsePlan(
+      strokes: strokes, steps: steps, times: times,
+      geometry: Self.geometry(bounds: lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
+      drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even)
+  }
+
+  /// Whether the new strokes' times can be replayed (see the file comment).
+  private var timesAreUsable: Bool {
+    var drawn: [PlannedStroke] = []
+    for case .draw(let index) in steps { drawn.append(strokes[index]) }
+    guard let first = drawn.first else { return true }
+    if drawn.allSatisfy({ $0.length == 0 }) { return false }
+    if drawn.count > 1 && drawn.allSatisfy({ $0.created == first.created }) { return false }
+    // A day's grace: a device's clock and the file's save date may disagree a little.
+    let latest = latestSave + 86_400
+    return drawn.allSatisfy { $0.created.isFinite && $0.created >= Self.earliestDate && $0.created <= latest }
+  }
+
+  private static func planned(_ pieces: [(piece: StrokePiece, box: Rect)]) -> PlannedStroke {
+    var length = 0.0
+    for (piece, _) in pieces {
+      for point in piece.path.points where point.timeOffset.isFinite {
+        length = Swift.max(length, point.timeOffset)
+      }
+    }
+    return PlannedStroke(pieces: pieces, created: pieces[0].piece.path.creationDate, length: length)
+  }
+
+  /// The export geometry of a drawing with these bounds (as `render` draws it) at the scale that fits `size`,
+  /// grown to even dimensions (as H.264's 4:2:0 needs) with background on the right and bottom.
+  static func geometry(bounds: Rect?, canvas: Rect?, size: TimelapseSize) -> RenderGeometry {
+    let area = RenderGeometry.export(bounds: bounds, canvas: canvas, scale: 1).source
+    let scale: Double
+    switch size {
+    case .scale(let s): scale = s
+    case .fit(let width, let height):
+      // Even sides, so that growing to even never passes the box.
+      let w = Double(Swift.max(width - width % 2, 2))
+      let h = Double(Swift.max(height - height % 2, 2))
+      scale = Swift.min(w / area.width, h / area.height)
+    }
+    var geometry = RenderGeometry.export(bounds: bounds, canvas: canvas, scale: scale)
+    geometry.width += geometry.width % 2
+    geometry.height += geometry.height % 2
+    return geometry
+  }
+}

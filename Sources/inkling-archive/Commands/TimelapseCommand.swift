@@ -1,0 +1,209 @@
+import InklingArchive
+import InklingCommandLine
+import InklingPresentation
+import InklingRendering
+
+struct TimelapseCommand: Command {
+  static let output = Option(
+    "output", short: "o", valueName: "FILE", .file,
+    help: "Write the video to FILE: FILE.mp4 is H.264 MP4, FILE.webp an animated WebP that loops. "
+      + "`-` writes to standard output (with --format).")
+  static let format = Option(
+    "format", valueName: "FORMAT", .choice(TimelapseFormat.allCases),
+    help: "The video format when FILE's extension does not say it (needed for `-o -`).")
+  static let frames = Option(
+    "frames", valueName: "DIR", .folder,
+    help: "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing.")
+  static let duration = Option(
+    "duration", valueName: "TIME", seconds.where("a time above 0, like 30s or 1m") { $0 > 0 },
+    help: "How long the video lasts, the hold included (default 30s): the drawing time is fitted to it.")
+  static let speed = Option(
+    "speed", valueName: "FACTOR", factor,
+    help: "Play the drawing time (long pauses shortened) this many times faster, like 20x, instead of fitting it.")
+  static let realTime = Flag(
+    "real-time", help: "Play the drawing as fast as it was drawn (long pauses still shortened to a second).")
+  static let fps = Option(
+    "fps", valueName: "N", .integer(in: TimelapseOptions.fpsRange), default: 30, help: "Frames per second.")
+  static let size = Option(
+    "size", valueName: "WxH", dimensions,
+    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even.")
+  static let scale = Option(
+    "scale", valueName: "S", .number(above: 0, atMost: 16),
+    help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
+  static let from = Option("from", valueName: "N", .positive, help: "Start the replay at version N (1 is the oldest).")
+  static let to = Option("to", valueName: "N", .positive, help: "End the replay at version N (default: the newest).")
+  static let hold = Option(
+    "hold", valueName: "TIME", seconds.where("a time of 0 or more, like 2s") { $0 >= 0 }, default: 2,
+    help: "Hold the last frame this long.")
+
+  static let name = "timelapse"
+
+  static let spec = CommandSpec(
+    name, abstract: "Replay a draft being drawn, stroke by stroke, across every save.",
+    discussion: """
+      The time-lapse is rebuilt from the archive, with no recorder: each stroke is drawn \
+      in the order it was made, along the time offsets of its points, over the background of \
+      its save. A stroke erased by a later save disappears at that save, one brought back \
+      reappears, a background change shows at its save, and a revert shows as the jump it \
+      was. Pauses between strokes, sittings and saves are shortened to a second. The frames \
+      are the drawing's share image (as `render` draws it), fitted into --size. Versions \
+      whose drawings do not decode are skipped with a note; strokes without usable times \
+      are drawn at an even pace, with a note. Progress is shown while standard error is a \
+      terminal.
+
+      Examples:
+        inkling-archive timelapse Cat -o cat.mp4
+        inkling-archive timelapse Cat -o cat.mp4 --duration 10s --fps 24 --size 1920x1080
+        inkling-archive timelapse Cat -o cat.webp --size 480 --fps 15
+        inkling-archive timelapse Cat -o - --format mp4 --from 3 --speed 20x > cat.mp4
+        inkling-archive timelapse Cat --frames cat-frames
+      """,
+    arguments: [Common.draft.spec],
+    options: [
+      output.spec, format.spec, frames.spec, duration.spec, speed.spec, realTime.spec, fps.spec, size.spec, scale.spec,
+      from.spec, to.spec,
+      hold.spec, Common.force.spec,
+    ],
+    exclusive: [
+      [output.spec, frames.spec], [format.spec, frames.spec], [duration.spec, speed.spec, realTime.spec],
+      [size.spec, scale.spec],
+    ].names)
+
+  let draft: String
+  let options: TimelapseOptions
+  let destination: TimelapseDestination
+  let force: Bool
+
+  init(_ parsed: ParsedArguments) throws {
+    draft = try parsed.value(Common.draft)
+    var options = TimelapseOptions()
+    options.hold = try parsed.value(Self.hold)
+    if let seconds = try parsed.value(Self.duration) {
+      options.pace = .duration(seconds)
+    } else if let factor = try parsed.value(Self.speed) {
+      options.pace = .speed(factor)
+    } else if parsed.value(Self.realTime) {
+      options.pace = .realTime
+    }
+    options.fps = try parsed.value(Self.fps)
+    if let scale = try parsed.value(Self.scale) {
+      options.size = .scale(scale)
+    } else if let (width, height) = try parsed.value(Self.size) {
+      options.size = .fit(width: width, height: height)
+    }
+    options.from = try parsed.value(Self.from)
+    options.to = try parsed.value(Self.to)
+    self.options = options
+    force = parsed.value(Common.force)
+    if let folder = try parsed.value(Self.frames) {
+      destination = .frames(folder: folder)
+    } else if let path = try parsed.value(Self.output) {
+      let target = OutputTarget(argument: path)
+      let named = TimelapseFormat.allCases.first { path.lowercased().hasSuffix("." + $0.rawValue) }
+      guard let format = try parsed.value(Self.format) ?? named else {
+        throw UsageError(
+          target == .standardOutput
+            ? "Say which video goes to standard output: --format \(Self.formatNames)."
+            : "Cannot tell the video format from '\(path)': end it in \(Self.extensions) or give --format.")
+      }
+      destination = .video(target, format)
+    } else {
+      throw UsageError("Say where the time-lapse goes: -o FILE or --frames DIR.")
+    }
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    let archive = try context.open(.readOnly)
+    let progress = context.progressLine()
+    let summary: TimelapseSummary
+    do {
+      summary = try archive.timelapse(of: draft, options: options, to: destination, overwrite: force) { done, total in
+        if progress.isEnabled && (done == total || done % 10 == 0) {
+          progress.update("Drawing frame \(Format.count(done)) of \(Format.count(total)) …")
+        }
+      }
+    } catch {
+      progress.finish()
+      throw error
+    }
+    progress.finish()
+    for skipped in summary.skipped {
+      context.printError(
+        "note: version \(skipped.number) of \(Quoted.name(summary.draftName)) is left out: its drawing does not decode "
+          + "(\(skipped.reason))")
+    }
+    if summary.evenPace {
+      context.printError(
+        "note: the strokes of \(Quoted.name(summary.draftName)) carry no usable times, so each is drawn at the same pace"
+      )
+    }
+    let target: OutputTarget
+    switch destination {
+    case .frames(let folder): target = .file(folder)
+    case .video(let output, _): target = output
+    }
+    let path = target.path
+    context.report(
+      [
+        "path": .string(path), "draft": .string(summary.draftName), "from": .int(summary.firstVersion),
+        "to": .int(summary.lastVersion), "frames": .int(summary.frames), "fps": .int(summary.fps),
+        "seconds": .double(summary.seconds), "width": .int(summary.width), "height": .int(summary.height),
+        "strokes": .int(summary.strokes), "skipped": .array(summary.skipped.map { .int($0.number) }),
+        "evenPace": .bool(summary.evenPace),
+      ],
+      "\(Quoted.text(path))  (\(Quoted.display(summary.draftName)), versions \(summary.firstVersion) to "
+        + "\(summary.lastVersion), \(Plural.count(summary.strokes, "stroke")), \(Format.count(summary.frames)) frames "
+        + "at \(summary.fps) fps = \(Format.number(summary.seconds)) s, \(summary.width) × \(summary.height) px)",
+      dataTo: target)
+    return ExitStatus.success
+  }
+
+  private static var formatNames: String { TimelapseFormat.allCases.map(\.rawValue).joined(separator: " or ") }
+  private static var extensions: String { TimelapseFormat.allCases.map { "." + $0.rawValue }.joined(separator: " or ") }
+
+  // MARK: - Value kinds
+
+  /// `30`, `30s`, `1.5s`, `2m`, `1m30s`: seconds.
+  static let seconds = ValueKind<Double>(
+    expected: "a time like 30s or 1m", format: { Format.number($0) + "s" }, parse: parseSeconds)
+
+  private static func parseSeconds(_ text: String) -> Double? {
+    var rest = Substring(text)
+    var total = 0.0
+    var any = false
+    if let m = rest.firstIndex(of: "m"), let minutes = Double(rest[..<m]), minutes.isFinite, minutes >= 0 {
+      total += minutes * 60
+      rest = rest[rest.index(after: m)...]
+      any = true
+    }
+    if rest.hasSuffix("s") { rest = rest.dropLast() }
+    if !rest.isEmpty {
+      guard let seconds = Double(rest), seconds.isFinite, seconds >= 0 else { return nil }
+      total += seconds
+      any = true
+    }
+    return any ? total : nil
+  }
+
+  /// `20x` or `20`: a speed factor above 0.
+  static let factor = ValueKind<Double>(
+    expected: "a factor above 0, like 20x", format: { Format.number($0) + "x" }, parse: parseFactor)
+
+  private static func parseFactor(_ text: String) -> Double? {
+    let digits = text.hasSuffix("x") ? String(text.dropLast()) : text
+    guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+    return value
+  }
+
+  /// `1920x1080`, or `1080` for that many pixels on the long side.
+  static let dimensions = ValueKind<(Int, Int)>(
+    expected: "a size like 1920x1080 or 1080", format: { "\($0.0)x\($0.1)" }, parse: parseDimensions)
+
+  private static func parseDimensions(_ text: String) -> (Int, Int)? {
+    let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let width = Int(parts[0]), let height = Int(parts[parts.count - 1]),
+      width > 0, height > 0
+    else { return nil }
+    return (width, height)
+  }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import InklingTestSupport
+import Testing
+
+/// `timelapse` run as a person would: the frames it writes, its report and every refusal.
+@Suite struct TimelapseCommandTests {
+  let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
+
+  init() throws {
+    runner = try BinaryRunner(fresh: "timelapse")
+    for (index, sample) in ["three-pen-strokes", "handwritten-half-notes"].enumerated() {
+      let drawing = Data(try DeviceSamples.drawing(sample))
+      let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
+      try runner.temporary.write("Drafts/Plan-2026-07-0\(index + 1)T12:00:00Z.inkling", json)
+    }
+    try runner.temporary.write(
+      "Drafts/Broken-2026-07-01T12:00:00Z.inkling", #"{"drawingData":"AAAA","color":{"r":1,"g":1,"b":1,"a":1}}"#)
+    #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
+  }
+
+  func frameNames(_ relative: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder + "/" + relative).sorted()
+  }
+
+  @Test func framesAreWrittenAndReported() throws {
+    let result = try runner.run(
+      [
+        "timelapse", "Plan", "--frames", "frames", "--duration", "2s", "--hold", "0.5s", "--fps", "10", "--size",
+        "200x100",
+      ])
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    #expect(result.stdout == "frames  (Plan, versions 1 to 2, 7 strokes, 20 frames at 10 fps = 2 s, 198 × 100 px)\n")
+    #expect(try frameNames("frames") == (1...20).map { String(format: "%05d.png", $0) })
+
+    let json = try runner.run(
+      [
+        "--json", "timelapse", "Plan", "--frames", "json", "--speed", "20x", "--hold", "0", "--fps", "5", "--size",
+        "64",
+        "--from", "2",
+      ])
+    #expect(json.status == 0)
+    let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect(report?["from"] as? Int == 2)
+    #expect(report?["strokes"] as? Int == 4)
+    #expect(report?["evenPace"] as? Bool == false)
+  }
+
+  @Test func refusals() throws {
+    func error(_ arguments: [String]) throws -> (Int32, String) {
+      let result = try runner.run(["timelapse"] + arguments)
+      return (result.status, String(result.stderr.prefix { $0 != "\n" }))
+    }
+    #expect(try error(["Plan"]) == (2, "Error: Say where the time-lapse goes: -o FILE or --frames DIR."))
+    #expect(
+      try error(["Plan", "--frames", "f", "--duration", "10s", "--speed", "2x"]).1.contains("--duration"))
+    #expect(
+      try error(["Plan", "--frames", "f", "--speed", "fast"])
+        == (2, "Error: Invalid value 'fast' for '--speed FACTOR': expected a factor above 0, like 20x."))
+    #expect(
+      try error(["Plan", "--frames", "f", "--size", "0x10"])
+        == (2, "Error: Invalid value '0x10' for '--size WxH': expected a size like 1920x1080 or 1080."))
+    #expect(
+      try error(["Plan", "--frames", "f", "--duration", "1s"])
+        == (2, "Error: --duration must be longer than the hold (2 s) and at most 36000 seconds, not 1"))
+    #expect(try error(["Plan", "--frames", "f", "--fps", "0"]).0 == 2)
+    #expect(
+      try error(["Plan", "--frames", "f", "--size", "1x1"]) == (
+        2, "Error: --size must be 2 to 16384 pixels a side, not 1x1"
+      ))
+    #expect(
+      try error(["Plan", "--frames", "f", "--from", "2", "--to", "1"]) == (
+        2, "Error: --from (2) must not come after --to (1)"
+      ))
+    #expect(
+      try error(["Plan", "--frames", "f", "--to", "3"]) == (1, "Error: \"Plan\" has 2 versions; there is no version 3"))
+    #expect(
+      try error(["Broken", "--frames", "f"])
+        == (1, "Error: the drawing of \"Broken\" version 1 does not decode, so there is nothing to replay"))
+    #expect(try error(["Nobody", "--frames", "f"]).1.hasPrefix("Error: no draft named \"Nobody\""))
+    let speed = try error(["Plan", "--frames", "f", "--speed", "0.0000001x"])
+    #expect(speed.0 == 2 && speed.1.hasPrefix("Error: at this pace the video would last"))
+    // Frames already there stay unless --force.
+    let short = ["Plan", "--frames", "f", "--duration", "1s", "--hold", "0", "--fps", "2", "--size", "32"]
+    #expect(try runner.run(["timelapse"] + short).status == 0)
+    #expect(try error(short) == (1, "Error: f/00001.png already exists; use --force to replace it"))
+    #expect(try runner.run(["timelapse"] + short + ["--force"]).status == 0)
+  }
+}
+
+/// `timelapse -o FILE.mp4` checked by ffprobe and ffmpeg (skipped when FFmpeg's tools are missing).
+@Suite struct TimelapseVideoTests {
+  let runner: BinaryRunner
+  var folder: String { runner.workingDirectory }
+  static let hasFFmpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")
+
+  init() throws {
+    runner = try BinaryRunner(fresh: "timelapse-video")
+    let drawing = Data(try DeviceSamples.drawing("handwritten-half-notes"))
+    let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":0.95,"b":0.9,"a":1}}"#
+    try runner.temporary.write("Drafts/Notes-2026-07-01T12:00:00Z.inkling", json)
+    #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
+  }
+
+  func probe(_ file: String) throws -> String {
+    try ChildProcess.run([
+      "/usr/bin/ffprobe", "-v", "error", "-show_entries",
+      "stream=codec_name,width,height,r_frame_rate,pix_fmt,nb_frames:format=duration", "-of", "compact",
+      folder + "/" + file,
+    ]).stdout
+  }
+
+  @Test(.enabled(if: hasFFmpeg)) func mp4IsH264AtTheRequestedFpsSizeAndDuration() throws {
+    let options = ["--duration", "4s", "--hold", "1s", "--fps", "24", "--size", "640x360"]
+    let result = try runner.run(["timelapse", "Notes", "-o", "notes.mp4"] + options)
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    let probe = try probe("notes.mp4")
+    #expect(
+      probe.contains("stream|codec_name=h264|width=640|height=328|pix_fmt=yuv420p|r_frame_rate=24/1|nb_frames=96"))
+    let duration = try #require(
+      Double(probe.split(separator: "=").last!.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(abs(duration - 4) <= 1.0 / 24)
+    // The index is at the front (+faststart): the moov box comes before the mdat box.
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/notes.mp4"))
+    let moov = try #require(bytes.range(of: Data("moov".utf8)))
+    let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
+    #expect(moov.lowerBound < mdat.lowerBound)
+
+    // The last frame is the PNG frame (render's pixels) to at least 40 dB.
+    #expect(try runner.run(["timelapse", "Notes", "--frames", "frames"] + options).status == 0)
+    let last = try ChildProcess.run([
+      "/usr/bin/ffmpeg", "-v", "error", "-sseof", "-0.2", "-i", folder + "/notes.mp4", "-frames:v", "1", "-y",
+      folder + "/last.png",
+    ])
+    #expect(last.status == 0)
+    let psnr = try ChildProcess.run([
+      "/usr/bin/ffmpeg", "-i", folder + "/last.png", "-i", folder + "/frames/00096.png", "-lavfi", "psnr", "-f",
+      "null", "-",
+    ])
+    let average = try #require(psnr.stderr.range(of: "average:"))
+    let value = Double(psnr.stderr[average.upperBound...].prefix { $0 != " " }) ?? 0
+    #expect(value >= 40, "PSNR \(psnr.stderr[average.upperBound...].prefix(20))")
+
+    // The same archive and options give the same bytes; `-o -` with --format gives them too.
+    #expect(try runner.run(["timelapse", "Notes", "-o", "again.mp4"] + options).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/again.mp4")) == bytes)
+    let streamed = try runner.run(["timelapse", "Notes", "-o", "-", "--format", "mp4"] + options)
+    #expect(streamed.status == 0)
+    #expect(Data(streamed.stdoutBytes) == bytes)
+  }
+
+  @Test(.enabled(if: hasFFmpeg)) func webpIsAnAnimationOfTheRequestedFrames() throws {
+    let result = try runner.run(
+      ["timelapse", "Notes", "-o", "notes.webp", "--duration", "2s", "--hold", "0.5s", "--fps", "10", "--size", "200"])
+    #expect(result.stderr == "")
+    #expect(result.status == 0)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/notes.webp")))
+    #expect(
+      bytes.count > 100 && Array(bytes[0..<4]) == Array("RIFF".utf8) && Array(bytes[8..<12]) == Array("WEBP".utf8))
+    // An ANIM chunk, and ANMF frames whose durations (equal frames merged) add up to 2 s.
+    #expect(String(decoding: bytes, as: UTF8.self).contains("ANIM"))
+    var milliseconds = 0
+    var offset = 12
+    while offset + 8 <= bytes.count {
+      let size =
+        Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16
+        | Int(bytes[offset + 7]) << 24
+      if Array(bytes[offset..<offset + 4]) == Array("ANMF".utf8) {
+        let d = offset + 8 + 12
+        milliseconds += Int(bytes[d]) | Int(bytes[d + 1]) << 8 | Int(bytes[d + 2]) << 16
+      }
+      offset += 8 + size + size % 2
+    }
+    #expect(milliseconds == 2000)
+    let again = try runner.run(
+      [
+        "timelapse", "Notes", "-o", "-", "--format", "webp", "--duration", "2s", "--hold", "0.5s", "--fps", "10",
+        "--size", "200",
+      ])
+    #expect(again.stdoutBytes == bytes)
+  }
+
+  @Test func videoRefusals() throws {
+    func error(_ arguments: [String]) throws -> (Int32, String) {
+      let result = try runner.run(["timelapse", "Notes"] + arguments)
+      return (result.status, String(result.stderr.prefix { $0 != "\n" }))
+    }
+    #expect(try error(["-o", "-"]) == (2, "Error: Say which video goes to standard output: --format mp4 or webp."))
+    #expect(
+      try error(["-o", "notes.gif"])
+        == (2, "Error: Cannot tell the video format from 'notes.gif': end it in .mp4 or .webp or give --format."))
+    #expect(try error(["-o", "a.mp4", "--frames", "f"]).0 == 2)
+    try runner.temporary.write("taken.mp4", "keep")
+    #expect(try error(["-o", "taken.mp4"]) == (1, "Error: taken.mp4 already exists; use --force to replace it"))
+    #expect(try String(contentsOfFile: folder + "/taken.mp4", encoding: .utf8) == "keep")
+    _ = try runner.temporary.makeFolder("folder.mp4")
+    #expect(try error(["-o", "folder.mp4"]).0 == 1)
+    // Nothing is left behind by a refused or finished write.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
+  }
+}
