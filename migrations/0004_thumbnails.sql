@@ -3,7 +3,7 @@
 -- visible drawing content and background share one row.
 --
 --   key = SHA-256 over ("inkling-thumbnail\0", content kind, content_hash, the background's
---         four IEEE-754 bit patterns, pixel size, renderer version); see ThumbnailKey.swift.
+--         four IEEE-754 bit patterns, pixel size, renderer version); see ThumbnailCache.swift (InklingArchive/Images).
 --
 -- Invariants:
 --  1. png is what the renderer of renderer_version drew for these inputs, PNG-encoded with

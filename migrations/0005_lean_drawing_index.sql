@@ -1,6 +1,6 @@
--- 0005: a leaner drawing index (issue 5: at 200 drafts the index of 0002 was 18 % of the
--- archive). Nothing that `show`, `diff`, `history` or the `strokes:` and `ink:` searches
--- read is lost; what goes is repetition:
+-- 0005: a leaner drawing index, so that indexing adds little to the archive's size. Nothing
+-- that `show`, `diff`, `history` or the `strokes:` and `ink:` searches read is lost; what goes
+-- is repetition:
 --
 --  - A stroke row named its ink by text and its colour by four REALs (about 40 bytes),
 --    though an archive holds a few dozen (ink, colour) pairs: it now names a row of `ink`.

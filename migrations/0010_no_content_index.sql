@@ -1,7 +1,6 @@
--- 0010: no index of drawings by content hash (issue 3: indexing may add at most 15 % to an
--- import). A content hash is random, so each drawing row inserted its entry at a random place
--- of drawing_by_content: 30 ms of the writer's CPU time in a 3000-draft import (12,000
--- drawings; measured per statement with the thread's CPU clock, BENCHMARKS.md session 8).
+-- 0010: no index of drawings by content hash. A content hash is random, so every drawing row
+-- inserted its entry at a random place of drawing_by_content, the costliest index write of an
+-- import, for one reader that does not need it.
 --
 -- Only gc's thumbnail pruning searched drawings by content through this index
 -- (ThumbnailRecords.removeUnneeded), one correlated lookup per thumbnail row. It now tests

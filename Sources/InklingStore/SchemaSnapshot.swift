@@ -5,7 +5,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "dff5b82d18db6b72b55439b8f70e7f921bddc183d22bf9f2c22ce845de345158"
+  static let migrationsDigest = "2258e7017d7b2e19c76f9622d1d130610e032d78e120b2ad86993c0f09e59906"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
   static let schemaStamp = "a68e7d194fc5d20aa07bd961038a370d1ccfd6fbebcdd8fdabfceb1f93ead6c3"

@@ -24,7 +24,7 @@ enum SearchBench {
 
   /// Fixed, so that a kept archive and new queries agree on "today".
   static let now: Int64 = 1_795_953_600_000  // 2026-11-29T12:00:00Z
-  static let root = DeviceSamples.packageFolder
+  static let root = PackageFolder.path
   static let cache = root + "/.build/bench-search"
 
   struct Settings {

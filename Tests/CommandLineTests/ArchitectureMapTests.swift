@@ -14,7 +14,7 @@ import Testing
     var holds: String
   }
 
-  static let root = DeviceSamples.packageFolder
+  static let root = PackageFolder.path
 
   /// The rows of the table in docs/architecture.md, in order.
   static func rows() throws -> [Row] {

@@ -9,9 +9,6 @@ import InklingTestSupport
 #endif
 
 enum Fixtures {
-  /// The package root.
-  static var packageFolder: String { DeviceSamples.packageFolder }
-
   static let sampleNames = DeviceSamples.drawingNames
 
   /// A real device drawing from the shared samples.

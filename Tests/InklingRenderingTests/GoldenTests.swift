@@ -6,12 +6,13 @@
 //
 //   INKLING_REGENERATE_GOLDEN=1 swift test --filter GoldenTests
 //
-// The files are found through #filePath rather than as package resources, so that the
+// The files are found in the package folder rather than as package resources, so that the
 // package manifest needs no resource rules; they live outside the test target's folder so
 // that SwiftPM does not warn about unhandled files.
 
 import InklingFormats
 import InklingRendering
+import InklingTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ import Testing
 #endif
 
 @Suite struct GoldenTests {
-  static var folder: String { Fixtures.packageFolder + "/Tests/Golden" }
+  static var folder: String { PackageFolder.path("Tests/Golden") }
   static var regenerate: Bool {
     getenv("INKLING_REGENERATE_GOLDEN").map { String(cString: $0) == "1" } ?? false
   }

@@ -6,10 +6,8 @@ import Testing
 @testable import InklingStore
 
 @Suite struct MigrationTests {
-  /// The repository's `migrations/` folder, found from this file's path.
-  static let folder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("migrations")
+  /// The repository's `migrations/` folder.
+  static let folder = URL(fileURLWithPath: PackageFolder.path("migrations"))
 
   @Test func everyMigrationFileIsEmbeddedInOrder() throws {
     let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)

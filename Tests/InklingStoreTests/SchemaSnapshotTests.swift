@@ -1,4 +1,5 @@
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingStore
@@ -6,8 +7,7 @@ import Testing
 /// SchemaSnapshot.swift and migrations/schema.sql must be what the migrations create;
 /// regenerate both with `INKLING_UPDATE_SCHEMA_SNAPSHOT=1 swift test --filter SchemaSnapshotTests`.
 @Suite struct SchemaSnapshotTests {
-  static let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = URL(fileURLWithPath: PackageFolder.path)
   static let file = root.appendingPathComponent("Sources/InklingStore/SchemaSnapshot.swift")
   static let listing = root.appendingPathComponent("migrations/schema.sql")
   static let updating = ProcessInfo.processInfo.environment["INKLING_UPDATE_SCHEMA_SNAPSHOT"] == "1"

@@ -1,19 +1,13 @@
-// Where the tests find the package and the real device drawings, which are the format's
+// Where the tests find the real device drawings, which are the format's
 // ground truth. They live inside the repository (`Tests/Fixtures/pkdrawing`, with where each
 // came from in its SOURCES.md), so that a plain clone runs its tests with nothing beside it.
 
 import Foundation
 
-/// The package's folder and the real device drawings in it.
+/// The real device drawings in the package.
 package enum DeviceSamples {
-  /// The package root, from this file's path (`<package>/Tests/InklingTestSupport/…`).
-  package static var packageFolder: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().path
-  }
-
   /// The folder of real PencilKit drawings.
-  package static var drawingsFolder: String { packageFolder + "/Tests/Fixtures/pkdrawing" }
+  package static var drawingsFolder: String { PackageFolder.path("Tests/Fixtures/pkdrawing") }
 
   /// The names of the device samples the tests rely on.
   package static let drawingNames = [
