@@ -101,7 +101,9 @@ let package = Package(
       exclude: ["migrations/schema.sql", "migrations/README.md"], resources: [.embedInCode("migrations")]),
     // What a user does: import, merge, watch, list, history, restore, show, thumbnails, check, backup, gc.
     .target(
-      name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore", "VideoBridge"]),
+      name: "InklingArchive", dependencies: ["InklingFormats", "InklingRendering", "InklingStore", "VideoBridge"],
+      // The version and the licence notice, embedded so the tool prints them from any directory.
+      resources: [.embedInCode("About/VERSION"), .embedInCode("About/THIRD-PARTY-NOTICES.md")]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
     // A small declarative argument parser: command tree, options, generated help and usage errors.

@@ -13,8 +13,8 @@ package enum ParseOutcome: Sendable {
   case run(ParsedArguments)
   /// Show help for the command at this path (names below the root).
   case help(commandPath: [String])
-  /// Print this version string.
-  case version(String)
+  /// Print this version string, and below it `details` (`--version --verbose`).
+  case version(String, details: String?)
 }
 
 /// Parses command lines against a root `CommandSpec`.
@@ -49,7 +49,10 @@ package struct ArgumentParser: Sendable {
     if let topic = matcher.helpTopic {
       return .help(commandPath: try resolveHelpTopic(topic, from: matcher.path))
     }
-    if let version = root.version, matcher.versionRequested { return .version(version) }
+    if let version = root.version, matcher.versionRequested {
+      return .version(version, details: matcher.verboseRequested ? root.versionDetails?() : nil)
+    }
+    if matcher.verboseRequested { throw .verboseWithoutVersion(root: root.name) }
     let leaf = matcher.chain[matcher.chain.count - 1]
     if leaf.hasSubcommands { throw .missingCommand(at: matcher.path) }
     return .run(
@@ -103,6 +106,11 @@ struct CommandMatcher {
 
   /// Names below the root of the command reached so far.
   var path: [String] { chain.dropFirst().map(\.name) }
+
+  var verboseRequested: Bool {
+    root.versionDetails != nil && !root.options.contains { $0.long == "verbose" }
+      && values[0]["verbose"] != nil
+  }
 
   var versionRequested: Bool {
     root.version != nil && !root.options.contains { $0.long == "version" }

@@ -53,8 +53,8 @@ package struct CommandLineProgram: Sendable {
     case .help(let path):
       output(HelpGenerator.help(for: path, root: root))
       return ExitStatus.success
-    case .version(let version):
-      output("\(root.name) \(version)\n")
+    case .version(let version, let details):
+      output("\(root.name) \(version)\n" + (details.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? ""))
       return ExitStatus.success
     case .run(let parsed):
       do {

@@ -29,6 +29,9 @@ package struct CommandSpec: Sendable {
   private var declared: [Subcommand]
   /// The root's version string; when set, the root gets a built-in `--version` flag.
   package var version: String?
+  /// What `--version --verbose` adds below the version (the libraries linked in); when set, the
+  /// root also gets a built-in `--verbose` flag, valid only beside `--version`.
+  package var versionDetails: (@Sendable () -> String)?
 
   /// A subcommand: its name, and how to make its spec (whose name must be the same).
   package struct Subcommand: Sendable {
@@ -45,7 +48,8 @@ package struct CommandSpec: Sendable {
     _ name: String, abstract: String, discussion: String? = nil,
     arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
     exclusive exclusiveGroups: [[String]] = [], subcommands: [CommandSpec] = [],
-    lazySubcommands: [Subcommand] = [], version: String? = nil
+    lazySubcommands: [Subcommand] = [], version: String? = nil,
+    versionDetails: (@Sendable () -> String)? = nil
   ) {
     self.name = name
     self.abstract = abstract
@@ -55,6 +59,7 @@ package struct CommandSpec: Sendable {
     self.exclusiveGroups = exclusiveGroups.map { $0.map(OptionSpec.bareName) }
     self.declared = subcommands.map { spec in Subcommand(spec.name) { spec } } + lazySubcommands
     self.version = version
+    self.versionDetails = versionDetails
   }
 
   /// Every subcommand's spec, in declaration order (help, the manual, completions).
@@ -90,11 +95,13 @@ package struct CommandSpec: Sendable {
     return chain
   }
 
-  /// Declared options plus the built-ins: `--version` on a root with a version, `--help` everywhere.
+  /// Declared options plus the built-ins: `--version` (and `--verbose` beside it) on a root with
+  /// a version, `--help` everywhere.
   func effectiveOptions(isRoot: Bool) -> [OptionSpec] {
     var all = options
     if isRoot, version != nil, !options.contains(where: { $0.long == "version" }) {
       all.append(.version)
+      if versionDetails != nil { all.append(.verbose) }
     }
     all.append(.help)
     return all

@@ -100,4 +100,7 @@ package struct OptionSpec: Sendable, Equatable {
   package static let help = OptionSpec.flag("help", short: "h", help: "Show help information.")
   /// `--version`, added to the root command when it declares a version.
   package static let version = OptionSpec.flag("version", help: "Show the version.")
+  /// `--verbose`, beside `--version` on a root with version details.
+  package static let verbose = OptionSpec.flag(
+    "verbose", help: "With --version: also the libraries linked in and their versions.")
 }

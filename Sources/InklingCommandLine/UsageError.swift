@@ -28,6 +28,10 @@ package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     UsageError("Unknown command '\(typed)'.\(didYouMean(suggestion))", commandPath: path)
   }
 
+  static func verboseWithoutVersion(root: String) -> UsageError {
+    UsageError("Option '--verbose' goes with '--version': \(root) --version --verbose.", commandPath: [])
+  }
+
   static func missingCommand(at path: [String]) -> UsageError {
     UsageError("Missing command.", commandPath: path)
   }

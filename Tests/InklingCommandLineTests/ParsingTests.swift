@@ -89,11 +89,26 @@ import Testing
     let parsed = try Sample.parse(["restore", "Cat", "--version", "3"])
     #expect(try parsed.int("--version") == 3)
     let outcome = try ArgumentParser(root: Sample.root).parse(["list", "--version"])
-    guard case .version(let version) = outcome else {
+    guard case .version(let version, let details) = outcome else {
       Issue.record("expected version, got \(outcome)")
       return
     }
     #expect(version == "0.1.0")
+    #expect(details == nil)
+  }
+
+  @Test func verboseGoesWithVersionOnly() throws {
+    var root = Sample.root
+    root.versionDetails = { "  SQLite  3\n" }
+    let outcome = try ArgumentParser(root: root).parse(["--version", "--verbose"])
+    guard case .version(_, let details) = outcome else {
+      Issue.record("expected version, got \(outcome)")
+      return
+    }
+    #expect(details == "  SQLite  3\n")
+    #expect(throws: UsageError.self) { try ArgumentParser(root: root).parse(["--verbose", "list"]) }
+    // Without details there is no --verbose at all.
+    #expect(throws: UsageError.self) { try ArgumentParser(root: Sample.root).parse(["--version", "--verbose"]) }
   }
 
   @Test func helpIsFoundAnywhereAndWinsOverErrors() throws {

@@ -5,4 +5,5 @@
 // drawing does. The low-level functions run the same assembly (SHA extensions when the CPU
 // has them) without any of that. The macro keeps the deprecation attributes out of Swift.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
+#include <openssl/crypto.h>
 #include <openssl/sha.h>

@@ -10,6 +10,8 @@
 #include "PNGBridge.h"
 
 #include <png.h>
+
+const char *inkling_png_version(void) { return png_get_libpng_ver(NULL); }
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -174,3 +174,7 @@ void inkling_mp4_free(inkling_mp4 *video) {
   avformat_free_context(video->format);
   free(video);
 }
+
+const char *inkling_ffmpeg_version(void) { return av_version_info(); }
+unsigned inkling_avcodec_version(void) { return avcodec_version(); }
+unsigned inkling_avformat_version(void) { return avformat_version(); }

@@ -91,3 +91,5 @@ void inkling_webp_free(inkling_webp *animation) {
   WebPAnimEncoderDelete(animation->encoder);
   free(animation);
 }
+
+int inkling_webp_version(void) { return WebPGetEncoderVersion(); }

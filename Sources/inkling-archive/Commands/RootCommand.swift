@@ -1,9 +1,12 @@
 // The root of the command tree: the global options and the commands of the registry.
 
+import InklingArchive
 import InklingCommandLine
+import InklingFormats
+import InklingServer
 
 enum RootCommand {
-  static let version = "0.1.0"
+  static let version = About.version
 
   static let archive = Option(
     "archive", valueName: "FILE", .file,
@@ -32,5 +35,13 @@ enum RootCommand {
       """,
     options: [archive.spec, json.spec, quiet.spec],
     lazySubcommands: Commands.all.map { command in CommandSpec.Subcommand(command.name) { command.spec } },
-    version: version)
+    version: version, versionDetails: { libraryLines(About.libraries + LinkedLibrary.server) })
+
+  /// `--version --verbose`: one line per library, versions aligned.
+  static func libraryLines(_ libraries: [LinkedLibrary]) -> String {
+    let width = libraries.map(\.name.count).max() ?? 0
+    return libraries.map { library in
+      "  " + library.name + String(repeating: " ", count: width - library.name.count + 2) + library.version + "\n"
+    }.joined()
+  }
 }

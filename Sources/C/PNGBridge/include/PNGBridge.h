@@ -62,6 +62,9 @@ int inkling_png_decode(const uint8_t *data, size_t size, uint8_t **out_rgba,
 /// Releases a buffer returned by this bridge.
 void inkling_png_free(void *buffer);
 
+/// The version of the libpng linked in ("1.6.39"), for `--version --verbose`.
+const char *inkling_png_version(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,4 +41,12 @@ uint8_t *inkling_webp_finish(inkling_webp *animation, size_t *size, char *error,
 void inkling_webp_free_bytes(uint8_t *bytes);
 void inkling_webp_free(inkling_webp *animation);
 
+/// The versions of the libraries linked in, for `--version --verbose`: FFmpeg's release
+/// ("5.1.6-0+deb12u1"), libavcodec's and libavformat's AV_VERSION_INT, and libwebp's encoder
+/// as 0xMMmmpp.
+const char *inkling_ffmpeg_version(void);
+unsigned inkling_avcodec_version(void);
+unsigned inkling_avformat_version(void);
+int inkling_webp_version(void);
+
 #endif

@@ -1,0 +1,20 @@
+import InklingArchive
+import InklingCommandLine
+
+struct LicensesCommand: Command {
+  static let name = "licenses"
+  static let spec = CommandSpec(
+    name, abstract: "Print the licences: the project's, each linked library's, and the binary's as a whole.",
+    discussion: """
+      The release binary links libx264 and is therefore distributed under the GPL, version 2 \
+      or later; the notice says what that means for someone who passes it on. The versions \
+      in this binary: inkling-archive --version --verbose.
+      """)
+
+  init(_ parsed: ParsedArguments) {}
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    context.printRaw(About.notice)
+    return ExitStatus.success
+  }
+}
