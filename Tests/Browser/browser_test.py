@@ -34,8 +34,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
 DEVICE = "Device strokes"
+LONG = "Sketchbook_" + "averyveryverylongnamewithoutanyspaces" * 4  # one word wider than a phone
 MINIMUM_SIDE = 512  # VersionView.minimumSide
-SHARED = os.environ.get("INKLING_SHARED") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared")
+DEVICE_DRAWINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "pkdrawing")
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
 
 
@@ -69,8 +70,10 @@ def build_archive(bin_dir, work):
     for hour in (10, 11):
         shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{HOSTILE}-2025-11-30T{hour}:00:00Z.inkling"))
     shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{BIDI}-2025-11-29T10:00:00Z.inkling"))
+    for hour in (10, 11):
+        shutil.copyfile(os.path.join(drafts, source), os.path.join(drafts, f"{LONG}-2025-11-27T{hour}:00:00Z.inkling"))
     # A real device drawing: three pen strokes, a share image of about 209 × 256 px.
-    with open(os.path.join(SHARED, "samples", "pkdrawing", "three-pen-strokes.pkdrawing"), "rb") as f:
+    with open(os.path.join(DEVICE_DRAWINGS, "three-pen-strokes.pkdrawing"), "rb") as f:
         drawing = base64.b64encode(f.read()).decode()
     with open(os.path.join(drafts, f"{DEVICE}-2025-11-28T10:00:00Z.inkling"), "w") as f:
         json.dump({"drawingData": drawing, "color": {"r": 1, "g": 1, "b": 1, "a": 1}}, f)
@@ -167,7 +170,9 @@ def main():
         loaded, total = images_loaded(driver, "#grid img")
         check(loaded == total == len(everything), f"after scrolling: {loaded} of {total} thumbnails, {len(everything)} drafts")
         check(card_names(driver) == everything, "the pages together are not every draft, newest first")
-        passed.append(f"grid: {total} thumbnails loaded over two pages")
+        count = driver.find_element(By.ID, "count").text
+        check(count == f"{len(everything)} drafts", f"the grid's count says {count!r} for {len(everything)} drafts")
+        passed.append(f"grid: {total} thumbnails loaded over two pages; it says {count!r}")
 
         # The hostile name is text: no alert, no injected image.
         check(HOSTILE in card_names(driver), "the hostile name is not shown as a name")
@@ -304,6 +309,27 @@ def main():
         check("undelete -- " in banner.text, "the banner has no undelete command: " + banner.text)
         driver.save_screenshot(os.path.join(args.artifacts, "trashed-draft.png"))
         passed.append(f"trash: {trashed!r} listed with when it went; its page says it is in the trash")
+
+        # A phone, 390 px wide: no page is wider than the screen, whatever the names, and the
+        # header takes less than a fifth of it; no version says "−0 removed".
+        long_id = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+                   if d["name"] == LONG]
+        check(len(long_id) == 1, "the long-named draft is not listed")
+        driver.set_window_size(390, 844)
+        for name, address in (("grid", url), ("search", url + "?q=name:Sketchbook_"),
+                              ("draft", url + f"draft?id={long_id[0]}"),
+                              ("version", url + f"draft?id={long_id[0]}&version=2")):
+            driver.get(address)
+            wide, screen, bar, tall = driver.execute_script(
+                "return [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+                " document.querySelector('.bar').getBoundingClientRect().height, window.innerHeight]")
+            check(screen <= 400, f"the window is {screen} px wide, not a phone's 390")
+            check(wide <= screen, f"at {screen} px the {name} page is {wide} px wide")
+            check(bar < tall / 5, f"at {screen} × {tall} px the {name} page's header is {bar:.0f} px tall")
+            driver.save_screenshot(os.path.join(args.artifacts, f"phone-{name}.png"))
+            check("−0 removed" not in driver.find_element(By.TAG_NAME, "main").text, f"the {name} page shows −0 removed")
+        passed.append(f"at {screen} px: grid, search, draft and version pages fit the width; header {bar:.0f} of {tall} px")
+        driver.set_window_size(1280, 1000)
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
         problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")

@@ -106,7 +106,7 @@
       history.replaceState(null, "", url);
       return;
     }
-    for (const id of ["problem", "empty", "grid", "pages"]) replaceById(doc, id);
+    for (const id of ["problem", "count", "empty", "grid", "pages"]) replaceById(doc, id);
     const twin = document.querySelector(".twin");
     const theirTwin = doc.querySelector(".twin");
     if (twin && theirTwin) twin.replaceWith(document.adoptNode(theirTwin));

@@ -29,6 +29,8 @@ struct HTTPResponse {
   /// The entity tag (without quotes) when the route knows one cheaper than hashing the body;
   /// else ResponseEncoding computes one for a 200.
   var tag: String?
+  /// Whether a `Range` request gets part of the body (downloads: ByteRanges.swift).
+  var ranges = false
 
   init(
     status: Int = 200, contentType: String, body: [UInt8], cache: CachePolicy = .revalidate, tag: String? = nil,
@@ -62,6 +64,7 @@ struct HTTPResponse {
   static func reason(_ status: Int) -> String {
     switch status {
     case 200: "OK"
+    case 206: "Partial Content"
     case 302: "Found"
     case 304: "Not Modified"
     case 400: "Bad Request"
@@ -70,6 +73,7 @@ struct HTTPResponse {
     case 404: "Not Found"
     case 405: "Method Not Allowed"
     case 414: "URI Too Long"
+    case 416: "Range Not Satisfiable"
     case 500: "Internal Server Error"
     case 503: "Service Unavailable"
     default: "Error"

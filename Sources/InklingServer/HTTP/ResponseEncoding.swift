@@ -22,10 +22,14 @@ enum ResponseEncoding {
   struct Conditions: Sendable {
     var ifNoneMatch: String?
     var acceptEncoding: String?
+    var range: String?
+    var ifRange: String?
 
     init(_ request: HTTPRequest) {
       ifNoneMatch = request.header("If-None-Match")
       acceptEncoding = request.header("Accept-Encoding")
+      range = request.header("Range")
+      ifRange = request.header("If-Range")
     }
   }
 
@@ -57,6 +61,9 @@ enum ResponseEncoding {
       response.body = []
       response.headers.removeAll { $0.0 == "Content-Type" }
       return response
+    }
+    if response.ranges && !gzip {
+      return ByteRanges.apply(response, range: request.range, ifRange: request.ifRange, tag: sent)
     }
     if gzip {
       response.body = Gzip.compress(response.body, level: 5)

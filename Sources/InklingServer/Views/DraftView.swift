@@ -81,7 +81,7 @@ enum DraftView {
       """
   }
 
-  /// "+12 strokes, −3 removed, 2 erased", or why there are no counts.
+  /// "+12 added, −3 removed, 2 erased" (the counts that are not zero), or why there are no counts.
   static func changes(_ changes: StrokeChanges?, strokes: Int?, first: Bool) -> HTML {
     guard let changes else {
       return "<span class=\"note\">The drawing cannot be compared (not indexed, or it does not decode)</span>"
@@ -90,10 +90,12 @@ enum DraftView {
     if first {
       parts.append("\(Plural.count(changes.added, "stroke"))")
     } else {
-      parts.append("<span class=\"added\">+\(changes.added) added</span>")
-      parts.append("<span class=\"removed\">−\(changes.removed) removed</span>")
+      // Only what changed: "−0 removed" on every version that only adds is noise.
+      if changes.added > 0 { parts.append("<span class=\"added\">+\(changes.added) added</span>") }
+      if changes.removed > 0 { parts.append("<span class=\"removed\">−\(changes.removed) removed</span>") }
       if changes.hidden > 0 { parts.append("\(changes.hidden) erased") }
       if changes.unhidden > 0 { parts.append("\(changes.unhidden) brought back") }
+      if parts.isEmpty { parts.append("no strokes changed") }
     }
     if let strokes, !first { parts.append("\(Plural.count(strokes, "stroke")) in all") }
     return HTML(joining: parts.enumerated().map { $0.offset == 0 ? $0.element : ", \($0.element)" })

@@ -32,11 +32,39 @@ enum GridView {
     return state
   }
 
-  /// The page of drafts a state asks for; a SearchSyntaxError for a query that does not parse.
-  static func drafts(_ state: GridState, in archive: Archive, limit: Int) throws -> DraftPage {
-    var query = try DraftQuery(search: state.query)
+  /// The most drafts the grid counts: past it, the total reads "more than" (a search with
+  /// terms counts by reading what matches, so the count is bounded as the pages are).
+  static let countLimit = 10_000
+
+  /// How many drafts match, up to `countLimit`, and whether that is all of them.
+  struct Total {
+    var count: Int
+    var exact: Bool
+
+    var html: HTML {
+      exact
+        ? "\(Plural.count(count, "draft"))"
+        : "More than \(Plural.count(countLimit, "draft"))"
+    }
+  }
+
+  /// The page of drafts a state asks for and how many match in all; a SearchSyntaxError for a
+  /// query that does not parse.
+  static func drafts(_ state: GridState, in archive: Archive, limit: Int) throws -> (page: DraftPage, total: Total) {
+    let matching = try Self.query(state)
+    let page = try drafts(state, query: matching, in: archive, limit: limit)
+    let count = try archive.draftCount(matching: matching, upTo: countLimit)
+    return (page, Total(count: min(count, countLimit), exact: count <= countLimit))
+  }
+
+  /// The search and the date filters of a state, as one query.
+  static func query(_ state: GridState) throws -> DraftQuery {
+    let query = try DraftQuery(search: state.query)
     let dates = try DraftQuery(since: state.since, until: state.until, on: state.on)
-    query = DraftQuery(query.expression && dates.expression)
+    return DraftQuery(query.expression && dates.expression)
+  }
+
+  static func drafts(_ state: GridState, query: DraftQuery, in archive: Archive, limit: Int) throws -> DraftPage {
     var cursor: DraftPageCursor?
     if let token = state.after {
       guard let parsed = DraftPageCursor(token: token, sort: state.sort) else {
@@ -53,9 +81,10 @@ enum GridView {
     let state = try state(target)
     let title = state.query.isEmpty ? "Drafts" : "Search: \(Escape.isolated(state.query))"
     do {
-      let page = try pool.withArchive { try drafts(state, in: $0, limit: pageSize) }
+      let (page, total) = try pool.withArchive { try drafts(state, in: $0, limit: pageSize) }
       return HTTPResponse(
-        contentType: HTTPResponse.html, body: Layout.page(title: title, search: state, main: grid(page, state)).bytes)
+        contentType: HTTPResponse.html,
+        body: Layout.page(title: title, search: state, main: grid(page, total: total, state)).bytes)
     } catch let syntax as SearchSyntaxError {
       // The grid's page with the query's caret message in place of the cards.
       return problem(title: title, state, "<h1>The search does not parse</h1>\n<pre>\(syntax.description)</pre>")
@@ -83,7 +112,7 @@ enum GridView {
       cache: .none)
   }
 
-  static func grid(_ page: DraftPage, _ state: GridState) -> HTML {
+  static func grid(_ page: DraftPage, total: Total, _ state: GridState) -> HTML {
     let cards = page.drafts.map { entry -> HTML in
       let draft = entry.draft
       return """
@@ -98,8 +127,10 @@ enum GridView {
       state.after == nil ? "" : "<a id=\"first\" href=\"\(Links.grid(state.firstPage))\">First page</a>"
     let empty: HTML =
       page.drafts.isEmpty && state.after == nil ? "<p class=\"empty\" id=\"empty\">No drafts match.</p>" : ""
+    let count: HTML = total.count == 0 ? "" : "\(total.html)"
     return """
       <div id="problem"></div>
+      <p class="summary count" id="count">\(count)</p>
       \(empty)
       <ul class="grid" id="grid">
       \(cards)
@@ -126,7 +157,7 @@ enum GridView {
       limit = value
     }
     do {
-      let page = try pool.withArchive { try Self.drafts(state, in: $0, limit: limit) }
+      let (page, total) = try pool.withArchive { try Self.drafts(state, in: $0, limit: limit) }
       var next = state
       next.after = page.next?.token
       let cards: [JSONValue] = page.drafts.map { entry in
@@ -138,6 +169,7 @@ enum GridView {
       }
       let value: JSONValue = [
         "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next).text),
+        "total": .int(total.count), "totalIsExact": .bool(total.exact),
       ]
       return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
     } catch let syntax as SearchSyntaxError {

@@ -86,13 +86,15 @@ enum VersionFiles {
     }
   }
 
-  /// The original file, under its original name.
+  /// The original file, under its original name; a part of it for a `Range` request.
   static func file(_ id: VersionID, _ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
     let original = try pool.withArchive { try $0.originalFile(of: id) }
-    return HTTPResponse(
+    var response = HTTPResponse(
       contentType: "application/octet-stream", body: original.bytes,
       cache: policy(target, content: original.file.sha256, image: false), tag: original.file.sha256,
       headers: [("Content-Disposition", contentDisposition(original.file.fileName))])
+    response.ranges = true
+    return response
   }
 
   /// `attachment` with the name twice (RFC 6266): an ASCII fallback in which anything else is
