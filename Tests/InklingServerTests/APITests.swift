@@ -38,6 +38,9 @@ import Testing
       }
       api += drafts
       next = page["next"] as? String
+      // Every page but the last is as long as asked: the next link keeps the limit.
+      if next != nil { #expect(drafts.count == 7, "\(target)") }
+      if let next { #expect(next.contains("limit=7"), "\(next)") }
     }
     #expect(api.count == listed.count)
     for (a, b) in zip(api, listed) { #expect(removing(["id", "url", "thumbnail"], from: a) == b as? NSDictionary) }

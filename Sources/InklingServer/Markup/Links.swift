@@ -51,7 +51,10 @@ struct GridState: Equatable, Sendable {
 enum Links {
   static func grid(_ state: GridState) -> URLReference { url("/", gridParameters(state)) }
 
-  static func apiDrafts(_ state: GridState) -> URLReference { url("/api/drafts", gridParameters(state)) }
+  /// The API's page of drafts; `limit` when the client chose one, so that the next page has it too.
+  static func apiDrafts(_ state: GridState, limit: Int? = nil) -> URLReference {
+    url("/api/drafts", gridParameters(state) + (limit.map { [("limit", String($0))] } ?? []))
+  }
 
   static func draft(_ id: DraftID) -> URLReference { url("/draft", [("id", String(id.rawValue))]) }
 

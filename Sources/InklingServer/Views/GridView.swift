@@ -150,7 +150,8 @@ enum GridView {
   static func api(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
     let state = try state(target)
     var limit = pageSize
-    if let text = target.parameter("limit") {
+    let chosen = target.parameter("limit")
+    if let text = chosen {
       guard let value = Int(text), (1...Archive.draftPageLimit).contains(value) else {
         throw RequestError(400, "limit is a number of drafts from 1 to \(Archive.draftPageLimit), not \"\(text)\"")
       }
@@ -168,7 +169,7 @@ enum GridView {
           ], to: entry.draft.json)
       }
       let value: JSONValue = [
-        "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next).text),
+        "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next, limit: chosen == nil ? nil : limit).text),
         "total": .int(total.count), "totalIsExact": .bool(total.exact),
       ]
       return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
