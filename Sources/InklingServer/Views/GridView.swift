@@ -169,7 +169,8 @@ enum GridView {
           ], to: entry.draft.json)
       }
       let value: JSONValue = [
-        "drafts": .array(cards), "next": page.next == nil ? .null : .string(Links.apiDrafts(next, limit: chosen == nil ? nil : limit).text),
+        "drafts": .array(cards),
+        "next": page.next == nil ? .null : .string(Links.apiDrafts(next, limit: chosen == nil ? nil : limit).text),
         "total": .int(total.count), "totalIsExact": .bool(total.exact),
       ]
       return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
