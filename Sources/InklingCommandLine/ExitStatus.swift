@@ -5,6 +5,8 @@ package enum ExitStatus {
   package static let success: Int32 = 0
   /// Some inputs were rejected; the rest were done.
   package static let someInputsRejected: Int32 = 1
+  /// A search found nothing (grep's 1).
+  package static let nothingMatched: Int32 = 1
   /// The command line was wrong.
   package static let usage: Int32 = 2
   /// The archive cannot be used: locked too long, corrupt, newer schema than this build.

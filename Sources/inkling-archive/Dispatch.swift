@@ -16,7 +16,17 @@ enum Dispatch {
     do {
       return try command.init(parsed).run(context)
     } catch let error as ArchiveError {
-      if error.isUsageError { throw parsed.usageError(error.sentence) }
+      if error.isUsageError {
+        // Under --json a script reads the problem where it reads answers, as the server's API
+        // gives it; the sentence still goes to standard error with the usage line.
+        if context.json, case .searchSyntax(let syntax) = error {
+          context.printJSON([
+            "error": .string(error.sentence), "query": .string(syntax.query), "column": .int(syntax.column),
+            "message": .string(syntax.message),
+          ])
+        }
+        throw parsed.usageError(error.sentence)
+      }
       context.printError("Error: \(error.sentence)")
       return error.exitStatus
     }

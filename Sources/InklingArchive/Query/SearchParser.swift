@@ -41,12 +41,24 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
     self.message = message
   }
 
-  /// The message, then the query and a caret under `column`, each indented by two spaces.
+  /// How many characters of the query a message shows on each side of the problem: a query
+  /// of thousands of characters would otherwise fill the terminal with one line.
+  public static let window = 60
+
+  /// The message, then the query (up to `window` characters each side of the problem, `…`
+  /// where cut) and a caret under `column`, each indented by two spaces.
   public var description: String {
+    let scalars = query.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
+    let at = min(max(column, 0), scalars.count)
+    let start = max(0, at - Self.window)
+    let end = min(scalars.count, at + Self.window)
     var shown = String.UnicodeScalarView()
-    shown.append(contentsOf: query.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 })
+    if start > 0 { shown.append("…") }
+    shown.append(contentsOf: scalars[start..<at])
     // Wide characters (CJK, emoji) take two terminal columns, combining marks none.
-    let offset = shown.prefix(column).reduce(0) { $0 + Self.width(of: $1) }
+    let offset = shown.reduce(0) { $0 + Self.width(of: $1) }
+    shown.append(contentsOf: scalars[at..<end])
+    if end < scalars.count { shown.append("…") }
     return "\(message)\n  \(String(shown))\n  \(String(repeating: " ", count: offset))^"
   }
 

@@ -90,11 +90,14 @@ struct DraftListing {
   static let countLimit = 100_000
 
   /// Runs `query` and prints what it finds.
-  func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int32 {
+  /// Prints the drafts `query` matches; returns how many there were.
+  @discardableResult func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int {
     let archive = try context.open(.readOnly)
+    var matched = 0
     switch form {
     case .ndjson, .lines, .nulls:
       try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
+        matched += 1
         switch form {
         case .ndjson: StandardStreams.writeOutput(JSONWriter().line(draft.json))
         case .nulls: StandardStreams.writeOutput(draft.name + "\0")
@@ -102,9 +105,12 @@ struct DraftListing {
         }
       }
     case .json:
-      context.printJSON(["drafts": .array(try archive.drafts(matching: query, sort: sort, limit: limit).map(\.json))])
+      let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
+      matched = drafts.count
+      context.printJSON(["drafts": .array(drafts.map(\.json))])
     case .table:
       let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
+      matched = drafts.count
       var columns: [TextTable.Column] = [
         .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
       ]
@@ -121,6 +127,6 @@ struct DraftListing {
           try Self.count(drafts.count, of: query, limit: limit, archive) + (query.inTrash ? " in the trash" : ""))
       }
     }
-    return ExitStatus.success
+    return matched
   }
 }

@@ -26,5 +26,6 @@ struct ListCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     try listing.run(filters.query, context)
+    return ExitStatus.success
   }
 }

@@ -29,8 +29,8 @@ enum RootCommand {
       replaced. In an export folder only regular files are ever replaced: a link or a \
       device there is left as it is and reported.
 
-      Exit status: 0 all good; 1 some inputs were rejected (the rest were done) or what was \
-      asked does not exist; 2 usage error; 3 the archive cannot be used (locked, corrupt, or \
+      Exit status: 0 all good; 1 some inputs were rejected (the rest were done), what was \
+      asked does not exist, or a search matched nothing; 2 usage error; 3 the archive cannot be used (locked, corrupt, or \
       from a newer version).
       """,
     options: [archive.spec, json.spec, quiet.spec],

@@ -23,6 +23,9 @@ struct SearchCommand: Command {
         inkling-archive search '(name:portrait or name:study) and strokes:>100 and ink:marker'
         inkling-archive search 'background:#1a1a1f versions:>3 imported:today' --paths
         inkling-archive search 'source:anna saved:>=2025-10'
+
+      Exit status: 0 when a draft matched, 1 when none did (as grep), 2 for a query that does \
+      not read, 3 when the archive cannot be used.
       """,
     arguments: [query.spec],
     options: DraftListing.options + [DraftFilters.trash.spec],
@@ -41,7 +44,9 @@ struct SearchCommand: Command {
     listing = try DraftListing(parsed)
   }
 
+  /// Exit status 1 when nothing matches, as grep and ripgrep: `search … && …` in a script
+  /// goes on only with drafts to work on.
   func run(_ context: CommandContext) throws -> Int32 {
-    try listing.run(query, context)
+    try listing.run(query, context) == 0 ? ExitStatus.nothingMatched : ExitStatus.success
   }
 }
