@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The binary scripts/build-release makes, the one README "Install" installs, does what the
+# debug build's tests check it for: it links nothing but glibc's loader-free static start (or
+# Debian's shared libraries where a static archive is missing), and it makes a time-lapse that
+# ffprobe reads as H.264 and an animated WebP. Usage: Tests/Package/release_test.sh BINARY WORKDIR
+set -euo pipefail
+binary=$1 work=$2
+fail() { echo "release test: FAILED: $*" >&2; exit 1; }
+
+linkage=$(ldd "$binary" 2>&1 || true)
+if grep -q "not a dynamic executable" <<<"$linkage"; then kind="static"; else kind="dynamic"; fi
+"$binary" --version --verbose | grep -q "FFmpeg" || fail "--version --verbose names no FFmpeg"
+
+export INKLING_ARCHIVE=$work/release.sqlite
+drafts=$work/Drafts
+mkdir -p "$drafts"
+# A real device drawing, in a draft file as the app writes it.
+drawing=$(base64 -w0 "$(dirname "$0")/../Fixtures/pkdrawing/handwritten-half-notes.pkdrawing")
+printf '{"drawingData":"%s","color":{"r":1,"g":1,"b":1,"a":1}}' "$drawing" >"$drafts/Notes-2025-10-05T14:03:12Z.inkling"
+"$binary" --quiet import "$drafts" || fail "import"
+"$binary" --quiet timelapse Notes --duration 4s --fps 10 --size 320x240 -o "$work/notes.mp4" || fail "timelapse to MP4"
+"$binary" --quiet timelapse Notes --duration 3s --fps 5 --size 160x120 -o "$work/notes.webp" || fail "timelapse to WebP"
+codec=$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of csv=p=0 "$work/notes.mp4")
+[ "$codec" = h264 ] || fail "ffprobe reads the MP4's codec as '$codec', not h264"
+[ "$(head -c 4 "$work/notes.webp")" = RIFF ] && [ "$(dd if="$work/notes.webp" bs=1 skip=8 count=4 2>/dev/null)" = WEBP ] ||
+  fail "the WebP is not a RIFF WEBP file"
+grep -q ANIM <(head -c 64 "$work/notes.webp") || fail "the WebP is not animated"
+echo "release test: the $kind release binary made an H.264 MP4 ($(stat -c %s "$work/notes.mp4") bytes) and an animated WebP"
