@@ -1,7 +1,7 @@
 // The one way tests and benchmarks run another program: posix_spawn, stdout and stderr to
-// files, a wait with a deadline, and the child's own peak memory from wait4's rusage.
+// files, a wait with a deadline, and the child's own peak memory (sampled from /proc).
 //
-// Not Foundation's `Process`: it reaps the child itself (no rusage), gives no way to wait with
+// Not Foundation's `Process`: it reaps the child itself, gives no way to wait with
 // a deadline (a hang must fail a test, not stop the run), and reading a pipe to its end while
 // the other fills can block. Files cannot fill up; each is removed with the value.
 
@@ -23,6 +23,8 @@ package final class ChildProcess {
   package let stderrPath: String
   package let started = Date()
   package private(set) var outcome: Outcome?
+  /// The highest VmHWM seen so far, in bytes.
+  private var sampledPeak = 0
 
   /// How the process ended.
   package struct Outcome: Sendable {
@@ -30,7 +32,8 @@ package final class ChildProcess {
     package var status: Int32?
     /// The signal that ended it, when one did.
     package var signal: Int32?
-    /// Peak resident memory in bytes (ru_maxrss).
+    /// The program's own peak resident memory in bytes (VmHWM, sampled while it runs; see
+    /// `sampleMemory`), 0 when it ended before a sample.
     package var maxResidentBytes: Int
     package var seconds: Double
     package var timedOut: Bool
@@ -102,7 +105,36 @@ package final class ChildProcess {
 
   /// The outcome if the process has ended (reaping it), else nil.
   @discardableResult
-  package func poll() -> Outcome? { reap(options: WNOHANG) }
+  package func poll() -> Outcome? {
+    sampleMemory()
+    return reap(options: WNOHANG)
+  }
+
+  /// Reads the program's peak resident memory from /proc while it runs. wait4's ru_maxrss
+  /// cannot serve: the kernel records the parent's high-water mark into the child's at exec
+  /// (the forked image is the test process, hundreds of MiB after the time-lapse tests), so
+  /// every child of a large process would seem large. posix_spawn returns after the exec, so
+  /// every sample is of the program's own image.
+  private func sampleMemory() {
+    guard outcome == nil else { return }
+    // /proc files report a size of 0, so they are read to their end rather than by size.
+    let descriptor = open("/proc/\(pid)/status", O_RDONLY)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count <= 0 { break }
+      bytes += buffer[..<count]
+    }
+    let status = String(decoding: bytes, as: UTF8.self)
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      let kilobytes =
+        line.dropFirst("VmHWM:".count).split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 0
+      sampledPeak = max(sampledPeak, kilobytes * 1024)
+    }
+  }
 
   /// Waits for the process to end, however long it takes (for timing a child exactly).
   package func wait() -> Outcome {
@@ -132,8 +164,7 @@ package final class ChildProcess {
   private func reap(options: Int32) -> Outcome? {
     if let outcome { return outcome }
     var status: Int32 = 0
-    var usage = rusage()
-    let result = wait4(pid, &status, options, &usage)
+    let result = wait4(pid, &status, options, nil)
     if result == -1 && errno == ECHILD {
       // Not our child any more: nothing to report but that it ended.
       outcome = Outcome(
@@ -144,7 +175,7 @@ package final class ChildProcess {
     let signal = status & 0x7F
     let ended = Outcome(
       status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-      maxResidentBytes: Int(usage.ru_maxrss) * 1024, seconds: Date().timeIntervalSince(started), timedOut: false)
+      maxResidentBytes: sampledPeak, seconds: Date().timeIntervalSince(started), timedOut: false)
     outcome = ended
     return ended
   }
