@@ -71,6 +71,8 @@ struct ServerLimits: Sendable {
   var thumbnailQuota = 64 << 20
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
+  /// Bytes of the draft pages' time-lapse videos kept in memory.
+  var videoMemory = 64 << 20
 }
 
 /// Why a server could not start.
@@ -121,7 +123,8 @@ public final class ArchiveServer: @unchecked Sendable {
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
-      memory: ThumbnailMemory(limit: configuration.limits.thumbnailMemory))
+      memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
+      videos: PictureMemory(limit: configuration.limits.videoMemory))
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(

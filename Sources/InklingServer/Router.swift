@@ -15,7 +15,8 @@ struct Router: Sendable {
   let access: AccessControl
   let pageSize: Int
   let strokesPerPage: Int
-  let memory: ThumbnailMemory
+  let memory: PictureMemory<[UInt8]>
+  let videos: PictureMemory<TimelapseVideo>
 
   func respond(to request: HTTPRequest) -> HTTPAnswer {
     let api = request.target.hasPrefix("/api/")
@@ -66,10 +67,14 @@ struct Router: Sendable {
     switch path.first {
     case nil: return .now(try GridView.page(target, pool: pool, pageSize: pageSize))
     case "draft" where path.count == 1: return .now(try DraftView.page(target, pool: pool))
+    case "draft" where path == ["draft", "timelapse.mp4"]:
+      return try TimelapseView.video(target, request, pool: pool, videos: videos)
+    case "draft" where path == ["draft", "marks"]:
+      return try TimelapseView.marksPage(target, pool: pool, videos: videos)
     case "api" where path == ["api", "drafts"]: return .now(try GridView.api(target, pool: pool, pageSize: pageSize))
     case "api" where path == ["api", "draft"]:
       return try DraftView.api(
-        target, pool: pool, strokesPerPage: strokesPerPage,
+        target, pool: pool, videos: videos, strokesPerPage: strokesPerPage,
         fullPaths: ServerConfiguration.isLoopback(access.listenHost))
     case "trash" where path.count == 1: return .now(try TrashView.page(pool: pool))
     case "api" where path == ["api", "trash"]: return .now(try TrashView.api(pool: pool))

@@ -45,6 +45,14 @@ import Testing
     #expect(report?["from"] as? Int == 2)
     #expect(report?["strokes"] as? Int == 4)
     #expect(report?["evenPace"] as? Bool == false)
+    // Only the replayed save is marked, at a frame inside the video.
+    let marks = report?["marks"] as? [[String: Any]]
+    #expect(marks?.count == 1)
+    #expect(marks?.first?["version"] as? Int == 2)
+    let frames = try #require(report?["frames"] as? Int)
+    let frame = try #require(marks?.first?["frame"] as? Int)
+    #expect(frame >= 0 && frame < frames)
+    #expect(marks?.first?["seconds"] as? Double == Double(frame) / 5)
   }
 
   @Test func refusals() throws {

@@ -223,6 +223,13 @@ import Testing
     for image in images where next < expected.count && same(image, expected[next]) { next += 1 }
     #expect(next == expected.count)
     #expect(same(images.last, expected.last))
+    // Each replayed save is marked at the first frame that shows it done (the page's scrubber).
+    #expect(summary.marks.map(\.version) == [1, 2, 3, 5, 6])
+    #expect(summary.marks.map(\.frame) == summary.marks.map(\.frame).sorted())
+    for (mark, picture) in zip(summary.marks, expected) {
+      #expect(same(images[mark.frame], picture), "version \(mark.version) at frame \(mark.frame)")
+      #expect(mark.seconds == Double(mark.frame) / 10)
+    }
     // The same archive and options give the same frames.
     _ = try archive.timelapse(
       of: "Plan", options: options, to: .frames(folder: folder.path("again")))

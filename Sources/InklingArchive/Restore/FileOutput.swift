@@ -260,6 +260,22 @@ enum FileOutput {
     }
   }
 
+  /// The bytes of the file another library wrote at `path`.
+  static func contents(of path: String) throws(ArchiveError) -> [UInt8] {
+    let input = open(path, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw .fileSystem(path: path, operation: .read, code: errno) }
+    defer { close(input) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw .fileSystem(path: path, operation: .read, code: errno) }
+      if count == 0 { return bytes }
+      bytes += buffer[0..<count]
+    }
+  }
+
   /// Copies the file at `source` into `descriptor`.
   private static func copy(_ source: String, to descriptor: Int32, path: String) throws(ArchiveError) {
     let input = open(source, O_RDONLY | O_CLOEXEC)

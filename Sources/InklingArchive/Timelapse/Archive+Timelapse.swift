@@ -12,6 +12,10 @@ import InklingFormats
 import InklingRendering
 import InklingStore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// How a time-lapse is made.
 public struct TimelapseOptions: Sendable, Equatable {
   /// How long the drawing takes on screen.
@@ -57,6 +61,14 @@ public struct SkippedVersion: Sendable, Equatable {
   public var reason: String
 }
 
+/// Where a save shows in a time-lapse: the first frame with that version's drawing done.
+public struct TimelapseMark: Sendable, Equatable {
+  public var version: Int
+  public var frame: Int
+  /// The frame's time in the video, `frame / fps`.
+  public var seconds: Double
+}
+
 /// What a time-lapse shows and how it was written.
 public struct TimelapseSummary: Sendable, Equatable {
   public var draftName: String
@@ -75,6 +87,8 @@ public struct TimelapseSummary: Sendable, Equatable {
   public var skipped: [SkippedVersion]
   /// True when the strokes had no usable times, so each was drawn in the same time.
   public var evenPace: Bool
+  /// Each replayed version's place in the video, oldest first (the skipped ones have none).
+  public var marks: [TimelapseMark]
 }
 
 /// Receives a time-lapse's frames in order.
@@ -116,6 +130,19 @@ extension Archive {
     return summary
   }
 
+  /// The draft's time-lapse as the bytes of one video, for a caller that keeps it rather than
+  /// writing a file (the server's draft page). It is made in a temporary file in `$TMPDIR`.
+  ///
+  /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`.
+  public func timelapseVideo(
+    of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4
+  ) throws(ArchiveError) -> (video: [UInt8], summary: TimelapseSummary) {
+    let path = try FileOutput.temporaryFile(for: .standardOutput, overwrite: true)
+    defer { unlink(path) }
+    let summary = try timelapse(of: name, options: options, to: .video(.file(path), format), overwrite: true)
+    return (try FileOutput.contents(of: path), summary)
+  }
+
   /// The plan of the draft's time-lapse and what it will show, without drawing a frame.
   ///
   /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`, less the output's errors.
@@ -133,7 +160,7 @@ extension Archive {
     guard first <= last else { throw .invalidArgument(.timelapse(.range(from: first, to: last))) }
     var planner = TimelapsePlanner()
     var skipped: [SkippedVersion] = []
-    var replayed = 0
+    var replayed: [Int] = []
     // The newest readable version before the range is what the replay starts from.
     for number in (1..<first).reversed() {
       if case .drawing(let drawing) = try decodedDrawing(versions[number - 1].row) {
@@ -148,11 +175,11 @@ extension Archive {
       switch try decodedDrawing(row) {
       case .drawing(let drawing):
         planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row))
-        replayed += 1
+        replayed.append(number)
       case .unreadable(let reason): skipped.append(SkippedVersion(number: number, reason: reason))
       }
     }
-    guard replayed > 0 else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
+    guard !replayed.isEmpty else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
     let plan = planner.plan(pace: options.pace, fps: options.fps, hold: options.hold, size: options.size)
     let seconds = Double(plan.frameCount) / Double(plan.fps)
     guard seconds <= TimelapseOptions.maximumSeconds + options.hold else {
@@ -162,7 +189,10 @@ extension Archive {
       draftName: draftName, firstVersion: first, lastVersion: last, frames: plan.frameCount,
       width: plan.geometry.width, height: plan.geometry.height, fps: plan.fps,
       seconds: seconds, strokes: plan.drawnStrokes, skipped: skipped,
-      evenPace: plan.evenPace)
+      evenPace: plan.evenPace,
+      marks: zip(replayed, plan.saveFrames).map {
+        TimelapseMark(version: $0, frame: $1, seconds: Double($1) / Double(plan.fps))
+      })
     return (plan, summary)
   }
 

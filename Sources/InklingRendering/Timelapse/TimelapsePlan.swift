@@ -78,6 +78,8 @@ public struct TimelapsePlan {
   public let fps: Int
   /// True when the strokes' times were unusable and every stroke took one unit of time.
   public let evenPace: Bool
+  /// For each replayed save, oldest first, the number of steps done once it is on the canvas.
+  let saveEnds: [Int]
   /// The number of strokes the replay draws (new strokes of the saves replayed).
   public var drawnStrokes: Int { steps.count(where: { if case .draw = $0 { true } else { false } }) }
   /// Every frame, the hold included.
@@ -89,6 +91,19 @@ public struct TimelapsePlan {
   func time(ofFrame index: Int) -> Double {
     guard drawingFrames > 0, index < drawingFrames - 1 else { return clockEnd }
     return clockEnd * Double(index + 1) / Double(drawingFrames)
+  }
+
+  /// For each replayed save, oldest first, the first frame that shows it done: the marks of
+  /// the saves on a player's scrubber. A save that changed nothing shares the frame of the
+  /// save before it.
+  public var saveFrames: [Int] {
+    saveEnds.map { end in
+      guard end > 0, drawingFrames > 0, clockEnd > 0 else { return 0 }
+      let clock = times[end - 1].end
+      // The inverse of time(ofFrame:): the first frame whose time is at or past the save's.
+      let frame = Int((clock / clockEnd * Double(drawingFrames) - 1e-9).rounded(.up)) - 1
+      return Swift.min(Swift.max(frame, 0), drawingFrames - 1)
+    }
   }
 }
 
@@ -118,6 +133,7 @@ public struct TimelapsePlanner {
   private var lastDrawing: (canvas: Rect?, bounds: Rect?) = (nil, nil)
   private var lastBoxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
   private var latestSave = -Double.infinity
+  private var saveEnds: [Int] = []
 
   public init() {}
 
@@ -171,6 +187,7 @@ public struct TimelapsePlanner {
       steps.append(.reset(background: background, strokes: target, pause: false))
       canvas = target
     }
+    saveEnds.append(steps.count)
   }
 
   /// The plan: the clock fitted to `pace`, `fps` frames a second, the last frame held for
@@ -218,7 +235,7 @@ public struct TimelapsePlanner {
     return TimelapsePlan(
       strokes: strokes, steps: steps, times: times,
       geometry: Self.geometry(bounds: lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
-      drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even)
+      drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even, saveEnds: saveEnds)
   }
 
   /// Whether the new strokes' times can be replayed (see the file comment).

@@ -6,6 +6,10 @@
 //     swapped in, and the address follows (history.replaceState), so it can be bookmarked.
 //     A query or date the server cannot read (a 400) shows the server's sentence and keeps
 //     the last good results, dimmed, until the next search that reads.
+//   - the draft page's time-lapse gets a mark for each save under the player, from the
+//     server's page of the saves in it (/draft/marks, parsed as HTML); a click on a mark seeks
+//     the video to that save, pauses there and shows the link to its version. When the server
+//     cannot make the video, its sentence replaces the player.
 // Nothing here builds markup from text: cards come from the server's HTML through DOMParser,
 // which runs no scripts, and are adopted as nodes.
 "use strict";
@@ -126,6 +130,78 @@
       clearTimeout(timer);
       search();
     });
+  }
+
+  const timelapse = document.getElementById("timelapse");
+
+  function showProblem(doc) {
+    const sentence = doc.querySelector(".problem p");
+    const problem = document.getElementById("timelapse-problem");
+    problem.textContent = sentence ? sentence.textContent : "The time-lapse cannot be shown.";
+    problem.hidden = false;
+    for (const id of ["timelapse-video", "marks", "mark-version"]) {
+      const element = document.getElementById(id);
+      if (element) element.remove();
+    }
+    const links = timelapse.querySelector(".timelapse-links");
+    if (links) links.remove();
+  }
+
+  async function loadMarks() {
+    const video = document.getElementById("timelapse-video");
+    const bar = document.getElementById("marks");
+    const shown = document.getElementById("mark-version");
+    let response;
+    let doc;
+    try {
+      response = await fetch(timelapse.dataset.marks, { headers: { Accept: "text/html" }, credentials: "same-origin" });
+      doc = parser.parseFromString(await response.text(), "text/html");
+    } catch (error) {
+      return; // the page still plays the video; the marks come with the next load
+    }
+    if (!response.ok) {
+      showProblem(doc);
+      return;
+    }
+    const summary = doc.getElementById("timelapse-summary");
+    const duration = summary ? parseFloat(summary.dataset.duration) : 0;
+    for (const item of doc.querySelectorAll("#marks-list li")) {
+      const link = item.querySelector("a.mark");
+      const label = item.querySelector(".mark-label");
+      const seconds = parseFloat(link.dataset.seconds);
+      const mark = document.createElement("button");
+      mark.type = "button";
+      mark.className = "mark";
+      mark.textContent = link.textContent;
+      mark.title = label ? label.textContent : link.textContent;
+      mark.dataset.seconds = link.dataset.seconds;
+      mark.dataset.version = link.dataset.version;
+      mark.setAttribute("aria-pressed", "false");
+      mark.style.left = (duration > 0 ? Math.min(seconds / duration, 1) * 100 : 0) + "%";
+      mark.addEventListener("click", () => {
+        video.pause();
+        video.currentTime = seconds;
+        for (const other of bar.querySelectorAll(".mark")) other.setAttribute("aria-pressed", String(other === mark));
+        const version = document.createElement("a");
+        version.href = link.getAttribute("href");
+        version.textContent = mark.title;
+        shown.replaceChildren(version);
+      });
+      bar.append(mark);
+    }
+  }
+
+  if (timelapse) {
+    const video = document.getElementById("timelapse-video");
+    video.addEventListener("error", async () => {
+      try {
+        const response = await fetch(video.currentSrc || video.src, { credentials: "same-origin" });
+        if (!response.ok) showProblem(parser.parseFromString(await response.text(), "text/html"));
+      } catch (error) {
+        // the network is gone; the player shows its own error
+      }
+    });
+    loadMarks();
   }
 
   watchMore();

@@ -11,7 +11,7 @@ enum ResponseEncoding {
   /// server's own images, styles and scripts; no inline script or style, no frames, no
   /// plugins, forms only to this server.
   static let contentSecurityPolicy =
-    "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
     + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
   /// Bodies smaller than this are sent as they are: gzip's header and the CPU cost more than

@@ -65,6 +65,10 @@ enum Links {
     url("/draft", [("id", String(id.rawValue)), ("version", String(number))])
   }
 
+  static func timelapse(_ id: DraftID) -> URLReference { url("/draft/timelapse.mp4", [("id", String(id.rawValue))]) }
+
+  static func timelapseMarks(_ id: DraftID) -> URLReference { url("/draft/marks", [("id", String(id.rawValue))]) }
+
   static func apiDraft(_ id: DraftID) -> URLReference { url("/api/draft", [("id", String(id.rawValue))]) }
 
   static func apiVersion(_ id: DraftID, number: Int) -> URLReference {

@@ -50,6 +50,7 @@ enum DraftView {
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
       \(TrashView.banner(draft))
+      \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
@@ -121,7 +122,10 @@ enum DraftView {
 
   // MARK: - JSON
 
-  static func api(_ target: RequestTarget, pool: ArchivePool, strokesPerPage: Int, fullPaths: Bool) throws -> Routed {
+  static func api(
+    _ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>, strokesPerPage: Int,
+    fullPaths: Bool
+  ) throws -> Routed {
     let reference = try reference(target)
     if let number = try versionNumber(target) {
       guard target.parameter("strokes") == "1" else {
@@ -135,12 +139,16 @@ enum DraftView {
       }
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
-    var value: JSONValue = [
-      "draft": .string(draft.name),
-      "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id, fullPaths: fullPaths) }),
-      "draftID": .int(Int(draft.id.rawValue)),
-    ]
-    if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
-    return .now(HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value)))
+    // The time-lapse's marks need the drawings decoded: work for the queue.
+    return .later {
+      var value: JSONValue = [
+        "draft": .string(draft.name),
+        "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id, fullPaths: fullPaths) }),
+        "draftID": .int(Int(draft.id.rawValue)),
+        "timelapse": TimelapseView.json(draft, pool: pool, videos: videos),
+      ]
+      if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
+      return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
+    }
   }
 }

@@ -13,7 +13,7 @@ import InklingRendering
 /// the writer's quota lasts; memory for the rest.
 struct ThumbnailStore: Sendable {
   let writer: ThumbnailWriter?
-  let memory: ThumbnailMemory
+  let memory: PictureMemory<[UInt8]>
   static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
 
   func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String) {
@@ -57,7 +57,7 @@ enum VersionFiles {
       // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag))
     }
-    if let png = try store.memory.png(thumbnail.tag) ?? pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
+    if let png = try store.memory.picture(thumbnail.tag) ?? pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag))
     }
     return .later {

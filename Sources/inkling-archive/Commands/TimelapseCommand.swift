@@ -150,6 +150,8 @@ struct TimelapseCommand: Command {
         "seconds": .double(summary.seconds), "width": .int(summary.width), "height": .int(summary.height),
         "strokes": .int(summary.strokes), "skipped": .array(summary.skipped.map { .int($0.number) }),
         "evenPace": .bool(summary.evenPace),
+        "marks": .array(
+          summary.marks.map { ["version": .int($0.version), "frame": .int($0.frame), "seconds": .double($0.seconds)] }),
       ],
       "\(Quoted.text(path))  (\(Quoted.display(summary.draftName)), versions \(summary.firstVersion) to "
         + "\(summary.lastVersion), \(Plural.count(summary.strokes, "stroke")), \(Format.count(summary.frames)) frames "

@@ -1,0 +1,167 @@
+// The draft page's first view, its time-lapse (issue 32): `/draft/timelapse.mp4?id=D`, the
+// draft's MP4 made on its first request by the library's `timelapseVideo` (the same code as the
+// `timelapse` command) and kept in the server's picture memory, never in the archive, which
+// the server only reads; and `/draft/marks?id=D`, the saves' places in the video, which the
+// page's script puts on the player's scrubber (a page of links without it).
+//
+// Both are keyed by the draft's versions as they are now (a new save, or a version trashed,
+// makes another video) and this build's renderer. Making a video is expensive work, so both
+// run on the bounded work queue. The marks come from the plan alone when the video is not made
+// yet: the page asks for both at once, and the plan costs a fraction of the encoding.
+
+import InklingArchive
+import InklingCommandLine
+import InklingFormats
+import InklingPresentation
+import InklingRendering
+
+/// A draft's time-lapse as the page plays it.
+struct TimelapseVideo: MemorySized {
+  var mp4: [UInt8]
+  var summary: TimelapseSummary
+  var byteCount: Int { mp4.count + summary.marks.count * 32 }
+}
+
+enum TimelapseView {
+  /// The page's video: the command's 30 seconds at 30 fps with a 2 s hold, 720 px on the long
+  /// side (sharp in the page's column, and a few megabytes at most).
+  static var options: TimelapseOptions {
+    var options = TimelapseOptions()
+    options.size = .fit(width: 720, height: 720)
+    return options
+  }
+
+  /// The section of the draft page that plays the time-lapse (nothing for a draft in the
+  /// trash, whose drawings the server does not draw).
+  static func section(_ draft: DraftTimeline) -> HTML {
+    guard draft.deleted == nil else { return "" }
+    let video = Links.timelapse(draft.id)
+    let fileName = DraftFileName.safeName(draft.name) + " time-lapse.mp4"
+    return """
+      <section class="timelapse" id="timelapse" data-marks="\(Links.timelapseMarks(draft.id))">
+      <video id="timelapse-video" controls muted playsinline preload="metadata" src="\(video)"></video>
+      <div class="marks" id="marks" aria-label="Saves"></div>
+      <p class="mark-version" id="mark-version" aria-live="polite"></p>
+      <p class="problem" id="timelapse-problem" hidden></p>
+      <p class="timelapse-links"><a href="\(video)" download="\(attribute: fileName)">Download the time-lapse (MP4)</a> · <a href="\(Links.timelapseMarks(draft.id))">The saves in it</a></p>
+      </section>
+      """
+  }
+
+  /// `/draft/timelapse.mp4?id=D`: the video, made on its first request.
+  static func video(
+    _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>
+  )
+    throws -> Routed
+  {
+    let draft = try live(target, pool: pool)
+    let tag = tag(draft)
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
+      return .now(HTTPResponse(contentType: mp4, body: [], tag: tag))
+    }
+    if let kept = videos.picture(tag) { return .now(response(kept, tag: tag)) }
+    return .later {
+      if let kept = videos.picture(tag) { return response(kept, tag: tag) }
+      let (mp4, summary) = try pool.withArchive { try $0.timelapseVideo(of: draft.name, options: options) }
+      let made = TimelapseVideo(mp4: mp4, summary: summary)
+      videos.keep(made, as: tag)
+      return response(made, tag: tag)
+    }
+  }
+
+  /// `/draft/marks?id=D`: each save's place in the video, as links to its version.
+  static func marksPage(_ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) throws
+    -> Routed
+  {
+    let draft = try live(target, pool: pool)
+    return .later {
+      let summary = try summary(draft, pool: pool, videos: videos)
+      // The video may be of a newer state than the timeline read before it (a save imported
+      // meanwhile): such a version is on the next page load.
+      let marks = summary.marks.filter { draft.versions.indices.contains($0.version - 1) }.map { mark -> HTML in
+        let saved = draft.versions[mark.version - 1].version.saved
+        return """
+          <li><a class="mark" href="\(Links.version(draft.id, number: mark.version))" data-seconds="\(Format.decimal(mark.seconds, digits: 3))" data-version="\(mark.version)">#\(mark.version)</a> <span class="mark-label">Version \(mark.version), saved \(Formatting.time(saved)), at \(Format.number(mark.seconds)) s</span></li>
+          """
+      }
+      let skipped: HTML =
+        summary.skipped.isEmpty
+        ? ""
+        : "<p class=\"note\" id=\"skipped\">Left out, as their drawings do not decode: \(HTML(joining: summary.skipped.enumerated().map { "\($0.offset == 0 ? "" : ", ")version \($0.element.number)" })).</p>"
+      let even: HTML =
+        summary.evenPace
+        ? "<p class=\"note\">The strokes carry no usable times, so each is drawn at the same pace.</p>" : ""
+      let main: HTML = """
+        <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draft.name)</a></nav>
+        <h1>The saves in the time-lapse of \(name: draft.name)</h1>
+        <p class="summary" id="timelapse-summary" data-duration="\(Format.decimal(summary.seconds, digits: 3))">\(Plural.count(summary.marks.count, "save")) in \(Format.number(summary.seconds)) seconds, \(summary.width) × \(summary.height) px at \(summary.fps) frames a second</p>
+        \(skipped)\(even)
+        <ol class="marks-list" id="marks-list">
+        \(marks)
+        </ol>
+        """
+      return HTTPResponse(
+        contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draft.name), main: main).bytes)
+    }
+  }
+
+  /// The time-lapse in the draft's JSON twin: the video's address and each save's place, or
+  /// why there is no time-lapse.
+  static func json(_ draft: DraftTimeline, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) -> JSONValue {
+    guard draft.deleted == nil else { return ["error": .string("The draft is in the trash.")] }
+    do {
+      let summary = try summary(draft, pool: pool, videos: videos)
+      return [
+        "video": .string(Links.timelapse(draft.id).text), "seconds": .double(summary.seconds),
+        "fps": .int(summary.fps), "width": .int(summary.width), "height": .int(summary.height),
+        "marks": .array(summary.marks.map { ["version": .int($0.version), "seconds": .double($0.seconds)] }),
+        "skipped": .array(summary.skipped.map { .int($0.number) }),
+      ]
+    } catch let error as ArchiveError {
+      return ["error": .string(RequestError(error).message)]
+    } catch {
+      return ["error": .string("\(error)")]
+    }
+  }
+
+  // MARK: -
+
+  private static let mp4 = "video/mp4"
+
+  private static func response(_ video: TimelapseVideo, tag: String) -> HTTPResponse {
+    var response = HTTPResponse(contentType: mp4, body: video.mp4, tag: tag)
+    // A player asks for ranges to seek (a click on a save's mark).
+    response.ranges = true
+    return response
+  }
+
+  /// The live draft the URL names: a trashed draft has no time-lapse, as it has no renders.
+  private static func live(_ target: RequestTarget, pool: ArchivePool) throws -> DraftTimeline {
+    let draft = try pool.withArchive { try $0.timeline(of: DraftView.reference(target)) }
+    guard draft.deleted == nil else {
+      throw RequestError(
+        404,
+        "\u{201C}\(Escape.isolated(draft.name))\u{201D} is in the trash, so it has no time-lapse; bring it back first.")
+    }
+    return draft
+  }
+
+  /// The kept video's summary, or the plan's when the video is not made yet.
+  private static func summary(_ draft: DraftTimeline, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) throws
+    -> TimelapseSummary
+  {
+    if let kept = videos.picture(tag(draft)) { return kept.summary }
+    return try pool.withArchive { try $0.timelapsePlan(of: draft.name, options: options).1 }
+  }
+
+  /// What names the draft's video: its id, its versions (FNV-1a of their ids) and the renderer.
+  static func tag(_ draft: DraftTimeline) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for entry in draft.versions {
+      for byte in "\(entry.id.rawValue),".utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    return "timelapse-\(draft.id.rawValue)-\(draft.versions.count)-\(String(hash, radix: 16))-r\(Renderer.version)"
+  }
+}
