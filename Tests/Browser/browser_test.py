@@ -6,10 +6,12 @@ installs them).
 On a generated archive with a hostile name in it, this opens the grid and checks that every
 thumbnail loaded (naturalWidth > 0) and that scrolling loads the next page; types a query into
 the search box and sees the grid change to the query's drafts (and a syntax error's caret
-message); opens a draft and sees one timeline entry per version; downloads a version and
-compares its bytes with the imported file; opens a version large; and checks that the browser
-reported no error (a Content-Security-Policy violation would be one). Screenshots of the grid,
-a search, a draft and a version go to the artefacts folder.
+message); opens a draft and sees one timeline entry per version; plays the draft's time-lapse
+to its end and seeks to a save by its mark on the scrubber; downloads a version and compares
+its bytes with the imported file; opens a version large; sees a draft whose drawing does not
+decode say why it has no time-lapse; and checks that the browser reported no error (a
+Content-Security-Policy violation would be one). Screenshots of the grid, a search, a draft,
+its time-lapse and a version go to the artefacts folder.
 
     Tests/Browser/browser_test.py --bin .build/debug --artifacts .build/browser-artifacts
 """
@@ -34,6 +36,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
 DEVICE = "Device strokes"
+NOISE = "Noise"  # a drawing that does not decode
 LONG = "Sketchbook_" + "averyveryverylongnamewithoutanyspaces" * 4  # one word wider than a phone
 MINIMUM_SIDE = 512  # VersionView.minimumSide
 DEVICE_DRAWINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "pkdrawing")
@@ -80,6 +83,16 @@ def build_archive(bin_dir, work):
     archive = os.path.join(work, "archive.sqlite")
     run(bin_dir, archive, "import", drafts)
     return archive, drafts
+
+
+def noise_folder(work):
+    """A folder with one draft whose drawing is bytes PencilKit never wrote."""
+    folder = os.path.join(work, "Noise")
+    os.makedirs(folder)
+    garbage = base64.b64encode(bytes((i * 37 + 11) % 256 for i in range(400))).decode()
+    with open(os.path.join(folder, f"{NOISE}-2025-11-26T10:00:00Z.inkling"), "w") as f:
+        json.dump({"drawingData": garbage, "color": {"r": 1, "g": 1, "b": 1, "a": 1}}, f)
+    return folder
 
 
 def start_server(bin_dir, archive):
@@ -236,6 +249,31 @@ def main():
         driver.save_screenshot(os.path.join(args.artifacts, "draft.png"))
         passed.append(f"draft {name!r}: {len(entries)} timeline entries")
 
+        # The draft's time-lapse: the video loads and plays to its end, each save has a mark
+        # on the scrubber, and a click on one seeks to that save and shows its version's link.
+        video = driver.find_element(By.ID, "timelapse-video")
+        wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1", video),
+             "the time-lapse video did not load", timeout=120)
+        marks = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#marks button.mark"), "no marks on the scrubber")
+        check(len(marks) == len(history), f"{len(marks)} marks for {len(history)} saves")
+        duration = driver.execute_script("return arguments[0].duration", video)
+        check(abs(duration - 30) < 0.1, f"the time-lapse lasts {duration} s")
+        driver.execute_script("arguments[0].playbackRate = 16; arguments[0].play()", video)
+        wait(driver, lambda d: d.execute_script("return arguments[0].ended", video), "the time-lapse did not play to its end")
+        driver.save_screenshot(os.path.join(args.artifacts, "timelapse-ended.png"))
+        mark = marks[len(marks) // 2]
+        seconds = float(mark.get_attribute("data-seconds"))
+        number = mark.get_attribute("data-version")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", mark)
+        wait(driver, lambda d: abs(d.execute_script("return arguments[0].currentTime", video) - seconds) < 0.05
+             and d.execute_script("return arguments[0].paused", video), f"a click on the mark did not seek to {seconds} s")
+        shown = driver.find_element(By.CSS_SELECTOR, "#mark-version a")
+        check(shown.get_attribute("href").endswith(f"version={number}"), "the mark shows " + shown.get_attribute("href"))
+        check(mark.get_attribute("aria-pressed") == "true", "the clicked mark is not pressed")
+        driver.save_screenshot(os.path.join(args.artifacts, "timelapse-mark.png"))
+        passed.append(f"time-lapse: {duration:.1f} s played to its end; {len(marks)} marks; "
+                      f"version {number}'s seeks to {seconds} s")
+
         # A download is the imported file, byte for byte.
         oldest = history[0]
         click(driver, entries[-1].find_element(By.CLASS_NAME, "download"))
@@ -310,6 +348,19 @@ def main():
         driver.save_screenshot(os.path.join(args.artifacts, "trashed-draft.png"))
         passed.append(f"trash: {trashed!r} listed with when it went; its page says it is in the trash")
 
+        # A draft whose drawing does not decode: the server's sentence instead of a player.
+        run(args.bin, archive, "import", noise_folder(work))
+        noise = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+                 if d["name"] == NOISE]
+        check(len(noise) == 1, "the undecodable draft is not listed")
+        driver.get(url + f"draft?id={noise[0]}")
+        problem = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "timelapse-problem") if e.is_displayed()],
+                       "an undecodable draft shows no reason for its missing time-lapse")[0]
+        check("none of its drawings can be read" in problem.text, "the reason shown: " + problem.text)
+        check(not driver.find_elements(By.TAG_NAME, "video"), "an undecodable draft still has a player")
+        driver.save_screenshot(os.path.join(args.artifacts, "timelapse-problem.png"))
+        passed.append("a draft that does not decode says why it has no time-lapse: " + problem.text)
+
         # A phone, 390 px wide: no page is wider than the screen, whatever the names, and the
         # header takes less than a fifth of it; no version says "−0 removed".
         long_id = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
@@ -333,7 +384,8 @@ def main():
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
         problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")
-                    and "favicon" not in entry["message"] and "400 (Bad Request)" not in entry["message"]]
+                    and "favicon" not in entry["message"] and "400 (Bad Request)" not in entry["message"]
+                    and f"?id={noise[0]} - Failed to load resource" not in entry["message"]]
         check(not problems, "the browser reported: " + "; ".join(problems[:5]))
         passed.append("no errors in the browser's console")
     except Exception as failure:
