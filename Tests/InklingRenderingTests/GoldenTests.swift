@@ -28,7 +28,7 @@ import Testing
   static let paper = RGBA(red: 0.98, green: 0.97, blue: 0.93, alpha: 1)
 
   /// The goldens: name → how to render it.
-  static let cases = drawingCases + captionCases
+  static let cases = drawingCases + timelapseCases + captionCases
 
   static let drawingCases: [(String, @Sendable () throws -> RenderedImage)] = [
     (
@@ -59,6 +59,23 @@ import Testing
       }
     ),
   ]
+
+  /// Frames a quarter, half and three quarters into the time-lapse of a real device drawing
+  /// (4 s at 10 fps, fitted into 256 px): strokes half drawn along their points' times.
+  static let timelapseCases: [(String, @Sendable () throws -> RenderedImage)] = [10, 20, 30].map { frame in
+    (
+      "half-notes-timelapse-frame-\(frame)",
+      {
+        var planner = TimelapsePlanner()
+        planner.add(try Fixtures.sample("handwritten-half-notes"), background: paper, saved: 800_000_000)
+        var frames = TimelapseFrames(
+          planner.plan(pace: .duration(4), fps: 10, hold: 0, size: .fit(width: 256, height: 256)))
+        var image: RenderedImage?
+        while frames.nextFrame < frame { image = frames.next() }
+        return try #require(image)
+      }
+    )
+  }
 
   /// One golden per script: the name at 24 px, then at the contact sheet's 12 px, on paper.
   static let captionCases: [(String, @Sendable () throws -> RenderedImage)] = [

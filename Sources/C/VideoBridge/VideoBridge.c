@@ -11,6 +11,7 @@
 #include <libswscale/swscale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct inkling_mp4 {
   AVFormatContext *format;
@@ -84,6 +85,18 @@ inkling_mp4 *inkling_mp4_open(const char *path, int width, int height, int fps, 
   // veryfast: the preset the comparison pipeline uses (BENCHMARKS.md); the crf default (23)
   // keeps flat backgrounds and thin lines clean.
   av_opt_set(video->codec->priv_data, "preset", "veryfast", 0);
+  // x264 keeps pictures for each frame thread, B-frame and look-ahead slot, each several times
+  // the size of the frame (half-pel planes, low-resolution copies), and starts a thread and a
+  // half per core. Above 1080p that, not the drawing, bounds the process's memory: there two
+  // threads, no B-frames and no look-ahead keep it bounded, for a somewhat larger file. Below,
+  // at most four threads, whatever the machine.
+  if ((long)width * height > 1920L * 1088L) {
+    video->codec->thread_count = 2;
+    av_opt_set(video->codec->priv_data, "x264-params", "bframes=0:rc-lookahead=0:sync-lookahead=0", 0);
+  } else {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    video->codec->thread_count = cores < 2 ? 1 : cores * 3 / 2 > 4 ? 4 : (int)(cores * 3 / 2);
+  }
   status = avcodec_open2(video->codec, encoder, NULL);
   if (status < 0) {
     describe(error, error_size, "the H.264 encoder refused the settings", status);
