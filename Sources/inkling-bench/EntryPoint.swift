@@ -9,6 +9,7 @@
 //   inkling-bench drawing     the drawing reader, writer and fingerprint, MB/s on one core
 //   inkling-bench render      cold 256-px thumbnails of generated pages, on one core
 //   inkling-bench import      an import through the library, with or without the drawing index
+//   inkling-bench bigdraft    one draft file of 200,000 strokes, for the time-lapse benchmark
 
 import Foundation
 
@@ -26,7 +27,7 @@ enum EntryPoint {
 
   static let benchmarks: [Benchmark] = [
     SearchBench.benchmark, RestoreBench.benchmark, ThumbnailBench.benchmark, ZstdBench.benchmark,
-    DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark,
+    DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark, BigDraftBench.benchmark,
   ]
 
   static func main() {

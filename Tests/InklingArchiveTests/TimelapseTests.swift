@@ -304,6 +304,60 @@ import Testing
     #expect(held[0].pixel(x: 0, y: 0) == (51, 102, 153, 255))
   }
 
+  /// Creation dates before 2000 or after the save are not real times: an even pace, and a note.
+  @Test func datesBefore2000OrAfterTheSaveAreNotTimes() throws {
+    let saved2026 = 804_506_400.0  // 2026-07-01T10:00:00Z, the first save, in seconds since 2001
+    for (label, date) in [("1997", -100_000_000.0), ("after the save", saved2026 + 30 * 86_400)] {
+      let folder = try TemporaryFolder("timelapse-dates")
+      var drawing = try decode(try deviceSample("three-pen-strokes"))
+      for index in drawing.strokes.indices { drawing.strokes[index].path!.creationDate = date + Double(index) }
+      let archive = try archive(folder, [(try DrawingWriter.write(drawing), (1, 1, 1, 1))])
+      var options = TimelapseOptions()
+      options.pace = .duration(2)
+      options.hold = 0.5
+      options.fps = 10
+      options.size = .fit(width: 64, height: 64)
+      let summary = try archive.timelapse(of: "Plan", options: options, to: .frames(folder: folder.path("f")))
+      #expect(summary.evenPace, "\(label)")
+      #expect(summary.frames == 20 && summary.strokes == drawing.strokes.count, "\(label)")
+    }
+  }
+
+  /// A draft of many strokes (20,000 here; scripts/bench-timelapse times 200,000 in a release
+  /// build): every stroke drawn, in the frames asked for, with progress all along.
+  @Test func aDraftOfManyStrokesFinishes() throws {
+    let folder = try TemporaryFolder("timelapse-huge")
+    // A device stroke cut to three points, drawn 20,000 times on a grid, one every 0.1 s.
+    var drawing = try decode(try deviceSample("three-pen-strokes"))
+    var stroke = drawing.strokes[0]
+    stroke.path!.points = Array(stroke.path!.points.prefix(3))
+    let start = stroke.path!.creationDate
+    drawing.strokes = (0..<20_000).map { index in
+      var copy = stroke
+      copy.path!.creationDate = start + Double(index) / 10
+      copy.uuid = UUIDBytes((0..<16).map { UInt8(truncatingIfNeeded: index >> (8 * ($0 % 4))) ^ UInt8($0) })
+      for point in copy.path!.points.indices {
+        copy.path!.points[point].location.x += Double(index % 200) * 4
+        copy.path!.points[point].location.y += Double(index / 200) * 4
+      }
+      return copy
+    }
+    let archive = try archive(folder, [(try DrawingWriter.write(drawing), (1, 1, 1, 1))])
+    let name = "Plan"
+    var options = TimelapseOptions()
+    options.pace = .duration(3)
+    options.hold = 1
+    options.fps = 10
+    options.size = .fit(width: 96, height: 96)
+    var calls = 0
+    let summary = try archive.timelapse(
+      of: name, options: options, to: .frames(folder: folder.path("frames")), progress: { _, _ in calls += 1 })
+    #expect(summary.strokes == 20_000)
+    #expect(summary.frames == 30)
+    #expect(calls >= 30)
+    #expect(try frames(in: folder.path("frames")).count == 30)
+  }
+
   @Test func optionsOutOfRangeAreRefused() throws {
     let folder = try TemporaryFolder("timelapse-options")
     let archive = try archive(folder, [(try deviceSample("three-pen-strokes"), (1, 1, 1, 1))])
