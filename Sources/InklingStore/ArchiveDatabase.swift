@@ -254,22 +254,29 @@ package enum ArchiveDatabase {
 
   static func inspect(_ db: Database) throws -> Facts {
     do {
-      // Plain pragmas rather than the table-valued pragma_application_id and
-      // pragma_user_version: each of those declares a virtual table, parsing its CREATE
-      // TABLE statement, at every open.
-      let applicationID = try db.fetchOne("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
-      let userVersion = try db.fetchOne("PRAGMA user_version") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
-      var tables: Int?
-      if applicationID != Self.applicationID {
-        tables =
-          try db.fetchOne(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-          ) { $0.int(0) } ?? 0
-      }
-      return Facts(applicationID: applicationID, userVersion: userVersion, tables: tables)
+      // One snapshot for all three: read apart, another process creating the archive could
+      // commit between them, showing its tables beside a header not yet stamped.
+      guard db.isAutocommit else { return try readFacts(db) }
+      return try db.readTransaction { try readFacts(db) }
     } catch let error as StoreError where error.code & 0xFF == SQLITE_NOTADB {
       throw notAnArchive(db.path, because: "it is not a SQLite database")
     }
+  }
+
+  private static func readFacts(_ db: Database) throws -> Facts {
+    // Plain pragmas rather than the table-valued pragma_application_id and
+    // pragma_user_version: each of those declares a virtual table, parsing its CREATE
+    // TABLE statement, at every open.
+    let applicationID = try db.fetchOne("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+    let userVersion = try db.fetchOne("PRAGMA user_version") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+    var tables: Int?
+    if applicationID != Self.applicationID {
+      tables =
+        try db.fetchOne(
+          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        ) { $0.int(0) } ?? 0
+    }
+    return Facts(applicationID: applicationID, userVersion: userVersion, tables: tables)
   }
 
   private static func check(_ facts: Facts, path: String, mode: Database.Mode) throws {
