@@ -155,10 +155,24 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case compressionLevel(Int)
     /// A page of drafts holds 1 to `Archive.draftPageLimit` drafts.
     case pageSize(Int)
-    /// A draft's name is at most `Archive.maximumDraftNameLength` characters (folded).
-    case draftNameLength(Int)
+    /// A new name (`rename`) the app could not have saved a draft under.
+    case draftName(String, DraftNameProblem)
     /// A time-lapse option out of range.
     case timelapse(TimelapseArgument)
+  }
+
+  /// Why a name cannot be given to a draft (`ArchiveError.InvalidArgument.draftName`).
+  public enum DraftNameProblem: Sendable, Equatable {
+    /// Nothing but spaces, or nothing at all.
+    case empty
+    /// `.` or `..`, which are folders' names, not drawings'.
+    case dots
+    /// Spaces before or after the name, which nobody sees in a list.
+    case surroundingSpace
+    /// A tab, newline or other control character.
+    case controlCharacter
+    /// Its file (`NAME-2025-10-05T14:03:12Z.inkling`) would be longer than 255 bytes.
+    case fileNameTooLong(bytes: Int)
   }
 
   /// A time-lapse option out of range (`ArchiveError.InvalidArgument.timelapse`).

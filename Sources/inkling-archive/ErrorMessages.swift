@@ -187,9 +187,20 @@ extension ArchiveError {
     case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
     case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
-    case .draftNameLength(let length):
-      "a draft's name is at most \(Format.count(Archive.maximumDraftNameLength)) characters, not \(Format.count(length))"
     case .timelapse(let problem): Self.sentence(problem)
+    case .draftName(let name, let problem): Self.sentence(name, problem)
+    }
+  }
+
+  private static func sentence(_ name: String, _ problem: ArchiveError.DraftNameProblem) -> String {
+    switch problem {
+    case .empty: "a draft needs a name that is not empty"
+    case .dots: "\(Quoted.name(name)) is a folder's name, not a draft's; choose another"
+    case .surroundingSpace: "\(Quoted.name(name)) has spaces around it; give the name without them"
+    case .controlCharacter: "\(Quoted.name(name)) holds a tab, newline or other control character; leave it out"
+    case .fileNameTooLong(let bytes):
+      "\(Quoted.name(String(name.prefix(40)) + "…")) is too long: its files would have names of \(bytes) bytes, "
+        + "and file systems allow 255"
     }
   }
 

@@ -17,6 +17,33 @@ import Testing
     try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/Drafts/" + name))
   }
 
+  /// Issue 31, item 20: a PNG is not written under another format's name, and `rename` refuses
+  /// names the app could not have saved, saying why.
+  @Test func picturesArePNGAndNewNamesAreNamesTheAppCouldSave() throws {
+    try write("Plain-2025-10-07T14:03:12Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    for (command, file) in [("thumbnail", "t.jpg"), ("render", "r.WEBP"), ("contact-sheet", "sheet.gif")] {
+      let arguments = command == "contact-sheet" ? [command, "-o", file] : [command, "Plain", "-o", file]
+      let refused = try runner.run(arguments)
+      #expect(refused.status == 2, "\(command)")
+      #expect(refused.stderr.contains("writes PNG: name it .png"), "\(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: folder + "/" + file))
+    }
+    #expect(try runner.run(["thumbnail", "Plain", "-o", "t.png"]).status == 0)
+
+    let sentences = [
+      "..": #"".." is a folder's name, not a draft's"#, " Plain 2 ": #"" Plain 2 " has spaces around it"#,
+      "a\tb": #""a\tb" holds a tab, newline or other control character"#,
+      String(repeating: "x", count: 2000): "is too long: its files would have names of 2029 bytes",
+    ]
+    for (name, sentence) in sentences {
+      let refused = try runner.run(["rename", "Plain", name])
+      #expect(refused.status == 2, "\(name)")
+      #expect(refused.stderr.contains(sentence), "\(refused.stderr)")
+    }
+    #expect(try runner.run(["list"]).stdout.contains("Plain"))
+  }
+
   /// Item 3: a name that holds control characters is quoted for people, NUL-separated for
   /// scripts that ask, and exact in JSON.
   @Test func namesAreShownSafely() throws {
@@ -144,8 +171,15 @@ import Testing
     #expect(
       plain.stderr.contains(
         "Real/Opaque-2025-10-05T14:03:12Z.inkling: note: the drawing does not decode"), "\(plain.stderr)")
+    // A file named on the command line was meant as a draft: it is rejected, and the exit says so.
     let explicit = try runner.run(["import", "Real/notes.txt"])
-    #expect(explicit.stderr == "Real/notes.txt: ignored: not a draft file (its name does not end in .inkling)\n")
+    #expect(explicit.stderr == "Real/notes.txt: not a draft file: its name does not end in .inkling\n")
+    #expect(explicit.status == 1)
+    #expect(explicit.stdout.contains("0 ignored, 1 rejected"))
+    // `-` is not standard input for import: a usage error that says what to do instead.
+    let dash = try runner.run(["import", "-"])
+    #expect(dash.status == 2)
+    #expect(dash.stderr.contains("not standard input") && dash.stderr.contains("xargs -0"))
     let verbose = try runner.run(["import", "-v", "Real"])
     #expect(verbose.stderr.contains("Real/notes.txt: ignored: not a draft file"))
     #expect(verbose.stderr.contains("Real/Good-2025-10-05T14:03:12Z.inkling: already archived"))

@@ -196,11 +196,16 @@ import Testing
         inklingFile(drawing: SeededRandom.bytes(300, seed: 9)))
     }
     _ = try archive.importFiles(at: [folder.path("Drafts")])
-    // Names people may give (rename) and names put in the archive by hand.
-    try archive.rename(draft: "d0", to: "..")
-    try archive.rename(draft: "d1", to: "New\nline\u{1B}[31mRED")
-    try archive.rename(draft: "d2", to: String(repeating: "é", count: 300))
-    try archive.rename(draft: "d3", to: "../../etc/passwd")
+    // Names that files may bring (or an archive of an older build, whose `rename` took any
+    // name), and file names put in the archive by hand.
+    let renames = [
+      ("d0", ".."), ("d1", "New\nline\u{1B}[31mRED"), ("d2", String(repeating: "é", count: 300)),
+      ("d3", "../../etc/passwd"),
+    ]
+    for (old, new) in renames {
+      let draft = try #require(try DraftRecords.draft(named: old, in: archive.database))
+      try archive.database.transaction { try DraftRecords.rename(draft.id, to: new, in: archive.database) }
+    }
     for (draft, fileName) in [("d4", ".."), ("d5", "../escape.inkling"), ("d6", String(repeating: "a", count: 300))] {
       try archive.database.execute(
         "UPDATE version SET file_name = ? WHERE draft_id = (SELECT id FROM draft WHERE name = ?)", [fileName, draft])

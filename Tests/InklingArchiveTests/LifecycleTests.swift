@@ -262,9 +262,28 @@ import Testing
     #expect(try archive.rename(draft: "Untitled", to: "Cafe\u{301}").to == "Café")
     let same = try archive.rename(draft: "Café", to: "Café")
     #expect(same.from == same.to && same.versionsMoved == 0)
-    #expect(throws: ArchiveError.invalidArgument(.draftNameLength(5000))) {
+    // Names the app could not have saved a draft under: refused, saying why.
+    #expect(
+      throws: ArchiveError.invalidArgument(
+        .draftName(String(repeating: "x", count: 5000), .fileNameTooLong(bytes: 5029)))
+    ) {
       try archive.rename(draft: "Café", to: String(repeating: "x", count: 5000))
     }
+    let long = String(repeating: "é", count: 113)  // 226 bytes: its files' names are 255 bytes
+    #expect(try archive.rename(draft: "Café", to: long).to == long)
+    #expect(throws: ArchiveError.invalidArgument(.draftName(long + "x", .fileNameTooLong(bytes: 256)))) {
+      try archive.rename(draft: long, to: long + "x")
+    }
+    let refused: [(String, ArchiveError.DraftNameProblem)] = [
+      (".", .dots), ("..", .dots), ("  padded  ", .surroundingSpace), ("tab\there", .controlCharacter),
+      ("new\nline", .controlCharacter), ("   ", .empty),
+    ]
+    for (name, problem) in refused {
+      #expect(throws: ArchiveError.invalidArgument(.draftName(name, problem)), "\(name)") {
+        try archive.rename(draft: long, to: name)
+      }
+    }
+    try archive.rename(draft: long, to: "Café")
     #expect(throws: ArchiveError.self) { try archive.rename(draft: "Nope", to: "C") }
     try archive.delete(draft: "B")
     #expect(throws: ArchiveError.draftInTrash(name: "B")) { try archive.rename(draft: "Café", to: "B", merge: true) }

@@ -145,7 +145,11 @@ struct FileWalker {
       return nil
     }
     guard let name = DraftFileName(fileName) else {
-      try emit(.ignored(path: path, reason: .notADraftFile, named: named))
+      // A file in a folder may be anything; one named by the caller was meant as a draft.
+      try emit(
+        named
+          ? .problem(path: path, problem: .namedNotADraftFile)
+          : .ignored(path: path, reason: .notADraftFile, named: false))
       return nil
     }
     guard info.st_mode & S_IFMT == S_IFREG else {

@@ -29,6 +29,8 @@ public enum ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidFileName
   /// A folder whose name ends in `.inkling` (its contents are searched all the same).
   case folderNamedLikeADraft
+  /// A file named by the caller (not found in a folder) whose name is not a draft file's.
+  case namedNotADraftFile
   /// The stored form did not rebuild the file exactly; nothing was stored (our bug).
   case failedVerification
   /// The archive refused to store it.
@@ -47,6 +49,7 @@ public enum ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case .notADraft(let reason): reason
     case .invalidFileName: "the file name is not valid UTF-8; rename it to import it"
     case .folderNamedLikeADraft: "a folder, not a draft file (its contents are searched all the same)"
+    case .namedNotADraftFile: "not a draft file: its name does not end in .inkling"
     case .failedVerification:
       "internal check failed: the archived form does not rebuild this file exactly; it was not imported "
         + "(please report this)"

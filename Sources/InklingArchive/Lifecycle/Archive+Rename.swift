@@ -26,9 +26,6 @@ public struct RenameResult: Sendable, Equatable {
 }
 
 extension Archive {
-  /// The most characters a draft's name may have, folded (migration 0003, invariant 4).
-  public static let maximumDraftNameLength = 4096
-
   /// Renames the draft called `old` to `new`, or with `merge`, joins it into the draft `new`.
   ///
   /// ```swift
@@ -37,13 +34,13 @@ extension Archive {
   /// ```
   /// - Throws: `ArchiveError.noSuchDraft`; `.draftExists` when `new` exists and `merge` is
   ///   false; `.draftInTrash` when either draft is in the trash; `.invalidArgument` for a
-  ///   name longer than `maximumDraftNameLength`; `.openedReadOnly`.
+  ///   name the app could not have saved (`draftName`: empty, `.` or `..`, spaces around it,
+  ///   a control character, a file name over 255 bytes); `.openedReadOnly`.
   @discardableResult
   public func rename(draft old: String, to new: String, merge: Bool = false) throws(ArchiveError) -> RenameResult {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     let name = DraftFileName.canonicalName(DraftFileName.safeName(new))
-    let length = NameFolding.fold(name).unicodeScalars.count
-    guard length <= Self.maximumDraftNameLength else { throw .invalidArgument(.draftNameLength(length)) }
+    if let problem = Self.problem(withNewName: name) { throw .invalidArgument(.draftName(name, problem)) }
     return try storeCall {
       try database.transaction { () throws -> RenameResult in
         let source = try liveDraft(named: old)
@@ -68,5 +65,19 @@ extension Archive {
         return result
       }
     }
+  }
+
+  /// What keeps `name` from being a name given by hand: the app saves a draft as
+  /// `NAME-STAMP.inkling` in a file system's folder, and a person reads it in a list. Imported
+  /// names are kept whatever they are (they are the files' own); a new name should be one the
+  /// app could have written.
+  static func problem(withNewName name: String) -> ArchiveError.DraftNameProblem? {
+    if name.allSatisfy(\.isWhitespace) { return .empty }
+    if name == "." || name == ".." { return .dots }
+    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return .controlCharacter }
+    if name.first!.isWhitespace || name.last!.isWhitespace { return .surroundingSpace }
+    let bytes = name.utf8.count + "-2025-10-05T14:03:12Z.inkling".utf8.count
+    if bytes > 255 { return .fileNameTooLong(bytes: bytes) }
+    return nil
   }
 }

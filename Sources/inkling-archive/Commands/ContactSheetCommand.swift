@@ -40,7 +40,7 @@ struct ContactSheetCommand: Command {
     filters = try DraftFilters(parsed)
     size = try parsed.value(Self.size)
     columns = try parsed.value(Self.columns)
-    output = OutputTarget(argument: try parsed.value(Self.output))
+    output = try PictureRequest.pngTarget(parsed, Self.output)
     force = parsed.value(Common.force)
   }
 

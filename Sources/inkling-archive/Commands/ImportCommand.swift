@@ -27,7 +27,7 @@ struct ImportCommand: Command {
     discussion: """
       Folders are searched recursively. Importing the same file twice adds nothing. Files \
       that cannot be imported are named on standard error with the reason and skipped, never \
-      half-stored; so is a path given here that is not a draft file. Notes say when a file \
+      half-stored; a file named here that is not a draft file is one of them. Notes say when a file \
       name bends the app's rule or a drawing does not decode (it is archived all the same). \
       Progress is shown while standard error is a terminal.
 
@@ -62,6 +62,11 @@ struct ImportCommand: Command {
     salvage = parsed.value(Self.salvage)
     if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
+    }
+    if paths.contains("-") {
+      throw parsed.usageError(
+        "import reads files and folders, not standard input; name them (a file called - as ./-), "
+          + "or pass a list with xargs: find DIR -name '*.inkling' -print0 | xargs -0 inkling-archive import")
     }
   }
 

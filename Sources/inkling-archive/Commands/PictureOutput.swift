@@ -17,8 +17,29 @@ struct PictureRequest {
   init(_ parsed: ParsedArguments, version: Option<Int?>, output: Option<String>) throws {
     draft = try parsed.value(Common.draft)
     selector = try parsed.value(version).map(VersionSelector.number) ?? .latest
-    self.output = OutputTarget(argument: try parsed.value(output))
+    self.output = try Self.pngTarget(parsed, output)
     force = parsed.value(Common.force)
+  }
+
+  /// Extensions of other image formats: a PNG under such a name would open as garbage, or
+  /// not at all, in whatever the name chooses.
+  static let otherImageExtensions: Set<String> = [
+    "jpg", "jpeg", "gif", "webp", "tif", "tiff", "bmp", "heic", "heif", "avif", "svg", "pdf", "ico", "jxl",
+  ]
+
+  /// The `-o` of a command that writes PNG: refused when its name says another format.
+  static func pngTarget(_ parsed: ParsedArguments, _ option: Option<String>) throws -> OutputTarget {
+    let argument = try parsed.value(option)
+    let fileName = argument.split(separator: "/").last.map(String.init) ?? argument
+    if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex {
+      let suffix = fileName[fileName.index(after: dot)...].lowercased()
+      if otherImageExtensions.contains(suffix) {
+        throw parsed.usageError(
+          "\(Quoted.text(argument)) names a .\(suffix) file, but `\(parsed.commandPath.joined(separator: " "))` writes PNG: "
+            + "name it .png (or convert the PNG afterwards)")
+      }
+    }
+    return OutputTarget(argument: argument)
   }
 
   /// Writes the picture's PNG (over a file only with --force).

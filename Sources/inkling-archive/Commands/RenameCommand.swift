@@ -16,7 +16,9 @@ struct RenameCommand: Command {
     discussion: """
       Files restored or exported afterwards carry the new name (the files' contents do not \
       hold it). A NEW that another draft has is refused unless --merge, which joins the two \
-      histories in save-time order; a file that is in both is kept once.
+      histories in save-time order; a file that is in both is kept once. NEW is made a name \
+      the app could save (/ becomes -); a name of . or .., with spaces around it, with a \
+      control character, or too long for its files' names (255 bytes with the date) is refused.
 
       Examples:
         inkling-archive rename "Plan-B" "Plan C"
