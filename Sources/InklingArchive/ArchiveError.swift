@@ -113,6 +113,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(detail: String)
     /// The file or its folder cannot be written.
     case cannotWrite(detail: String)
+    /// The archive's folder cannot be written and its write-ahead log `log` holds changes
+    /// that SQLite reads only through an index file it would have to create there.
+    case unreadableLog(log: String)
     /// Any other failure of SQLite or of the disk under it.
     case failed(detail: String)
   }
@@ -252,6 +255,7 @@ extension ArchiveError.UnusableArchive {
       case .corrupt, .notFound, .verification: .damaged(detail: error.message)
       case .busy: .locked(detail: error.message)
       case .readOnly: .cannotWrite(detail: error.message)
+      case .unreadableLog: .unreadableLog(log: error.message)
       case .sqlite: .failed(detail: error.description)
       }
   }

@@ -63,7 +63,18 @@ package enum ArchiveDatabase {
 
   private static func openOnce(path: String, mode: Database.Mode, verifySchema: Bool) throws -> Database {
     try checkFile(path, mode: mode)
-    let db = try Database(path: path, mode: mode)
+    do {
+      return try openConnection(path: path, mode: mode, verifySchema: verifySchema, immutable: false)
+    } catch let error as StoreError where mode == .readOnly {
+      guard try needsImmutableOpen(error, path: path) else { throw error }
+      return try openConnection(path: path, mode: mode, verifySchema: verifySchema, immutable: true)
+    }
+  }
+
+  private static func openConnection(
+    path: String, mode: Database.Mode, verifySchema: Bool, immutable: Bool
+  ) throws -> Database {
+    let db = try Database(path: path, mode: mode, immutable: immutable)
     do {
       try checkHeader(db)
       try configure(db)
@@ -112,6 +123,25 @@ package enum ArchiveDatabase {
         throw error
       }
     }
+  }
+
+  // MARK: - Read-only media
+
+  /// Whether a read-only open failed only because SQLite could not create the `-shm` file
+  /// a WAL database is read through, in a folder this process cannot write (a CD, a share
+  /// mounted read-only, another user's folder). With no `-wal` file beside it, the database
+  /// file alone is the whole archive and no process has it open for writing (a writer keeps
+  /// its `-wal` until it closes), so it can be read as immutable (wal.html#readonly).
+  ///
+  /// - Throws: `StoreError` `.unreadableLog` when a `-wal` file holds commits that only its
+  ///   missing index could read: reading without it would show an older archive.
+  private static func needsImmutableOpen(_ error: StoreError, path: String) throws -> Bool {
+    // SQLITE_READONLY_DIRECTORY, SQLITE_READONLY_CANTINIT and SQLITE_CANTOPEN: macros
+    // Swift does not import.
+    guard [1544, 1288, SQLITE_CANTOPEN].contains(error.code) else { return false }
+    var info = stat()
+    guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return true }
+    throw StoreError(kind: .unreadableLog, code: error.code, message: "\(path)-wal", path: path)
   }
 
   /// Refuses an archive whose schema was changed outside this program (SchemaVerification):
@@ -225,8 +255,7 @@ package enum ArchiveDatabase {
     if db.isReadOnlyFile {
       throw StoreError(
         kind: .readOnly, code: SQLITE_READONLY,
-        message: "the archive \(db.path) cannot be written (the file or its folder is read-only). "
-          + "Check the permissions of the file and its folder.",
+        message: "the file or its folder is read-only",
         path: db.path)
     }
     // WAL: readers never block the writer or each other, and a commit is one append.

@@ -37,15 +37,23 @@ package final class Database {
   ///
   /// This is the plain connection; `ArchiveDatabase.open` adds the archive's checks,
   /// pragmas and migrations on top.
+  /// - Parameter immutable: (`readOnly` only) tell SQLite that nothing changes the file while
+  ///   it is open, so it takes no locks and needs no `-shm` file: the one way to read a WAL
+  ///   database in a folder this process cannot write (https://www.sqlite.org/uri.html#uriimmutable).
   /// - Throws: `StoreError` if SQLite cannot open the file.
-  package init(path: String, mode: Mode) throws {
+  package init(path: String, mode: Mode, immutable: Bool = false) throws {
     _ = Self.configureSQLite
     self.path = path
     self.mode = mode
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     flags |= mode == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY
+    var name = path
+    if immutable && mode == .readOnly {
+      flags |= SQLITE_OPEN_URI
+      name = "file:" + Self.uriPath(path) + "?immutable=1"
+    }
     var handle: OpaquePointer?
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let code = sqlite3_open_v2(name, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = StoreError(sqliteCode: code, connection: handle, sql: nil, path: path)
       sqlite3_close_v2(handle)
@@ -57,6 +65,26 @@ package final class Database {
 
   deinit {
     close()
+  }
+
+  /// `path` as the path of a `file:` URI: every byte but the unreserved ones and `/`
+  /// percent-encoded, so `?`, `#` and `%` in a file name stay part of it (uri.html#uri_filenames).
+  private static func uriPath(_ path: String) -> String {
+    // An absolute path after an empty authority (file:///…), so a path starting "//" is
+    // never read as a host name.
+    var uri = path.hasPrefix("/") ? "//" : ""
+    for byte in path.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        uri.append(Character(Unicode.Scalar(byte)))
+      default:
+        let hex = Array("0123456789ABCDEF")
+        uri += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+      }
+    }
+    return uri
   }
 
   /// Applies `inkling_sqlite_configure` once per process, before the first connection

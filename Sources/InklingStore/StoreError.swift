@@ -27,6 +27,9 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     case corrupt
     /// A write was attempted on an archive that cannot be written.
     case readOnly
+    /// A WAL archive in a folder this process cannot write, whose `-wal` file holds changes
+    /// SQLite reads only through the `-shm` index it cannot create there.
+    case unreadableLog
     /// Any other SQLite error (I/O, constraint, misuse); `description` has code, message, SQL.
     case sqlite
     /// There is no archive at the path (read-only opens never create one).
@@ -103,7 +106,12 @@ extension StoreError {
     case SQLITE_CORRUPT, SQLITE_NOTADB:
       self.init(kind: .corrupt, code: code, message: detail, sql: sql, path: path)
     case SQLITE_READONLY:
-      self.init(kind: .readOnly, code: code, message: detail, sql: sql, path: path)
+      // SQLITE_READONLY_DIRECTORY (a macro Swift does not import): the folder, not the file.
+      let message =
+        code == 1544
+        ? "its folder cannot be written, so SQLite cannot create the -wal and -shm files beside it"
+        : detail
+      self.init(kind: .readOnly, code: code, message: message, sql: sql, path: path)
     default:
       self.init(kind: .sqlite, code: code, message: sqliteMessage, sql: sql, path: path)
     }

@@ -130,7 +130,11 @@ extension ArchiveError {
       return "the archive \(file) is locked by another process (\(detail)). "
         + "Try again when the other inkling-archive command has finished."
     case .cannotWrite(let detail):
-      return "the archive \(file) cannot be written (\(detail)). Check the permissions of the file and its folder."
+      return "the archive \(file) cannot be written: \(detail). Check the permissions of the file and its folder."
+    case .unreadableLog(let log):
+      return "the archive \(file) cannot be read here: its folder cannot be written, and its write-ahead log "
+        + "\(Quoted.text(log)) holds changes SQLite reads only through an index file it would create beside it. "
+        + "Copy the archive with its -wal file to a folder you can write, or open it where it was written."
     case .failed(let detail):
       return "the archive \(file) could not be used: \(detail)"
     }
@@ -157,6 +161,9 @@ extension ArchiveError {
       return "\(file) is locked by another process (\(detail)); try again when it has finished."
     case .cannotWrite(let detail), .failed(let detail):
       return "\(file) could not be read: \(detail)"
+    case .unreadableLog(let log):
+      return "\(file) could not be read: its folder cannot be written, and its write-ahead log \(Quoted.text(log)) "
+        + "needs an index file SQLite would create beside it; copy both to a folder you can write."
     }
   }
 
