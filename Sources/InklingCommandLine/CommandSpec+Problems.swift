@@ -42,6 +42,11 @@ extension CommandSpec {
       if option.kind == .flag && option.isRequired {
         found.append("\(whereAt): flag '--\(option.long)' cannot be required")
       }
+      // `--help` is where a person learns the values; completion is not on every shell.
+      if case .choices(let values) = option.completion, let missing = values.first(where: { !option.help.contains($0) })
+      {
+        found.append("\(whereAt): the help of '--\(option.long)' does not name its value '\(missing)'")
+      }
     }
     if hasSubcommands && !arguments.isEmpty {
       found.append("\(whereAt): a command has either subcommands or arguments, not both")

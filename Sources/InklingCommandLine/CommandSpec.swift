@@ -20,6 +20,9 @@ package struct CommandSpec: Sendable {
   /// Paragraphs and examples shown in help after the overview. Lines that start with a space
   /// are printed as written (examples); other lines are wrapped to 80 columns.
   package var discussion: String?
+  /// Sections of their own after the commands, in help and in the manual (where each is a
+  /// `.SH`): the root's EXIT STATUS, ENVIRONMENT and FILES.
+  package var sections: [HelpSection]
   package var arguments: [ArgumentSpec]
   package var options: [OptionSpec]
   /// Groups of option names of which at most one may be given: `[["--version", "--at"]]`.
@@ -45,7 +48,7 @@ package struct CommandSpec: Sendable {
   }
 
   package init(
-    _ name: String, abstract: String, discussion: String? = nil,
+    _ name: String, abstract: String, discussion: String? = nil, sections: [HelpSection] = [],
     arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
     exclusive exclusiveGroups: [[String]] = [], subcommands: [CommandSpec] = [],
     lazySubcommands: [Subcommand] = [], version: String? = nil,
@@ -54,6 +57,7 @@ package struct CommandSpec: Sendable {
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
+    self.sections = sections
     self.arguments = arguments
     self.options = options
     self.exclusiveGroups = exclusiveGroups.map { $0.map(OptionSpec.bareName) }
@@ -105,5 +109,17 @@ package struct CommandSpec: Sendable {
     }
     all.append(.help)
     return all
+  }
+}
+
+/// A titled section of help: paragraphs as in a discussion.
+package struct HelpSection: Sendable {
+  /// Upper case, as the manual's section headings: "EXIT STATUS".
+  package var title: String
+  package var text: String
+
+  package init(_ title: String, _ text: String) {
+    self.title = title
+    self.text = text
   }
 }

@@ -21,6 +21,9 @@
 //
 //       See 'inkling-archive help <command>' for detailed help.
 //
+//     EXIT STATUS:              (the spec's own sections, indented paragraphs)
+//       0 all good. ...
+//
 // Every section uses the same label column: as wide as the widest label, at most 24; a longer
 // label puts its help on the next line.
 
@@ -70,6 +73,9 @@ package enum HelpGenerator {
     if command.hasSubcommands {
       blocks.append(["  See '\(names[0]) help <command>' for detailed help."])
     }
+    for section in command.sections {
+      blocks.append(["\(section.title):"] + discussionLines(section.text, indent: 2))
+    }
     return blocks.map { $0.joined(separator: "\n") }.joined(separator: "\n\n") + "\n"
   }
 
@@ -99,10 +105,13 @@ package enum HelpGenerator {
   }
 
   /// Paragraph lines are wrapped; lines starting with a space (examples) are kept as written.
-  private static func discussionLines(_ discussion: String) -> [String] {
-    discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
-      line.hasPrefix(" ") || line.isEmpty
-        ? [String(line)] : TextWrapping.wrap(String(line), width: screenWidth)
+  private static func discussionLines(_ discussion: String, indent: Int = 0) -> [String] {
+    let margin = String(repeating: " ", count: indent)
+    return discussion.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+      line.isEmpty
+        ? [""]
+        : line.hasPrefix(" ")
+          ? [margin + line] : TextWrapping.wrap(String(line), width: screenWidth - indent).map { margin + $0 }
     }
   }
 

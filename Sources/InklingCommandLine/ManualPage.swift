@@ -27,6 +27,10 @@ package enum ManualPage {
     for command in root.subcommands {
       page += section(command, chain: [root])
     }
+    for section in root.sections {
+      page.append(".SH \(escape(section.title))")
+      page += paragraphs(section.text)
+    }
     return page.joined(separator: "\n") + "\n"
   }
 

@@ -87,5 +87,9 @@ import Testing
       #expect(rendered.stdout.contains("inkling-archive \(command)"), "\(command)")
     }
     #expect(rendered.stdout.contains("--all-versions"))
+    // The sections a reader of a manual page looks for, at the end as man-pages(7) orders them.
+    let headings = page.stdout.split(separator: "\n").filter { $0.hasPrefix(".SH ") }
+    #expect(headings.suffix(3) == [".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES"])
+    #expect(rendered.stdout.contains("INKLING_ARCHIVE: the archive to use when --archive is not given."))
   }
 }

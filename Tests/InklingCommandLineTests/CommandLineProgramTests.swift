@@ -45,6 +45,7 @@ final class Captured: @unchecked Sendable {
       options: [
         .flag("help", help: ""), .flag("x", short: "1", help: ""),
         OptionSpec(long: "y", short: "2", help: "x", kind: .value),
+        OptionSpec(long: "z", valueName: "Z", help: "up or down", kind: .value, completion: .choices(["up", "left"])),
       ],
       exclusive: [["--x", "--nope"]])
     #expect(
@@ -52,6 +53,7 @@ final class Captured: @unchecked Sendable {
         "bad: option '--help' is built in",
         "bad: short name '-2' must be a letter, or a digit for a flag",
         "bad: option '--y' needs a value name",
+        "bad: the help of '--z' does not name its value 'left'",
         "bad: only the last argument may repeat ('A')",
         "bad: required argument 'B' follows an optional one",
         "bad: exclusive group names unknown option '--nope'",

@@ -5,7 +5,8 @@ import InklingPresentation
 import InklingRendering
 
 struct ContactSheetCommand: Command {
-  static let size = Option("size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "Thumbnail size.")
+  static let size = Option(
+    "size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "The side of each thumbnail: 128 or 256.")
   static let columns = Option(
     "columns", valueName: "N", .positive, help: "Thumbnails per row (default: a square grid).")
   static let output = Common.output("FILE.png", "The PNG file to write.")

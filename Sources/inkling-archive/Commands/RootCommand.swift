@@ -28,14 +28,50 @@ enum RootCommand {
       /dev/null) or a socket is written into as it is, with or without --force, and never \
       replaced. In an export folder only regular files are ever replaced: a link or a \
       device there is left as it is and reported.
-
-      Exit status: 0 all good; 1 some inputs were rejected (the rest were done), what was \
-      asked does not exist, or a search matched nothing; 2 usage error; 3 the archive cannot be used (locked, corrupt, or \
-      from a newer version).
       """,
+    sections: sections,
     options: [archive.spec, json.spec, quiet.spec],
     lazySubcommands: Commands.all.map { command in CommandSpec.Subcommand(command.name) { command.spec } },
     version: version, versionDetails: { libraryLines(About.libraries + LinkedLibrary.server) })
+
+  /// The manual's EXIT STATUS, ENVIRONMENT and FILES, also at the end of `--help`.
+  static let sections = [
+    HelpSection(
+      "EXIT STATUS",
+      """
+      0 all good. 1 some inputs were rejected (the rest were done), what was asked does not \
+      exist, or a search matched nothing. 2 usage error: the command line is wrong, nothing \
+      was done. 3 the archive cannot be used: locked by another process too long, damaged, \
+      not an archive, or from a newer version.
+      """),
+    HelpSection(
+      "ENVIRONMENT",
+      """
+      INKLING_ARCHIVE: the archive to use when --archive is not given.
+
+      XDG_DATA_HOME: the folder of the default archive (an absolute path; a relative one is \
+      ignored, as the XDG specification says), else HOME/.local/share.
+
+      HOME: the home folder, when XDG_DATA_HOME is not set; without it, the account's.
+
+      TMPDIR: where a file poured into a FIFO or device (-o /dev/stdout, a pipe) is made \
+      first, else /tmp.
+
+      TZ: the local time zone, in which dates are shown and read unless they carry Z or an offset.
+      """),
+    HelpSection(
+      "FILES",
+      """
+      ~/.local/share/inkling-archive/drafts.sqlite: the default archive. Beside it SQLite \
+      keeps drafts.sqlite-wal and drafts.sqlite-shm while a command has it open; copy the \
+      archive with `inkling-archive backup`, not with cp, while one runs.
+
+      /usr/lib/systemd/user/inkling-archive-watch.service and inkling-archive-serve.service \
+      (from the Debian package): `systemctl --user enable --now inkling-archive-watch` keeps \
+      importing ~/Drafts, or the folders of INKLING_WATCH_FOLDERS in \
+      ~/.config/inkling-archive/watch.env.
+      """),
+  ]
 
   /// `--version --verbose`: one line per library, versions aligned.
   static func libraryLines(_ libraries: [LinkedLibrary]) -> String {

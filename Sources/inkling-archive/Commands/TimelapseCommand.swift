@@ -10,7 +10,7 @@ struct TimelapseCommand: Command {
       + "`-` writes to standard output (with --format).")
   static let format = Option(
     "format", valueName: "FORMAT", .choice(TimelapseFormat.allCases),
-    help: "The video format when FILE's extension does not say it (needed for `-o -`).")
+    help: "mp4 or webp: the video format when FILE's extension does not say it (needed for `-o -`).")
   static let frames = Option(
     "frames", valueName: "DIR", .folder,
     help: "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing.")
