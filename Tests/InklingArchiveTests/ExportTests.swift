@@ -1,6 +1,7 @@
 import Foundation
 import InklingCorpus
 import InklingFormats
+import InklingRendering
 import InklingStore
 import InklingTestSupport
 import Testing
@@ -272,7 +273,8 @@ import Testing
     _ = try writeCorpus(
       CorpusSpec(drafts: 2, versionsPerDraft: 2...2, seed: 5, strokesPerVersion: 1...2),
       to: URL(fileURLWithPath: folder.path("Drafts")))
-    // A file whose drawing is not PencilKit: archived, exported, but without a picture.
+    // A file whose drawing is not PencilKit: archived, exported, and its picture is
+    // the placeholder a thumbnail of it shows.
     try folder.write(
       "Drafts/Opaque-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: SeededRandom.bytes(200, seed: 3)))
     let archive = try Archive(path: folder.path("archive.sqlite"))
@@ -280,21 +282,24 @@ import Testing
     let options = ExportOptions(allVersions: true, pictures: true, pictureScale: 0.5)
     let report = try archive.export(to: folder.path("out"), options: options)
     #expect(report.isComplete)
-    #expect(report.filesWritten == 5 && report.picturesWritten == 4)
-    #expect(report.problems.map(\.kind) == [.noPicture])
+    #expect(report.filesWritten == 5 && report.picturesWritten == 5)
+    #expect(report.problems.map(\.kind) == [.placeholderPicture])
     let names = try Self.names(folder.path("out"))
-    for name in names where name.hasSuffix(".inkling") && !name.hasPrefix("Opaque") {
+    let placeholder = try PNG.decode(Self.bytes(folder.path("out/Opaque-2025-10-01T10:00:00Z.png")))
+    #expect(placeholder.width == 128 && placeholder.height == 128)
+    #expect(Array(placeholder.rgba.prefix(4)) == [255, 255, 255, 255])
+    for name in names where name.hasSuffix(".inkling") {
       let picture = String(name.dropLast(".inkling".count)) + ".png"
       #expect(names.contains(picture))
       #expect(try Self.bytes(folder.path("out/\(picture)")).starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
     let entries = try Self.manifest(folder.path("out"))
     let pictures = entries.filter { $0["kind"] as? String == "png" }
-    #expect(pictures.count == 4)
+    #expect(pictures.count == 5)
     // Each picture is its own version's share image, whether its drawing came with the file
     // just written or is read for the picture alone (the file was there already).
     func expectRendered() throws {
-      for entry in pictures {
+      for entry in pictures where entry["draft"] as? String != "Opaque" {
         let draft = try #require(entry["draft"] as? String)
         let version = try #require(entry["version"] as? Int)
         let file = try #require(entry["file"] as? String)
@@ -305,10 +310,10 @@ import Testing
     }
     try expectRendered()
     let again = try archive.export(to: folder.path("out"), options: options)
-    #expect(again.wroteNothing && again.picturesUnchanged == 4)
+    #expect(again.wroteNothing && again.picturesUnchanged == 5)
     for entry in pictures { try FileManager.default.removeItem(atPath: folder.path("out/\(entry["file"] ?? "")")) }
     let picturesAlone = try archive.export(to: folder.path("out"), options: options)
-    #expect(picturesAlone.filesUnchanged == 5 && picturesAlone.picturesWritten == 4)
+    #expect(picturesAlone.filesUnchanged == 5 && picturesAlone.picturesWritten == 5)
     try expectRendered()
   }
 

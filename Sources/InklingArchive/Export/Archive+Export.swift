@@ -22,6 +22,7 @@
 
 import FoundationEssentials
 import InklingFormats
+import InklingRendering
 import InklingStore
 
 /// How `export` works.
@@ -69,8 +70,9 @@ public struct ExportReport: Sendable, Equatable {
       /// Something that is not a regular file has the name (a folder, a symbolic link, a FIFO,
       /// a device): left alone even with overwriting, which replaces regular files only.
       case notAFile
-      /// The drawing cannot be read, so it has no picture (its file was written).
-      case noPicture
+      /// The drawing cannot be read, so its picture is the placeholder thumbnails show (the
+      /// background with a crossed-out frame); its file was written.
+      case placeholderPicture
     }
     public var kind: Kind
     public var draft: String
@@ -114,7 +116,7 @@ public struct ExportReport: Sendable, Equatable {
   /// Nothing was written: the folder held every file already, and the same manifest.
   public var wroteNothing: Bool { filesWritten == 0 && picturesWritten == 0 && !manifestWritten }
   /// Every chosen version is in the folder (pictures aside): nothing damaged, nothing left alone.
-  public var isComplete: Bool { !problems.contains { $0.kind != .noPicture } }
+  public var isComplete: Bool { !problems.contains { $0.kind != .placeholderPicture } }
 }
 
 extension Archive {
@@ -265,12 +267,19 @@ extension Archive {
     var file = ExportWriter.File(
       draft: row.draftName, version: item.number, savedMilliseconds: row.savedMilliseconds, name: name, kind: .png,
       size: 0, sha256: [], renamedFrom: nil)
-    let png: [UInt8]
+    var png: [UInt8]
     do {
       png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
     } catch .unreadableDrawing(_, _, let reason) {
-      writer.problem(.noPicture, file, reason)
-      return
+      // As a thumbnail or a contact sheet shows it: the folder keeps one picture per file.
+      let side = max(16, Int((256 * options.pictureScale).rounded()))
+      let image = ThumbnailPlaceholder.image(background: row.background, size: side)
+      do {
+        png = try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
+      } catch {
+        throw ArchiveError.imageEncoding(detail: "\(error)")
+      }
+      writer.problem(.placeholderPicture, file, reason)
     } catch {
       guard let detail = Self.damage(error) else { throw error }
       writer.problem(.damaged, file, detail)

@@ -98,8 +98,9 @@ struct ExportCommand: Command {
     case .notAFile:
       return "\(Quoted.text(problem.path)): left as it is: \(problem.detail) (\(version)); "
         + "--force replaces only plain files"
-    case .noPicture:
-      return "\(Quoted.text(problem.path)): no picture: the drawing of \(version) cannot be read (\(problem.detail))"
+    case .placeholderPicture:
+      return "\(Quoted.text(problem.path)): a placeholder picture: the drawing of \(version) cannot be read "
+        + "(\(problem.detail))"
     }
   }
 
@@ -121,7 +122,8 @@ struct ExportCommand: Command {
     let leftAlone = count(.exists) + count(.notAFile)
     if leftAlone > 0 { parts.append("\(Format.count(leftAlone)) left as they were") }
     if count(.damaged) > 0 { parts.append("\(Format.count(count(.damaged))) damaged, not written") }
-    if count(.noPicture) > 0 { parts.append("\(Plural.count(count(.noPicture), "drawing")) without a picture") }
+    let placeholders = count(.placeholderPicture)
+    if placeholders > 0 { parts.append("\(Plural.count(placeholders, "placeholder picture")) (undecodable drawings)") }
     let manifest = report.manifestWritten ? "written" : "unchanged"
     return "Exported \(versions) to \(folder): " + parts.joined(separator: ", ")
       + ". Manifest \(Quoted.text(report.manifest)) \(manifest); \(Format.seconds(report.seconds))."
