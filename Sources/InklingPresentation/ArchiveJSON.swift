@@ -130,6 +130,7 @@ extension ImportSummary {
   package var json: JSONValue {
     [
       "versionsImported": .int(versionsImported), "draftsCreated": .int(draftsCreated),
+      "broughtBackFromTrash": .array(draftsBroughtBack.map(JSONValue.string)), "versionsInTrash": .int(versionsInTrash),
       "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
       "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
     ]
@@ -141,6 +142,8 @@ extension ImportSummary {
   package mutating func add(_ other: ImportSummary) {
     versionsImported += other.versionsImported
     draftsCreated += other.draftsCreated
+    draftsBroughtBack += other.draftsBroughtBack
+    versionsInTrash += other.versionsInTrash
     alreadyArchived += other.alreadyArchived
     ignored += other.ignored
     rejected += other.rejected
@@ -174,6 +177,7 @@ extension ImportedVersion {
       "draft": .string(draft), "version": .int(number), "saved": .date(saved),
       "savedFrom": .string(savedFromFileName ? "fileName" : "modificationTime"), "path": .string(path),
       "fileSize": .int(Int(fileSize)), "source": .optional(source.map { .string($0) }), "newDraft": .bool(newDraft),
+      "broughtBackFromTrash": .bool(broughtBackFromTrash),
     ]
   }
 }

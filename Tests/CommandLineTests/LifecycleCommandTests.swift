@@ -31,6 +31,22 @@ import Testing
     #expect(imported.status == 0, "\(imported.stderr)")
   }
 
+  /// Issue 31, item 11: a new save of a trashed draft brings it back, and import says so.
+  @Test func aNewSaveOfATrashedDraftBringsItBackAndSaysSo() throws {
+    try importSample()
+    #expect(try runner.run(["delete", "Plan-B", "Scratch"]).status == 0)
+    try write("Plan-B-2025-10-04T10:00:00Z.inkling", red: 0.1)
+    try write("Scratch-2025-08-01T10:00:00Z.inkling", red: 0.2)
+    let imported = try runner.run(["import", folder + "/Drafts"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout.contains("Brought back from the trash, with a save newer than any it held: \"Plan-B\"."))
+    #expect(
+      imported.stdout.contains(
+        "1 older version joined a draft in the trash, beside newer versions; `list --trash` shows it."))
+    #expect(try runner.run(["list", "--paths"]).stdout == "Plan-B\n")
+    #expect(try runner.run(["list", "--trash", "--paths"]).stdout == "Scratch\n")
+  }
+
   @Test func theCommandsAreInTheHelp() throws {
     let help = try runner.run(["--help"])
     for command in ["export", "revert", "rename", "delete", "undelete", "purge"] {

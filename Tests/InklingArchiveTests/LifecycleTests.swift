@@ -329,18 +329,49 @@ import Testing
         "Scratch-2025-10-01T10:00:00Z.inkling", "Scratch-2025-10-02T10:00:00Z.inkling", "inkling-export.json",
       ])
     #expect(try archive.contactSheet(drafts: archive.drafts(matching: .trash).map(\.name)).count > 0)
-    // A new file of a draft in the trash goes to it there.
-    try folder.write("New/Scratch-2025-10-09T10:00:00Z.inkling", inklingFile(drawing: [7, 7]))
-    #expect(try archive.importFiles(at: [folder.path("New")]).versionsImported == 1)
+    // A version older than the draft's newest, found late, joins it in the trash.
+    try folder.write("Old/Scratch-2025-09-30T10:00:00Z.inkling", inklingFile(drawing: [7, 7]))
+    let old = try archive.importFiles(at: [folder.path("Old")])
+    #expect(old.versionsImported == 1 && old.versionsInTrash == 1 && old.draftsBroughtBack.isEmpty)
     #expect(try archive.drafts().map(\.name) == ["Keep"])
     try Self.expectHealthy(archive, "in the trash")
 
     let back = try archive.undelete(draft: "Scratch")
     #expect(back.versionCount == 3)
-    #expect(Array(try archive.history(of: "Scratch").prefix(2)) == before)
-    #expect(try archive.drafts().map(\.name) == ["Scratch", "Keep"])
+    #expect(
+      try archive.history(of: "Scratch").map(\.fileName)
+        == ["Scratch-2025-09-30T10:00:00Z.inkling"] + before.map(\.fileName))
+    #expect(try archive.drafts().map(\.name) == ["Keep", "Scratch"])
     #expect(throws: ArchiveError.draftNotInTrash(name: "Scratch")) { try archive.undelete(draft: "Scratch") }
     try Self.expectHealthy(archive, "after undelete")
+  }
+
+  /// A new save of a draft in the trash is never hidden there (issue 31, item 11): a save
+  /// newer than any the draft held brings it back, and the summary names it; older versions
+  /// stored before it in the same import come back with it and are not counted as left there.
+  @Test func aNewerSaveBringsItsDraftBackFromTheTrash() throws {
+    let folder = try TemporaryFolder("trash-new-save")
+    let archive = try Self.archive(
+      folder, [("Cat-2025-10-05T10:00:00Z.inkling", 1), ("Dog-2025-10-05T10:00:00Z.inkling", 2)])
+    _ = try archive.delete(drafts: ["Cat", "Dog"])
+    try folder.write("Sync/Cat-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: [1]))
+    try folder.write("Sync/Cat-2025-10-06T10:00:00Z.inkling", inklingFile(drawing: [2]))
+    try folder.write("Sync/Dog-2025-10-04T10:00:00Z.inkling", inklingFile(drawing: [3]))
+    let broughtBack = LockedLines()
+    var options = ImportOptions()
+    options.reportsVersions = true
+    options.onEvent = { event in
+      if case .imported(let version) = event, version.broughtBackFromTrash { broughtBack.append(version.path) }
+    }
+    let summary = try archive.importFiles(at: [folder.path("Sync")], options: options)
+    #expect(summary.versionsImported == 3)
+    #expect(summary.draftsBroughtBack == ["Cat"])
+    #expect(summary.versionsInTrash == 1)
+    #expect(try archive.drafts().map(\.name) == ["Cat"])
+    #expect(try archive.drafts(matching: .trash).map(\.name) == ["Dog"])
+    #expect(try archive.history(of: "Cat").count == 3)
+    #expect(broughtBack.values == [folder.path("Sync/Cat-2025-10-06T10:00:00Z.inkling")])
+    try Self.expectHealthy(archive, "after the import")
   }
 
   /// Several drafts come back from the trash in one transaction (issue 31, item 8): when the

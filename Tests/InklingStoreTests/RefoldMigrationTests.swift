@@ -42,7 +42,7 @@ import Testing
       let runID = try ImportRunRecords.start(at: 1_700_000_000_000, in: db)
       for (index, name) in names.enumerated() {
         let saved = 1_700_000_000_000 + Int64(index) * 60_000
-        let (draftID, _) = try VersionRecords.draftID(named: name, createdMilliseconds: saved, in: db)
+        let (draftID, _, _) = try VersionRecords.draftID(named: name, createdMilliseconds: saved, in: db)
         let version = NewVersion(
           draftID: draftID, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: saved,
           fileName: "\(name).inkling", fileSHA256: [UInt8](repeating: UInt8(index), count: 32), fileSize: 100,

@@ -141,7 +141,7 @@ package enum SearchFixture {
           let count = Int.random(in: versions, using: &random)
           var saved = first
           var times: [(Int64, Int64)] = []
-          let (draftID, _) = try VersionRecords.draftID(named: name, createdMilliseconds: now, in: db)
+          let (draftID, _, _) = try VersionRecords.draftID(named: name, createdMilliseconds: now, in: db)
           var latestBlob = 0
           var background = backgrounds[0]
           for index in 0..<count {

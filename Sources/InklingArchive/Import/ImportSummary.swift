@@ -8,6 +8,11 @@ public struct ImportSummary: Sendable, Equatable {
   public var versionsImported = 0
   /// Drafts that did not exist before this import.
   public var draftsCreated = 0
+  /// Drafts that were in the trash and came back because this import stored a save newer
+  /// than any they held (the newest work is never hidden in the trash), in import order.
+  public var draftsBroughtBack: [String] = []
+  /// Versions stored into drafts that stay in the trash: each older than the draft's newest.
+  public var versionsInTrash = 0
   /// Files whose draft, save time and content were already in the archive.
   public var alreadyArchived = 0
   /// Files that are not draft files (other endings, macOS `._` files).
@@ -38,6 +43,8 @@ public struct ImportedVersion: Sendable, Equatable {
   public var source: String?
   /// Whether the draft was new.
   public var newDraft: Bool
+  /// Whether this save brought its draft back from the trash (`ImportSummary.draftsBroughtBack`).
+  public var broughtBackFromTrash = false
 }
 
 /// Something an import reports while it runs, in the order it happens.

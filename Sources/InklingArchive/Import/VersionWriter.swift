@@ -61,8 +61,11 @@ final class VersionWriter {
   /// statements. Kept only within a batch and forgotten after any failure, as `sourceIDs`:
   /// a rollback can remove a row inserted since, and between batches another process can
   /// rename, delete or collect them.
-  private var lastDraft: (name: String, id: Int64)?
+  /// The draft the last version went to; `trashedNewestSave` as `VersionRecords.draftID` gives it.
+  private var lastDraft: (name: String, id: Int64, trashedNewestSave: Int64?)?
   private var envelopeIDs: [EnvelopeTemplate: Int64] = [:]
+  /// Versions this import stored into each draft that stayed in the trash, by draft id.
+  private var keptInTrash: [Int64: Int] = [:]
   /// The versions this batch stored, reported once it commits (nil: nobody asked).
   private var pendingReports: [ImportedVersion]?
   private let onCommitted: (([ImportedVersion]) -> Void)?
@@ -117,10 +120,20 @@ final class VersionWriter {
         let (outcome, index) = try database.savepoint { try insert(version) }
         if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
         switch outcome {
-        case .inserted(let inserted, let createdDraft, let report):
+        case .inserted(let inserted, let createdDraft, let trash, let report):
           stored = inserted
           summary.versionsImported += 1
           if createdDraft { summary.draftsCreated += 1 }
+          switch trash {
+          case .broughtBack:
+            summary.draftsBroughtBack.append(version.draftName)
+            // Its older versions stored earlier in this import came back with it.
+            summary.versionsInTrash -= keptInTrash.removeValue(forKey: inserted.draftID) ?? 0
+          case .keptInTrash:
+            summary.versionsInTrash += 1
+            keptInTrash[inserted.draftID, default: 0] += 1
+          case nil: break
+          }
           if let report { pendingReports?.append(report) }
           result = .success(.imported)
         case .alreadyArchived:
@@ -210,8 +223,11 @@ final class VersionWriter {
 
   // MARK: - One version
 
+  /// What storing a version did to a draft in the trash.
+  private enum TrashEffect { case broughtBack, keptInTrash }
+
   private enum Outcome {
-    case inserted(StoredVersion, createdDraft: Bool, report: ImportedVersion?)
+    case inserted(StoredVersion, createdDraft: Bool, trash: TrashEffect?, report: ImportedVersion?)
     case alreadyArchived
   }
 
@@ -244,12 +260,12 @@ final class VersionWriter {
   /// Stores one version and its sources; also returns the index rows its blob still needs.
   private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
     let now = Self.now()
-    let draft: (id: Int64, created: Bool)
+    let draft: (id: Int64, created: Bool, trashedNewestSave: Int64?)
     if let last = lastDraft, last.name == version.draftName {
-      draft = (last.id, false)
+      draft = (last.id, false, last.trashedNewestSave)
     } else {
       draft = try VersionRecords.draftID(named: version.draftName, createdMilliseconds: now, in: database)
-      lastDraft = (version.draftName, draft.id)
+      lastDraft = (version.draftName, draft.id, draft.trashedNewestSave)
     }
     let blobs = BlobStore(database)
     for base in version.baseBlobs { _ = try blobs.insert(base) }
@@ -297,6 +313,18 @@ final class VersionWriter {
     try record(
       version.sources, versionID: versionID, savedMilliseconds: version.savedMilliseconds,
       fileSHA256: version.fileSHA256)
+    // The newest work is never hidden: a save newer than anything the draft held when it went
+    // to the trash brings it back; an older version found late stays with it there.
+    var trash: TrashEffect?
+    if let newest = draft.trashedNewestSave {
+      if version.savedMilliseconds > newest {
+        try DraftRecords.takeOutOfTrash(draft.id, in: database)
+        lastDraft = (version.draftName, draft.id, nil)
+        trash = .broughtBack
+      } else {
+        trash = .keptInTrash
+      }
+    }
     var report: ImportedVersion?
     if pendingReports != nil {
       report = ImportedVersion(
@@ -304,12 +332,13 @@ final class VersionWriter {
         number: try VersionRecords.number(
           ofVersion: versionID, draftID: draft.id, savedMilliseconds: version.savedMilliseconds, in: database),
         saved: Archive.date(version.savedMilliseconds), savedFromFileName: version.savedSource == .fileName,
-        path: version.path, fileSize: version.fileSize, source: version.sources.first?.label, newDraft: draft.created)
+        path: version.path, fileSize: version.fileSize, source: version.sources.first?.label, newDraft: draft.created,
+        broughtBackFromTrash: trash == .broughtBack)
     }
     let stored = StoredVersion(
       id: versionID, draftID: draft.id, savedMilliseconds: version.savedMilliseconds,
       importedMilliseconds: importedMilliseconds)
-    return (.inserted(stored, createdDraft: draft.created, report: report), index)
+    return (.inserted(stored, createdDraft: draft.created, trash: trash, report: report), index)
   }
 
   // MARK: - Batches

@@ -138,15 +138,17 @@ package enum VersionRecords {
     try db.fetchOne("SELECT id FROM draft WHERE name = ?", [name]) { $0.int64(0) }
   }
 
-  /// The id of the draft called `name`, creating it when new.
+  /// The id of the draft called `name`, creating it when new; for a draft in the trash, also
+  /// the save time of its newest version (`Int64.min` when it has none).
   package static func draftID(named name: String, createdMilliseconds: Int64, in db: Database) throws -> (
-    id: Int64, created: Bool
+    id: Int64, created: Bool, trashedNewestSave: Int64?
   ) {
-    if let id = try db.fetchOne("SELECT id FROM draft WHERE name = ?", [name], { $0.int64(0) }) {
-      return (id, false)
-    }
+    let found = try db.fetchOne(
+      "SELECT id, deleted_ms IS NOT NULL, latest_saved_ms FROM draft WHERE name = ?", [name]
+    ) { row in (id: row.int64(0), trashed: row.int(1) == 1, newest: row.isNull(2) ? Int64.min : row.int64(2)) }
+    if let found { return (found.id, false, found.trashed ? found.newest : nil) }
     try db.execute("INSERT INTO draft(name, created_ms) VALUES (?, ?)", [name, createdMilliseconds])
-    return (db.lastInsertRowID, true)
+    return (db.lastInsertRowID, true, nil)
   }
 
   /// Inserts a version and updates its draft's row; returns its id, or nil when the draft

@@ -29,7 +29,8 @@ struct ImportCommand: Command {
       that cannot be imported are named on standard error with the reason and skipped, never \
       half-stored; a file named here that is not a draft file is one of them. Notes say when a file \
       name bends the app's rule or a drawing does not decode (it is archived all the same). \
-      Progress is shown while standard error is a terminal.
+      Progress is shown while standard error is a terminal. A save newer than any a draft in \
+      the trash held brings that draft back, and the summary says so.
 
       Each version remembers its source: --source LABEL, else the folder given (`history`, \
       `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
@@ -122,6 +123,19 @@ struct ImportCommand: Command {
     }
     var total = summary
     for merge in merges { total.add(merge.versions) }
+    let broughtBack = total.draftsBroughtBack.count
+    if broughtBack > 0 && !context.quiet && !context.json && !ndjson {
+      context.print(
+        "Brought back from the trash, with a save newer than any it held: "
+          + Self.names(total.draftsBroughtBack) + ".")
+    }
+    if total.versionsInTrash > 0 && !context.quiet && !context.json && !ndjson {
+      let one = total.versionsInTrash == 1
+      context.print(
+        "\(Plural.count(total.versionsInTrash, "older version")) joined "
+          + (one ? "a draft" : "drafts") + " in the trash, beside newer versions; `list --trash` shows "
+          + (one ? "it." : "them."))
+    }
     let json = merges.isEmpty ? summary.json : total.json(merged: merges)
     if ndjson {
       StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
@@ -140,6 +154,12 @@ struct ImportCommand: Command {
       + (verb.isEmpty ? "" : "\(Format.count(summary.ignored)) ignored, ")
       + "\(Format.count(summary.rejected)) \(skipped). "
       + "\(Format.bytes(summary.bytesRead)) in \(Format.seconds(summary.seconds))."
+  }
+
+  /// "\"Cat\", \"Dog\" and 3 more": the first few names of a list that may be long.
+  static func names(_ names: [String]) -> String {
+    let shown = names.prefix(5).map(Quoted.name).joined(separator: ", ")
+    return names.count > 5 ? shown + " and \(names.count - 5) more" : shown
   }
 
   /// A rejection as a person reads it: the library's fact, and here what to do about it.

@@ -92,7 +92,7 @@ struct WatchCommand: Command {
 
   /// `Plan-B  version 3  saved 2025-10-05 14:03:12  ← /path/Plan-B 2025-10-05….inkling`
   static func line(_ version: ImportedVersion) -> String {
-    "\(Quoted.display(version.draft))  version \(version.number)\(version.newDraft ? " (new draft)" : "")  "
+    "\(Quoted.display(version.draft))  version \(version.number)\(version.newDraft ? " (new draft)" : "")\(version.broughtBackFromTrash ? " (brought back from the trash)" : "")  "
       + "saved \(Format.date(version.saved))\(version.savedFromFileName ? "" : "*")  ← \(Quoted.display(version.path))"
   }
 }
