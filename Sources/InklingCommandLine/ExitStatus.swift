@@ -11,6 +11,10 @@ package enum ExitStatus {
   package static let usage: Int32 = 2
   /// The archive cannot be used: locked too long, corrupt, newer schema than this build.
   package static let archiveUnusable: Int32 = 3
+  /// Stopped by Ctrl-C (SIGINT) after committing what it had done: 128 + 2, as shells report it.
+  package static let interrupted: Int32 = 130
+  /// An import stopped by SIGTERM before it was done: 128 + 15.
+  package static let terminated: Int32 = 143
 }
 
 /// An error that knows the exit status it stands for; `CommandLineProgram` prints its

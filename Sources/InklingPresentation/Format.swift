@@ -84,6 +84,15 @@ package enum Format {
     decimal(seconds, digits: 2) + " s"
   }
 
+  /// A longer span in whole units: `42 s`, `3 min 5 s`, `2 h 7 min`, `3 d 4 h`.
+  package static func span(seconds: Int64) -> String {
+    let (days, hours, minutes, rest) = (seconds / 86_400, seconds / 3600 % 24, seconds / 60 % 60, seconds % 60)
+    if days > 0 { return "\(days) d \(hours) h" }
+    if hours > 0 { return "\(hours) h \(minutes) min" }
+    if minutes > 0 { return "\(minutes) min \(rest) s" }
+    return "\(max(0, rest)) s"
+  }
+
   /// A ratio as a percentage: `12.3%`.
   package static func percent(_ ratio: Double) -> String {
     decimal(ratio * 100, digits: 1) + "%"

@@ -79,7 +79,7 @@ let userNamespacesWork: Bool = {
 
     kill(child.pid, SIGINT)
     let outcome = child.wait(timeout: 30)
-    #expect(outcome.status == 0, "\(child.stderr)")
+    #expect(outcome.status == 130, "\(child.stderr)")
     #expect(child.stderr.contains("Stopped: 3 versions imported, 0 rejected, in "), "\(child.stderr)")
   }
 
@@ -121,7 +121,7 @@ let userNamespacesWork: Bool = {
     let lines = Self.waitForLines(child, 1_000, timeout: 120)
     #expect(lines.count == 1_000)
     kill(child.pid, SIGINT)
-    #expect(child.wait(timeout: 60).status == 0)
+    #expect(child.wait(timeout: 60).status == 130)
     #expect(try sqlite3(archive, "SELECT count(*) FROM version") == "1000")
     let runs = Int(try sqlite3(archive, "SELECT count(*) FROM import_run")) ?? 0
     #expect(runs < 50, "\(runs) imports for one burst")
@@ -168,6 +168,6 @@ let userNamespacesWork: Bool = {
     #expect(before != nil)
     #expect(switches() == before)
     kill(child.pid, SIGINT)
-    #expect(child.wait(timeout: 30).status == 0)
+    #expect(child.wait(timeout: 30).status == 130)
   }
 }

@@ -153,5 +153,8 @@ import Testing
     let killed = try runner.run(["check"])
     #expect(killed.stdout.contains("1 interrupted import (what it committed is complete)"), "\(killed.stdout)")
     #expect(!killed.stdout.contains("running"))
+    // Issue 31, item 14: the rerun that finishes the work clears the note.
+    #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
+    #expect(!(try runner.run(["check"]).stdout.contains("interrupted")))
   }
 }

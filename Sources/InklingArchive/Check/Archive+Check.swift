@@ -149,10 +149,12 @@ extension Archive {
     // interrupted, and one whose writer holds its lock is running (ImportRunLock).
     var counts = run.counts
     let unfinished = try storeCall { Set(try ImportRunRecords.unfinished(in: database)) }
+    let lastFinished = try storeCall { try ImportRunRecords.lastFinished(in: database) } ?? 0
     for runID in run.unfinishedImports where unfinished.contains(runID) {
       if ImportRunLock.isHeld(run: runID, archivePath: path) {
         counts.runningImports += 1
-      } else {
+      } else if runID > lastFinished {
+        // An interruption an import begun since has not yet followed to its end (a rerun).
         counts.interruptedImports += 1
       }
     }

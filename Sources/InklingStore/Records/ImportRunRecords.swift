@@ -62,4 +62,12 @@ package enum ImportRunRecords {
   package static func unfinished(in db: Database) throws -> [Int64] {
     try db.fetchAll("SELECT id FROM import_run WHERE finished_ms IS NULL ORDER BY id") { $0.int64(0) }
   }
+
+  /// The id of the newest run that finished, nil before any did.
+  ///
+  /// - Throws: `StoreError`.
+  package static func lastFinished(in db: Database) throws -> Int64? {
+    try db.fetchOne("SELECT max(id) FROM import_run WHERE finished_ms IS NOT NULL") { $0.isNull(0) ? nil : $0.int64(0) }
+      ?? nil
+  }
 }

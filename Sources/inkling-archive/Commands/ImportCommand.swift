@@ -30,7 +30,9 @@ struct ImportCommand: Command {
       half-stored; a file named here that is not a draft file is one of them. Notes say when a file \
       name bends the app's rule or a drawing does not decode (it is archived all the same). \
       Progress is shown while standard error is a terminal. A save newer than any a draft in \
-      the trash held brings that draft back, and the summary says so.
+      the trash held brings that draft back, and the summary says so. Ctrl-C or SIGTERM stops \
+      after the batch being written commits and prints what was committed (exit 130 for \
+      Ctrl-C, 143 for SIGTERM); running the same import again finishes it.
 
       Each version remembers its source: --source LABEL, else the folder given (`history`, \
       `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
@@ -75,6 +77,9 @@ struct ImportCommand: Command {
     var options = ImportOptions()
     options.maximumFileSize = maximumFileSize
     options.source = source
+    let stop = try WatchStop()
+    StopSignals.install(stop)
+    options.shouldStop = { stop.isRequested }
     let progress = context.progressLine()
     let (quiet, verbose, ndjson) = (context.quiet, verbose, ndjson)
     @Sendable func say(_ path: String, _ text: String) {
@@ -111,7 +116,7 @@ struct ImportCommand: Command {
       }
     }
     var merges: [MergeSummary] = []
-    for path in archives {
+    for path in archives where !stop.isRequested {
       let merged = try archive.merge(archiveAt: path, salvage: salvage, options: options)
       progress.finish()
       merges.append(merged)
@@ -141,6 +146,14 @@ struct ImportCommand: Command {
       StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
     } else if context.json {
       context.printJSON(json)
+    }
+    if stop.isRequested {
+      if !context.quiet {
+        context.printError(
+          "Stopped: what is counted above is committed; the rest was not imported. Run the same "
+            + "import again to finish it.")
+      }
+      if let status = StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) { return status }
     }
     return total.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
   }

@@ -42,7 +42,9 @@ enum RootCommand {
       0 all good. 1 some inputs were rejected (the rest were done), what was asked does not \
       exist, or a search matched nothing. 2 usage error: the command line is wrong, nothing \
       was done. 3 the archive cannot be used: locked by another process too long, damaged, \
-      not an archive, or from a newer version.
+      not an archive, or from a newer version. 130 stopped by Ctrl-C (SIGINT): import, watch \
+      and serve first finish the batch or the requests in flight; SIGTERM ends watch and serve \
+      with 0, an import with 143.
       """),
     HelpSection(
       "ENVIRONMENT",

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 import InklingServer
 
 struct ServeCommand: Command {
@@ -75,10 +76,16 @@ struct ServeCommand: Command {
     }
     if context.json { context.printJSON(["url": .string(server.url)]) } else { context.print(server.url) }
     if opens { Self.open(server.url, context) }
+    let started = ContinuousClock.now
     var received: Int32 = 0
     sigwait(&stopSignals, &received)
+    // The requests in flight are answered first (a few seconds at most), then the archive closes.
     server.stop()
-    return ExitStatus.success
+    if !context.quiet && !context.json {
+      let served = started.duration(to: .now).components.seconds
+      context.printError("Stopped after serving for \(Format.span(seconds: served)).")
+    }
+    return StopSignals.exitStatus(after: received) ?? ExitStatus.success
   }
 
   /// Starts xdg-open on `url` without waiting for it, or says that there is none.

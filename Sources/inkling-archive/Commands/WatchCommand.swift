@@ -25,8 +25,9 @@ struct WatchCommand: Command {
       --settle time; new subfolders too. A burst of files is one import. Each version \
       imported is one line on standard output (--json: one JSON object a line); problems go \
       to standard error. Deleted files remove nothing from the archive. A folder that \
-      disappears is watched again when it comes back. Ctrl-C (SIGINT) or SIGTERM stops after \
-      the batch being written commits; a restart imports whatever was missed.
+      disappears is watched again when it comes back. Ctrl-C (SIGINT, exit 130) or SIGTERM \
+      (exit 0, as a service stops) ends it after the batch being written commits; a restart \
+      imports whatever was missed.
 
       Examples:
         inkling-archive watch ~/Sync/Inkling/Drafts
@@ -87,6 +88,7 @@ struct WatchCommand: Command {
         "Stopped: \(Plural.count(summary.versionsImported, "version")) imported, "
           + "\(Format.count(summary.rejected)) rejected, in \(Plural.count(summary.imports, "import")).")
     }
+    if let status = StopSignals.exitStatus(after: StopSignals.received) { return status }
     return summary.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
   }
 
@@ -94,33 +96,5 @@ struct WatchCommand: Command {
   static func line(_ version: ImportedVersion) -> String {
     "\(Quoted.display(version.draft))  version \(version.number)\(version.newDraft ? " (new draft)" : "")\(version.broughtBackFromTrash ? " (brought back from the trash)" : "")  "
       + "saved \(Format.date(version.saved))\(version.savedFromFileName ? "" : "*")  ← \(Quoted.display(version.path))"
-  }
-}
-
-/// SIGINT and SIGTERM as a request to stop: the handler writes one byte to the stop pipe
-/// (async-signal-safe, signal-safety(7)); the watch sees it and stops after its batch.
-enum StopSignals {
-  /// The pipe's write end, read by the handler: set before the handler is installed, and
-  /// never changed after (the process stops watching only to exit).
-  nonisolated(unsafe) static var descriptor: Int32 = -1
-
-  static func install(_ stop: WatchStop) {
-    descriptor = stop.writeDescriptor
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in
-      var byte: UInt8 = 1
-      _ = write(StopSignals.descriptor, &byte, 1)
-    }
-    action.sa_flags = SA_RESTART
-    sigemptyset(&action.sa_mask)
-    sigaction(SIGINT, &action, nil)
-    sigaction(SIGTERM, &action, nil)
-    // A process started with them blocked (the mask is inherited across exec) would never
-    // see them; the importer's threads are started later and inherit this mask.
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 }
