@@ -44,6 +44,25 @@ import Testing
     #expect(try runner.run(["list"]).stdout.contains("Plain"))
   }
 
+  /// Issue 31, item 14: `backup` into a folder that is not there names the folder (exit 1);
+  /// `check` of an archive it cannot read past the first page does not advise running itself.
+  @Test func messagesSayWhatIsWrongAndNeverSendYouInACircle() throws {
+    try write("Plain-2025-10-07T14:03:12Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let backup = try runner.run(["backup", folder + "/nope/copy.sqlite"])
+    #expect(backup.status == 1)
+    #expect(backup.stderr == "Error: cannot create a file in \(folder)/nope: No such file or directory\n")
+
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: runner.archive))
+    // The b-tree header of page 1, where sqlite_schema begins: a page type SQLite rejects.
+    bytes.replaceSubrange(100..<108, with: [0x07, 0, 0, 0xFF, 0xFF, 0, 0, 0])
+    try bytes.write(to: URL(fileURLWithPath: folder + "/damaged.sqlite"))
+    let check = try runner.run(["--archive", folder + "/damaged.sqlite", "check", "--full"])
+    #expect(check.status == 3)
+    #expect(check.stderr.contains("is too damaged to be checked further"), "\(check.stderr)")
+    #expect(!check.stderr.contains("check --full"))
+  }
+
   /// Item 3: a name that holds control characters is quoted for people, NUL-separated for
   /// scripts that ask, and exact in JSON.
   @Test func namesAreShownSafely() throws {

@@ -126,7 +126,13 @@ extension Archive {
     switch try FileOutput.destination(target) {
     case .folder: throw .destinationIsFolder(path: target)
     case .special: return (target, true)
-    case .absent(let resolved): return (resolved, false)
+    case .absent(let resolved):
+      // Said of the folder before the copy starts, not as SQLite's "unable to open" on a
+      // temporary file after it.
+      let folder = OutputPath(resolved)?.folder ?? "."
+      var folderInfo = stat()
+      guard stat(folder, &folderInfo) == 0 else { throw .fileSystem(path: folder, operation: .create, code: errno) }
+      return (resolved, false)
     case .regularFile(let resolved):
       guard overwrite else { throw .destinationExists(path: target) }
       return (resolved, false)

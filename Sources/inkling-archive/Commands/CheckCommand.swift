@@ -35,11 +35,23 @@ struct CheckCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let archive = try Archive(checking: context.archivePath)
     let progress = context.progressLine()
-    let report = try archive.check(full: full, limit: limit) { state in
-      let count = state.total > 0 ? " \(Format.count(state.done)) of \(Format.count(state.total))" : ""
-      progress.update("Checking: \(state.step)\(count)")
+    let archive: Archive
+    let report: CheckReport
+    do {
+      archive = try Archive(checking: context.archivePath)
+      report = try archive.check(full: full, limit: limit) { state in
+        let count = state.total > 0 ? " \(Format.count(state.done)) of \(Format.count(state.total))" : ""
+        progress.update("Checking: \(state.step)\(count)")
+      }
+    } catch {
+      progress.finish()
+      guard case .unusableArchive(let path, .damaged(let detail)) = error else { throw error }
+      // Not the usual advice to run this very command: the check itself could not go on.
+      context.printError(
+        "Error: the archive \(Quoted.text(path)) is too damaged to be checked further (\(detail)). Restore it "
+          + "from a backup; `sqlite3 FILE .recover` may save what is left into a new database.")
+      return ExitStatus.archiveUnusable
     }
     progress.finish()
     if context.json {
@@ -74,10 +86,12 @@ struct CheckCommand: Command {
       notes.append("\(Format.count(counts.drawingsNotIndexed)) drawings not in the drawing index")
     }
     if counts.unneededThumbnails > 0 {
-      notes.append("\(Format.count(counts.unneededThumbnails)) cached thumbnails no version needs (`gc` removes them)")
+      let count = counts.unneededThumbnails
+      notes.append(
+        "\(Plural.count(count, "cached thumbnail")) no version needs (`gc` removes \(count == 1 ? "it" : "them"))")
     }
-    if counts.unusedBlobs > 0 { notes.append("\(Format.count(counts.unusedBlobs)) unused drawings") }
-    if counts.unusedEnvelopes > 0 { notes.append("\(Format.count(counts.unusedEnvelopes)) unused envelopes") }
+    if counts.unusedBlobs > 0 { notes.append(Plural.count(counts.unusedBlobs, "unused drawing")) }
+    if counts.unusedEnvelopes > 0 { notes.append(Plural.count(counts.unusedEnvelopes, "unused envelope")) }
     if counts.runningImports > 0 {
       notes.append(
         "\(Plural.count(counts.runningImports, "import")) running (the check saw what it had committed so far)")

@@ -60,6 +60,7 @@ struct WatchCommand: Command {
     options.maximumFileSize = maximumFileSize
     let json = context.json
     let quiet = context.quiet
+    let given = Set(folders).count
     options.onEvent = { event in
       switch event {
       case .imported(let version):
@@ -73,7 +74,12 @@ struct WatchCommand: Command {
       case .note(let path, let note):
         if !quiet { StandardStreams.writeError("\(Quoted.text(path)): note: \(note)\n") }
       case .watching(let count):
-        if !quiet { StandardStreams.writeError("Watching \(Plural.count(count, "folder")); Ctrl-C stops.\n") }
+        // `count` is every folder watched: those given and the subfolders inside them.
+        let inside = count - given
+        let subfolders = inside > 0 ? " and \(Plural.count(inside, "subfolder")) inside" : ""
+        if !quiet {
+          StandardStreams.writeError("Watching \(Plural.count(given, "folder"))\(subfolders); Ctrl-C stops.\n")
+        }
       case .folderGone(let path):
         StandardStreams.writeError("\(Quoted.text(path)) is gone; watching for it to come back.\n")
       case .folderBack(let path):
