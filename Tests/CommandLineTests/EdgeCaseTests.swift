@@ -2,6 +2,10 @@ import Foundation
 import InklingTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The defects a new user found at the edges (issue 18), each through the real binary.
 @Suite struct EdgeCaseTests {
   let runner: BinaryRunner
@@ -61,6 +65,40 @@ import Testing
     #expect(check.status == 3)
     #expect(check.stderr.contains("is too damaged to be checked further"), "\(check.stderr)")
     #expect(!check.stderr.contains("check --full"))
+  }
+
+  /// Issue 31, item 19: what a killed backup or export left is removed by the next run into
+  /// the same folder; the files of a run still going (this test's own process id), and names
+  /// that are not ours, stay.
+  @Test func laterRunsRemoveWhatKilledRunsLeft() throws {
+    try write("Plain-2025-10-07T14:03:12Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let ended = try ChildProcess.run(["/bin/sh", "-c", "echo $$"])
+    let gone = ended.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let live = String(getpid())
+    let out = folder + "/out"
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let planted = [
+      ".copy.sqlite.backup-\(gone)-12345.tmp", ".copy.sqlite.backup-\(gone)-12345.tmp-journal",
+      ".copy.sqlite.backup-\(live)-1.tmp", ".other.sqlite.backup-\(gone)-7.tmp",
+      ".Plain-2025-10-07T14:03:12Z.inkling.\(gone).99.tmp", ".inkling-export.json.\(gone).5.tmp",
+      ".Plain-2025-10-07T14:03:12Z.inkling.\(live).98.tmp", ".notes.tmp", "mine.\(gone).1.tmp",
+    ]
+    for name in planted { try Data("left".utf8).write(to: URL(fileURLWithPath: out + "/" + name)) }
+
+    #expect(try runner.run(["backup", out + "/copy.sqlite"]).status == 0)
+    var left = Set(try FileManager.default.contentsOfDirectory(atPath: out))
+    #expect(!left.contains(".copy.sqlite.backup-\(gone)-12345.tmp"))
+    #expect(!left.contains(".copy.sqlite.backup-\(gone)-12345.tmp-journal"))
+    #expect(left.contains(".copy.sqlite.backup-\(live)-1.tmp") && left.contains(".other.sqlite.backup-\(gone)-7.tmp"))
+
+    #expect(try runner.run(["export", "--to", out]).status == 0)
+    left = Set(try FileManager.default.contentsOfDirectory(atPath: out))
+    #expect(!left.contains(".Plain-2025-10-07T14:03:12Z.inkling.\(gone).99.tmp"))
+    #expect(!left.contains(".inkling-export.json.\(gone).5.tmp"))
+    for kept in [".Plain-2025-10-07T14:03:12Z.inkling.\(live).98.tmp", ".notes.tmp", "mine.\(gone).1.tmp"] {
+      #expect(left.contains(kept), "\(kept)")
+    }
   }
 
   /// Item 3: a name that holds control characters is quoted for people, NUL-separated for

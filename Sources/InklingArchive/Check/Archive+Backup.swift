@@ -72,9 +72,11 @@ extension Archive {
     let started = Date()
     let (target, into) = try backupTarget(destination, overwrite: overwrite)
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
-    let stem = String(decoding: parts.name.utf8.prefix(64), as: UTF8.self)
+    let stem = Leftovers.stem(parts.name)
+    let temporaryFolder = into ? Self.temporaryFolder : parts.folder
+    Leftovers.remove(.backup, in: temporaryFolder, name: parts.name)
     let temporary = OutputPath.joining(
-      into ? Self.temporaryFolder : parts.folder,
+      temporaryFolder,
       ".\(stem).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
     try storeCall {
       do {

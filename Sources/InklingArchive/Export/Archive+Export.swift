@@ -149,6 +149,7 @@ extension Archive {
         // the archive's size, not the export's batch.
         try selection.readThroughPageCache()
         try FileOutput.makeFolder(folder)
+        Leftovers.remove(.file, in: folder)
         // A table of the names given out, dropped when the export ends.
         let keys = try TemporaryKeySet(database, label: "export")
         try name(selection, naming: FolderNaming(taken: TakenNamesInStore(keys, archivePath: path)), options, &report)

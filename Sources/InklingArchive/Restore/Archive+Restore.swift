@@ -76,6 +76,7 @@ extension Archive {
       names[row.id] = try Self.fileName(of: row, in: naming)
     }
     try FileOutput.makeFolder(folder)
+    Leftovers.remove(.file, in: folder)
     var restored: [RestoredFile] = []
     for (row, info) in versions {
       let (fileName, change) = names[row.id]!
@@ -173,6 +174,9 @@ extension Archive {
       if why != nil { (renamedFrom, change) = (row.fileName, why) }
       path = OutputPath.joining(folder, name)
       target = .file(path)
+    }
+    if case .file(let file) = target, let parts = OutputPath(file) {
+      Leftovers.remove(.file, in: parts.folder, name: parts.name)
     }
     try FileOutput.write(
       bytes, to: target, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
