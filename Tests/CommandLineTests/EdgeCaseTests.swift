@@ -101,6 +101,23 @@ import Testing
     }
   }
 
+  /// Issue 31, item 13: stamps that do not exist, leap seconds and dates in the future are named.
+  @Test func oddStampsGetANote() throws {
+    try write("Bad-2025-02-30T10:00:00Z.inkling")
+    try write("Leap-2016-12-31T23:59:60Z.inkling")
+    try write("Later-2099-01-01T10:00:00Z.inkling")
+    let imported = try runner.run(["import", folder + "/Drafts"])
+    #expect(imported.status == 0)
+    #expect(
+      imported.stderr.contains(
+        "Bad-2025-02-30T10:00:00Z.inkling: note: the date in the file name, 2025-02-30T10:00:00Z, does not exist"))
+    #expect(
+      imported.stderr.contains("Leap-2016-12-31T23:59:60Z.inkling: note: the date in the file name has a leap second"))
+    #expect(
+      imported.stderr.contains("Later-2099-01-01T10:00:00Z.inkling: note: the date in the file name is in the future"))
+    #expect(try runner.run(["list", "--paths"]).stdout.split(separator: "\n").sorted() == ["Bad", "Later", "Leap"])
+  }
+
   /// Item 3: a name that holds control characters is quoted for people, NUL-separated for
   /// scripts that ask, and exact in JSON.
   @Test func namesAreShownSafely() throws {

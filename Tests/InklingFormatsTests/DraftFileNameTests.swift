@@ -60,9 +60,21 @@ import Testing
   @Test func refusesImpossibleStampsAndOtherExtensions() throws {
     #expect(DraftFileName("Cat-2025-10-05T14:03:12Z.json") == nil)
     #expect(DraftFileName(".inkling") == nil)
+    // Issue 31, item 13: a date that does not exist is named as such, and the name is the draft's.
     let impossible = try #require(DraftFileName("Cat-2025-02-30T14:03:12Z.inkling"))
     #expect(impossible.savedMilliseconds == nil)
-    #expect(impossible.draftName == "Cat-2025-02-30T14:03:12Z")
+    #expect(impossible.draftName == "Cat")
+    #expect(impossible.fallbacks == [.invalidStamp("2025-02-30T14:03:12Z")])
+    #expect(impossible.renamed(to: "Dog") == "Dog-2025-02-30T14:03:12Z.inkling")
+    let hour = try #require(DraftFileName("Cat-2025-10-05T25:03:12+02:00.inkling"))
+    #expect(hour.draftName == "Cat" && hour.fallbacks == [.invalidStamp("2025-10-05T25:03:12+02:00")])
+    // Text after the time makes it part of a name.
+    let words = try #require(DraftFileName("Meeting-2025-02-30T10:00:00 notes.inkling"))
+    #expect(words.draftName == "Meeting-2025-02-30T10:00:00 notes" && words.fallbacks == [.noStamp])
+    // A leap second is read as the next minute's first second, and said.
+    let leap = try #require(DraftFileName("Cat-2016-12-31T23:59:60Z.inkling"))
+    #expect(leap.savedMilliseconds == 1_483_228_800_000)
+    #expect(leap.fallbacks == [.leapSecond])
     #expect(DraftFileName("CAT-2025-10-05T14:03:12Z.INKLING")?.draftName == "CAT")
   }
 }

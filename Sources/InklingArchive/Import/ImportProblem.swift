@@ -93,10 +93,16 @@ public enum ImportNote: Sendable, Equatable, CustomStringConvertible {
   /// The drawing does not decode: it is archived byte for byte, but cannot be drawn or
   /// searched by strokes (`show` tells why).
   case undecodableDrawing(String)
+  /// The date in the file name is more than a day after the import: kept as written, so the
+  /// version sorts newest until the clock catches up.
+  case futureStamp
 
   public var description: String {
     switch self {
     case .fileName(let fallback): fallback.description
+    case .futureStamp:
+      "the date in the file name is in the future (more than a day after now); it is kept as written, so this "
+        + "version sorts as the newest"
     case .undecodableDrawing(let reason): "the drawing does not decode (\(reason)); it is archived as it is"
     }
   }

@@ -155,6 +155,10 @@ final class VersionPreparer {
       throw ImportProblem.failedVerification
     }
     var notes = entry.name.fallbacks.map(ImportNote.fileName)
+    // A day of grace: a device whose clock runs ahead, or a zone written as UTC.
+    if let stamp = entry.name.savedMilliseconds, stamp > VersionWriter.now() + 86_400_000 {
+      notes.append(.futureStamp)
+    }
     if let facts, facts.status != .decoded {
       notes.append(.undecodableDrawing(facts.problem ?? "not a PencilKit drawing this build reads"))
     }

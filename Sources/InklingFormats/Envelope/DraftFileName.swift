@@ -19,6 +19,11 @@ public struct DraftFileName: Hashable, Sendable {
     case fractionalSeconds
     /// The name before the stamp was empty; the app calls such a draft `Untitled`.
     case emptyName
+    /// A stamp whose date or time does not exist (`2025-02-30`, `25:00`), as written: the
+    /// caller uses the file's modification time.
+    case invalidStamp(String)
+    /// The stamp's seconds were `60` (a leap second): read as the next minute's first second.
+    case leapSecond
 
     public var description: String {
       switch self {
@@ -27,6 +32,9 @@ public struct DraftFileName: Hashable, Sendable {
       case .offset(let offset): "time offset \(offset) converted to UTC"
       case .fractionalSeconds: "fractional seconds in the date kept"
       case .emptyName: "no name before the date; the draft is called Untitled"
+      case .invalidStamp(let stamp):
+        "the date in the file name, \(stamp), does not exist; the file's modification time is used"
+      case .leapSecond: "the date in the file name has a leap second (:60), read as the next minute's first second"
       }
     }
   }
@@ -64,6 +72,11 @@ public struct DraftFileName: Hashable, Sendable {
       if !found.suffix.isEmpty { fallbacks.append(.copySuffix(found.suffix.trimmingSpaces())) }
       if let offset = found.stamp.offset { fallbacks.append(.offset(offset)) }
       if found.stamp.hasFraction { fallbacks.append(.fractionalSeconds) }
+      if found.stamp.isLeapSecond { fallbacks.append(.leapSecond) }
+    } else if let bad = Self.invalidStamp(in: scalars) {
+      name = bad.name
+      savedMilliseconds = nil
+      fallbacks.append(.invalidStamp(bad.stamp))
     } else {
       name = base
       savedMilliseconds = nil
@@ -82,6 +95,20 @@ public struct DraftFileName: Hashable, Sendable {
       fallbacks.append(.emptyName)
     }
     draftName = Self.canonicalName(name)
+  }
+
+  /// `Cat-2025-02-30T10:00:00Z`: the name and the stamp-shaped text after its last `-` that
+  /// is followed by one, when that text is not a valid stamp (else nil).
+  static func invalidStamp(in scalars: [Unicode.Scalar]) -> (name: String, stamp: String)? {
+    for index in scalars.indices.reversed() where scalars[index] == "-" {
+      let rest = String(String.UnicodeScalarView(scalars[(index + 1)...]))
+      // Only a zone or fraction may follow: `Meeting-2025-02-30T10:00:00 notes` is a name.
+      let zoneCharacters = Set("0123456789.:+-Z".unicodeScalars)
+      guard ISO8601Stamp.looksLikeStamp(rest), rest.unicodeScalars.dropFirst(19).allSatisfy(zoneCharacters.contains)
+      else { continue }
+      return (String(String.UnicodeScalarView(scalars[..<index])), rest)
+    }
+    return nil
   }
 
   /// The file name the app would have given this save had the draft been called `name`:

@@ -7,6 +7,19 @@ public struct ISO8601Stamp: Hashable, Sendable {
   /// The offset as written (`+02:00`), or nil for `Z`.
   public var offset: String?
   public var hasFraction: Bool
+  /// The seconds were written `60`: a leap second, read as the first second of the next minute.
+  public var isLeapSecond = false
+
+  /// Whether `text` starts with something shaped as a stamp, `dddd-dd-ddTdd:dd:dd`, whether
+  /// or not the date exists: to tell `Cat-2025-02-30T10:00:00Z` (a bad date) from a name.
+  static func looksLikeStamp(_ text: String) -> Bool {
+    let shape = Array("dddd-dd-ddTdd:dd:dd".utf8)
+    let bytes = Array(text.utf8.prefix(shape.count))
+    guard bytes.count == shape.count else { return false }
+    return zip(bytes, shape).allSatisfy { byte, expected in
+      expected == UInt8(ascii: "d") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
+    }
+  }
 
   /// Parses a stamp at the start of `text`; returns it and its length in Unicode scalars.
   static func parsePrefix(_ text: String) -> (ISO8601Stamp, Int)? {
@@ -18,7 +31,8 @@ public struct ISO8601Stamp: Hashable, Sendable {
       case .utc: nil
       case .offset(_, let text): text
       }
-    let stamp = ISO8601Stamp(millisecondsSince1970: milliseconds, offset: offset, hasFraction: read.hasFraction)
+    var stamp = ISO8601Stamp(millisecondsSince1970: milliseconds, offset: offset, hasFraction: read.hasFraction)
+    stamp.isLeapSecond = read.civil.second == 60
     // Every byte consumed is ASCII, so bytes and Unicode scalars count alike.
     return (stamp, length)
   }
