@@ -178,6 +178,24 @@ package enum ArchiveDatabase {
     guard info.st_mode & S_IFMT != S_IFDIR else {
       throw StoreError(kind: .folder, message: "a folder", path: path)
     }
+    // An empty file is not an archive to read. To write, it is one only when just made (by
+    // mktemp, or by another process creating the archive this moment): an older one may be
+    // what is left of an archive lost in a failed copy, and is not silently begun anew.
+    guard info.st_size == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+    let age = time(nil) - info.st_mtim.tv_sec
+    switch mode {
+    case .readOnly:
+      throw StoreError(kind: .notAnArchive, message: "it is an empty file", path: path)
+    case .readWrite where age > 60:
+      throw StoreError(
+        kind: .notAnArchive,
+        message:
+          "it is an empty file, unchanged for \(age >= 86_400 ? "\(age / 86_400) d" : age >= 3600 ? "\(age / 3600) h" : "\(age / 60) min"); "
+          + "remove it to start a new archive there",
+        path: path)
+    case .readWrite:
+      return
+    }
   }
 
   /// What the system said when `error` happened: the text of its errno, which FileManager's

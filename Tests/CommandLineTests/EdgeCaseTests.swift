@@ -57,6 +57,22 @@ import Testing
     #expect(backup.status == 1)
     #expect(backup.stderr == "Error: cannot create a file in \(folder)/nope: No such file or directory\n")
 
+    // An empty file is no archive to read, and an old one is not begun anew: it may be what a
+    // failed copy left of one. A file just made (mktemp) is.
+    let empty = folder + "/empty.sqlite"
+    #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+    let listed = try runner.run(["--archive", empty, "list"])
+    #expect(listed.status == 3 && listed.stderr.contains("is not an inkling archive (it is an empty file)"))
+    #expect(try runner.run(["--archive", empty, "--quiet", "import", folder + "/Drafts"]).status == 0)
+    let old = folder + "/old.sqlite"
+    #expect(
+      FileManager.default.createFile(
+        atPath: old, contents: Data(), attributes: [.modificationDate: Date(timeIntervalSinceNow: -7200)]))
+    let refused = try runner.run(["--archive", old, "import", folder + "/Drafts"])
+    #expect(refused.status == 3)
+    #expect(refused.stderr.contains("it is an empty file, unchanged for 2 h; remove it to start a new archive there"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: old)).isEmpty)
+
     var bytes = try Data(contentsOf: URL(fileURLWithPath: runner.archive))
     // The b-tree header of page 1, where sqlite_schema begins: a page type SQLite rejects.
     bytes.replaceSubrange(100..<108, with: [0x07, 0, 0, 0xFF, 0xFF, 0, 0, 0])

@@ -170,7 +170,9 @@ func rawSQLite(_ path: String, _ sql: String) throws {
 
     let empty = folder.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-    #expect(storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }?.kind == .noArchive)
+    // An empty file is a file, not a missing archive: said as what it is (issue 31, item 14).
+    let read = storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }
+    #expect(read?.kind == .notAnArchive && read?.message == "it is an empty file")
   }
 
   @Test func anEmptyFileBecomesAnArchive() throws {
