@@ -33,7 +33,9 @@ import Testing
 
     let again = try runner.run(["import", "--json", folder + "/Drafts/Plan-B-2025-10-05T14:03:12Z.inkling"])
     #expect(again.status == 0)
-    #expect(again.stdout.contains(#""versionsImported":0,"draftsCreated":0,"alreadyArchived":1"#))
+    #expect(
+      again.stdout.contains(
+        #""versionsImported":0,"draftsCreated":0,"broughtBackFromTrash":[],"versionsInTrash":0,"alreadyArchived":1"#))
 
     let list = try runner.run(["list", "--json"])
     #expect(list.status == 0)

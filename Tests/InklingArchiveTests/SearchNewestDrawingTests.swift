@@ -192,7 +192,9 @@ import Testing
         "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
         [Array(SHA256.hash(Array(name.utf8)))])
       let blob = db.lastInsertRowID
-      let draft = try VersionRecords.draftID(named: name, createdMilliseconds: 0, in: db).id
+      // By hand: this also runs at older schemas, before draft had the columns the store reads.
+      try db.execute("INSERT INTO draft(name, created_ms) VALUES (?, 0)", [name])
+      let draft = db.lastInsertRowID
       try insertVersion(draft: draft, saved: 1_000, imported: 5_000_000, blob: blob, file: "file \(name)", in: db)
       return blob
     }
