@@ -189,13 +189,16 @@ package enum ArchiveDatabase {
     case .readWrite where age > 60:
       throw StoreError(
         kind: .notAnArchive,
-        message:
-          "it is an empty file, unchanged for \(age >= 86_400 ? "\(age / 86_400) d" : age >= 3600 ? "\(age / 3600) h" : "\(age / 60) min"); "
-          + "remove it to start a new archive there",
+        message: "it is an empty file, unchanged for \(roughly(seconds: age)); remove it to start a new archive there",
         path: path)
     case .readWrite:
       return
     }
+  }
+
+  /// `40 min`, `3 h`, `2 d`: how long, to the largest whole unit.
+  private static func roughly(seconds: Int) -> String {
+    seconds >= 86_400 ? "\(seconds / 86_400) d" : seconds >= 3600 ? "\(seconds / 3600) h" : "\(seconds / 60) min"
   }
 
   /// What the system said when `error` happened: the text of its errno, which FileManager's

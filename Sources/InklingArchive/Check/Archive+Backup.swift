@@ -72,12 +72,9 @@ extension Archive {
     let started = Date()
     let (target, into) = try backupTarget(destination, overwrite: overwrite)
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
-    let stem = Leftovers.stem(parts.name)
     let temporaryFolder = into ? Self.temporaryFolder : parts.folder
     Leftovers.remove(.backup, in: temporaryFolder, name: parts.name)
-    let temporary = OutputPath.joining(
-      temporaryFolder,
-      ".\(stem).backup-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+    let temporary = OutputPath.joining(temporaryFolder, Leftovers.temporaryName(for: parts.name, .backup))
     try storeCall {
       do {
         try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }

@@ -22,7 +22,6 @@
 
 import FoundationEssentials
 import InklingFormats
-import InklingRendering
 import InklingStore
 
 /// How `export` works.
@@ -268,18 +267,13 @@ extension Archive {
     var file = ExportWriter.File(
       draft: row.draftName, version: item.number, savedMilliseconds: row.savedMilliseconds, name: name, kind: .png,
       size: 0, sha256: [], renamedFrom: nil)
-    var png: [UInt8]
+    let png: [UInt8]
     do {
       png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
     } catch .unreadableDrawing(_, _, let reason) {
       // As a thumbnail or a contact sheet shows it: the folder keeps one picture per file.
       let side = max(16, Int((256 * options.pictureScale).rounded()))
-      let image = ThumbnailPlaceholder.image(background: row.background, size: side)
-      do {
-        png = try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
-      } catch {
-        throw ArchiveError.imageEncoding(detail: "\(error)")
-      }
+      png = try Self.picturePNG(ThumbnailPlaceholder.image(background: row.background, size: side), info)
       writer.problem(.placeholderPicture, file, reason)
     } catch {
       guard let detail = Self.damage(error) else { throw error }

@@ -41,7 +41,7 @@ final class ExportManifest {
   /// - Throws: `ArchiveError.fileSystem` when the temporary file cannot be made.
   init(folder: String) throws(ArchiveError) {
     path = OutputPath.joining(folder, Self.fileName)
-    temporary = OutputPath.joining(folder, ".\(Self.fileName).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    temporary = OutputPath.joining(folder, Leftovers.temporaryName(for: Self.fileName, .file))
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .fileSystem(path: folder, operation: .create, code: errno) }
     append(#"{"manifest":"inkling-archive export","version":1,"files":["#)

@@ -188,9 +188,14 @@ extension Archive {
       throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(error)")
     }
     let (image, geometry) = Renderer.exportWithGeometry(of: drawing, background: row.background, scale: scale)
+    let png = try Self.picturePNG(image, info)
+    return Picture(png: png, width: image.width, height: image.height, version: info, scale: geometry.scale)
+  }
+
+  /// `image` as the PNG of a version's picture, described by `info` in its text chunks.
+  static func picturePNG(_ image: RenderedImage, _ info: VersionInfo) throws(ArchiveError) -> [UInt8] {
     do {
-      let png = try PNG.encode(image, text: [Self.pngSoftware] + Self.pngText(info))
-      return Picture(png: png, width: image.width, height: image.height, version: info, scale: geometry.scale)
+      return try PNG.encode(image, text: [pngSoftware] + pngText(info))
     } catch {
       throw .imageEncoding(detail: "\(error)")
     }

@@ -293,9 +293,7 @@ enum FileOutput {
 
   /// A new name beside `parts` for the temporary file a write goes through.
   static func temporaryPath(for parts: OutputPath) -> String {
-    // The name is cut by bytes, not characters: the temporary name must fit NAME_MAX too.
-    let stem = Leftovers.stem(parts.name)
-    return OutputPath.joining(parts.folder, ".\(stem).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+    OutputPath.joining(parts.folder, Leftovers.temporaryName(for: parts.name, .file))
   }
 
   /// Writes every byte, retrying short writes and interruptions.

@@ -66,8 +66,18 @@ enum Leftovers {
     }
   }
 
+  /// The temporary name of a file `name` of `kind` made by this process, which `processID`
+  /// reads back. The name is cut by bytes, not characters: it must fit NAME_MAX too.
+  static func temporaryName(for name: String, _ kind: Kind) -> String {
+    let random = UInt32.random(in: 0...UInt32.max)
+    return switch kind {
+    case .file: ".\(stem(name)).\(getpid()).\(random).tmp"
+    case .backup: ".\(stem(name)).backup-\(getpid())-\(random).tmp"
+    }
+  }
+
   /// The part of a file name a temporary name keeps: its first 64 bytes.
-  static func stem(_ name: String) -> String {
+  private static func stem(_ name: String) -> String {
     String(decoding: name.utf8.prefix(64), as: UTF8.self)
   }
 
