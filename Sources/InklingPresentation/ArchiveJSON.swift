@@ -109,7 +109,8 @@ extension ExportReport {
       "drafts": .int(drafts), "versions": .int(versions), "filesWritten": .int(filesWritten),
       "filesUnchanged": .int(filesUnchanged), "filesReplaced": .int(filesReplaced),
       "picturesWritten": .int(picturesWritten), "picturesUnchanged": .int(picturesUnchanged),
-      "bytesWritten": .int(Int(bytesWritten)), "complete": .bool(isComplete),
+      "earlierFilesListed": .int(earlierFilesListed), "bytesWritten": .int(Int(bytesWritten)),
+      "complete": .bool(isComplete),
       "renamed": .array(
         renamed.map {
           ["path": .string($0.path), "renamedFrom": .string($0.renamedFrom), "because": .string($0.change.rawValue)]

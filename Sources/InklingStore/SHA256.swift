@@ -76,3 +76,27 @@ package func hexString(_ bytes: [UInt8]) -> String {
     return bytes.count * 2
   }
 }
+
+/// The bytes `hexString` wrote, or nil for text that is not an even number of hexadecimal
+/// digits (either case).
+package func hexBytes(_ text: String) -> [UInt8]? {
+  let digits = Array(text.utf8)
+  guard digits.count % 2 == 0 else { return nil }
+  func value(_ digit: UInt8) -> UInt8? {
+    switch digit {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+  var bytes: [UInt8] = []
+  bytes.reserveCapacity(digits.count / 2)
+  var index = 0
+  while index < digits.count {
+    guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+    bytes.append(high << 4 | low)
+    index += 2
+  }
+  return bytes
+}

@@ -182,10 +182,108 @@ import Testing
     #expect(Set(contents) == Set(sources) && contents.count == sources.count)
     // The first keeps its name: the NFD file, archived after the NFC one, is the one renamed.
     #expect(try Self.bytes(folder.path("out/Café-\(stamp).inkling")) == sources[4])
-    // And imported again, the renamed files find their drafts and save times; but for the
-    // file of "a/b", which is read as a file of "a-b", as the app would read it.
+    // And imported again, every file finds its draft and save time, the file of "a/b" too:
+    // the manifest says which draft each file is (issue 31, item 7).
     let back = try archive.importFiles(at: [folder.path("out")])
-    #expect(back.alreadyArchived == 7 && back.versionsImported == 1)
+    #expect(back.alreadyArchived == 8 && back.versionsImported == 0)
+  }
+
+  /// Issue 31, item 6: a second export into a folder describes the whole folder, and knows
+  /// its own earlier files: the newest version exported first, then every version, leaves
+  /// each version in the folder once.
+  @Test func anExportIntoAnEarlierOnesFolderDescribesTheWholeFolder() throws {
+    let folder = try TemporaryFolder("earlier")
+    let stamp = "2025-10-01T10:00:00Z"
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    var dups: [[UInt8]] = []
+    for (device, seed) in [("iPad", 1), ("iPhone", 2)] {
+      let bytes = inklingFile(drawing: SeededRandom.bytes(500, seed: UInt64(seed)))
+      dups.append(bytes)
+      try folder.write("Devices/\(device)/Dup-\(stamp).inkling", bytes)
+      _ = try archive.importFiles(at: [folder.path("Devices/\(device)")])
+    }
+    try folder.write("Devices/Cat-\(stamp).inkling", inklingFile(drawing: SeededRandom.bytes(400, seed: 3)))
+    _ = try archive.importFiles(at: [folder.path("Devices/Cat-\(stamp).inkling")])
+    let out = folder.path("out")
+
+    // One draft, then another: the manifest lists both.
+    _ = try archive.export(matching: DraftQuery(name: "Dup"), to: out)
+    #expect(try Self.bytes(out + "/Dup-\(stamp).inkling") == dups[1])
+    let cat = try archive.export(matching: DraftQuery(name: "Cat"), to: out)
+    #expect(cat.filesWritten == 1 && cat.earlierFilesListed == 1 && cat.isComplete)
+    #expect(
+      try Self.manifest(out).compactMap { $0["file"] as? String } == ["Cat-\(stamp).inkling", "Dup-\(stamp).inkling"])
+
+    // Every version now: the newest keeps the name it was given, the older one takes the
+    // next; nothing is reported as someone else's file.
+    let all = try archive.export(to: out, options: ExportOptions(allVersions: true))
+    #expect(all.isComplete && all.problems.isEmpty)
+    #expect(all.filesWritten == 1 && all.filesUnchanged == 2 && all.earlierFilesListed == 0)
+    #expect(try Self.bytes(out + "/Dup-\(stamp).inkling") == dups[1])
+    #expect(try Self.bytes(out + "/Dup-\(stamp) (2).inkling") == dups[0])
+    let entries = try Self.manifest(out)
+    #expect(entries.count == 3)
+    #expect(
+      Set(entries.map { "\($0["file"] as? String ?? "") #\($0["version"] as? Int ?? 0)" }) == [
+        "Dup-\(stamp).inkling #2", "Dup-\(stamp) (2).inkling #1", "Cat-\(stamp).inkling #1",
+      ])
+    // Exported again, nothing changes; an earlier file changed by hand is not listed.
+    #expect(try archive.export(to: out, options: ExportOptions(allVersions: true)).wroteNothing)
+    try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/Cat-\(stamp).inkling"))
+    let dupOnly = try archive.export(matching: DraftQuery(name: "Dup"), to: out)
+    #expect(dupOnly.earlierFilesListed == 1)
+    #expect(
+      try Self.manifest(out).compactMap { $0["file"] as? String }.sorted() == [
+        "Dup-\(stamp) (2).inkling", "Dup-\(stamp).inkling",
+      ])
+  }
+
+  /// Issue 31, item 7: a folder exported and imported again gives back the same drafts,
+  /// save times and file names, into the same archive (nothing new) or a new one, even for
+  /// names the export had to change.
+  @Test func anExportFolderImportsBackAsItWas() throws {
+    let folder = try TemporaryFolder("roundtrip")
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let names = [
+      "New\nline-2025-10-01T10:00:00Z.inkling", "New\nline-2025-10-01T11:00:00Z.inkling",
+      "Long-2025-10-02T10:00:00Z.inkling", "Slash-2025-10-03T10:00:00Z.inkling",
+      "Plain-2025-10-04T10:00:00.250Z.inkling",
+    ]
+    for (index, name) in names.enumerated() {
+      try folder.write("Drafts/\(name)", inklingFile(drawing: SeededRandom.bytes(300 + index, seed: UInt64(index))))
+    }
+    #expect(try archive.importFiles(at: [folder.path("Drafts")]).versionsImported == 5)
+    // Names an archive from elsewhere may hold: too long for a file name, and with a slash.
+    let long = String(repeating: "ł", count: 125)
+    try archive.database.execute("UPDATE draft SET name = '\(long)' WHERE name = 'Long'")
+    try archive.database.execute("UPDATE draft SET name = 'a/b' WHERE name = 'Slash'")
+    let out = folder.path("out")
+    let report = try archive.export(to: out, options: ExportOptions(allVersions: true))
+    #expect(report.isComplete && report.filesWritten == 5 && report.renamed.count == 3)
+
+    let again = try archive.importFiles(at: [out])
+    #expect(again.versionsImported == 0 && again.alreadyArchived == 5 && again.draftsCreated == 0)
+    #expect(again.ignored == 0)
+
+    let fresh = try Archive(path: folder.path("fresh.sqlite"))
+    #expect(try fresh.importFiles(at: [out]).versionsImported == 5)
+    func histories(_ archive: Archive) throws -> [String] {
+      try archive.drafts().flatMap { draft in
+        try archive.history(of: draft.name).map {
+          "\($0.draftName) \($0.saved.timeIntervalSince1970) \($0.savedFromFileName) \($0.fileName) \($0.fileSHA256)"
+        }
+      }.sorted()
+    }
+    #expect(try histories(fresh) == histories(archive))
+    #expect(try fresh.drafts().map(\.name).sorted() == ["New\nline", "Plain", "a/b", long].sorted())
+
+    // A file changed after the export is what its own name says.
+    let changed =
+      out + "/" + (report.renamed.first { $0.renamedFrom.hasPrefix("New") }!.path as NSString).lastPathComponent
+    try Data(inklingFile(drawing: SeededRandom.bytes(333, seed: 99))).write(to: URL(fileURLWithPath: changed))
+    let edited = try archive.importFiles(at: [out])
+    #expect(edited.versionsImported == 1 && edited.draftsCreated == 1)
+    #expect(try archive.drafts().contains { $0.name == "New_line" })
   }
 
   @Test func hostileNamesStayInsideTheFolder() throws {

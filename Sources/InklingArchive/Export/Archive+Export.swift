@@ -13,7 +13,10 @@
 //               with other bytes is left alone and reported, unless `overwrite`; otherwise the
 //               bytes are rebuilt, checked against their SHA-256, written to a temporary file
 //               and linked into place (FileOutput). Pictures likewise, beside their files.
-//   4. manifest inkling-export.json, streamed as files are written (ExportManifest.swift).
+//   4. manifest inkling-export.json, streamed as files are written (ExportManifest.swift),
+//               then the files of earlier exports into the folder that are still there
+//               (EarlierExport.swift): an earlier file's version keeps its name, and no other
+//               version is given it.
 //
 // Invariants: nothing is written outside `folder` (names are FolderNaming.safeName's: one
 // path component, never `.` or `..`; existing names are never followed); every file named in
@@ -106,6 +109,9 @@ public struct ExportReport: Sendable, Equatable {
   public var filesReplaced = 0
   public var picturesWritten = 0
   public var picturesUnchanged = 0
+  /// Files of earlier exports into the folder that this one did not choose, still there with
+  /// their bytes: the manifest lists them too.
+  public var earlierFilesListed = 0
   /// Bytes of the files and pictures written.
   public var bytesWritten: Int64 = 0
   public var renamed: [RenamedFile] = []
@@ -151,8 +157,11 @@ extension Archive {
         Leftovers.remove(.file, in: folder)
         // A table of the names given out, dropped when the export ends.
         let keys = try TemporaryKeySet(database, label: "export")
-        try name(selection, naming: FolderNaming(taken: TakenNamesInStore(keys, archivePath: path)), options, &report)
-        try write(selection, to: folder, options, &report)
+        let earlier = EarlierFilesInFolder(folder: folder)
+        try name(
+          selection, naming: FolderNaming(taken: TakenNamesInStore(keys, archivePath: path)), earlier: earlier,
+          options, &report)
+        try write(selection, to: folder, earlier: earlier, options, &report)
       }
     }
     report.seconds = Date().timeIntervalSince(started)
@@ -184,18 +193,33 @@ extension Archive {
   }
 
   /// Step 2: every version's name (and its picture's), in the order versions were archived.
+  /// A version an earlier export wrote into the folder keeps the name it was given then.
   private func name(
-    _ selection: ExportSelection, naming: FolderNaming, _ options: ExportOptions, _ report: inout ExportReport
+    _ selection: ExportSelection, naming: FolderNaming, earlier: EarlierFilesInFolder, _ options: ExportOptions,
+    _ report: inout ExportReport
   ) throws {
-    // Taken first, so that no file can have the manifest's name.
+    // Taken first, so that no file can have the manifest's name, nor one of an earlier
+    // export's files unless it is the version that file holds.
     _ = try naming.name(for: ExportManifest.fileName, fallback: ExportManifest.fileName)
+    for file in earlier.files { _ = try naming.distinct(file.name) }
     var renamed: [ExportReport.RenamedFile] = []
     try selection.forEachInArchiveOrder { row in
-      let (name, change) = try Self.fileName(of: row, in: naming)
+      var (name, change) = try Self.fileName(of: row, in: nil)
+      let earlierName = earlier.claim(
+        draft: row.draftName, savedMilliseconds: row.savedMilliseconds, sha256: row.fileSHA256)
+      if let earlierName {
+        if earlierName == row.fileName { change = nil } else if earlierName != name { change = .sharedName }
+        name = earlierName
+      } else {
+        (name, change) = try Self.fileName(of: row, in: naming)
+      }
       var picture: String?
       if options.pictures {
-        picture = try naming.name(
-          for: Self.pictureName(for: name), fallback: Self.pictureName(for: Self.fallbackFileName(row)))
+        let wanted = Self.pictureName(for: name)
+        picture =
+          earlierName != nil && earlier.hasPicture(named: wanted)
+          ? wanted
+          : try naming.name(for: wanted, fallback: Self.pictureName(for: Self.fallbackFileName(row)))
       }
       try selection.setFileName(name, picture: picture, forVersion: row.id)
       if let change, change != .draftRenamed {
@@ -207,9 +231,10 @@ extension Archive {
 
   /// Step 3 and 4: the files, the pictures and the manifest.
   private func write(
-    _ selection: ExportSelection, to folder: String, _ options: ExportOptions, _ report: inout ExportReport
+    _ selection: ExportSelection, to folder: String, earlier: EarlierFilesInFolder, _ options: ExportOptions,
+    _ report: inout ExportReport
   ) throws {
-    let writer = try ExportWriter(folder: folder, overwrite: options.overwrite, report: report)
+    let writer = try ExportWriter(folder: folder, overwrite: options.overwrite, earlier: earlier, report: report)
     let total = try selection.size()
     var progress = ExportProgress(versionsDone: 0, versionsTotal: total.versions, bytesDone: 0, bytesTotal: total.bytes)
     var lastProgress = Date.distantPast

@@ -1,6 +1,7 @@
 // `inkling-export.json`: what an export put in its folder, so that a person or a script can
 // check the folder later (README "Export"). One JSON object; its `files` array has one entry
-// per line, in the order the files were written:
+// per line, in the order the files were written, then the files of earlier exports into the
+// folder that this one did not write again (EarlierExport.swift):
 //
 //   {"manifest":"inkling-archive export","version":1,"files":[
 //   {"draft":"Plan-B","version":2,"saved":"2025-10-05T14:03:12Z","file":"Plan-B-2025-10-05T14:03:12Z.inkling",
@@ -10,8 +11,9 @@
 //
 // Invariants:
 //   1. It lists every file of the export that is in the folder with the bytes it lists:
-//      written now, or found there already identical. Files left alone (other bytes) and
-//      versions that did not verify are not listed.
+//      written now, or found there already identical, or listed by the manifest it replaces
+//      and still identical. Files left alone (other bytes) and versions that did not verify
+//      are not listed.
 //   2. It holds nothing that changes between two exports of the same archive (no date of the
 //      export), so a re-export finds it identical and leaves it as it is.
 //   3. It is streamed to a temporary file beside it, whatever the number of files, and

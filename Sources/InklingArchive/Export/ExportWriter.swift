@@ -51,6 +51,7 @@ final class ExportWriter {
 
   let folder: String
   let overwrite: Bool
+  private let earlier: EarlierFilesInFolder
   private let manifest: ExportManifest
   private var batch = FileBatch()
   private var pending: [(file: File, state: State)] = []
@@ -58,9 +59,10 @@ final class ExportWriter {
   private let committer = DispatchQueue(label: "inkling-archive.export.commit")
   private var report: ExportReport
 
-  init(folder: String, overwrite: Bool, report: ExportReport) throws(ArchiveError) {
+  init(folder: String, overwrite: Bool, earlier: EarlierFilesInFolder, report: ExportReport) throws(ArchiveError) {
     self.folder = folder
     self.overwrite = overwrite
+    self.earlier = earlier
     self.report = report
     manifest = try ExportManifest(folder: folder)
   }
@@ -124,6 +126,7 @@ final class ExportWriter {
     try takeInFlight()
     try apply(try batch.commit(), to: pending)
     pending = []
+    try listEarlierFiles()
     report.manifestWritten = try manifest.finish()
     return report
   }
@@ -153,10 +156,30 @@ final class ExportWriter {
         if replacing { report.filesReplaced += 1 }
         report.bytesWritten += file.size
       }
-      try manifest.add(
-        draft: file.draft, version: file.version, savedMilliseconds: file.savedMilliseconds, file: file.name,
-        kind: file.kind.rawValue, size: file.size, sha256: file.sha256, renamedFrom: file.renamedFrom)
+      try list(file)
     }
+  }
+
+  /// The earlier export's files this one did not meet, while they hold the bytes listed: the
+  /// manifest describes the whole folder (ExportManifest, invariant 1).
+  private func listEarlierFiles() throws(ArchiveError) {
+    for earlierFile in earlier.notListedAgain {
+      let file = File(
+        draft: earlierFile.draft, version: earlierFile.version, savedMilliseconds: earlierFile.savedMilliseconds,
+        name: earlierFile.name, kind: earlierFile.kind, size: earlierFile.size, sha256: earlierFile.sha256,
+        renamedFrom: earlierFile.renamedFrom)
+      guard ExistingFile.at(path(of: file), expectedSize: file.size).holds(size: file.size, sha256: file.sha256)
+      else { continue }
+      try list(file)
+      report.earlierFilesListed += 1
+    }
+  }
+
+  private func list(_ file: File) throws(ArchiveError) {
+    earlier.listed(file.name)
+    try manifest.add(
+      draft: file.draft, version: file.version, savedMilliseconds: file.savedMilliseconds, file: file.name,
+      kind: file.kind.rawValue, size: file.size, sha256: file.sha256, renamedFrom: file.renamedFrom)
   }
 
   /// What is in the way of a file, for the report.

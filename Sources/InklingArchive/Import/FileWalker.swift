@@ -19,10 +19,16 @@ struct DraftFileEntry: Sendable {
   let path: String
   /// Which of the paths given to the walk it was found under (their index).
   let origin: Int
-  let fileName: String
-  let name: DraftFileName
+  var fileName: String
+  var name: DraftFileName
   let size: Int64
   let modificationNanoseconds: Int64
+  /// What the manifest of an export in its folder says the file is (EarlierExport.swift):
+  /// believed when the file has the bytes it lists.
+  var exported: EarlierExport.File? = nil
+
+  /// The draft it belongs to, as the walk groups files.
+  var draftName: String { exported?.draft ?? name.draftName }
 }
 
 /// What the walk found besides candidates.
@@ -67,8 +73,8 @@ struct FileWalker {
       } else {
         let fileName = path.split(separator: "/").last.map(String.init) ?? path
         if let entry = try candidate(path: path, origin: origin, fileName: fileName, info: info, named: true, emit) {
-          if given[entry.name.draftName] == nil { order.append(entry.name.draftName) }
-          given[entry.name.draftName, default: []].append(entry)
+          if given[entry.draftName] == nil { order.append(entry.draftName) }
+          given[entry.draftName, default: []].append(entry)
         }
       }
     }
@@ -97,6 +103,10 @@ struct FileWalker {
       var found: [String: [DraftFileEntry]] = [:]
       var order: [String] = []
       var subfolders: [String] = []
+      // A folder an export wrote: its manifest says which draft and save each file is.
+      let exported =
+        names.contains { $0.text == ExportManifest.fileName }
+        ? EarlierExport.inFolder(folder)?.draftFilesByName : nil
       for raw in names {
         if isStopped() { return }
         let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
@@ -104,6 +114,7 @@ struct FileWalker {
           try emit(.problem(path: path, problem: .invalidFileName))
           continue
         }
+        if name == ExportManifest.fileName, exported != nil { continue }
         var entryInfo = stat()
         if stat(path, &entryInfo) != 0 {
           let error = errno
@@ -122,12 +133,13 @@ struct FileWalker {
           continue
         }
         guard
-          let entry = try candidate(path: path, origin: origin, fileName: name, info: entryInfo, named: false, emit)
+          var entry = try candidate(path: path, origin: origin, fileName: name, info: entryInfo, named: false, emit)
         else {
           continue
         }
-        if found[entry.name.draftName] == nil { order.append(entry.name.draftName) }
-        found[entry.name.draftName, default: []].append(entry)
+        entry.exported = exported?[name]
+        if found[entry.draftName] == nil { order.append(entry.draftName) }
+        found[entry.draftName, default: []].append(entry)
       }
       for draft in order { try emit(.drafts(found[draft]!)) }
       // Reversed so that the stack pops subfolders in name order.

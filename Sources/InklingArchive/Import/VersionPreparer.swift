@@ -114,6 +114,21 @@ final class VersionPreparer {
   {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
+    var entry = entry
+    var saved = saved
+    if let exported = entry.exported {
+      if exported.sha256 == fileSHA256 {
+        entry.fileName = exported.importedName
+        entry.name = DraftFileName(exported.importedName) ?? entry.name
+        entry.name.draftName = exported.draft
+        entry.name.fallbacks = []
+        saved = Self.savedTime(entry)
+      } else {
+        // Changed since the export: the file is what its own name says.
+        entry.exported = nil
+        saved = Self.savedTime(entry)
+      }
+    }
     let sources = [
       SourceMark(label: labels[entry.origin], path: SourceLabel.absolute(entry.path, in: workingDirectory))
     ]
@@ -171,8 +186,13 @@ final class VersionPreparer {
         template: envelope.template, background: envelope.background, sources: sources, notes: notes))
   }
 
-  /// The save time from the file name, else the file's modification time.
+  /// The save time from the file name, else the file's modification time; for a file an
+  /// export wrote, the one its manifest lists, from where the name it was imported with says.
   static func savedTime(_ entry: DraftFileEntry) -> (milliseconds: Int64, source: SavedSource) {
+    if let exported = entry.exported {
+      let stamp = DraftFileName(exported.importedName)?.savedMilliseconds
+      return (exported.savedMilliseconds, stamp == exported.savedMilliseconds ? .fileName : .modificationTime)
+    }
     if let stamp = entry.name.savedMilliseconds { return (stamp, .fileName) }
     return (entry.modificationNanoseconds / 1_000_000, .modificationTime)
   }

@@ -23,7 +23,10 @@ struct ExportCommand: Command {
       were archived, and said so. A file already there with the same bytes is left as it is, \
       so exporting again writes nothing; one with other bytes is left alone and reported \
       unless --force. inkling-export.json in the folder lists every file of the export \
-      (draft, version, saved, file, size, SHA-256). From a damaged archive, what verifies is \
+      (draft, version, saved, file, size, SHA-256), and the files of earlier exports into the \
+      folder that are still there: a version exported before keeps its name, and no other \
+      takes it. Importing the folder reads the manifest, so the drafts, save times and file \
+      names come back as they were. From a damaged archive, what verifies is \
       written, what does not is named, and the exit status is 1.
 
       Examples:
@@ -118,6 +121,9 @@ struct ExportCommand: Command {
       )
     }
     if report.filesReplaced > 0 { parts.append("\(Format.count(report.filesReplaced)) replaced") }
+    if report.earlierFilesListed > 0 {
+      parts.append("\(Plural.count(report.earlierFilesListed, "file")) of earlier exports kept in the manifest")
+    }
     let count = { (kind: ExportReport.Problem.Kind) in report.problems.filter { $0.kind == kind }.count }
     let leftAlone = count(.exists) + count(.notAFile)
     if leftAlone > 0 { parts.append("\(Format.count(leftAlone)) left as they were") }
