@@ -126,6 +126,20 @@ package struct BlobStore {
     return (blob.withDepth(base.1 + 1), base.0)
   }
 
+  /// The blobs that are deltas of blob `id`, and their deltas, deepest first: the order in
+  /// which `replace` may make them full.
+  package func descendants(ofBlob id: Int64) throws -> [Int64] {
+    try db.fetchAll(
+      """
+      WITH RECURSIVE below(id) AS (
+        SELECT id FROM blob WHERE base_id = ?1
+        UNION SELECT blob.id FROM blob JOIN below ON blob.base_id = below.id
+      )
+      SELECT blob.id FROM below JOIN blob ON blob.id = below.id ORDER BY blob.depth DESC
+      """, [id]
+    ) { $0.int64(0) }
+  }
+
   /// The ids of the delta blobs, deepest first: making them full in this order never leaves
   /// a delta over a base it has outgrown.
   package func deltaIDs() throws -> [Int64] {

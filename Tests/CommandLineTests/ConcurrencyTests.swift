@@ -106,6 +106,37 @@ import Testing
     #expect(slowest < 5)
   }
 
+  /// Issue 31, item 9: `gc --repack` while an import commits new versions of the drafts it
+  /// is re-encoding waits for the import's batches and deals with its new deltas; neither
+  /// command calls the archive damaged, and it checks clean.
+  @Test func aRepackBesideACommittingImport() throws {
+    let archive = folder + "/archive.sqlite"
+    // B holds the earlier saves of A's drafts, found later (another device's copy): each is
+    // stored as a delta of a version A brought, which the repack reaches first.
+    var corpus = TestCorpus(root: folder, seed: 11)
+    for draft in 0..<80 {
+      for _ in 0..<8 { try corpus.save("Draft \(draft)", in: "B") }
+      for _ in 0..<2 { try corpus.save("Draft \(draft)", in: "A") }
+    }
+    let runner = BinaryRunner(in: temporary, archive: archive)
+    #expect(try runner.run(["import", folder + "/A"]).status == 0)
+    let importB = try BinaryRunner.start(["--archive", archive, "import", folder + "/B"], outputFolder: folder)
+    var repacks: [ChildProcess.Result] = []
+    repeat {
+      repacks.append(try runner.run(["gc", "--repack"]))
+    } while importB.poll() == nil
+    let imported = importB.wait(timeout: 120)
+    #expect(imported.status == 0, "\(importB.stderr)")
+    for repack in repacks {
+      #expect(repack.status == 0, "\(repack.stderr)")
+      #expect(!repack.stderr.contains("damaged"), "\(repack.stderr)")
+    }
+    #expect(try sqlite3(archive, "SELECT count(*) FROM version") == "\(80 * 10)")
+    let check = try runner.run(["check", "--full"])
+    #expect(check.status == 0, "\(check.stdout)")
+    print("repack beside an import: \(repacks.count) repacks during \(String(format: "%.1f s", imported.seconds))")
+  }
+
   @Test func importsRacingToCreateTheSameArchive() throws {
     let archive = folder + "/new/archive.sqlite"
     let (_, distinct) = try overlappingFolders(versions: 2)

@@ -1,5 +1,6 @@
 import Foundation
 import InklingCorpus
+import InklingFormats
 import InklingTestSupport
 import Testing
 
@@ -16,6 +17,46 @@ import Testing
       }
     }
     return files
+  }
+
+  /// Issue 31, item 9: an import that commits between the repack's transactions stores
+  /// deltas over blobs the repack has not reached yet (earlier saves found later are deltas
+  /// of the oldest version archived); the repack makes them whole before it re-encodes their
+  /// base, and never calls the archive damaged.
+  @Test func anImportCommittingBetweenTheRepacksTransactions() throws {
+    let folder = try TemporaryFolder("gc-beside-import")
+    let later = folder.path("Later")
+    _ = try writeCorpus(
+      CorpusSpec(drafts: 6, versionsPerDraft: 6...6, seed: 5, strokesPerVersion: 2...4), to: URL(fileURLWithPath: later)
+    )
+    // The three earliest saves of each draft move to a folder imported later.
+    let earlier = folder.path("Earlier")
+    try FileManager.default.createDirectory(atPath: earlier, withIntermediateDirectories: true)
+    var saves: [String: [(saved: Int64, file: String)]] = [:]
+    for file in try FileManager.default.contentsOfDirectory(atPath: later) {
+      guard let name = DraftFileName(file) else { continue }
+      saves[name.draftName, default: []].append((name.savedMilliseconds ?? 0, file))
+    }
+    for files in saves.values {
+      for save in files.sorted(by: { $0.saved < $1.saved }).prefix(3) {
+        try FileManager.default.moveItem(atPath: later + "/" + save.file, toPath: earlier + "/" + save.file)
+      }
+    }
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    #expect(try archive.importFiles(at: [later]).versionsImported == 18)
+    let other = try Archive(path: folder.path("archive.sqlite"))
+    var importedBetween = 0
+    let report = try archive.collectGarbage(repack: true, level: 3) {
+      guard importedBetween == 0 else { return }
+      importedBetween = try other.importFiles(at: [earlier]).versionsImported
+      // What makes this case: the new versions are deltas of blobs the repack has to reach.
+      #expect(
+        try archive.database.fetchOne("SELECT count(*) FROM blob WHERE base_id IS NOT NULL") { $0.int(0) } ?? 0 > 0)
+    }
+    #expect(importedBetween == 18)
+    #expect(report.drawingsRepacked >= 18)
+    #expect(try archive.check(full: true).isHealthy)
+    #expect(try restoreEverything(archive, into: folder.path("restored")).count == 36)
   }
 
   @Test func repackKeepsEveryVersionAndStoresHistoryAsDeltas() throws {

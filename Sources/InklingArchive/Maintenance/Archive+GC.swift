@@ -24,17 +24,37 @@ extension Archive {
   /// `git gc --aggressive` does (BENCHMARKS.md, "Import, size and restore").
   public static let repackLevel: Int32 = 19
 
+  /// How long `gc` waits for the write lock that another command holds (milliseconds): an
+  /// import of a large folder commits batch after batch for minutes.
+  static let waitForOtherWriters: Int32 = 30 * 60 * 1000
+
+  /// How long one repack transaction runs at most before it commits, so that an import
+  /// beside it waits for the lock far less than its own busy timeout.
+  static let repackTransactionSeconds = 0.25
+
   /// Removes unreferenced rows; with `repack`, re-encodes every drawing at zstd `level`
   /// (1…19); then compacts the file. Each step is one transaction, so a kill leaves the
   /// archive as before that step.
   public func collectGarbage(repack: Bool = false, level: Int32 = Archive.repackLevel) throws(ArchiveError)
     -> GarbageReport
   {
+    try collectGarbage(repack: repack, level: level, betweenRepackTransactions: {})
+  }
+
+  /// `collectGarbage`, calling `betweenRepackTransactions` after each transaction of the
+  /// repack: where another process's import may commit (tests put one there).
+  func collectGarbage(repack: Bool, level: Int32, betweenRepackTransactions: () throws -> Void)
+    throws(ArchiveError) -> GarbageReport
+  {
     guard (1...19).contains(level) else {
       throw .invalidArgument(.compressionLevel(Int(level)))
     }
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     return try storeCall {
+      // An import committing beside the collection is waited for, not an error: its
+      // writer takes the lock back between its batches, and each step here is short.
+      try database.setBusyTimeout(milliseconds: Self.waitForOtherWriters)
+      defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
       var report = GarbageReport()
       report.bytesBefore = try database.fileBytes()
       try database.transaction {
@@ -45,7 +65,7 @@ extension Archive {
       // Its own transaction: a cache, whatever happened above.
       report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
       if repack {
-        report.drawingsRepacked = try repackBlobs(level: level)
+        report.drawingsRepacked = try repackBlobs(level: level, between: betweenRepackTransactions)
         // Blobs kept only as bases of old deltas are free now.
         report.drawingsRemoved += try database.transaction { try BlobStore(database).removeUnused() }
       }
@@ -66,7 +86,12 @@ extension Archive {
   /// stays), so that while the second pass rewrites encodings no chain mixes old and new
   /// links (and grows past the bound); in the second pass bases are always blobs re-encoded
   /// earlier, so no chain can loop, and a blob shared by several drafts is encoded once.
-  private func repackBlobs(level: Int32) throws -> Int {
+  ///
+  /// An import may commit between two transactions: its new blobs are deltas of blobs this
+  /// pass has not reached yet, so before a blob is re-encoded the deltas stored over it
+  /// since the first pass are made full too (their order, deepest first, is the first
+  /// pass's rule). New drafts wait for the next repack.
+  private func repackBlobs(level: Int32, between: () throws -> Void) throws -> Int {
     let encoder = BlobEncoder(level: level)
     let unchain = BlobEncoder(level: 1)
     let deltas = try BlobStore(database).deltaIDs()
@@ -74,24 +99,31 @@ extension Archive {
       try database.transaction {
         let store = BlobStore(database)
         for blobID in batch {
-          let bytes = try store.bytes(ofBlob: blobID)
-          try store.replace(blobID, with: try unchain.encode(bytes, sha256: SHA256.hash(bytes), base: nil))
+          try Self.storeInFull(try store.descendants(ofBlob: blobID) + [blobID], store, unchain)
         }
       }
+      try between()
     }
     let drafts = try VersionRecords.draftIDs(in: database)
     var done = Set<Int64>()
     var depth: [Int64: Int] = [:]
-    for batch in stride(from: 0, to: drafts.count, by: 100).map({ Array(drafts[$0..<min($0 + 100, drafts.count)]) }) {
+    var next = 0
+    while next < drafts.count {
+      let started = Date()
       try database.transaction {
         let store = BlobStore(database)
-        for draft in batch {
+        while next < drafts.count, Date().timeIntervalSince(started) < Self.repackTransactionSeconds {
+          let draft = drafts[next]
+          next += 1
           var previous: (id: Int64, base: BlobBase)?  // the version saved after this one
           for blobID in try VersionRecords.blobIDsNewestFirst(ofDraft: draft, in: database) {
             let bytes = try store.bytes(ofBlob: blobID)
             let sha256 = SHA256.hash(bytes)
             var knownColumns: [UInt8]?
             if !done.contains(blobID) {
+              let newer = try store.descendants(ofBlob: blobID)
+              try Self.storeInFull(newer, store, unchain)
+              done.subtract(newer)
               let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
               let (encoded, columns) = try encoder.encodeKeepingColumns(bytes, sha256: sha256, base: base)
               knownColumns = columns
@@ -105,7 +137,16 @@ extension Archive {
           }
         }
       }
+      try between()
     }
     return done.count
+  }
+
+  /// Stores each of `blobIDs` whole, in this order (deepest first).
+  private static func storeInFull(_ blobIDs: [Int64], _ store: BlobStore, _ encoder: BlobEncoder) throws {
+    for blobID in blobIDs {
+      let bytes = try store.bytes(ofBlob: blobID)
+      try store.replace(blobID, with: try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil))
+    }
   }
 }
