@@ -17,12 +17,15 @@ final class WatchRun: @unchecked Sendable {
   private var result: Result<WatchSummary, ArchiveError>?
   let stop: WatchStop
 
-  init(archive path: String, folders: [String], settle: Double = 0.5, source: String? = nil) throws {
+  init(
+    archive path: String, folders: [String], settle: Double = 0.5, unfinishedGrace: Double = 30, source: String? = nil
+  ) throws {
     stop = try WatchStop()
     let stop = self.stop
     let thread = Thread { [self] in
       var options = WatchOptions()
       options.settle = settle
+      options.unfinishedGrace = unfinishedGrace
       options.source = source
       options.onEvent = { event in self.record(event) }
       let outcome: Result<WatchSummary, ArchiveError>
@@ -161,6 +164,40 @@ final class WatchRun: @unchecked Sendable {
     let summary = try #require(try run.finish()?.get())
     #expect(summary.rejected == 0, "\(run.all)")
     #expect(summary.versionsImported == 1)
+  }
+
+  /// Issue 31, item 18: a writer that pauses longer than the settle time leaves a file that
+  /// is not a draft yet; it is retried when it changes, not reported rejected. One that
+  /// stays unfinished is rejected once the grace has passed.
+  @Test func aFileWhoseWriterPausesIsRetriedNotRejected() throws {
+    let folder = try TemporaryFolder("watch-pause")
+    try FileManager.default.createDirectory(atPath: folder.path("Drafts"), withIntermediateDirectories: true)
+    let run = try WatchRun(
+      archive: folder.path("archive.sqlite"), folders: [folder.path("Drafts")], settle: 0.3, unfinishedGrace: 1.5)
+    #expect(run.wait { events in events.contains { if case .watching = $0 { true } else { false } } })
+    func rejections(_ events: [WatchEvent]) -> [String] {
+      events.compactMap { if case .rejected(let path, _) = $0 { (path as NSString).lastPathComponent } else { nil } }
+    }
+    let bytes = Self.file(9, size: 20_000)
+    let paused = open(folder.path("Drafts/" + Self.name("Paused", 0)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let left = open(folder.path("Drafts/" + Self.name("Left", 0)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    #expect(paused >= 0 && left >= 0)
+    defer {
+      close(paused)
+      close(left)
+    }
+    for descriptor in [paused, left] {
+      _ = bytes[..<8_000].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+    usleep(1_000_000)  // past the settle time, within the grace: the half files were tried
+    #expect(rejections(run.all).isEmpty, "\(run.all)")
+    _ = bytes[8_000...].withUnsafeBytes { write(paused, $0.baseAddress, $0.count) }
+    #expect(run.waitForVersions(1, timeout: 10))
+    #expect(run.imported.map(\.draft) == ["Paused"])
+    // The file left half written is rejected once it has been still for the grace.
+    #expect(run.wait(timeout: 10) { rejections($0) == [Self.name("Left", 0)] }, "\(run.all)")
+    let summary = try #require(try run.finish()?.get())
+    #expect(summary.rejected == 1 && summary.versionsImported == 1, "\(summary)")
   }
 
   @Test func aFolderThatDisappearsIsWatchedAgainWhenItComesBack() throws {

@@ -12,12 +12,16 @@
 //      only while such a file waits);
 //   4. import `ready` once events have paused for `quiet` seconds, or the oldest file has
 //      waited `hold` seconds: a burst of files is one import (one run, batches of the
-//      import's own size), each version reported once its batch commits.
+//      import's own size), each version reported once its batch commits;
+//   5. a file that settled without being closed and is not yet a whole draft is taken for
+//      one whose writer paused: it goes to `unfinished`, retried when it changes again, and
+//      reported rejected only once it has stayed as it is for `unfinishedGrace` seconds.
 // A stop is seen between imports, and by the import itself after each commit: what is
 // committed is complete, and the next start imports the rest (step 1).
 
 import FoundationEssentials
 import InklingStore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -41,6 +45,9 @@ public struct WatchOptions: Sendable {
   /// waits for the burst it came in to end.
   static let quiet = 0.05
   static let hold = 0.4
+  /// Seconds a file that settled unfinished (step 5) must stay as it is before it is
+  /// reported rejected.
+  var unfinishedGrace = 30.0
 
   public init() {}
 }
@@ -105,6 +112,11 @@ public struct WatchSummary: Sendable, Equatable {
     /// Files waiting to settle: their root, size and modification time when last looked at,
     /// and when to look again.
     var settling: [String: (root: Int, size: Int64, modified: Int64, due: Double)] = [:]
+    /// Files that became ready by keeping still, never closed: their writer may only have paused.
+    var settledOpen = Set<String>()
+    /// Such files that were not whole drafts (step 5): why, as they were then, and when to
+    /// report them if they have not changed.
+    var unfinished: [String: (root: Int, problem: ImportProblem, size: Int64, modified: Int64, due: Double)] = [:]
     var summary = WatchSummary()
     let started = Date()
 
@@ -165,7 +177,7 @@ public struct WatchSummary: Sendable, Equatable {
     }
 
     func nextDeadline() -> Double? {
-      var deadlines = settling.values.map(\.due)
+      var deadlines = settling.values.map(\.due) + unfinished.values.map(\.due)
       if let firstReady { deadlines += [min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold)] }
       return deadlines.min()
     }
@@ -179,11 +191,14 @@ public struct WatchSummary: Sendable, Equatable {
       for root in changes.back { options.onEvent?(.folderBack(path: tree.roots[root].path)) }
       if changes.overflowed { options.onEvent?(.eventsLost) }
       for (root, path) in changes.settling {
+        unfinished[path] = nil
         let facts = Self.sizeAndTime(path)
         settling[path] = (root, facts?.size ?? -1, facts?.modified ?? -1, now + options.settle)
       }
       for (root, path) in changes.ready {
         settling[path] = nil
+        unfinished[path] = nil
+        settledOpen.remove(path)
         markReady(root, path, now)
       }
       // Settled files: unchanged since they were last looked at, `settle` seconds ago.
@@ -194,9 +209,21 @@ public struct WatchSummary: Sendable, Equatable {
         }
         if facts.size == entry.size && facts.modified == entry.modified {
           settling[path] = nil
+          settledOpen.insert(path)
           markReady(entry.root, path, now)
         } else {
           settling[path] = (entry.root, facts.size, facts.modified, now + options.settle)
+        }
+      }
+      // Unfinished files that stayed as they were: rejected after all.
+      for (path, entry) in unfinished where entry.due <= now {
+        unfinished[path] = nil
+        guard let facts = Self.sizeAndTime(path) else { continue }
+        if facts.size == entry.size && facts.modified == entry.modified {
+          summary.rejected += 1
+          options.onEvent?(.rejected(path: path, problem: entry.problem))
+        } else {
+          markReady(entry.root, path, now)
         }
       }
       for root in changes.rescan.sorted() {
@@ -238,9 +265,15 @@ public struct WatchSummary: Sendable, Equatable {
       let stop = self.stop
       importOptions.shouldStop = { stop.isRequested }
       let onEvent = options.onEvent
+      // Files that settled unopened whose contents are not a whole draft yet (step 5).
+      let mayBeUnfinished = settledOpen.intersection(paths)
+      settledOpen.subtract(paths)
+      let held = HeldRejections()
       importOptions.onEvent = { event in
         switch event {
         case .imported(let version): onEvent?(.imported(version))
+        case .rejected(let path, let problem) where mayBeUnfinished.contains(path) && Self.mayBeUnfinished(problem):
+          held.add(path, problem)
         case .rejected(let path, let problem): onEvent?(.rejected(path: path, problem: problem))
         case .note(let path, let note): onEvent?(.note(path: path, note: note))
         case .progress, .ignored, .archived: break
@@ -250,7 +283,22 @@ public struct WatchSummary: Sendable, Equatable {
       summary.imports += 1
       summary.versionsImported += result.versionsImported
       summary.alreadyArchived += result.alreadyArchived
-      summary.rejected += result.rejected
+      let unfinishedNow = held.taken
+      summary.rejected += result.rejected - unfinishedNow.count
+      let now = Self.now()
+      for (path, problem) in unfinishedNow {
+        guard let facts = Self.sizeAndTime(path) else { continue }
+        unfinished[path] = (root, problem, facts.size, facts.modified, now + options.unfinishedGrace)
+      }
+    }
+
+    /// Whether a file that fails so may be a draft still being written: cut short, it is
+    /// not valid JSON, or it changed while it was read.
+    static func mayBeUnfinished(_ problem: ImportProblem) -> Bool {
+      switch problem {
+      case .notADraft, .shrank: true
+      default: false
+      }
     }
 
     /// A regular file's size and modification time (ns), or nil if it is not one now.
@@ -261,3 +309,13 @@ public struct WatchSummary: Sendable, Equatable {
     }
   }
 #endif
+
+/// Rejections an import reported, kept back by the watch (step 5); the import reports from
+/// its own threads.
+private final class HeldRejections: Sendable {
+  private let items = Mutex<[(path: String, problem: ImportProblem)]>([])
+
+  func add(_ path: String, _ problem: ImportProblem) { items.withLock { $0.append((path, problem)) } }
+
+  var taken: [(path: String, problem: ImportProblem)] { items.withLock { $0 } }
+}
