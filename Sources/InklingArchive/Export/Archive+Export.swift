@@ -204,12 +204,13 @@ extension Archive {
     for file in earlier.files { _ = try naming.distinct(file.name) }
     var renamed: [ExportReport.RenamedFile] = []
     try selection.forEachInArchiveOrder { row in
-      var (name, change) = try Self.fileName(of: row, in: nil)
+      var (name, change): (String, FileNameChange?)
       let earlierName = earlier.claim(
         draft: row.draftName, savedMilliseconds: row.savedMilliseconds, sha256: row.fileSHA256)
       if let earlierName {
-        if earlierName == row.fileName { change = nil } else if earlierName != name { change = .sharedName }
+        let natural = try Self.fileName(of: row, in: nil)
         name = earlierName
+        change = earlierName == row.fileName ? nil : earlierName == natural.name ? natural.change : .sharedName
       } else {
         (name, change) = try Self.fileName(of: row, in: naming)
       }

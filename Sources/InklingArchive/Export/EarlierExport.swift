@@ -21,21 +21,8 @@ import InklingStore
 #endif
 
 struct EarlierExport: Sendable {
-  /// One file of an earlier export.
-  struct File: Sendable {
-    let draft: String
-    let version: Int
-    let savedMilliseconds: Int64
-    /// Its name in the folder.
-    let name: String
-    let kind: ExportWriter.File.Kind
-    let size: Int64
-    let sha256: [UInt8]
-    let renamedFrom: String?
-
-    /// The name the version was imported with (ArchivedVersion's file name).
-    var importedName: String { renamedFrom ?? name }
-  }
+  /// One file of an earlier export, as the manifest lists it: what the export wrote it as.
+  typealias File = ExportWriter.File
 
   /// The most bytes of a manifest read: a few hundred bytes a file, for millions of files.
   static let largestManifest = 1 << 30
@@ -96,15 +83,14 @@ struct EarlierExport: Sendable {
       return nil
     }
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-    var filled = 0
-    while filled < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      filled += count
-    }
+    guard ExportManifest.readFully(descriptor, &bytes) == bytes.count else { return nil }
     return bytes
   }
+}
+
+extension ExportWriter.File {
+  /// The name the version was imported with (ArchivedVersion's file name).
+  var importedName: String { renamedFrom ?? name }
 }
 
 /// What a new export into a folder makes of the earlier export's files still there.

@@ -125,7 +125,7 @@ final class ExportManifest {
   }
 
   /// Reads until `buffer` is full or the file ends; -1 on an error.
-  private static func readFully(_ descriptor: Int32, _ buffer: inout [UInt8]) -> Int {
+  static func readFully(_ descriptor: Int32, _ buffer: inout [UInt8]) -> Int {
     var filled = 0
     while filled < buffer.count {
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }

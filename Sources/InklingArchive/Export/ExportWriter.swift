@@ -17,8 +17,8 @@ import Dispatch
 
 final class ExportWriter {
   /// One file of the export, as the manifest lists it.
-  struct File {
-    enum Kind: String { case inkling, png }
+  struct File: Sendable {
+    enum Kind: String, Sendable { case inkling, png }
     var draft: String
     var version: Int
     var savedMilliseconds: Int64
@@ -163,11 +163,7 @@ final class ExportWriter {
   /// The earlier export's files this one did not meet, while they hold the bytes listed: the
   /// manifest describes the whole folder (ExportManifest, invariant 1).
   private func listEarlierFiles() throws(ArchiveError) {
-    for earlierFile in earlier.notListedAgain {
-      let file = File(
-        draft: earlierFile.draft, version: earlierFile.version, savedMilliseconds: earlierFile.savedMilliseconds,
-        name: earlierFile.name, kind: earlierFile.kind, size: earlierFile.size, sha256: earlierFile.sha256,
-        renamedFrom: earlierFile.renamedFrom)
+    for file in earlier.notListedAgain {
       guard ExistingFile.at(path(of: file), expectedSize: file.size).holds(size: file.size, sha256: file.sha256)
       else { continue }
       try list(file)

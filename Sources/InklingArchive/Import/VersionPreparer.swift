@@ -122,12 +122,10 @@ final class VersionPreparer {
         entry.name = DraftFileName(exported.importedName) ?? entry.name
         entry.name.draftName = exported.draft
         entry.name.fallbacks = []
-        saved = Self.savedTime(entry)
       } else {
-        // Changed since the export: the file is what its own name says.
-        entry.exported = nil
-        saved = Self.savedTime(entry)
+        entry.exported = nil  // changed since the export: the file is what its own name says
       }
+      saved = Self.savedTime(entry)
     }
     let sources = [
       SourceMark(label: labels[entry.origin], path: SourceLabel.absolute(entry.path, in: workingDirectory))
