@@ -13,6 +13,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// The archive file cannot be used at all.
   case unusableArchive(path: String, reason: UnusableArchive)
+  /// An import stopped part way because the archive could not be written on (`reason`: the
+  /// disk is full, an I/O error…). What `committed` counts is in the archive, complete; the
+  /// batch being written when it stopped is not, and the same import run again adds it.
+  case importStopped(path: String, committed: CommittedImport, reason: UnusableArchive)
   /// A write was asked of an archive opened `.readOnly`.
   case openedReadOnly(path: String)
   /// A version no longer rebuilds the file it was imported from: the archive is damaged.
@@ -113,11 +117,26 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(detail: String)
     /// The file or its folder cannot be written.
     case cannotWrite(detail: String)
+    /// The disk holding the archive is full.
+    case diskFull(detail: String)
     /// The archive's folder cannot be written and its write-ahead log `log` holds changes
     /// that SQLite reads only through an index file it would have to create there.
     case unreadableLog(log: String)
     /// Any other failure of SQLite or of the disk under it.
     case failed(detail: String)
+  }
+
+  /// What an import had committed when it stopped (`importStopped`).
+  public struct CommittedImport: Sendable, Equatable {
+    /// Versions stored, each complete with its sources and its draft's row.
+    public var versions = 0
+    /// Of the drafts those versions went to, how many the import created.
+    public var draftsCreated = 0
+
+    public init(versions: Int = 0, draftsCreated: Int = 0) {
+      self.versions = versions
+      self.draftsCreated = draftsCreated
+    }
   }
 
   /// Why a folder cannot be watched.
@@ -200,6 +219,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unusableArchive(let path, let reason): "the archive \(path) cannot be used: \(reason)"
+    case .importStopped(let path, let committed, let reason):
+      "the import into \(path) stopped after committing \(committed.versions) versions: \(reason)"
     case .openedReadOnly(let path): "the archive \(path) was opened read-only"
     case .damagedVersion(let draft, let version, let fileName, let detail):
       "\"\(draft)\" version \(version) (\(fileName)) is damaged: \(detail)"
@@ -255,6 +276,7 @@ extension ArchiveError.UnusableArchive {
       case .corrupt, .notFound, .verification: .damaged(detail: error.message)
       case .busy: .locked(detail: error.message)
       case .readOnly: .cannotWrite(detail: error.message)
+      case .full: .diskFull(detail: error.message)
       case .unreadableLog: .unreadableLog(log: error.message)
       case .sqlite: .failed(detail: error.description)
       }

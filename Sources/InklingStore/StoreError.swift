@@ -2,7 +2,7 @@
 // message, and the SQL text (never the bound values, which may be large or private).
 //
 // Kinds about the archive as a whole (`noArchive`, `folder`, `notAnArchive`, `newerSchema`,
-// `changedSchema`, `busy`, `corrupt`, `readOnly`) carry in `message` what is wrong, without
+// `changedSchema`, `busy`, `corrupt`, `readOnly`, `full`) carry in `message` what is wrong, without
 // the file's path or advice: the layers above phrase the sentence a person reads. `sqlite`
 // errors are our own bugs or I/O trouble and describe themselves the way GRDB does:
 // "SQLite error 19 (UNIQUE constraint failed: blob.sha256) while executing `INSERT …`".
@@ -27,6 +27,8 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     case corrupt
     /// A write was attempted on an archive that cannot be written.
     case readOnly
+    /// The disk (or the file-size limit) left no room for the write.
+    case full
     /// A WAL archive in a folder this process cannot write, whose `-wal` file holds changes
     /// SQLite reads only through the `-shm` index it cannot create there.
     case unreadableLog
@@ -103,6 +105,8 @@ extension StoreError {
     case SQLITE_BUSY, SQLITE_LOCKED:
       let wait = busyTimeout > 0 ? "for more than \(Self.seconds(busyTimeout)), " : ""
       self.init(kind: .busy, code: code, message: wait + detail, sql: sql, path: path)
+    case SQLITE_FULL:
+      self.init(kind: .full, code: code, message: detail, sql: sql, path: path)
     case SQLITE_CORRUPT, SQLITE_NOTADB:
       self.init(kind: .corrupt, code: code, message: detail, sql: sql, path: path)
     case SQLITE_READONLY:

@@ -26,7 +26,7 @@ extension ArchiveError {
 
   var exitStatus: Int32 {
     switch self {
-    case .unusableArchive, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
+    case .unusableArchive, .importStopped, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
       ExitStatus.archiveUnusable
     case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
     default: ExitStatus.someInputsRejected
@@ -37,6 +37,7 @@ extension ArchiveError {
   var sentence: String {
     switch self {
     case .unusableArchive(let path, let reason): Self.sentence(path, reason)
+    case .importStopped(let path, let committed, let reason): Self.stoppedSentence(path, committed, reason)
     case .openedReadOnly(let path): "the archive \(path) was opened read-only; this command cannot write to it"
     case .damagedVersion(let draft, let version, let fileName, let detail):
       "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(detail); the archive is damaged. "
@@ -131,6 +132,8 @@ extension ArchiveError {
         + "Try again when the other inkling-archive command has finished."
     case .cannotWrite(let detail):
       return "the archive \(file) cannot be written: \(detail). Check the permissions of the file and its folder."
+    case .diskFull(let detail):
+      return "the disk holding the archive \(file) is full (\(detail)). Free some space, then run the command again."
     case .unreadableLog(let log):
       return "the archive \(file) cannot be read here: its folder cannot be written, and its write-ahead log "
         + "\(Quoted.text(log)) holds changes SQLite reads only through an index file it would create beside it. "
@@ -138,6 +141,22 @@ extension ArchiveError {
     case .failed(let detail):
       return "the archive \(file) could not be used: \(detail)"
     }
+  }
+
+  /// An import that stopped part way: why, what is safely in the archive, and how to finish.
+  private static func stoppedSentence(_ path: String, _ committed: CommittedImport, _ reason: UnusableArchive)
+    -> String
+  {
+    let what =
+      committed.versions == 0
+      ? "nothing of this import was committed"
+      : "the \(Plural.count(committed.versions, "version")) it committed before "
+        + "(\(Plural.count(committed.draftsCreated, "new draft"))) are complete in the archive"
+    guard case .diskFull(let detail) = reason else {
+      return sentence(path, reason) + " The import stopped there: \(what); run the same import again to add the rest."
+    }
+    return "the disk holding the archive \(Quoted.text(path)) is full (\(detail)); the import stopped there: \(what). "
+      + "Free some space, then run the same import again to add the rest."
   }
 
   /// Why an archive given to `import` cannot be merged; the advice is about that file, not
@@ -159,7 +178,7 @@ extension ArchiveError {
         + "`inkling-archive --archive \(file) check --full` shows what is affected."
     case .locked(let detail):
       return "\(file) is locked by another process (\(detail)); try again when it has finished."
-    case .cannotWrite(let detail), .failed(let detail):
+    case .cannotWrite(let detail), .failed(let detail), .diskFull(let detail):
       return "\(file) could not be read: \(detail)"
     case .unreadableLog(let log):
       return "\(file) could not be read: its folder cannot be written, and its write-ahead log \(Quoted.text(log)) "

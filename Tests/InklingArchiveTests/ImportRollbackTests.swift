@@ -39,3 +39,56 @@ import Testing
     #expect(summary.versionsImported + summary.alreadyArchived == files)
   }
 }
+
+/// A disk that fills during an import (issue 31, item 14): the import ends at the batch that
+/// did not fit, with an error that counts exactly what the batches before it committed, and
+/// the same import run again completes it. SQLite's `max_page_count` fails writes past a size
+/// with SQLITE_FULL, as a full disk does.
+@Suite struct DiskFullImportTests {
+  @Test func anImportThatFillsTheDiskSaysWhatItCommitted() throws {
+    let folder = try TemporaryFolder("disk-full")
+    let drafts = folder.path("Drafts")
+    // More files than one batch holds, so that at least one commits before the disk fills.
+    let corpus = try writeCorpus(
+      CorpusSpec(drafts: 300, versionsPerDraft: 4...4, seed: 14, strokesPerVersion: 1...2),
+      to: URL(fileURLWithPath: drafts))
+    let files = corpus.drafts.reduce(0) { $0 + $1.files.count }
+    #expect(files > VersionWriter.batchFiles * 2)
+
+    let measure = try Archive(path: folder.path("measure.sqlite"))
+    let emptyPages = try pageCount(measure)
+    _ = try measure.importFiles(at: [drafts])
+    let fullPages = try pageCount(measure)
+
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let room = emptyPages + (fullPages - emptyPages) * 7 / 10
+    try archive.database.execute("PRAGMA max_page_count = \(room)")
+    var committed: ArchiveError.CommittedImport?
+    do {
+      _ = try archive.importFiles(at: [drafts])
+    } catch {
+      guard case .importStopped(let path, let counts, .diskFull) = error else {
+        Issue.record("expected the import to stop at a full disk, got \(error)")
+        return
+      }
+      #expect(path == archive.path)
+      committed = counts
+    }
+    let counts = try #require(committed)
+    let report = try archive.check(full: true)
+    #expect(report.problems.isEmpty, "\(report.problems)")
+    #expect(counts.versions > 0 && counts.versions < files)
+    #expect(report.counts.versions == counts.versions)
+    #expect(report.counts.drafts == counts.draftsCreated)
+
+    try archive.database.execute("PRAGMA max_page_count = 1073741823")
+    let summary = try archive.importFiles(at: [drafts])
+    #expect(summary.alreadyArchived == counts.versions)
+    #expect(summary.versionsImported == files - counts.versions)
+    #expect(try archive.check(full: true).problems.isEmpty)
+  }
+
+  private func pageCount(_ archive: Archive) throws -> Int {
+    try #require(try archive.database.fetchOne("PRAGMA page_count") { $0.int(0) })
+  }
+}

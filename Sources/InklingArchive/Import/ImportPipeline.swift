@@ -57,8 +57,9 @@ enum WorkResult: Sendable {
 extension Archive {
   /// Runs `source` through the threads and the writer; see the file comment.
   ///
-  /// - Throws: `ArchiveError` when the archive itself cannot be used, or a job failed
-  ///   (`WorkResult.failure`); the batch being written is then rolled back.
+  /// - Throws: `ArchiveError` when the archive itself cannot be used (`importStopped` when it
+  ///   could not be written on part way), or a job failed (`WorkResult.failure`); the batch
+  ///   being written is then rolled back.
   func runImport<Source: ImportSource>(_ source: Source, options: ImportOptions) throws(ArchiveError)
     -> ImportSummary
   {
@@ -180,7 +181,7 @@ extension Archive {
     }
     if let failure {
       writer.rollback()
-      throw failure
+      throw importEnd(failure, committed: writer.committed)
     }
     do {
       let summary = try writer.finish(seconds: Date().timeIntervalSince(started))
@@ -188,7 +189,22 @@ extension Archive {
       return summary
     } catch {
       writer.rollback()
-      throw ArchiveError(error, path: path)
+      throw importEnd(ArchiveError(error, path: path), committed: writer.committed)
+    }
+  }
+
+  /// `failure` as the import's end: when this archive itself could not be written on, the
+  /// error also says what the batches before it committed.
+  private func importEnd(_ failure: ArchiveError, committed: ArchiveError.CommittedImport) -> ArchiveError {
+    guard case .unusableArchive(let failedPath, let reason) = failure, failedPath == path else { return failure }
+    switch reason {
+    case .diskFull:
+      return .importStopped(path: path, committed: committed, reason: reason)
+    case .failed, .cannotWrite, .locked:
+      // Before any commit, the archive's own sentence says all there is.
+      return committed.versions > 0 ? .importStopped(path: path, committed: committed, reason: reason) : failure
+    case .missing, .folder, .notAnArchive, .newerSchema, .changedSchema, .damaged, .unreadableLog:
+      return failure
     }
   }
 

@@ -50,6 +50,8 @@ final class VersionWriter {
   /// Queued index rows are written once this many wait, to keep memory flat.
   static let pendingIndexLimit = 256
   private(set) var summary = ImportSummary()
+  /// What the batches committed so far stored: `summary` less the open batch.
+  private(set) var committed = ArchiveError.CommittedImport()
   private var problemsRecorded = 0
   /// Problems beyond this many per run are reported but not kept in the import log.
   static let problemsKept = 10_000
@@ -140,6 +142,11 @@ final class VersionWriter {
           summary.alreadyArchived += 1
         }
         pendingBytes += (version.blob?.data.count ?? 0) + version.baseBlobs.reduce(0) { $0 + $1.data.count }
+      } catch let error as StoreError where error.kind == .full {
+        // No file after this one would fit either: the import ends, and says what it committed.
+        forgetRowIDs()
+        rollback()
+        throw error
       } catch let error as StoreError where error.kind == .sqlite || error.kind == .verification {
         forgetRowIDs()
         // SQLite can roll the whole transaction back on an error (SQLITE_FULL, an I/O error):
@@ -372,6 +379,7 @@ final class VersionWriter {
     // A commit that fails with SQLITE_BUSY leaves the transaction open; retrying is safe.
     try BusyRetry.run { try database.commit() }
     inTransaction = false
+    committed = .init(versions: summary.versionsImported, draftsCreated: summary.draftsCreated)
     forgetRowIDs()
     drawingIndex.transactionEnded()
     pendingFiles = 0

@@ -57,7 +57,8 @@ extension RequestError {
       self.init(
         404, "There is no time-lapse of \u{201C}\(Escape.isolated(draft))\u{201D}: none of its drawings can be read.")
     case .videoEncoding(let detail): self.init(500, "The time-lapse could not be encoded: \(detail).")
-    case .openedReadOnly, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder, .fileSystem,
+    case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
+      .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
       .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread:
       // Errors of operations that write files or the archive (or start threads), which no page calls.
