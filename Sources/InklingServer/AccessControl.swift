@@ -45,11 +45,24 @@ struct AccessControl: Sendable {
 
   /// nil when the request may go on; else the response to send instead.
   func check(_ request: HTTPRequest, _ target: RequestTarget, isPage: Bool) -> HTTPResponse? {
-    if let host = request.header("Host"), !Self.accepts(host: host, listeningOn: listenHost) {
+    guard let host = request.header("Host") else {
+      // HTTP/1.0 may leave the Host out; a browser never does, so no page can use that.
+      guard request.version == "HTTP/1.0" else {
+        return ErrorView.response(status: 400, "An HTTP/1.1 request names its host in a Host header.", json: !isPage)
+      }
+      return check(token: request, target, isPage: isPage)
+    }
+    if !Self.accepts(host: host, listeningOn: listenHost) {
       let names = ServerConfiguration.isLoopback(listenHost) ? "127.0.0.1 or localhost" : "its address or localhost"
       return ErrorView.response(
         status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage)
     }
+    return check(token: request, target, isPage: isPage)
+  }
+
+  /// nil when the request carries the token (or none is needed); else the 401 or the redirect
+  /// that sets the cookie.
+  private func check(token request: HTTPRequest, _ target: RequestTarget, isPage: Bool) -> HTTPResponse? {
     guard let token else { return nil }
     if let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer "),
       Self.equal(String(authorization.dropFirst(7)), token)

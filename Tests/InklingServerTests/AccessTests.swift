@@ -72,6 +72,19 @@ import Testing
     }
   }
 
+  /// HTTP/1.1 requires a Host header (RFC 9112, section 3.2); only HTTP/1.0 may leave it out.
+  @Test func anHTTP11RequestWithoutHostIsRefused() throws {
+    let served = try SharedArchive.get()
+    let request = { (version: String) throws -> RawResponse in
+      let bytes = Array("GET /api/drafts?limit=1 \(version)\r\nConnection: close\r\n\r\n".utf8)
+      return try HTTPClient.parse(try HTTPClient.exchange(served.port, bytes, halfClose: false))
+    }
+    let withoutHost = try request("HTTP/1.1")
+    #expect(withoutHost.status == 400)
+    #expect(try withoutHost.json() is [String: Any])
+    #expect(try request("HTTP/1.0").status == 200)
+  }
+
   @Test func aGivenAddressIsAnsweredUnderItsOwnName() {
     #expect(AccessControl.accepts(host: "192.168.1.5:8080", listeningOn: "192.168.1.5"))
     #expect(AccessControl.accepts(host: "[FE80::0:1]", listeningOn: "fe80::1"))

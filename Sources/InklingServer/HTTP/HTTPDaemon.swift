@@ -111,7 +111,7 @@ final class HTTPDaemon: @unchecked Sendable {
   // MARK: - Requests
 
   fileprivate func handle(
-    _ connection: OpaquePointer, method: String, uploadSize: UnsafeMutablePointer<Int>?,
+    _ connection: OpaquePointer, method: String, version: String, uploadSize: UnsafeMutablePointer<Int>?,
     requestState: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
   ) -> MHD_Result {
     if let uploadSize, uploadSize.pointee > 0 {
@@ -136,7 +136,7 @@ final class HTTPDaemon: @unchecked Sendable {
       return Self.queue(response, on: connection)
     }
     let target = String(decoding: UnsafeRawBufferPointer(start: uri, count: length), as: UTF8.self)
-    let request = HTTPRequest(method: method, target: target) { name in
+    let request = HTTPRequest(method: method, version: version, target: target) { name in
       MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
     }
     switch handler(request) {
@@ -219,9 +219,11 @@ final class HTTPDaemon: @unchecked Sendable {
 
 /// MHD's access handler: finds the daemon from its context pointer and hands the request on.
 private let accessHandler: MHD_AccessHandlerCallback = {
-  context, connection, _, method, _, _, uploadSize, requestState in
+  context, connection, _, method, version, _, uploadSize, requestState in
   guard let context, let connection else { return MHD_Result.NO }
   let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
   let name = method.map { String(cString: $0) } ?? ""
-  return daemon.handle(connection, method: name, uploadSize: uploadSize, requestState: requestState)
+  let protocolVersion = version.map { String(cString: $0) } ?? ""
+  return daemon.handle(
+    connection, method: name, version: protocolVersion, uploadSize: uploadSize, requestState: requestState)
 }

@@ -14,6 +14,8 @@
 /// One request: method, raw target, and its headers (looked up while the handler runs).
 struct HTTPRequest {
   let method: String
+  /// The protocol version of the request line: `HTTP/1.1`, `HTTP/1.0`.
+  var version = "HTTP/1.1"
   /// The request target as sent: `/draft?name=Plan%2DB`.
   let target: String
   /// The value of a request header (case-insensitive name); valid only during the handler.
