@@ -80,6 +80,49 @@ import Testing
     #expect(version["deleted"] is String)
   }
 
+  /// Issue 30, item 4: a trashed draft's versions are drawn only for its own pages (which ask
+  /// with `trash=1`), and never stored in the archive's cache: a client walking version ids
+  /// makes no picture of what the user put away.
+  @Test func aTrashedDraftsPicturesAreDrawnOnlyForItsPagesAndNotStored() throws {
+    let served = try ServedArchive()
+    let writer = try Archive(path: served.archivePath)
+    let draft = try #require(try writer.drafts().first { $0.versionCount >= 2 })
+    let ids = try writer.timeline(of: draft.name).map(\.id)
+    _ = try writer.delete(draft: draft.name)
+    served.server.flushThumbnails()
+    let before = ThumbnailQuotaTests.archiveBytes(served)
+
+    for id in ids {
+      for path in ["thumbnail.png?size=256", "thumbnail.png?size=1024", "render.png?scale=1"] {
+        let walked = try served.get("/versions/\(id)/\(path)")
+        #expect(walked.status == 404, "\(path)")
+        #expect(walked.text.contains("in the trash"), "\(walked.text)")
+      }
+      #expect(try served.get("/versions/\(id)/file").status == 200)
+    }
+    let page = try served.get("/draft?id=\(draft.id)")
+    let thumbnails = page.text.components(separatedBy: "<img src=\"").dropFirst().map {
+      Markup.unescape(String($0.prefix { $0 != "\"" }))
+    }
+    #expect(thumbnails.count == ids.count)
+    for url in thumbnails {
+      #expect(url.hasSuffix("&trash=1"), "\(url)")
+      let picture = try served.get(url)
+      #expect(picture.status == 200 && picture.header("Content-Type") == "image/png", "\(url)")
+    }
+    let version = try served.get("/draft?id=\(draft.id)&version=1")
+    #expect(version.text.contains("render.png?scale=1&amp;r=") && version.text.contains("&amp;trash=1"))
+    let api = try #require(try served.get("/api/draft?id=\(draft.id)").json() as? [String: Any])
+    let versions = try #require(api["versions"] as? [[String: Any]])
+    #expect(versions.allSatisfy { ($0["thumbnail"] as? String)?.hasSuffix("&trash=1") == true })
+    served.server.flushThumbnails()
+    #expect(ThumbnailQuotaTests.archiveBytes(served) == before)
+
+    // Back from the trash, the same versions are drawn for anyone again.
+    _ = try writer.undelete(draft: draft.name)
+    #expect(try served.get("/versions/\(ids[0])/thumbnail.png?size=256").status == 200)
+  }
+
   @Test func aRenamedDraftsDownloadsKeepTheirOriginalName() throws {
     let served = try ServedArchive()
     let writer = try Archive(path: served.archivePath)

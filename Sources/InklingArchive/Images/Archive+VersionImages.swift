@@ -42,6 +42,8 @@ public struct VersionFile: Sendable, Equatable {
   public var size: Int64
   /// Hex SHA-256 of the file's bytes.
   public var sha256: String
+  /// Whether the draft is in the trash.
+  public var draftInTrash: Bool
 }
 
 /// A version's original file as it was imported.
@@ -138,18 +140,34 @@ extension Archive {
   ///   `.damagedVersion` when the rebuilt file does not match its hash.
   public func originalFile(of id: VersionID) throws(ArchiveError) -> OriginalFile {
     let (row, info) = try version(id)
-    return OriginalFile(file: Self.file(row), bytes: try fileBytes(of: row, info: info))
+    return OriginalFile(file: try file(row), bytes: try fileBytes(of: row, info: info))
   }
 
   /// The name, size and hash of version `id`'s file, without rebuilding it.
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func versionFile(_ id: VersionID) throws(ArchiveError) -> VersionFile {
-    Self.file(try versionRow(id))
+    try file(try versionRow(id))
   }
 
-  private static func file(_ row: VersionRow) -> VersionFile {
-    VersionFile(draftName: row.draftName, fileName: row.fileName, size: row.fileSize, sha256: hexString(row.fileSHA256))
+  private func file(_ row: VersionRow) throws(ArchiveError) -> VersionFile {
+    VersionFile(
+      draftName: row.draftName, fileName: row.fileName, size: row.fileSize, sha256: hexString(row.fileSHA256),
+      draftInTrash: try isInTrash(row))
+  }
+
+  private func isInTrash(_ row: VersionRow) throws(ArchiveError) -> Bool {
+    try storeCall { try DraftRecords.isInTrash(row.draftID, in: database) }
+  }
+
+  /// Whether version `id`'s draft is in the trash now (a thumbnail's request, which never
+  /// changes, does not say: the draft can go to the trash and come back).
+  ///
+  /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
+  public func draftIsInTrash(version id: VersionID) throws(ArchiveError) -> Bool {
+    let inTrash = try storeCall { try DraftRecords.isInTrash(version: id.rawValue, in: database) }
+    guard let inTrash else { throw .noVersionWithID(id) }
+    return inTrash
   }
 
   /// What version `id`'s drawing holds, from the drawing index (as `show` tells it).

@@ -86,12 +86,18 @@ enum Links {
 
   static let apiTrash = URLReference(text: "/api/trash")
 
-  static func thumbnail(_ id: VersionID, size: Int) -> URLReference {
-    url("/versions/\(id)/thumbnail.png", [("size", String(size)), ("r", String(Renderer.version))])
+  /// A version's thumbnail; `trash` when its draft is in the trash, whose pictures are drawn
+  /// only for its own pages (VersionFiles.swift).
+  static func thumbnail(_ id: VersionID, size: Int, trash: Bool = false) -> URLReference {
+    url(
+      "/versions/\(id)/thumbnail.png",
+      [("size", String(size)), ("r", String(Renderer.version))] + (trash ? [("trash", "1")] : []))
   }
 
-  static func render(_ id: VersionID, scale: Int) -> URLReference {
-    url("/versions/\(id)/render.png", [("scale", String(scale)), ("r", String(Renderer.version))])
+  static func render(_ id: VersionID, scale: Int, trash: Bool = false) -> URLReference {
+    url(
+      "/versions/\(id)/render.png",
+      [("scale", String(scale)), ("r", String(Renderer.version))] + (trash ? [("trash", "1")] : []))
   }
 
   static func file(_ id: VersionID) -> URLReference { url("/versions/\(id)/file", []) }

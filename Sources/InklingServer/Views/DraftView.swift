@@ -45,7 +45,7 @@ enum DraftView {
     guard let newest = timeline.last else {
       throw RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
     }
-    let entries = timeline.reversed().map { entry(draft.id, $0) }
+    let entries = timeline.reversed().map { entry(draft.id, $0, trash: draft.deleted != nil) }
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
@@ -61,7 +61,7 @@ enum DraftView {
       contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draftName), main: main).bytes)
   }
 
-  static func entry(_ draft: DraftID, _ entry: TimelineEntry) -> HTML {
+  static func entry(_ draft: DraftID, _ entry: TimelineEntry, trash: Bool) -> HTML {
     let version = entry.version
     let number = version.number
     let same: HTML =
@@ -69,7 +69,7 @@ enum DraftView {
     let savedFrom: HTML = version.savedFromFileName ? "" : " <span class=\"note\">(the file's modification time)</span>"
     return """
       <li class="entry" id="v\(number)">
-      <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt="Version \(number)"></a>
+      <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize, trash: trash))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt="Version \(number)"></a>
       <div class="facts">
       <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a></h2>
       <p class="saved">Saved \(Formatting.time(version.saved))\(savedFrom)</p>
@@ -143,7 +143,10 @@ enum DraftView {
     return .later {
       var value: JSONValue = [
         "draft": .string(draft.name),
-        "versions": .array(draft.versions.map { JSONFields.version($0, draft: draft.id, fullPaths: fullPaths) }),
+        "versions": .array(
+          draft.versions.map {
+            JSONFields.version($0, draft: draft.id, trash: draft.deleted != nil, fullPaths: fullPaths)
+          }),
         "draftID": .int(Int(draft.id.rawValue)),
         "timelapse": TimelapseView.json(draft, pool: pool, videos: videos),
       ]

@@ -25,7 +25,7 @@ enum JSONFields {
   /// What the API adds to a version of the timeline: its id, changes and URLs. Without
   /// `fullPaths` (a server reachable beyond this machine), each source's path is only its file
   /// name, beside the source's label: the machine's folders are not the visitors' business.
-  static func version(_ entry: TimelineEntry, draft: DraftID, fullPaths: Bool) -> JSONValue {
+  static func version(_ entry: TimelineEntry, draft: DraftID, trash: Bool, fullPaths: Bool) -> JSONValue {
     var version = entry.version
     if !fullPaths {
       for index in version.sources.indices {
@@ -36,8 +36,9 @@ enum JSONFields {
       [
         ("id", .int(Int(entry.id.rawValue))), ("changes", changes(entry.changes)),
         ("url", .string(Links.version(draft, number: entry.version.number).text)),
-        ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize).text)),
-        ("render", .string(Links.render(entry.id, scale: 2).text)), ("file", .string(Links.file(entry.id).text)),
+        ("thumbnail", .string(Links.thumbnail(entry.id, size: DraftView.thumbnailSize, trash: trash).text)),
+        ("render", .string(Links.render(entry.id, scale: 2, trash: trash).text)),
+        ("file", .string(Links.file(entry.id).text)),
       ], to: version.json)
   }
 }

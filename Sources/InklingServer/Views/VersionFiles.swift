@@ -16,8 +16,8 @@ struct ThumbnailStore: Sendable {
   let memory: PictureMemory<[UInt8]>
   static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
 
-  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String) {
-    if Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
+  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String, draftInTrash: Bool) {
+    if !draftInTrash, Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
     memory.keep(png, as: tag)
   }
 }
@@ -49,9 +49,13 @@ enum VersionFiles {
     keys: ThumbnailKeys
   ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
-    let thumbnail = try pool.withArchive { archive in
-      try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
+    let (thumbnail, inTrash) = try pool.withArchive { archive in
+      (
+        try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) },
+        try archive.draftIsInTrash(version: id)
+      )
     }
+    try requireTrashAsked(inTrash, target)
     let policy = policy(target, content: thumbnail.tag)
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
       // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
@@ -62,7 +66,9 @@ enum VersionFiles {
     }
     return .later {
       let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
-      if let rendered { store.keep(rendered, png: png, size: size, tag: thumbnail.tag) }
+      if let rendered {
+        store.keep(rendered, png: png, size: size, tag: thumbnail.tag, draftInTrash: inTrash)
+      }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
     }
   }
@@ -75,6 +81,7 @@ enum VersionFiles {
       throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
     }
     let file = try pool.withArchive { try $0.versionFile(id) }
+    try requireTrashAsked(file.draftInTrash, target)
     let policy = policy(target, content: file.sha256)
     let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
@@ -84,6 +91,13 @@ enum VersionFiles {
       let png = try pool.withArchive { try $0.render(version: id, scale: Double(scale)) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: tag)
     }
+  }
+
+  /// A trashed draft's pictures are drawn only for its own pages, which ask with `trash=1`:
+  /// a client walking version ids makes no render of what the user put away.
+  private static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {
+    guard draftInTrash, target.parameter("trash") != "1" else { return }
+    throw RequestError(404, "this version's draft is in the trash; its page, listed in the trash, shows it")
   }
 
   /// The original file, under its original name; a part of it for a `Range` request.

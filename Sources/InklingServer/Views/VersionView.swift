@@ -24,21 +24,21 @@ enum VersionView {
   /// side), offered at each scale by its pixel width. The sizes come from the drawing index's
   /// bounds, within a few pixels of the renderer's own (which rounds each stroke out): near
   /// enough for the browser to choose a scale, and the display size is ours anyway.
-  static func largeImage(_ id: VersionID, bounds: Rect?, alt: HTML) -> HTML {
+  static func largeImage(_ id: VersionID, bounds: Rect?, alt: HTML, trash: Bool) -> HTML {
     guard let bounds else {
       // An empty drawing exports its canvas (the app's, 1024 × 768 pt by default): large already.
-      let sources = scales.map { "\(Links.render(id, scale: $0).text) \($0)x" }.joined(separator: ", ")
-      return "<img src=\"\(Links.render(id, scale: 1))\" srcset=\"\(attribute: sources)\" alt=\"\(alt)\">"
+      let sources = scales.map { "\(Links.render(id, scale: $0, trash: trash).text) \($0)x" }.joined(separator: ", ")
+      return "<img src=\"\(Links.render(id, scale: 1, trash: trash))\" srcset=\"\(attribute: sources)\" alt=\"\(alt)\">"
     }
     let natural = RenderGeometry.export(bounds: bounds, canvas: nil, scale: 1)
     let enlarge = max(1, Double(minimumSide) / Double(max(natural.width, natural.height)))
     let width = Int((Double(natural.width) * enlarge).rounded())
     let height = Int((Double(natural.height) * enlarge).rounded())
     let sources = scales.map { scale in
-      "\(Links.render(id, scale: scale).text) \(RenderGeometry.export(bounds: bounds, canvas: nil, scale: Double(scale)).width)w"
+      "\(Links.render(id, scale: scale, trash: trash).text) \(RenderGeometry.export(bounds: bounds, canvas: nil, scale: Double(scale)).width)w"
     }
     return """
-      <img src="\(Links.render(id, scale: 1))" srcset="\(attribute: sources.joined(separator: ", "))" sizes="min(100vw, \(width)px)" width="\(width)" height="\(height)" alt="\(alt)">
+      <img src="\(Links.render(id, scale: 1, trash: trash))" srcset="\(attribute: sources.joined(separator: ", "))" sizes="min(100vw, \(width)px)" width="\(width)" height="\(height)" alt="\(alt)">
       """
   }
 
@@ -55,10 +55,12 @@ enum VersionView {
       ? "<a rel=\"next\" href=\"\(Links.version(draft.id, number: number + 1))\">Version \(number + 1) →</a>" : ""
     let image: HTML
     if drawing.status == .decoded {
-      image = largeImage(entry.id, bounds: drawing.bounds, alt: "\(attributeName: draftName), version \(number)")
+      image = largeImage(
+        entry.id, bounds: drawing.bounds, alt: "\(attributeName: draftName), version \(number)",
+        trash: draft.deleted != nil)
     } else {
       image = """
-        <img src="\(Links.thumbnail(entry.id, size: 512))" width="512" height="512" alt="\(attributeName: draftName), version \(number)">
+        <img src="\(Links.thumbnail(entry.id, size: 512, trash: draft.deleted != nil))" width="512" height="512" alt="\(attributeName: draftName), version \(number)">
         <figcaption>\(drawing.problem ?? "The drawing is \(drawing.status.rawValue).")</figcaption>
         """
     }
@@ -139,7 +141,8 @@ enum VersionView {
         ], to: drawingJSON)
     }
     var value: JSONValue = [
-      "draft": .string(draft.name), "version": JSONFields.version(entry, draft: draft.id, fullPaths: fullPaths),
+      "draft": .string(draft.name),
+      "version": JSONFields.version(entry, draft: draft.id, trash: draft.deleted != nil, fullPaths: fullPaths),
       "drawing": drawingJSON, "draftID": .int(Int(draft.id.rawValue)),
     ]
     if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }

@@ -86,6 +86,19 @@ package enum DraftRecords {
     try db.execute("UPDATE draft SET deleted_ms = ? WHERE id = ? AND deleted_ms IS NULL", [milliseconds, id])
   }
 
+  /// Whether the draft with row id `id` is in the trash (false when there is none).
+  package static func isInTrash(_ id: Int64, in db: Database) throws -> Bool {
+    try db.fetchOne("SELECT deleted_ms IS NOT NULL FROM draft WHERE id = ?", [id]) { $0.int(0) != 0 } ?? false
+  }
+
+  /// Whether the draft of version `id` is in the trash; nil when there is no such version.
+  package static func isInTrash(version id: Int64, in db: Database) throws -> Bool? {
+    try db.fetchOne(
+      "SELECT draft.deleted_ms IS NOT NULL FROM version JOIN draft ON draft.id = version.draft_id WHERE version.id = ?",
+      [id]
+    ) { $0.int(0) != 0 }
+  }
+
   /// Takes a draft out of the trash.
   package static func takeOutOfTrash(_ id: Int64, in db: Database) throws {
     try db.execute("UPDATE draft SET deleted_ms = NULL WHERE id = ?", [id])
