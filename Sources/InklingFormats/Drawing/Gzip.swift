@@ -86,10 +86,20 @@ package enum Gzip {
   /// Packs `input` as one gzip member (level 6, no name, mtime 0): deterministic output,
   /// used for tests and fuzz seeds.
   package static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+    deflate(input, level: level, windowBits: 15 + 16)
+  }
+
+  /// `input` as a raw deflate stream, without gzip's header and trailer: what a zip entry holds.
+  package static func rawDeflate(_ input: [UInt8], level: Int32 = 6) -> [UInt8] {
+    deflate(input, level: level, windowBits: -15)
+  }
+
+  /// windowBits as zlib's deflateInit2 reads it: 15 + 16 for gzip, −15 for raw deflate.
+  private static func deflate(_ input: [UInt8], level: Int32, windowBits: Int32) -> [UInt8] {
     var stream = z_stream()
     guard
       deflateInit2_(
-        &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+        &stream, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
         Int32(MemoryLayout<z_stream>.size)) == Z_OK
     else { fatalError("deflateInit2 failed: our parameters are valid, so zlib is out of memory") }
     defer { deflateEnd(&stream) }
@@ -102,7 +112,7 @@ package enum Gzip {
         stream.avail_in = UInt32(inRaw.count)
         stream.next_out = outRaw.baseAddress!.assumingMemoryBound(to: Bytef.self)
         stream.avail_out = UInt32(outRaw.count)
-        let status = deflate(&stream, Z_FINISH)
+        let status = CZlib.deflate(&stream, Z_FINISH)
         precondition(status == Z_STREAM_END, "deflateBound guarantees room for Z_FINISH")
         return outRaw.count - Int(stream.avail_out)
       }
