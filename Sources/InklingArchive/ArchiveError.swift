@@ -67,6 +67,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case textRendering(TextError)
   /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
   case tooManyDrafts(count: Int, thumbnailSize: Int, maximumSide: Int)
+  /// The versions of `draft` hold `bytes`, more than one zip file of at most `limit` may.
+  case tooLargeToZip(draft: String, bytes: Int64, limit: Int64)
 
   // MARK: - Files
 
@@ -247,6 +249,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
+    case .tooLargeToZip(let draft, let bytes, let limit):
+      "the versions of \"\(draft)\" hold \(bytes) bytes, past \(limit)"
     case .destinationExists(let path): "\(path) already exists"
     case .destinationIsFolder(let path): "\(path) is a folder, not a file"
     case .fileSystem(let path, let operation, let code): "cannot \(operation.rawValue) \(path): errno \(code)"

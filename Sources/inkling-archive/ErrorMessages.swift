@@ -81,6 +81,9 @@ extension ArchiveError {
     case .tooManyDrafts(let count, let size, let side):
       "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
         + "choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"
+    case .tooLargeToZip(let draft, let bytes, let limit):
+      "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
+        + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"
     case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
     case .destinationIsFolder(let path):
       "\(Quoted.text(path)) is a folder; give a file name with -o, or write into the folder with --to"

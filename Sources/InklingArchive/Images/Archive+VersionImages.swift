@@ -109,25 +109,37 @@ extension Archive {
   public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
     guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
     let row = try versionRow(id)
+    let image = Renderer.export(of: try decodedDrawing(row, id), background: row.background, scale: scale)
+    return try Self.encode(image, text: [Self.pngSoftware] + Self.pngFacts(row))
+  }
+
+  /// Title, Creation Time and Inkling File: the draft, the save time and the file a share image shows.
+  static func pngFacts(_ row: VersionRow) -> [(String, String)] {
+    [
+      ("Title", row.draftName), ("Creation Time", Self.iso8601(milliseconds: row.savedMilliseconds)),
+      ("Inkling File", row.fileName),
+    ]
+  }
+
+  static func encode(_ image: RenderedImage, text: [(String, String)]) throws(ArchiveError) -> [UInt8] {
+    do {
+      return try PNG.encode(image, text: text)
+    } catch {
+      throw .imageEncoding(detail: "\(error)")
+    }
+  }
+
+  /// Version `id`'s drawing, decoded.
+  ///
+  /// - Throws: `ArchiveError.unreadableDrawing` when it does not decode (with why).
+  func decodedDrawing(_ row: VersionRow, _ id: VersionID) throws(ArchiveError) -> Drawing {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
     let problem: String
     do {
       switch try DrawingReader.read(bytes) {
-      case .drawing(let drawing):
-        let image = Renderer.export(of: drawing, background: row.background, scale: scale)
-        let text = [
-          Self.pngSoftware, ("Title", row.draftName),
-          ("Creation Time", Self.iso8601(milliseconds: row.savedMilliseconds)), ("Inkling File", row.fileName),
-        ]
-        do {
-          return try PNG.encode(image, text: text)
-        } catch {
-          throw ArchiveError.imageEncoding(detail: "\(error)")
-        }
+      case .drawing(let drawing): return drawing
       case .unreadable(let reason, _): problem = "\(reason)"
       }
-    } catch let error as ArchiveError {
-      throw error
     } catch {
       problem = "its drawing is damaged (\(error))"
     }

@@ -70,11 +70,7 @@ extension Archive {
     -> [RestoredFile]
   {
     let versions = try versions(of: name)
-    let naming = FolderNaming()
-    var names: [Int64: (name: String, change: FileNameChange?)] = [:]
-    for (row, _) in versions.sorted(by: { $0.row.id < $1.row.id }) {
-      names[row.id] = try Self.fileName(of: row, in: naming)
-    }
+    let names = try Self.folderNames(of: versions.map(\.row))
     try FileOutput.makeFolder(folder)
     Leftovers.remove(.file, in: folder)
     var restored: [RestoredFile] = []
@@ -88,6 +84,20 @@ extension Archive {
         RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
     }
     return restored
+  }
+
+  /// The distinct names the files of `rows` get in one folder, by row id, and why each differs
+  /// from its original name: given out in the order the versions were archived, so that a
+  /// version keeps its name however many are archived after it.
+  static func folderNames(of rows: [VersionRow]) throws(ArchiveError) -> [Int64: (
+    name: String, change: FileNameChange?
+  )] {
+    let naming = FolderNaming()
+    var names: [Int64: (name: String, change: FileNameChange?)] = [:]
+    for row in rows.sorted(by: { $0.id < $1.id }) {
+      names[row.id] = try fileName(of: row, in: naming)
+    }
+    return names
   }
 
   /// The name a version's file carries when it is written out now: its original name while

@@ -57,6 +57,11 @@ extension RequestError {
       self.init(
         404, "There is no time-lapse of \u{201C}\(Escape.isolated(draft))\u{201D}: none of its drawings can be read.")
     case .videoEncoding(let detail): self.init(500, "The time-lapse could not be encoded: \(detail).")
+    case .tooLargeToZip(let draft, let bytes, let limit):
+      self.init(
+        403,
+        "The versions of \u{201C}\(Escape.isolated(draft))\u{201D} hold \(Format.bytes(bytes)), more than this server puts in one zip file (\(Format.bytes(limit))): download them one by one, or restore them all with the command line."
+      )
     case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
       .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,

@@ -1,0 +1,24 @@
+// What one version changed against another, as a picture (InklingRendering's ChangesPicture):
+// the earlier version faded, the strokes added in green, the strokes removed or erased in red,
+// over the later version's background. `serve` shows it beside the two versions it compares.
+
+import InklingFormats
+import InklingRendering
+
+extension Archive {
+  /// The changes from version `from` to version `to` at `scale` pixels per point, with the text
+  /// chunks of `to`'s share image.
+  ///
+  /// - Throws: `ArchiveError.invalidArgument(.renderScale)` when `scale` is not in 0 < S ≤ 16,
+  ///   `.noVersionWithID` when either version is not in the archive, `.unreadableDrawing` when
+  ///   either drawing does not decode.
+  public func changesImage(from: VersionID, to: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
+    guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
+    let before = try versionRow(from)
+    let after = try versionRow(to)
+    let image = ChangesPicture.render(
+      from: try decodedDrawing(before, from), to: try decodedDrawing(after, to), background: after.background,
+      scale: scale)
+    return try Self.encode(image, text: [Self.pngSoftware] + Self.pngFacts(after))
+  }
+}
