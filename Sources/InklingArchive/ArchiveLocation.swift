@@ -20,6 +20,13 @@ public enum ArchiveLocation {
     return dataHome + "/inkling-archive/drafts.sqlite"
   }
 
+  /// `path` from the root: as it is when it starts with `/`, else under the current folder
+  /// (unchanged when that cannot be read), so that a command line naming it works from anywhere.
+  public static func absolute(_ path: String) -> String {
+    guard !path.hasPrefix("/"), let folder = FileManager.default.currentDirectoryPath.nilIfEmpty else { return path }
+    return (folder.hasSuffix("/") ? folder : folder + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+  }
+
   /// The home folder of the user running the tool, from the user database (as a login
   /// sets $HOME); "/" if it has none.
   private static func accountHome() -> String {
@@ -42,4 +49,8 @@ public enum ArchiveLocation {
     }
     return "/"
   }
+}
+
+extension String {
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

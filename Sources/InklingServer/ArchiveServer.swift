@@ -69,6 +69,9 @@ struct ServerLimits: Sendable {
   /// PNG bytes of thumbnails the server may add to the archive's cache while it runs (only
   /// at the sizes the pages show); past it, and for other sizes, thumbnails stay in memory.
   var thumbnailQuota = 64 << 20
+  /// Bytes of original files in one draft's zip (`/draft/versions.zip`), which is built in
+  /// memory on the work queue; a draft holding more is refused with a sentence.
+  var zipBytes: Int64 = 64 << 20
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
   /// Bytes of the draft pages' time-lapse videos kept in memory.
@@ -123,6 +126,9 @@ public final class ArchiveServer: @unchecked Sendable {
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
+      zipBytes: configuration.limits.zipBytes,
+      commandArchive: ServerConfiguration.isLoopback(configuration.host)
+        ? ArchiveLocation.absolute(configuration.archivePath) : nil,
       memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
       videos: PictureMemory(limit: configuration.limits.videoMemory))
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host

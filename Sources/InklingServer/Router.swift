@@ -15,6 +15,10 @@ struct Router: Sendable {
   let access: AccessControl
   let pageSize: Int
   let strokesPerPage: Int
+  let zipBytes: Int64
+  /// The archive as the pages' command lines name it: its absolute path on loopback, else
+  /// nil (CommandsView.swift).
+  let commandArchive: String?
   let memory: PictureMemory<[UInt8]>
   let videos: PictureMemory<TimelapseVideo>
 
@@ -66,9 +70,13 @@ struct Router: Sendable {
     let path = target.segments
     switch path.first {
     case nil: return .now(try GridView.page(target, pool: pool, pageSize: pageSize))
-    case "draft" where path.count == 1: return .now(try DraftView.page(target, pool: pool))
+    case "draft" where path.count == 1: return .now(try DraftView.page(target, pool: pool, commands: commandArchive))
     case "draft" where path == ["draft", "timelapse.mp4"]:
       return try TimelapseView.video(target, request, pool: pool, videos: videos)
+    case "draft" where path == ["draft", "compare"]:
+      return .now(try CompareView.page(target, pool: pool, commands: commandArchive))
+    case "draft" where path == ["draft", "versions.zip"]:
+      return try VersionFiles.zip(target, pool: pool, limit: zipBytes)
     case "draft" where path == ["draft", "marks"]:
       return try TimelapseView.marksPage(target, pool: pool, videos: videos)
     case "api" where path == ["api", "drafts"]: return .now(try GridView.api(target, pool: pool, pageSize: pageSize))
@@ -86,6 +94,7 @@ struct Router: Sendable {
           id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory),
           keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
+      case "changes.png": return try VersionFiles.changes(id, target, request, pool: pool)
       case "file": return .now(try VersionFiles.file(id, target, pool: pool))
       default: break
       }

@@ -143,14 +143,14 @@ import Testing
     #expect(!(try served.get("/draft?id=\(other.id)").text.contains("note renamed")))
   }
 
-  /// Each word runs as itself in bash (and, without invisible characters, in sh).
+  /// Each word runs as itself in sh (dash), bash, zsh and fish, which `scripts/setup` installs.
   @Test(arguments: [
     "Plan-B", "it's", "$(touch /tmp/x)", "a b\tc", "New\nline", "\u{202E}evil\u{202D} gnp.exe", "back\\slash'",
-    "-rf", "=cmd", "~user", "", "Café 猫 🎨", "a\u{2028}b",
+    "-rf", "=cmd", "~user", "", "Café 猫 🎨", "a\u{2028}b", "50% \\n 'q' \\\\", "tab\t'and\\", "-n\tx", "-\u{202E}",
   ])
   func shellWordsRunAsThemselves(word: String) throws {
     let quoted = Escape.shellWord(word)
-    for shell in ["/bin/bash", "/bin/sh"] where shell == "/bin/bash" || !quoted.hasPrefix("$'") {
+    for shell in ["/bin/sh", "/bin/bash", "/usr/bin/zsh", "/usr/bin/fish"] {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: shell)
       process.arguments = ["-c", "printf %s " + quoted]
@@ -163,6 +163,6 @@ import Testing
     }
     #expect(Escape.shellWord("Plan-B") == "Plan-B")
     #expect(Escape.shellWord("it's") == "'it'\\''s'")
-    #expect(Escape.shellWord("New\nline") == "$'New\\x0Aline'")
+    #expect(Escape.shellWord("New\nline") == "\"$(printf 'New\\012line')\"")
   }
 }

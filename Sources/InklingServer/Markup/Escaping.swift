@@ -10,10 +10,12 @@
 //     characters, so `"><img src=x onerror=…>` stays one harmless value.
 //   - urlComponent: everything outside RFC 3986's unreserved set is percent-encoded, so a
 //     component can never add a `/`, `?`, `&`, `#` or `=` to the URL it goes into.
-//   - shellWord: a command a page shows for copying into a shell (POSIX sh, bash, zsh): a
-//     single-quoted word, in which nothing expands; a name with a control, format or
-//     separator character (a newline, U+202E) as `$'…'` with those bytes as `\xHH`, so that
-//     what is copied is what is seen and runs as one word.
+//   - shellWord: a command a page shows for copying into a shell (sh, bash, zsh, fish): a
+//     single-quoted word, in which nothing expands, with `'` and `\` written outside the
+//     quotes (fish reads `\'` and `\\` as escapes inside them); a name with a control, format
+//     or separator character (a newline, U+202E) as `"$(printf '…')"` with those bytes (and
+//     `\`, and a leading `-`) as octal escapes, so that what is copied is what is seen and runs as one word in
+//     all four (fish reads `$(…)` since 3.4); newlines at the very end of a name are lost.
 //
 // Names are isolated as well as escaped (issue 30): a name holding bidi controls (U+202E
 // RIGHT-TO-LEFT OVERRIDE, say) must not reorder the text around it. In markup a name goes in
@@ -82,23 +84,37 @@ enum Escape {
     let plain =
       !word.isEmpty
       && word.utf8.allSatisfy { byte in
-        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-          || "_-./:@%+,".utf8.contains(byte)
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "_-./:@+,".utf8.contains(byte)
       }
     if plain { return word }
-    guard word.unicodeScalars.contains(where: invisible) else { return "'" + word.replacing("'", with: "'\\''") + "'" }
-    var out: [UInt8] = Array("$'".utf8)
+    guard word.unicodeScalars.contains(where: invisible) else {
+      var quoted = "'"
+      for scalar in word.unicodeScalars {
+        switch scalar {
+        case "'": quoted += "'\\''"
+        case "\\": quoted += "'\\\\'"
+        default: quoted.unicodeScalars.append(scalar)
+        }
+      }
+      return quoted + "'"
+    }
+    var format = ""
     for scalar in word.unicodeScalars {
-      if invisible(scalar) {
+      // A leading `-` would make the format an option of printf.
+      if invisible(scalar) || scalar == "\\" || (scalar == "-" && format.isEmpty) {
         for byte in String(scalar).utf8 {
-          out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hexDigit(byte >> 4), hexDigit(byte & 0xF)]
+          let digits = String(byte, radix: 8)
+          format += "\\" + String(repeating: "0", count: 3 - digits.count) + digits
         }
       } else {
-        if scalar == "\\" || scalar == "'" { out.append(UInt8(ascii: "\\")) }
-        out += Array(String(scalar).utf8)
+        switch scalar {
+        case "%": format += "%%"
+        case "'": format += "'\\''"
+        default: format.unicodeScalars.append(scalar)
+        }
       }
     }
-    return String(decoding: out + [UInt8(ascii: "'")], as: UTF8.self)
+    return "\"$(printf '" + format + "')\""
   }
 
   /// A character a person cannot see for what it is: controls, format characters (the bidi

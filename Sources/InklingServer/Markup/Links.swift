@@ -6,9 +6,12 @@
 //   /draft?id=D                        a draft's timeline;  &version=K  one version, large
 //   /draft?name=N                      the same by name (for addresses people type; a name
 //                                      with a control character has only its id's address)
+//   /draft/compare?id=D&from=J&version=K  version K beside version J, and what changed
+//   /draft/versions.zip?id=D           every version's original file, in one zip
 //   /trash                             the drafts in the trash (`list --trash`)
 //   /versions/ID/thumbnail.png?size=S  a version's thumbnail (S = 128, 256, 512, 1024)
 //   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3)
+//   /versions/ID/changes.png?from=ID2  what it changed against version ID2, as a picture
 //   /versions/ID/file                  its original .inkling file, under its original name
 //   /swatches/RRGGBBAA.svg             a colour swatch (CSP forbids inline styles)
 //   /static/NAME?v=HASH                the embedded stylesheet and script
@@ -65,6 +68,13 @@ enum Links {
     url("/draft", [("id", String(id.rawValue)), ("version", String(number))])
   }
 
+  /// Version `number` beside version `from` of the same draft.
+  static func compare(_ id: DraftID, from: Int, to number: Int) -> URLReference {
+    url("/draft/compare", [("id", String(id.rawValue)), ("from", String(from)), ("version", String(number))])
+  }
+
+  static func zip(_ id: DraftID) -> URLReference { url("/draft/versions.zip", [("id", String(id.rawValue))]) }
+
   static func timelapse(_ id: DraftID) -> URLReference { url("/draft/timelapse.mp4", [("id", String(id.rawValue))]) }
 
   static func timelapseMarks(_ id: DraftID) -> URLReference { url("/draft/marks", [("id", String(id.rawValue))]) }
@@ -98,6 +108,14 @@ enum Links {
     url(
       "/versions/\(id)/render.png",
       [("scale", String(scale)), ("r", String(Renderer.version))] + (trash ? [("trash", "1")] : []))
+  }
+
+  /// What version `id` changed against version `from`, drawn (ChangesPicture).
+  static func changes(_ id: VersionID, from: VersionID, scale: Int, trash: Bool = false) -> URLReference {
+    url(
+      "/versions/\(id)/changes.png",
+      [("from", String(from.rawValue)), ("scale", String(scale)), ("r", String(Renderer.version))]
+        + (trash ? [("trash", "1")] : []))
   }
 
   static func file(_ id: VersionID) -> URLReference { url("/versions/\(id)/file", []) }

@@ -34,10 +34,10 @@ enum DraftView {
     return number
   }
 
-  static func page(_ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
+  static func page(_ target: RequestTarget, pool: ArchivePool, commands archive: String?) throws -> HTTPResponse {
     let reference = try reference(target)
     if let number = try versionNumber(target) {
-      return try VersionView.page(reference, number: number, pool: pool)
+      return try VersionView.page(reference, number: number, pool: pool, commands: archive)
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
     let timeline = draft.versions
@@ -52,6 +52,7 @@ enum DraftView {
       \(TrashView.banner(draft))
       \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
+      <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(timeline.reduce(Int64(0)) { $0 + $1.version.fileSize })) of files)</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
       </ol>
@@ -66,6 +67,10 @@ enum DraftView {
     let number = version.number
     let same: HTML =
       version.sameDrawingAs.map { "<p class=\"same\">Same drawing as <a href=\"#v\($0)\">#\($0)</a></p>" } ?? ""
+    let compare: HTML =
+      number > 1
+      ? "<p class=\"compare\"><a href=\"\(Links.compare(draft, from: number - 1, to: number))\">Compare with version \(number - 1)</a></p>"
+      : ""
     let savedFrom: HTML = version.savedFromFileName ? "" : " <span class=\"note\">(the file's modification time)</span>"
     return """
       <li class="entry" id="v\(number)">
@@ -76,6 +81,7 @@ enum DraftView {
       <p class="changes">\(changes(entry.changes, strokes: version.strokeCount, first: number == 1))</p>
       <p class="background">\(swatch(version.background)) Background \(Formatting.color(red: version.background.red, green: version.background.green, blue: version.background.blue, alpha: version.background.alpha))</p>
       \(same)
+      \(compare)
       <p class="file">\(download(entry.id, version))</p>
       </div>
       </li>

@@ -93,6 +93,51 @@ enum VersionFiles {
     }
   }
 
+  /// `/versions/ID/changes.png?from=ID2`: what version ID changed against version ID2.
+  static func changes(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
+    -> Routed
+  {
+    guard let text = target.parameter("from") else {
+      throw RequestError(400, "changes against which version? The address needs ?from=ID")
+    }
+    let from = try Self.id(text)
+    let scale = try integer(target, "scale", fallback: 2)
+    guard VersionView.scales.contains(scale) else {
+      throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
+    }
+    let (before, after) = try pool.withArchive { (try $0.versionFile(from), try $0.versionFile(id)) }
+    try requireTrashAsked(before.draftInTrash || after.draftInTrash, target)
+    let tag = "\(before.sha256.prefix(24))-\(after.sha256.prefix(24))-\(scale)x-r\(Renderer.version)-changes"
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: .revalidate, tag: tag))
+    }
+    return .later {
+      let png = try pool.withArchive { try $0.changesImage(from: from, to: id, scale: Double(scale)) }
+      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: .revalidate, tag: tag)
+    }
+  }
+
+  /// `/draft/versions.zip?id=D`: every version's original file in one zip, as
+  /// `restore --all-versions` names them; refused past `limit` bytes of files, as it is built
+  /// in memory.
+  static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Routed {
+    let reference = try DraftView.reference(target)
+    let draft = try pool.withArchive { try $0.timeline(of: reference) }
+    let total = draft.versions.reduce(Int64(0)) { $0 + $1.version.fileSize }
+    guard total <= limit else { throw ArchiveError.tooLargeToZip(draft: draft.name, bytes: total, limit: limit) }
+    let name =
+      String(
+        String.UnicodeScalarView(
+          draft.name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" ? "_" : $0 })) + ".zip"
+    return .later {
+      let bytes = try pool.withArchive { try $0.versionsZip(draft: draft.name, limit: limit) }
+      var response = HTTPResponse(
+        contentType: "application/zip", body: bytes, headers: [("Content-Disposition", contentDisposition(name))])
+      response.ranges = true
+      return response
+    }
+  }
+
   /// A trashed draft's pictures are drawn only for its own pages, which ask with `trash=1`:
   /// a client walking version ids makes no render of what the user put away.
   private static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {

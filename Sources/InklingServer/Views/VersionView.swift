@@ -42,7 +42,9 @@ enum VersionView {
       """
   }
 
-  static func page(_ reference: DraftReference, number: Int, pool: ArchivePool) throws -> HTTPResponse {
+  static func page(_ reference: DraftReference, number: Int, pool: ArchivePool, commands archive: String?) throws
+    -> HTTPResponse
+  {
     let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
     let count = draft.versions.count
     let version = entry.version
@@ -53,6 +55,10 @@ enum VersionView {
     let next: HTML =
       number < count
       ? "<a rel=\"next\" href=\"\(Links.version(draft.id, number: number + 1))\">Version \(number + 1) →</a>" : ""
+    let compare: HTML =
+      number > 1
+      ? "<a href=\"\(Links.compare(draft.id, from: number - 1, to: number))\">Compare with version \(number - 1)</a>"
+      : ""
     let image: HTML
     if drawing.status == .decoded {
       image = largeImage(
@@ -68,10 +74,11 @@ enum VersionView {
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
       \(TrashView.banner(draft))
-      <nav class="steps">\(previous) \(next)</nav>
+      <nav class="steps">\(previous) \(next) \(compare)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
       <p class="file">\(DraftView.download(entry.id, version))</p>
+      \(CommandsView.section(draft, number: number, archive: archive))
       <p class="twin"><a href="\(Links.apiVersion(draft.id, number: number))">This page as JSON</a></p>
       """
     return HTTPResponse(
