@@ -103,6 +103,7 @@ public final class ArchiveServer: @unchecked Sendable {
   private let daemon: HTTPDaemon
   private let pool: ArchivePool
   private let writer: ThumbnailWriter?
+  private let router: Router
   public let configuration: ServerConfiguration
   /// The token requests must carry (the configuration's, or generated for a non-loopback host).
   public let token: String?
@@ -131,6 +132,7 @@ public final class ArchiveServer: @unchecked Sendable {
         ? ArchiveLocation.absolute(configuration.archivePath) : nil,
       memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
       videos: PictureMemory(limit: configuration.limits.videoMemory))
+    self.router = router
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(
@@ -152,6 +154,15 @@ public final class ArchiveServer: @unchecked Sendable {
     } catch {
       pool.close()
       throw .listen(error.description)
+    }
+  }
+
+  /// What the server sends for `request`, answered on the calling thread as the daemon would
+  /// answer it, work queue aside: the network fuzzer's way in past libmicrohttpd's parsing.
+  func answer(_ request: HTTPRequest) -> HTTPResponse {
+    switch router.respond(to: request) {
+    case .now(let response): ResponseEncoding.finish(response, for: request)
+    case .later(let work, _): ResponseEncoding.finish(work(), for: request)
     }
   }
 

@@ -139,5 +139,6 @@ import Testing
     #expect(sent > 10)
     #expect(try status(served, "/") == 200)
     #expect(try status(served, "/api/drafts") == 200)
+    print("serve fuzz (sockets): \(sent) requests in \(Int(seconds)) s, the server answering after them")
   }
 }
