@@ -297,6 +297,25 @@ def main():
         driver.save_screenshot(os.path.join(args.artifacts, "version.png"))
         passed.append("version page: the share image loaded at 1x")
 
+        # Compare: the version beside the one before, the picture of what changed between them
+        # and the counts `diff` gives, with the command lines that restore or revert it.
+        number = len(history)
+        compare = wait(driver, lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "nav.steps a")
+                                          if a.text == f"Compare with version {number - 1}"], "no compare link")[0]
+        click(driver, compare)
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".compare figure"), "the compare page has no figures")
+        loaded, total = images_loaded(driver, ".compare img")
+        check(loaded == total == 3, f"compare: {loaded} of {total} pictures loaded (two versions and the changes)")
+        diff = json.loads(run(args.bin, archive, "--json", "diff", name, str(number - 1), str(number)))
+        summary = driver.find_element(By.CSS_SELECTOR, "p.summary").text
+        if diff["added"]:
+            check(f"+{len(diff['added'])} added" in summary, f"compare says {summary!r}; diff added {len(diff['added'])}")
+        commands = driver.find_element(By.CSS_SELECTOR, "#commands pre").text
+        check(f"restore --version {number}" in commands, "the compare page's commands: " + commands)
+        compare_address = driver.current_url
+        driver.save_screenshot(os.path.join(args.artifacts, "compare.png"))
+        passed.append(f"compare versions {number - 1} and {number}: three pictures loaded; {summary!r}")
+
         # A name with bidi overrides stays in its isolate: on its draft page, the size after the
         # download's file name is laid out after it, not pulled in front of it.
         bidi = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
@@ -369,7 +388,8 @@ def main():
         driver.set_window_size(390, 844)
         for name, address in (("grid", url), ("search", url + "?q=name:Sketchbook_"),
                               ("draft", url + f"draft?id={long_id[0]}"),
-                              ("version", url + f"draft?id={long_id[0]}&version=2")):
+                              ("version", url + f"draft?id={long_id[0]}&version=2"),
+                              ("compare", compare_address)):
             driver.get(address)
             wide, screen, bar, tall = driver.execute_script(
                 "return [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
@@ -379,7 +399,7 @@ def main():
             check(bar < tall / 5, f"at {screen} × {tall} px the {name} page's header is {bar:.0f} px tall")
             driver.save_screenshot(os.path.join(args.artifacts, f"phone-{name}.png"))
             check("−0 removed" not in driver.find_element(By.TAG_NAME, "main").text, f"the {name} page shows −0 removed")
-        passed.append(f"at {screen} px: grid, search, draft and version pages fit the width; header {bar:.0f} of {tall} px")
+        passed.append(f"at {screen} px: grid, search, draft, version and compare pages fit the width; header {bar:.0f} of {tall} px")
         driver.set_window_size(1280, 1000)
 
         # Nothing the browser complained about (CSP violations, failed loads, script errors).
