@@ -42,6 +42,42 @@ struct inkling_httpd {
   pthread_t watcher;
 };
 
+/// The error headers of the daemons started, as inkling_httpd_settings gives them. Set before
+/// a daemon starts and never freed while the process runs: MHD's threads read it unlocked, and
+/// a later daemon's list is stored only when it differs, which the server's never does.
+static const char *_Atomic error_headers;
+
+void inkling_mhd_error_response(struct MHD_Response *response) {
+  const char *header = atomic_load(&error_headers);
+  if (header == NULL) return;
+  while (*header != '\0') {
+    const char *value = header + strlen(header) + 1;
+    MHD_add_response_header(response, header, value);
+    header = value + strlen(value) + 1;
+  }
+}
+
+/// Length of a header list in inkling_httpd_settings' form, its final NUL included.
+static size_t header_list_length(const char *list) {
+  const char *end = list;
+  while (*end != '\0') {
+    end += strlen(end) + 1;
+    end += strlen(end) + 1;
+  }
+  return (size_t)(end - list) + 1;
+}
+
+static void keep_error_headers(const char *list) {
+  if (list == NULL) return;
+  size_t length = header_list_length(list);
+  const char *kept = atomic_load(&error_headers);
+  if (kept != NULL && header_list_length(kept) == length && memcmp(kept, list, length) == 0) return;
+  char *copy = malloc(length);
+  if (copy == NULL) return;
+  memcpy(copy, list, length);
+  atomic_store(&error_headers, copy);
+}
+
 static double now_seconds(void) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -194,6 +230,7 @@ static void request_ended(void *cls, struct MHD_Connection *connection, void **r
 
 struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *settings,
                                           MHD_AccessHandlerCallback handler, void *context) {
+  keep_error_headers(settings->error_headers);
   struct inkling_httpd *httpd = calloc(1, sizeof(struct inkling_httpd));
   if (httpd == NULL) return NULL;
   atomic_init(&httpd->in_flight, 0);

@@ -46,6 +46,17 @@ struct HTTPDaemonSettings: Sendable {
   /// MHD clears this memory for every request, so it is kept at MHD's own default, which
   /// holds RequestTarget's longest path and query with room for the headers.
   var memoryLimit: Int = 32 * 1024
+  /// The headers of the error responses MHD writes itself (HTTPDBridge.h says when it can).
+  var errorHeaders: [(String, String)] = ResponseEncoding.libraryErrorHeaders
+
+  /// `errorHeaders` in HTTPDBridge's form: each name and value ended by a NUL byte, then one more.
+  var errorHeaderList: [CChar] {
+    var list: [CChar] = []
+    for (name, value) in errorHeaders {
+      for text in [name, value] { list += text.utf8.map { CChar(bitPattern: $0) } + [0] }
+    }
+    return list + [0]
+  }
 }
 
 /// Why a daemon did not start.
@@ -78,12 +89,14 @@ final class HTTPDaemon: @unchecked Sendable {
     let context = Unmanaged.passUnretained(self).toOpaque()
     let started = withUnsafePointer(to: &storage) { address in
       address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        var bridge = inkling_httpd_settings(
-          address: address, threads: UInt32(max(1, settings.threads)),
-          connection_limit: UInt32(settings.connectionLimit), per_address_limit: UInt32(settings.perAddressLimit),
-          head_seconds: UInt32(settings.headSeconds), timeout_seconds: UInt32(settings.timeoutSeconds),
-          memory_limit: settings.memoryLimit)
-        return inkling_httpd_start(&bridge, accessHandler, context)
+        settings.errorHeaderList.withUnsafeBufferPointer { errorHeaders in
+          var bridge = inkling_httpd_settings(
+            address: address, threads: UInt32(max(1, settings.threads)),
+            connection_limit: UInt32(settings.connectionLimit), per_address_limit: UInt32(settings.perAddressLimit),
+            head_seconds: UInt32(settings.headSeconds), timeout_seconds: UInt32(settings.timeoutSeconds),
+            memory_limit: settings.memoryLimit, error_headers: errorHeaders.baseAddress)
+          return inkling_httpd_start(&bridge, accessHandler, context)
+        }
       }
     }
     guard let started else {

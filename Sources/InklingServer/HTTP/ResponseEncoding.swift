@@ -14,6 +14,18 @@ enum ResponseEncoding {
     "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; "
     + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
+  /// The headers that keep a response from being framed, sniffed or leaking the address of
+  /// the page it came from, on every response: the server's own and libmicrohttpd's.
+  static let securityHeaders = [
+    ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Resource-Policy", "same-origin"),
+  ]
+
+  /// The headers of the error responses libmicrohttpd writes itself (HTTPDBridge.h), whose
+  /// bodies are short fixed HTML pages.
+  static let libraryErrorHeaders =
+    securityHeaders + [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")]
+
   /// Bodies smaller than this are sent as they are: gzip's header and the CPU cost more than
   /// the bytes saved.
   static let gzipThreshold = 1024
@@ -41,10 +53,7 @@ enum ResponseEncoding {
   /// The response to send for a request with these conditions.
   static func finish(_ response: HTTPResponse, for request: Conditions) -> HTTPResponse {
     var response = response
-    response.headers += [
-      ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-      ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"), ("Cross-Origin-Resource-Policy", "same-origin"),
-    ]
+    response.headers += securityHeaders
     response.headers.append(("Cache-Control", response.cache.header))
     let compressible = isCompressible(response.header("Content-Type") ?? "")
     if compressible { response.headers.append(("Vary", "Accept-Encoding")) }

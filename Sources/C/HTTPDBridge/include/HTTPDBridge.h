@@ -19,6 +19,11 @@
 //     longest for its head, so that a new client always gets in;
 //   - lets a request wait, suspended, for an answer computed on another thread (a job of the
 //     server's work queue), and tells whether its client has gone meanwhile.
+//   - gives the error responses libmicrohttpd writes itself (400, 413, 414, 431, 500, 505) the
+//     headers every other response carries, where the library calls
+//     inkling_mhd_error_response: the release build's libmicrohttpd does, by a small patch
+//     (packaging/libmicrohttpd/); Debian's shared library, which development builds link, never
+//     calls it.
 #ifndef INKLING_HTTPD_BRIDGE_H
 #define INKLING_HTTPD_BRIDGE_H
 
@@ -53,6 +58,9 @@ struct inkling_httpd_settings {
   /// Bytes of memory per connection for the request line and headers: a longer request is
   /// answered 414 or 431 by MHD itself.
   size_t memory_limit;
+  /// The headers of MHD's own error responses: names and values, each ended by a NUL byte,
+  /// name after value, the list ended by an empty name ("A\0a\0B\0b\0\0"); copied.
+  const char *error_headers;
 };
 
 /// A running daemon.
@@ -62,6 +70,10 @@ struct inkling_httpd;
 /// Returns NULL when it cannot start (the port is taken, the address cannot be bound).
 struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *settings,
                                           MHD_AccessHandlerCallback handler, void *context);
+
+/// Adds the error headers of the daemons started (see inkling_httpd_settings) to `response`,
+/// an error response libmicrohttpd is about to queue. The patched libmicrohttpd calls it.
+void inkling_mhd_error_response(struct MHD_Response *response);
 
 /// The raw URI of a request, from the handler's `req_cls`, or NULL (out of memory). `*length`
 /// receives its length in bytes.
