@@ -452,11 +452,55 @@ def serve(results, rss_kib, drafts, seconds, ticks, out):
                         f"{nginx[7] / cpu:.2f}× its requests per CPU second, p99 ≤ 5 ms: {yes(p99 <= 5)}")
             if name == "grid":
                 goal = f"p99 ≤ 20 ms: {yes(p99 <= 20)}"
+            if name == "slow":
+                goal = f"with 600 slow clients: p99 ≤ 1 s: {yes(p99 <= 1000 and errors == 0)}"
             text.append(f"| {rnd} | {name} | {c} | {load} | {rate:,.0f} | {p50:.2f} | {p99:.2f} | {errors} | {cpu:.0f} | {goal} |")
     text.append(f"\nServer peak RSS (VmHWM) over all rounds: {rss:.1f} MiB (≤ 128 MiB: {yes(rss <= 128)}).")
     report_text = "\n".join(text) + "\n"
     open(out, "w").write(report_text)
     print(report_text)
+
+
+def slow_clients(port, seconds, count):
+    """Holds COUNT slow connections to a server on 127.0.0.1:PORT for SECONDS, as a slowloris
+    attack does: each sends a request line, then one header line every 5 s and never ends its
+    head. They come from 127.0.0.2 upwards, 60 an address, so that the per-address limit alone
+    cannot stop them. Prints how many connected and how many the server had cut at the end."""
+    import socket
+    port, seconds, count = int(port), float(seconds), int(count)
+    sockets = []
+    for index in range(count):
+        s = socket.socket()
+        s.settimeout(2)
+        try:
+            s.bind((f"127.0.{2 + index // 60 // 250}.{2 + index // 60 % 250}", 0))
+            s.connect(("127.0.0.1", port))
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            sockets.append(s)
+        except OSError:
+            s.close()
+    connected = len(sockets)
+    end = time.time() + seconds
+    while time.time() < end:
+        time.sleep(min(5, max(0, end - time.time())))
+        for s in sockets:
+            try:
+                s.sendall(b"X-Slow: 1\r\n")
+            except OSError:
+                pass
+    cut = 0
+    for s in sockets:
+        try:
+            s.settimeout(0.01)
+            if s.recv(1) == b"":
+                cut += 1
+        except socket.timeout:
+            pass
+        except OSError:
+            cut += 1
+        s.close()
+    print(f"slow clients: {connected} of {count} connected, {cut} cut by the server after {seconds:.0f} s",
+          file=sys.stderr)
 
 
 def elapsed(start):
@@ -637,6 +681,7 @@ COMMANDS = {
     "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
     "compare-restored": compare_restored, "restore-latency": restore_latency, "export-runs": export_runs,
     "report": report, "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
+    "slow-clients": slow_clients,
     "devices": devices,
 }
 
