@@ -269,7 +269,7 @@ extension Archive {
     guard writer.mayWrite(file, over: existing) else { return (true, nil) }
     let bytes: (file: [UInt8], drawing: [UInt8])
     do {
-      bytes = try fileAndDrawing(of: row, number: item.number)
+      bytes = try verifiedFile(of: row, number: item.number)
     } catch {
       guard let detail = Self.damage(error) else { throw error }
       writer.problem(.damaged, file, detail)

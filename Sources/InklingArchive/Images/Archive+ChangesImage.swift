@@ -14,8 +14,9 @@ extension Archive {
   ///   either drawing does not decode.
   public func changesImage(from: VersionID, to: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
     guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
-    let before = try versionRow(from)
-    let after = try versionRow(to)
+    let lookup = VersionLookup(self)
+    let before = try lookup.row(id: from)
+    let after = try lookup.row(id: to)
     let image = ChangesPicture.render(
       from: try decodedDrawing(before, from), to: try decodedDrawing(after, to), background: after.background,
       scale: scale)

@@ -2,7 +2,7 @@
 // through the cache (ThumbnailCache.swift), and `warmThumbnails`, the pass that renders the
 // newest version of many drafts on several threads.
 //
-// A thumbnail read is: pick the version (versionRow), read its drawing's index row (status
+// A thumbnail read is: pick the version (VersionLookup), read its drawing's index row (status
 // and content hash), compute the key, one indexed look-up; on a hit, splice in the text
 // chunks. On a miss the drawing is read from its blob, decoded, rendered, encoded, stored
 // (when the archive is writable; a failed store is not an error, the cache is only a cache)
@@ -132,7 +132,7 @@ extension Archive {
     // mostly these, and each transaction of its own takes and drops the file's locks.
     return try storeCall {
       try database.readTransaction { () throws -> ThumbnailLookUp in
-        let (row, info) = try versionRow(draft: name, selector)
+        let (row, info) = try VersionLookup(self).version(draft: name, selector)
         let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
         return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
       }
@@ -160,8 +160,11 @@ extension Archive {
     guard scale.isFinite, scale > 0, scale <= 16 else {
       throw .invalidArgument(.renderScale(scale))
     }
-    let (row, info) = try versionRow(draft: name, selector)
-    return try renderPicture(row, info: info, scale: scale)
+    let (row, info, drawing) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID))
+    }
+    return try renderPicture(row, info: info, scale: scale, drawing: drawing)
   }
 
   /// The share image of the version of `row`, described by `info` in its text chunks;

@@ -60,7 +60,7 @@ extension Archive {
   ///   `ThumbnailCache.standardSizes`, `.noVersionWithID` when there is no such version.
   public func thumbnailRequest(version id: VersionID, size: Int) throws(ArchiveError) -> ThumbnailRequest {
     try Self.checkThumbnailSize(size)
-    let row = try versionRow(id)
+    let row = try VersionLookup(self).row(id: id)
     let cache = ThumbnailCache()
     return ThumbnailRequest(
       job: try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache),
@@ -108,7 +108,7 @@ extension Archive {
   ///   does not decode.
   public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
     guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
-    let row = try versionRow(id)
+    let row = try VersionLookup(self).row(id: id)
     let image = Renderer.export(of: try decodedDrawing(row, id), background: row.background, scale: scale)
     return try Self.encode(image, text: [Self.pngSoftware] + Self.pngFacts(row))
   }
@@ -143,7 +143,7 @@ extension Archive {
     } catch {
       problem = "its drawing is damaged (\(error))"
     }
-    throw .unreadableDrawing(draft: row.draftName, version: try version(id).info.number, reason: problem)
+    throw .unreadableDrawing(draft: row.draftName, version: try VersionLookup(self).number(of: row), reason: problem)
   }
 
   /// The exact bytes of version `id`'s original file, verified against its SHA-256.
@@ -151,15 +151,19 @@ extension Archive {
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version,
   ///   `.damagedVersion` when the rebuilt file does not match its hash.
   public func originalFile(of id: VersionID) throws(ArchiveError) -> OriginalFile {
-    let (row, info) = try version(id)
-    return OriginalFile(file: try file(row), bytes: try fileBytes(of: row, info: info))
+    try inSnapshot { () throws -> OriginalFile in
+      let lookup = VersionLookup(self)
+      let row = try lookup.row(id: id)
+      return OriginalFile(
+        file: try file(row), bytes: try verifiedFile(of: row, number: try lookup.number(of: row)).file)
+    }
   }
 
   /// The name, size and hash of version `id`'s file, without rebuilding it.
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func versionFile(_ id: VersionID) throws(ArchiveError) -> VersionFile {
-    try file(try versionRow(id))
+    try file(try VersionLookup(self).row(id: id))
   }
 
   private func file(_ row: VersionRow) throws(ArchiveError) -> VersionFile {
@@ -186,24 +190,10 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func drawing(of id: VersionID) throws(ArchiveError) -> DrawingSummary {
-    let row = try versionRow(id)
-    let facts = try storeCall { try DrawingIndexRecords.read(blobID: row.blobID, in: database) }
-    return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
-  }
-
-  /// The version with row id `id`.
-  func versionRow(_ id: VersionID) throws(ArchiveError) -> VersionRow {
-    let row = try storeCall { try VersionRecords.version(id: id.rawValue, in: database) }
-    guard let row else { throw .noVersionWithID(id) }
-    return row
-  }
-
-  /// The version with row id `id` and its history entry (its number among its draft's).
-  func version(_ id: VersionID) throws(ArchiveError) -> (row: VersionRow, info: VersionInfo) {
-    let row = try versionRow(id)
-    guard let entry = try versions(of: row.draftName).first(where: { $0.row.id == id.rawValue }) else {
-      throw .noVersionWithID(id)  // removed between the two reads
+    try inSnapshot {
+      let row = try VersionLookup(self).row(id: id)
+      let facts = try DrawingIndexRecords.read(blobID: row.blobID, in: database)
+      return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
     }
-    return entry
   }
 }

@@ -6,16 +6,6 @@ import FoundationEssentials
 import InklingFormats
 import InklingStore
 
-/// Which version of a draft.
-public enum VersionSelector: Sendable, Equatable {
-  /// The newest version.
-  case latest
-  /// Version N, 1 being the oldest (as `history` numbers them).
-  case number(Int)
-  /// The version current at the end of a date range: the newest saved before `range.end`.
-  case at(DateRange)
-}
-
 /// Where restored files go.
 public enum RestoreDestination: Sendable, Equatable {
   /// Into a folder (created when missing), under each version's original file name.
@@ -57,8 +47,13 @@ extension Archive {
     draft name: String, version selector: VersionSelector = .latest, to destination: RestoreDestination,
     overwrite: Bool = false
   ) throws(ArchiveError) -> RestoredFile {
-    let (row, info) = try versionRow(draft: name, selector)
-    return try write(row, info: info, to: destination, overwrite: overwrite)
+    // The version and its bytes come from one snapshot: a purge and gc between the two reads
+    // would otherwise leave a found version without its blob.
+    let (row, info, bytes) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      return (row, info, try verifiedFile(of: row, number: info.number).file)
+    }
+    return try write(bytes, of: row, info: info, to: destination, overwrite: overwrite)
   }
 
   /// Restores every version of a draft into `folder`, oldest first. Versions that share a
@@ -69,21 +64,23 @@ extension Archive {
   public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError)
     -> [RestoredFile]
   {
-    let versions = try versions(of: name)
-    let names = try Self.folderNames(of: versions.map(\.row))
-    try FileOutput.makeFolder(folder)
-    Leftovers.remove(.file, in: folder)
-    var restored: [RestoredFile] = []
-    for (row, info) in versions {
-      let (fileName, change) = names[row.id]!
-      let path = OutputPath.joining(folder, fileName)
-      try FileOutput.write(
-        try fileBytes(of: row, info: info), to: .file(path), modificationNanoseconds: row.fileModificationNanoseconds,
-        overwrite: overwrite)
-      restored.append(
-        RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
+    try inSnapshot { () throws -> [RestoredFile] in
+      let versions = try versions(of: name)
+      let names = try Self.folderNames(of: versions.map(\.row))
+      try FileOutput.makeFolder(folder)
+      Leftovers.remove(.file, in: folder)
+      var restored: [RestoredFile] = []
+      for (row, info) in versions {
+        let (fileName, change) = names[row.id]!
+        let path = OutputPath.joining(folder, fileName)
+        try FileOutput.write(
+          try verifiedFile(of: row, number: info.number).file, to: .file(path),
+          modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+        restored.append(
+          RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
+      }
+      return restored
     }
-    return restored
   }
 
   /// The distinct names the files of `rows` get in one folder, by row id, and why each differs
@@ -127,25 +124,13 @@ extension Archive {
     return (name, change)
   }
 
-  /// The exact bytes of a version's original file, verified against its SHA-256.
+  /// The exact bytes of the original file of `row`, version `number` of its draft, verified
+  /// against its SHA-256, and the drawing bytes they were rebuilt from (verified against
+  /// theirs), for a caller that draws the version too and should not decode its blob again.
   ///
   /// - Throws: `ArchiveError.damagedVersion` when the stored form no longer rebuilds them.
-  func fileBytes(of row: VersionRow, info: VersionInfo) throws(ArchiveError) -> [UInt8] {
-    try fileBytes(of: row, number: info.number)
-  }
-
-  /// `fileBytes(of:info:)` for version `number` of its draft.
-  func fileBytes(of row: VersionRow, number: Int) throws(ArchiveError) -> [UInt8] {
-    try fileAndDrawing(of: row, number: number).file
-  }
-
-  /// The exact bytes of a version's original file, verified against its SHA-256, and the
-  /// drawing bytes they were rebuilt from (verified against theirs), for a caller that draws
-  /// the version too and should not decode its blob again.
-  ///
-  /// - Throws: as `fileBytes(of:info:)`.
-  func fileAndDrawing(of row: VersionRow, number: Int) throws(ArchiveError) -> (file: [UInt8], drawing: [UInt8]) {
-    let (file, drawing) = try storeCall {
+  func verifiedFile(of row: VersionRow, number: Int) throws(ArchiveError) -> (file: [UInt8], drawing: [UInt8]) {
+    let (file, drawing) = try inSnapshot {
       let drawing = try BlobStore(database).bytes(ofBlob: row.blobID)
       let template = try EnvelopeRecords.template(row.envelopeID, in: database)
       return (template.rebuild(drawing: drawing), drawing)
@@ -163,10 +148,9 @@ extension Archive {
     FolderNaming.safeName(row.draftName, fallback: "Untitled") + ".inkling"
   }
 
-  private func write(_ row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool)
-    throws(ArchiveError) -> RestoredFile
-  {
-    let bytes = try fileBytes(of: row, info: info)
+  private func write(
+    _ bytes: [UInt8], of row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool
+  ) throws(ArchiveError) -> RestoredFile {
     let path: String
     let target: OutputTarget
     var renamedFrom: String?
