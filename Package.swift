@@ -12,7 +12,7 @@
 //   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes and
 //                        the JSON writer, text tables, the terminal's progress line
 //   InklingServer        `serve`: the archive's web pages and JSON API over libmicrohttpd
-//   inkling-archive      the command line: parses arguments, calls one operation, prints
+//   InklingArchiveTool   the `inkling-archive` command line: parses arguments, calls one operation, prints
 //
 // Beside them, for people and programs that exercise the library rather than use it:
 //
@@ -30,7 +30,7 @@ import PackageDescription
 let package = Package(
   name: "inkling-archive",
   products: [
-    .executable(name: "inkling-archive", targets: ["inkling-archive"]),
+    .executable(name: "inkling-archive", targets: ["InklingArchiveTool"]),
     .library(name: "InklingArchive", targets: ["InklingArchive"]),
   ],
   targets: [
@@ -124,8 +124,10 @@ let package = Package(
       exclude: ["README.md"], resources: [.embedInCode("Assets")]),
 
     // MARK: - Executables
+    // The `inkling-archive` command (the product's name); its folder is named apart from the
+    // library's, Sources/InklingArchive.
     .executableTarget(
-      name: "inkling-archive",
+      name: "InklingArchiveTool",
       dependencies: [
         "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
         "InklingServer",

@@ -1,7 +1,7 @@
 // The errors of the operations layer: one enum whose cases carry what went wrong, so that
 // the app can match on them (as on GRDB's DatabaseError or Foundation's CocoaError). Nothing
 // here names a command-line flag or command, nor an exit status: the command line turns each
-// case into its sentence and status in one file (inkling-archive/ErrorMessages.swift).
+// case into its sentence and status in one file (InklingArchiveTool/ErrorMessages.swift).
 
 import FoundationEssentials
 import InklingRendering
