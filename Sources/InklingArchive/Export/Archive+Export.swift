@@ -298,8 +298,10 @@ extension Archive {
       png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
     } catch .unreadableDrawing(_, _, let reason) {
       // As a thumbnail or a contact sheet shows it: the folder keeps one picture per file.
-      let side = max(16, Int((256 * options.pictureScale).rounded()))
-      png = try Self.picturePNG(ThumbnailPlaceholder.image(background: row.background, size: side), info)
+      png = try pictureRenderer.picture(
+        of: nil, background: row.background, .shareImage(scale: options.pictureScale),
+        text: PictureRenderer.text(of: info)
+      ).png
       writer.problem(.placeholderPicture, file, reason)
     } catch {
       guard let detail = Self.damage(error) else { throw error }

@@ -1,7 +1,7 @@
 // `render`: a version as the app's share image; and the drawing of thumbnails, one job on this
 // connection or many on several threads, each with its own read-only connection
-// (`warmThumbnails`, Archive+Thumbnail.swift). Every PNG carries the Software text chunk; the
-// pictures of a version carry its text chunks too (`pngText`).
+// (`warmThumbnails`, Archive+Thumbnail.swift). Every picture is drawn by the archive's
+// PictureRenderer.
 
 import FoundationEssentials
 import InklingFormats
@@ -25,9 +25,6 @@ public struct Picture: Sendable, Equatable {
 }
 
 extension Archive {
-  /// The `software` text chunk of every PNG this library writes.
-  static let pngSoftware = ("Software", "inkling-archive")
-
   /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
   /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
   /// Not cached: exports are large and asked for rarely.
@@ -46,9 +43,7 @@ extension Archive {
   public func renderPicture(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
     throws(ArchiveError) -> Picture
   {
-    guard scale.isFinite, scale > 0, scale <= 16 else {
-      throw .invalidArgument(.renderScale(scale))
-    }
+    try PictureSpec.shareImage(scale: scale).check()
     let (row, info, drawing) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
       return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID))
@@ -58,48 +53,25 @@ extension Archive {
 
   /// The share image of the version of `row`, described by `info` in its text chunks;
   /// `drawing` is its drawing's bytes when the caller has read them already.
-  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing known: [UInt8]? = nil)
+  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing bytes: [UInt8]? = nil)
     throws(ArchiveError) -> Picture
   {
-    let bytes: [UInt8]
-    if let known {
-      bytes = known
+    let read: [UInt8]
+    if let bytes {
+      read = bytes
     } else {
-      bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+      read = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
     }
     let drawing: Drawing
-    do {
-      switch try DrawingReader.read(bytes) {
-      case .drawing(let decoded): drawing = decoded
-      case .unreadable(let reason, _):
-        throw ArchiveError.unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(reason)")
-      }
-    } catch let error as ArchiveError {
-      throw error
-    } catch {
-      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(error)")
+    switch PictureRenderer.decode(read) {
+    case .success(let decoded): drawing = decoded
+    case .failure(let undecodable):
+      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: undecodable.reason)
     }
-    let (image, geometry) = Renderer.exportWithGeometry(of: drawing, background: row.background, scale: scale)
-    let png = try Self.picturePNG(image, info)
-    return Picture(png: png, width: image.width, height: image.height, version: info, scale: geometry.scale)
-  }
-
-  /// `image` as the PNG of a version's picture, described by `info` in its text chunks.
-  static func picturePNG(_ image: RenderedImage, _ info: VersionInfo) throws(ArchiveError) -> [UInt8] {
-    do {
-      return try PNG.encode(image, text: [pngSoftware] + pngText(info))
-    } catch {
-      throw .imageEncoding(detail: "\(error)")
-    }
-  }
-
-  /// The text chunks naming a version (after Software).
-  static func pngText(_ info: VersionInfo) -> [(String, String)] {
-    [
-      ("Title", info.draftName), ("Inkling Version", "\(info.number)"),
-      ("Creation Time", iso8601(milliseconds: Int64((info.saved.timeIntervalSince1970 * 1000).rounded()))),
-      ("Inkling File", info.fileName),
-    ]
+    let picture = try pictureRenderer.picture(
+      of: drawing, background: row.background, .shareImage(scale: scale), text: PictureRenderer.text(of: info))
+    return Picture(
+      png: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale)
   }
 
   /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
@@ -107,31 +79,14 @@ extension Archive {
     ISO8601UTC.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
   }
 
-  /// Renders a job and encodes it with the Software chunk only (invariant 1 of 0004).
-  static func renderThumbnailPNG(_ job: ThumbnailJob, blobs: BlobStore, cache: ThumbnailCache) throws -> [UInt8] {
-    let image: RenderedImage
-    if job.contentHash == nil {
-      image = ThumbnailPlaceholder.image(background: job.background, size: job.size)
-    } else {
-      let bytes = try blobs.bytes(ofBlob: job.blobID)
-      guard case .drawing(let drawing)? = try? DrawingReader.read(bytes) else {
-        // The index says it decodes; only a damaged blob (caught by the hash check above)
-        // or a reader that changed its mind can get here.
-        throw StoreError(
-          kind: .corrupt, message: "drawing blob \(job.blobID) no longer decodes, though its index says it does")
-      }
-      image = Renderer.thumbnail(of: drawing, background: job.background, pixelSize: job.size)
-    }
-    return try PNG.encode(image, text: [pngSoftware], compressionLevel: cache.compressionLevel, filter: .none)
-  }
-
   /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only
   /// connection; one job, or one worker, renders on this connection.
-  func renderThumbnails(_ jobs: [ThumbnailJob], cache: ThumbnailCache, workers: Int) throws(ArchiveError) -> [[UInt8]] {
+  func renderThumbnails(_ jobs: [ThumbnailJob], workers: Int) throws(ArchiveError) -> [[UInt8]] {
+    let renderer = pictureRenderer
     let workerCount = min(max(1, workers), jobs.count)
     if workerCount <= 1 {
       let blobs = BlobStore(database)
-      return try storeCall { try jobs.map { try Self.renderThumbnailPNG($0, blobs: blobs, cache: cache) } }
+      return try storeCall { try jobs.map { try renderer.png(of: $0, blobs: blobs) } }
     }
     let shared = ParallelRender(count: jobs.count)
     let archivePath = path
@@ -147,7 +102,7 @@ extension Archive {
       let blobs = BlobStore(db)
       while let index = shared.nextIndex() {
         do {
-          shared.set(index, try Self.renderThumbnailPNG(jobs[index], blobs: blobs, cache: cache))
+          shared.set(index, try renderer.png(of: jobs[index], blobs: blobs))
         } catch {
           shared.fail(ArchiveError(error, path: archivePath))
           return

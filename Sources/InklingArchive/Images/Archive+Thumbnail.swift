@@ -1,6 +1,6 @@
-// `thumbnail` and the cache it reads through (ThumbnailCache.swift), and `warmThumbnails`,
-// the pass that renders the newest version of many drafts on several threads
-// (Archive+Render.swift draws them).
+// `thumbnail`, read through the cache (ThumbnailCache.swift), and `warmThumbnails`, the pass
+// that renders the newest version of many drafts on several threads (Archive+Render.swift
+// draws them).
 //
 // A thumbnail read is: pick the version (VersionLookup), read its drawing's index row (status
 // and content hash), compute the key, one indexed look-up; on a hit, splice in the text
@@ -20,6 +20,8 @@ struct ThumbnailJob: Sendable {
   var contentHash: [UInt8]?
   var background: RGBA
   var size: Int
+  /// The version of the renderer that draws it, in its key and its cache row.
+  var rendererVersion: Int
   var blobID: Int64
   /// Why the drawing does not decode, when the index knows.
   var problem: String? = nil
@@ -52,14 +54,14 @@ extension Archive {
   public func thumbnail(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> [UInt8] {
-    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture.png
+    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture.png
   }
 
   /// The thumbnail with the version it shows and whether its drawing decoded.
   public func thumbnailPicture(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> Picture {
-    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture
+    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture
   }
 
   /// The thumbnail when it is cached, else nil. It only reads, so it works on an archive
@@ -68,21 +70,20 @@ extension Archive {
   public func cachedThumbnailPicture(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> Picture? {
-    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache())
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size)
     return found.cachedPNG.flatMap { found.picture(of: $0) }
   }
 
-  /// `thumbnail`, also telling whether it came from the cache, with a cache whose renderer
-  /// version tests can change.
-  func thumbnail(
-    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
-  ) throws(ArchiveError) -> (picture: Picture, cached: Bool) {
-    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: cache)
+  /// `thumbnail`, also telling whether it came from the cache.
+  func cachedOrRenderedThumbnail(draft name: String, version selector: VersionSelector, size: Int)
+    throws(ArchiveError) -> (picture: Picture, cached: Bool)
+  {
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size)
     if let png = found.cachedPNG, let picture = found.picture(of: png) {
       return (picture, true)
     }
-    let png = try storeCall { try Self.renderThumbnailPNG(found.job, blobs: BlobStore(database), cache: cache) }
-    storeThumbnails([(found.job, png)], cache: cache)
+    let png = try storeCall { try pictureRenderer.png(of: found.job, blobs: BlobStore(database)) }
+    storeThumbnails([(found.job, png)])
     guard let picture = found.picture(of: png) else {
       preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
     }
@@ -98,25 +99,23 @@ extension Archive {
     /// `png` with the version's text chunks spliced in; nil when it has no IHDR chunk to
     /// put them after (a damaged cache row, rendered again).
     func picture(of png: [UInt8]) -> Picture? {
-      guard let text = PNGText.inserting(Archive.pngText(info), into: png) else { return nil }
+      guard let text = PNGText.inserting(PictureRenderer.text(of: info), into: png) else { return nil }
       return Picture(
         png: text, width: job.size, height: job.size, version: info,
         unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
     }
   }
 
-  private func lookUpThumbnail(
-    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
-  ) throws(ArchiveError) -> ThumbnailLookUp {
-    try Self.checkThumbnailSize(size)
+  private func lookUpThumbnail(draft name: String, version selector: VersionSelector, size: Int)
+    throws(ArchiveError) -> ThumbnailLookUp
+  {
+    try PictureSpec.thumbnail(size: size).check()
     // One read transaction for the look-ups rather than one each: a cached thumbnail is
     // mostly these, and each transaction of its own takes and drops the file's locks.
-    return try storeCall {
-      try database.readTransaction { () throws -> ThumbnailLookUp in
-        let (row, info) = try VersionLookup(self).version(draft: name, selector)
-        let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
-        return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
-      }
+    return try inSnapshot { () throws -> ThumbnailLookUp in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size)
+      return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
     }
   }
 
@@ -131,21 +130,15 @@ extension Archive {
   public func warmThumbnails(
     drafts names: [String]? = nil, size: Int = ThumbnailCache.defaultSize, workers: Int = 2
   ) throws(ArchiveError) -> ThumbnailWarmSummary {
-    try warmThumbnails(drafts: names, size: size, workers: workers, cache: ThumbnailCache())
-  }
-
-  func warmThumbnails(drafts names: [String]?, size: Int, workers: Int, cache: ThumbnailCache) throws(ArchiveError)
-    -> ThumbnailWarmSummary
-  {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
-    try Self.checkThumbnailSize(size)
+    try PictureSpec.thumbnail(size: size).check()
     let started = Date()
     var summary = ThumbnailWarmSummary()
     let newest = try newestVersions(of: names)
     var seen = Set<[UInt8]>()
     var missing: [ThumbnailJob] = []
     for version in newest {
-      let job = try thumbnailJob(version, size: size, cache: cache)
+      let job = try thumbnailJob(version, size: size)
       let cached = try storeCall { try ThumbnailRecords.contains(key: job.key, in: database) }
       if !seen.insert(job.key).inserted || cached {
         summary.alreadyCached += 1
@@ -153,26 +146,18 @@ extension Archive {
         missing.append(job)
       }
     }
-    let pngs = try renderThumbnails(missing, cache: cache, workers: workers)
-    storeThumbnails(Array(zip(missing, pngs)), cache: cache)
+    let pngs = try renderThumbnails(missing, workers: workers)
+    storeThumbnails(Array(zip(missing, pngs)))
     summary.rendered = missing.count
     summary.seconds = Date().timeIntervalSince(started)
     return summary
   }
 
-  // MARK: - Internals
-
-  static func checkThumbnailSize(_ size: Int) throws(ArchiveError) {
-    guard ThumbnailCache.standardSizes.contains(size) else {
-      throw .invalidArgument(.thumbnailSize(size))
-    }
-  }
+  // MARK: - Jobs
 
   /// The job for one drawing blob at one size: its key from the drawing index, or, for a
   /// blob that is not indexed yet, from decoding it.
-  func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError)
-    -> ThumbnailJob
-  {
+  func thumbnailJob(blobID: Int64, background: RGBA, size: Int) throws(ArchiveError) -> ThumbnailJob {
     let indexed = try storeCall { try DrawingIndexRecords.outline(blobID: blobID, in: database) }
     let contentHash: [UInt8]?
     var problem: String?
@@ -181,62 +166,32 @@ extension Archive {
       problem = indexed.problem
     } else {
       let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
-      switch Result(catching: { try DrawingReader.read(bytes) }) {
-      case .success(.drawing(let drawing)): contentHash = drawing.contentFingerprint.bytes
-      case .success(.unreadable(let reason, _)):
+      switch PictureRenderer.decode(bytes) {
+      case .success(let drawing): contentHash = drawing.contentFingerprint.bytes
+      case .failure(let undecodable):
         contentHash = nil
-        problem = "\(reason)"
-      case .failure(let error):
-        contentHash = nil
-        problem = "\(error)"
+        problem = undecodable.reason
       }
     }
-    var made = job(contentHash: contentHash, background: background, size: size, blobID: blobID, cache: cache)
+    var made = job(contentHash: contentHash, background: background, size: size, blobID: blobID)
     made.problem = problem
     return made
   }
 
-  func thumbnailJob(_ version: NewestVersion, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {
+  func thumbnailJob(_ version: NewestVersion, size: Int) throws(ArchiveError) -> ThumbnailJob {
     guard let status = version.status else {
-      return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
+      return try thumbnailJob(blobID: version.blobID, background: version.background, size: size)
     }
     return job(
-      contentHash: status == .decoded ? version.contentHash : nil,
-      background: version.background, size: size,
-      blobID: version.blobID, cache: cache)
+      contentHash: status == .decoded ? version.contentHash : nil, background: version.background, size: size,
+      blobID: version.blobID)
   }
 
-  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64, cache: ThumbnailCache)
-    -> ThumbnailJob
-  {
-    ThumbnailJob(
+  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64) -> ThumbnailJob {
+    let rendererVersion = pictureRenderer.version
+    return ThumbnailJob(
       key: ThumbnailCache.key(
-        contentHash: contentHash, background: background, pixelSize: size, rendererVersion: cache.rendererVersion),
-      contentHash: contentHash, background: background, size: size, blobID: blobID)
-  }
-
-  /// The cached PNG under `key`, if any.
-  func cachedThumbnail(_ key: [UInt8]) throws(ArchiveError) -> [UInt8]? {
-    try storeCall { try ThumbnailRecords.png(key: key, in: database) }
-  }
-
-  /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
-  /// (the file turned read-only, another process holds the write lock for more than a
-  /// quarter of a second) only means they are rendered again next time, so it is not reported.
-  func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])], cache: ThumbnailCache) {
-    guard mode == .readWrite, !items.isEmpty else { return }
-    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    // Waiting out an import's write lock for the usual 5 s is not worth it for a cache row.
-    try? database.setBusyTimeout(milliseconds: 250)
-    defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
-    _ = try? database.transaction {
-      for (job, png) in items {
-        try ThumbnailRecords.insert(
-          NewThumbnail(
-            key: job.key, contentHash: job.contentHash, background: job.background, pixelSize: job.size,
-            rendererVersion: cache.rendererVersion, png: png, createdMilliseconds: now),
-          in: database)
-      }
-    }
+        contentHash: contentHash, background: background, pixelSize: size, rendererVersion: rendererVersion),
+      contentHash: contentHash, background: background, size: size, rendererVersion: rendererVersion, blobID: blobID)
   }
 }

@@ -163,7 +163,7 @@ extension Archive {
     var replayed: [Int] = []
     // The newest readable version before the range is what the replay starts from.
     for number in (1..<first).reversed() {
-      if case .drawing(let drawing) = try decodedDrawing(versions[number - 1].row) {
+      if case .drawing(let drawing) = try drawingToReplay(versions[number - 1].row) {
         planner.add(
           drawing, background: versions[number - 1].row.background,
           saved: Self.referenceSeconds(versions[number - 1].row), replayed: false)
@@ -172,7 +172,7 @@ extension Archive {
     }
     for number in first...last {
       let row = versions[number - 1].row
-      switch try decodedDrawing(row) {
+      switch try drawingToReplay(row) {
       case .drawing(let drawing):
         planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row))
         replayed.append(number)
@@ -201,15 +201,11 @@ extension Archive {
     case unreadable(String)
   }
 
-  private func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Decoded {
+  private func drawingToReplay(_ row: VersionRow) throws(ArchiveError) -> Decoded {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
-    do {
-      switch try DrawingReader.read(bytes) {
-      case .drawing(let drawing): return .drawing(drawing)
-      case .unreadable(let reason, _): return .unreadable("\(reason)")
-      }
-    } catch {
-      return .unreadable("its drawing is damaged (\(error))")
+    switch PictureRenderer.decode(bytes) {
+    case .success(let drawing): return .drawing(drawing)
+    case .failure(let undecodable): return .unreadable(undecodable.described)
     }
   }
 
