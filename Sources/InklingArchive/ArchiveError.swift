@@ -113,8 +113,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(detail: String)
     /// The schema differs from what the migrations create: changed outside this program.
     case changedSchema(detail: String)
-    /// SQLite reports damage, or stored bytes do not decode to their hash.
-    case damaged(detail: String)
+    /// SQLite reports damage, or stored bytes do not decode to their hash; `onlyDrawingIndex`
+    /// when what is damaged is the drawing index alone, which `reindex(all: true)` builds again
+    /// from the drawings.
+    case damaged(detail: String, onlyDrawingIndex: Bool = false)
     /// Another process kept the archive locked for longer than the busy timeout.
     case locked(detail: String)
     /// The file or its folder cannot be written.
@@ -278,6 +280,7 @@ extension ArchiveError.UnusableArchive {
       case .newerSchema: .newerSchema(detail: error.message)
       case .changedSchema: .changedSchema(detail: error.message)
       case .corrupt, .notFound, .verification: .damaged(detail: error.message)
+      case .damagedIndex: .damaged(detail: error.message, onlyDrawingIndex: true)
       case .busy: .locked(detail: error.message)
       case .readOnly: .cannotWrite(detail: error.message)
       case .full: .diskFull(detail: error.message)

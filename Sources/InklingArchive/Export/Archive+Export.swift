@@ -327,7 +327,7 @@ extension Archive {
   static func damage(_ error: any Error) -> String? {
     switch error {
     case ArchiveError.damagedVersion(_, _, _, let detail): detail
-    case ArchiveError.unusableArchive(_, .damaged(let detail)): detail
+    case ArchiveError.unusableArchive(_, .damaged(let detail, _)): detail
     case let error as StoreError where error.kind == .corrupt || error.kind == .verification: error.message
     default: nil
     }
