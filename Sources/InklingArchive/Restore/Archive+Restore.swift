@@ -12,8 +12,6 @@ public enum RestoreDestination: Sendable, Equatable {
   case folder(String)
   /// To exactly this file.
   case file(String)
-  /// To the process's standard output.
-  case standardOutput
 }
 
 /// Why a file was written under another name than the one it was imported with.
@@ -29,13 +27,20 @@ public enum FileNameChange: String, Sendable, Equatable {
 
 /// A file written by `restore`.
 public struct RestoredFile: Sendable, Equatable {
-  /// Where it was written; `-` for standard output.
+  /// Where it was written (`-` when a caller wrote `fileContents` to standard output).
   public var path: String
   public var version: VersionInfo
   /// The version's original file name when it was written under another one.
   public var renamedFrom: String?
   /// Why, when it was.
   public var nameChange: FileNameChange?
+
+  public init(path: String, version: VersionInfo, renamedFrom: String? = nil, nameChange: FileNameChange? = nil) {
+    self.path = path
+    self.version = version
+    self.renamedFrom = renamedFrom
+    self.nameChange = nameChange
+  }
 }
 
 extension Archive {
@@ -47,13 +52,30 @@ extension Archive {
     draft name: String, version selector: VersionSelector = .latest, to destination: RestoreDestination,
     overwrite: Bool = false
   ) throws(ArchiveError) -> RestoredFile {
-    // The version and its bytes come from one snapshot: a purge and gc between the two reads
-    // would otherwise leave a found version without its blob.
-    let (row, info, bytes) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
+    let (row, info, bytes) = try versionAndFile(draft: name, selector)
+    return try write(bytes, of: row, info: info, to: destination, overwrite: overwrite)
+  }
+
+  /// The exact bytes of one version's original file, verified as `restore` verifies them,
+  /// for a caller that writes them itself (`restore -o -` to standard output).
+  ///
+  /// - Throws: as `restore`, less the destination's errors.
+  public func fileContents(draft name: String, version selector: VersionSelector = .latest) throws(ArchiveError)
+    -> (bytes: [UInt8], version: VersionInfo)
+  {
+    let (_, info, bytes) = try versionAndFile(draft: name, selector)
+    return (bytes, info)
+  }
+
+  /// The version and its verified file, from one snapshot: a purge and gc between the two
+  /// reads would otherwise leave a found version without its blob.
+  private func versionAndFile(draft name: String, _ selector: VersionSelector) throws(ArchiveError) -> (
+    VersionRow, VersionInfo, [UInt8]
+  ) {
+    try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
       return (row, info, try verifiedFile(of: row, number: info.number).file)
     }
-    return try write(bytes, of: row, info: info, to: destination, overwrite: overwrite)
   }
 
   /// Restores every version of a draft into `folder`, oldest first. Versions that share a
@@ -74,7 +96,7 @@ extension Archive {
         let (fileName, change) = names[row.id]!
         let path = OutputPath.joining(folder, fileName)
         try FileOutput.write(
-          try verifiedFile(of: row, number: info.number).file, to: .file(path),
+          try verifiedFile(of: row, number: info.number).file, to: path,
           modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
         restored.append(
           RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
@@ -152,28 +174,22 @@ extension Archive {
     _ bytes: [UInt8], of row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool
   ) throws(ArchiveError) -> RestoredFile {
     let path: String
-    let target: OutputTarget
     var renamedFrom: String?
     var change: FileNameChange?
     switch destination {
-    case .standardOutput:
-      path = "-"
-      target = .standardOutput
     case .file(let file):
       path = file
-      target = .file(file)
     case .folder(let folder):
       try FileOutput.makeFolder(folder)
       let (name, why) = try Self.fileName(of: row, in: nil)
       if why != nil { (renamedFrom, change) = (row.fileName, why) }
       path = OutputPath.joining(folder, name)
-      target = .file(path)
     }
-    if case .file(let file) = target, let parts = OutputPath(file) {
+    if let parts = OutputPath(path) {
       Leftovers.remove(.file, in: parts.folder, name: parts.name)
     }
     try FileOutput.write(
-      bytes, to: target, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
     return RestoredFile(path: path, version: info, renamedFrom: renamedFrom, nameChange: change)
   }
 }

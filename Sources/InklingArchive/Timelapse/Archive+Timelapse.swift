@@ -51,8 +51,8 @@ public enum TimelapseFormat: String, Sendable, Equatable, CaseIterable {
 public enum TimelapseDestination: Sendable, Equatable {
   /// Numbered PNGs (`00001.png`, …) in a folder, created when missing.
   case frames(folder: String)
-  /// One video file, or standard output.
-  case video(OutputTarget, TimelapseFormat)
+  /// One video file at this path (`timelapseVideo` gives the bytes instead).
+  case video(String, TimelapseFormat)
 }
 
 /// A version the time-lapse left out because its drawing does not decode.
@@ -130,16 +130,19 @@ extension Archive {
     return summary
   }
 
-  /// The draft's time-lapse as the bytes of one video, for a caller that keeps it rather than
-  /// writing a file (the server's draft page). It is made in a temporary file in `$TMPDIR`.
+  /// The draft's time-lapse as the bytes of one video, for a caller that keeps it or sends it
+  /// on rather than writing a file (the server's draft page, `timelapse -o -`). It is made in
+  /// a temporary file in `$TMPDIR`.
   ///
   /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`.
   public func timelapseVideo(
-    of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4
+    of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4,
+    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(ArchiveError) -> (video: [UInt8], summary: TimelapseSummary) {
-    let path = try FileOutput.temporaryFile(for: .standardOutput, overwrite: true)
+    let path = try FileOutput.temporaryFile(for: nil, overwrite: true)
     defer { unlink(path) }
-    let summary = try timelapse(of: name, options: options, to: .video(.file(path), format), overwrite: true)
+    let summary = try timelapse(
+      of: name, options: options, to: .video(path, format), overwrite: true, progress: progress)
     return (try FileOutput.contents(of: path), summary)
   }
 
