@@ -16,14 +16,7 @@ import Testing
   init() throws {
     folder = try TemporaryFolder("columns")
     db = try ArchiveDatabase.open(path: folder.path("archive.sqlite"), mode: .readWrite)
-    try db.execute(
-      "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
-      [[UInt8](repeating: 1, count: 32)])
-    let blobID = db.lastInsertRowID
-    try db.execute(
-      "INSERT INTO envelope(sha256, text, drawing_offset, base64_style) VALUES (?, x'7b7d', 1, 0)",
-      [[UInt8](repeating: 2, count: 32)])
-    let envelopeID = db.lastInsertRowID
+    let (blobID, envelopeID) = try insertBlobAndEnvelope(in: db)
     let (draftID, _, _) = try VersionRecords.draftID(named: "Cat", createdMilliseconds: 11, in: db)
     version = NewVersion(
       draftID: draftID, savedMilliseconds: 1_700_000_000_123, savedSource: .fileName,

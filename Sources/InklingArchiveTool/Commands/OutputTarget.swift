@@ -4,12 +4,7 @@
 // standard error (CommandContext.printReport).
 
 import InklingArchive
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import InklingCommandLine
 
 /// Where a file's bytes go.
 enum OutputTarget: Sendable, Equatable {
@@ -42,24 +37,12 @@ enum OutputTarget: Sendable, Equatable {
     }
   }
 
-  /// Writes every byte to standard output, retrying short writes and interruptions.
+  /// Writes every byte to standard output.
   ///
   /// - Throws: `ArchiveError.fileSystem` when standard output cannot be written.
   static func writeToStandardOutput(_ bytes: [UInt8]) throws(ArchiveError) {
-    var written = 0
-    while written < bytes.count {
-      let count = bytes.withUnsafeBytes { raw in
-        #if canImport(Glibc)
-          Glibc.write(STDOUT_FILENO, raw.baseAddress! + written, raw.count - written)
-        #else
-          Darwin.write(STDOUT_FILENO, raw.baseAddress! + written, raw.count - written)
-        #endif
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .fileSystem(path: "standard output", operation: .write, code: errno)
-      }
-      written += count
+    if let code = StandardStreams.writeOutput(bytes) {
+      throw .fileSystem(path: "standard output", operation: .write, code: code)
     }
   }
 }
