@@ -8,10 +8,11 @@
 //   InklingRendering     drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
 //   InklingStore         the SQLite archive: schema, typed statements, content-addressed blobs
 //   InklingArchive       operations: import, merge, watch, query, restore, thumbnails, check, backup, gc
-//   InklingCommandLine   a declarative argument parser (knows nothing of drafts)
-//   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes
+//   InklingCommandLine   a declarative argument parser: help, man page, completions (knows nothing of drafts)
+//   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes and
+//                        the JSON writer, text tables, the terminal's progress line
 //   InklingServer        `serve`: the archive's web pages and JSON API over libmicrohttpd
-//   inkling-archive      the command line: parses arguments, calls one operation, prints
+//   InklingArchiveTool   the `inkling-archive` command line: parses arguments, calls one operation, prints
 //
 // Beside them, for people and programs that exercise the library rather than use it:
 //
@@ -29,7 +30,7 @@ import PackageDescription
 let package = Package(
   name: "inkling-archive",
   products: [
-    .executable(name: "inkling-archive", targets: ["inkling-archive"]),
+    .executable(name: "inkling-archive", targets: ["InklingArchiveTool"]),
     .library(name: "InklingArchive", targets: ["InklingArchive"]),
   ],
   targets: [
@@ -106,24 +107,27 @@ let package = Package(
       resources: [.embedInCode("About/VERSION"), .embedInCode("About/THIRD-PARTY-NOTICES.md")]),
     // Deterministic Drafts folders written the way the app writes them (demo, tests, bench).
     .target(name: "InklingCorpus", dependencies: ["InklingFormats"]),
-    // A small declarative argument parser: command tree, options, generated help and usage errors.
+    // A small declarative argument parser: command tree, options, generated help, man page,
+    // completions and usage errors.
     .target(
       name: "InklingCommandLine", dependencies: ["InklingFormats"], path: "Sources/InklingCommandLine",
       exclude: ["README.md"]),
-    // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes.
-    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingCommandLine", "InklingFormats"]),
+    // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes and their
+    // writer, text tables, the terminal and its progress line; for the CLI and the web pages alike.
+    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingFormats"]),
     // The web pages and JSON API of `serve`: HTTP over libmicrohttpd, routing, escaping, views.
     .target(
       name: "InklingServer",
       dependencies: [
-        "InklingArchive", "InklingCommandLine", "InklingPresentation", "InklingFormats", "InklingRendering",
-        "HTTPDBridge", "CMicroHTTPD",
+        "InklingArchive", "InklingPresentation", "InklingFormats", "InklingRendering", "HTTPDBridge", "CMicroHTTPD",
       ],
       exclude: ["README.md"], resources: [.embedInCode("Assets")]),
 
     // MARK: - Executables
+    // The `inkling-archive` command (the product's name); its folder is named apart from the
+    // library's, Sources/InklingArchive.
     .executableTarget(
-      name: "inkling-archive",
+      name: "InklingArchiveTool",
       dependencies: [
         "InklingFormats", "InklingRendering", "InklingArchive", "InklingCommandLine", "InklingPresentation",
         "InklingServer",
@@ -150,7 +154,9 @@ let package = Package(
     .testTarget(
       name: "InklingStoreTests",
       dependencies: ["InklingStore", "InklingFormats", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
-    .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine", "InklingFormats"]),
+    .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine", "InklingTestSupport"]),
+    .testTarget(
+      name: "InklingPresentationTests", dependencies: ["InklingPresentation", "InklingFormats", "InklingTestSupport"]),
     .testTarget(
       name: "InklingArchiveTests",
       dependencies: [
@@ -161,7 +167,7 @@ let package = Package(
     .testTarget(
       name: "InklingServerTests",
       dependencies: [
-        "InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingRendering", "InklingCommandLine",
+        "InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingRendering", "InklingPresentation",
         "InklingTestSupport",
       ]),
   ]

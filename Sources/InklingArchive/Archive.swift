@@ -22,6 +22,8 @@ public final class Archive {
   let database: Database
   /// Searches' walk bound, kept between searches (SearchCompiler.walkBound).
   let walkBounds = WalkBounds()
+  /// What draws every picture of a version; tests give it another version.
+  var pictureRenderer = PictureRenderer()
 
   /// Opens (and, read-write, creates or migrates) the archive at `path`.
   ///

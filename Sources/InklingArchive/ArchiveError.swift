@@ -1,7 +1,7 @@
 // The errors of the operations layer: one enum whose cases carry what went wrong, so that
 // the app can match on them (as on GRDB's DatabaseError or Foundation's CocoaError). Nothing
 // here names a command-line flag or command, nor an exit status: the command line turns each
-// case into its sentence and status in one file (inkling-archive/ErrorMessages.swift).
+// case into its sentence and status in one file (InklingArchiveTool/ErrorMessages.swift).
 
 import FoundationEssentials
 import InklingRendering
@@ -113,8 +113,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case newerSchema(detail: String)
     /// The schema differs from what the migrations create: changed outside this program.
     case changedSchema(detail: String)
-    /// SQLite reports damage, or stored bytes do not decode to their hash.
-    case damaged(detail: String)
+    /// SQLite reports damage, or stored bytes do not decode to their hash; `onlyDrawingIndex`
+    /// when what is damaged is the drawing index alone, which `reindex(all: true)` builds again
+    /// from the drawings.
+    case damaged(detail: String, onlyDrawingIndex: Bool = false)
     /// Another process kept the archive locked for longer than the busy timeout.
     case locked(detail: String)
     /// The file or its folder cannot be written.
@@ -278,6 +280,7 @@ extension ArchiveError.UnusableArchive {
       case .newerSchema: .newerSchema(detail: error.message)
       case .changedSchema: .changedSchema(detail: error.message)
       case .corrupt, .notFound, .verification: .damaged(detail: error.message)
+      case .damagedIndex: .damaged(detail: error.message, onlyDrawingIndex: true)
       case .busy: .locked(detail: error.message)
       case .readOnly: .cannotWrite(detail: error.message)
       case .full: .diskFull(detail: error.message)

@@ -27,6 +27,8 @@
 // Every section uses the same label column: as wide as the widest label, at most 24; a longer
 // label puts its help on the next line.
 
+import InklingFormats
+
 package enum HelpGenerator {
   static let screenWidth = 80
   static let maxLabelWidth = 24

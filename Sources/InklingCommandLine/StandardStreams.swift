@@ -2,7 +2,8 @@
 //
 // `write(2)` is used directly: the C `stderr` global is not concurrency-safe in Swift 6, and
 // FileHandle offers nothing over a write loop here. EINTR is retried; a closed pipe ends the
-// write silently (there is nobody left to tell).
+// writing of text silently (there is nobody left to tell), while a file's bytes (`-o -`) say
+// why they could not all be written, so that the command fails rather than seem to succeed.
 
 #if canImport(Glibc)
   import Glibc
@@ -15,17 +16,25 @@
 package enum StandardStreams {
   /// Writes `text` to standard output.
   package static func writeOutput(_ text: String) {
-    write(text, to: 1)
+    _ = write(Array(text.utf8), to: 1)
   }
 
   /// Writes `text` to standard error.
   package static func writeError(_ text: String) {
-    write(text, to: 2)
+    _ = write(Array(text.utf8), to: 2)
   }
 
-  private static func write(_ text: String, to descriptor: Int32) {
-    var bytes = Array(text.utf8)
-    bytes.withUnsafeMutableBytes { buffer in
+  /// Writes `bytes` to standard output (a file's, for `-o -`); the `errno` of a write that
+  /// failed, else nil.
+  package static func writeOutput(_ bytes: [UInt8]) -> Int32? {
+    write(bytes, to: 1)
+  }
+
+  /// Writes every byte, retrying short writes and interruptions; the `errno` of the write
+  /// that failed, else nil.
+  private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var bytes = bytes
+    return bytes.withUnsafeMutableBytes { buffer in
       var offset = 0
       while offset < buffer.count {
         let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
@@ -34,9 +43,10 @@ package enum StandardStreams {
         } else if written < 0 && errno == EINTR {
           continue
         } else {
-          return
+          return written < 0 ? errno : EIO
         }
       }
+      return nil
     }
   }
 

@@ -1,5 +1,7 @@
 // Word wrapping by display columns, for help text.
 
+import InklingFormats
+
 package enum TextWrapping {
   /// Breaks `text` into lines of at most `width` columns at spaces; existing line breaks are
   /// kept and a word longer than `width` gets a line of its own.

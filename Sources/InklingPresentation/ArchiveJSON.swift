@@ -3,7 +3,6 @@
 // Dates are ISO 8601 UTC strings, sizes are numbers of bytes or pixels, keys keep this order.
 
 import InklingArchive
-import InklingCommandLine
 import InklingFormats
 
 extension DraftSummary {

@@ -1,7 +1,6 @@
 // Strokes as a table, for `show --strokes` and `diff`.
 
 import InklingArchive
-import InklingCommandLine
 
 package enum StrokeTable {
   /// One row per stroke: number, ink, colour, points, bounds, when it was drawn, hidden.

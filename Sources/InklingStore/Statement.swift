@@ -261,6 +261,7 @@ package struct Row {
 
   /// The stored value of column `i`, in its storage class.
   package func value(_ i: Int32) -> DatabaseValue {
+    assertSelected(i)
     switch sqlite3_column_type(handle, i) {
     case SQLITE_NULL: return .null
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, i))
@@ -270,12 +271,28 @@ package struct Row {
     }
   }
 
-  package func isNull(_ i: Int32) -> Bool { sqlite3_column_type(handle, i) == SQLITE_NULL }
-  package func int64(_ i: Int32) -> Int64 { sqlite3_column_int64(handle, i) }
-  package func int(_ i: Int32) -> Int { Int(sqlite3_column_int64(handle, i)) }
-  package func double(_ i: Int32) -> Double { sqlite3_column_double(handle, i) }
+  package func isNull(_ i: Int32) -> Bool {
+    assertSelected(i)
+    return sqlite3_column_type(handle, i) == SQLITE_NULL
+  }
+
+  package func int64(_ i: Int32) -> Int64 {
+    assertSelected(i)
+    return sqlite3_column_int64(handle, i)
+  }
+
+  package func int(_ i: Int32) -> Int {
+    assertSelected(i)
+    return Int(sqlite3_column_int64(handle, i))
+  }
+
+  package func double(_ i: Int32) -> Double {
+    assertSelected(i)
+    return sqlite3_column_double(handle, i)
+  }
 
   package func string(_ i: Int32) -> String {
+    assertSelected(i)
     // Text first, then its length (https://www.sqlite.org/c3ref/column_blob.html).
     guard let text = sqlite3_column_text(handle, i) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, i))
@@ -289,9 +306,21 @@ package struct Row {
   /// Calls `body` with the bytes of column `i` in place, without copying them.
   /// The buffer is valid only inside `body`.
   package func withUnsafeBytes<R>(_ i: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    assertSelected(i)
     let start = sqlite3_column_blob(handle, i)
     let count = Int(sqlite3_column_bytes(handle, i))
     return try body(UnsafeRawBufferPointer(start: count > 0 ? start : nil, count: count))
+  }
+
+  /// SQLite reads a column past the selected ones as NULL, which the typed reads give as 0 or
+  /// "": a decoder reading by position beyond its statement's column list (a `columns` string
+  /// and its `row` function out of step) would be silently wrong. Debug builds, and so every
+  /// test, stop there instead; release builds skip the check, which every read would pay.
+  private func assertSelected(_ i: Int32) {
+    assert(
+      i >= 0 && i < count,
+      "column \(i) is read, but the statement selects \(count): `\(sqlite3_sql(handle).map { String(cString: $0) } ?? "")`"
+    )
   }
 
   private static func describe(_ value: DatabaseValue) -> String {

@@ -2,7 +2,7 @@
 // message, and the SQL text (never the bound values, which may be large or private).
 //
 // Kinds about the archive as a whole (`noArchive`, `folder`, `notAnArchive`, `newerSchema`,
-// `changedSchema`, `busy`, `corrupt`, `readOnly`, `full`) carry in `message` what is wrong, without
+// `changedSchema`, `busy`, `corrupt`, `damagedIndex`, `readOnly`, `full`) carry in `message` what is wrong, without
 // the file's path or advice: the layers above phrase the sentence a person reads. `sqlite`
 // errors are our own bugs or I/O trouble and describe themselves the way GRDB does:
 // "SQLite error 19 (UNIQUE constraint failed: blob.sha256) while executing `INSERT …`".
@@ -25,6 +25,9 @@ package struct StoreError: Error, CustomStringConvertible, Sendable {
     case busy
     /// The archive is damaged: SQLite reports corruption, or a blob does not decode to its hash.
     case corrupt
+    /// The drawing index is damaged: it is derived from the drawings, which are whole, and
+    /// can be built again from them.
+    case damagedIndex
     /// A write was attempted on an archive that cannot be written.
     case readOnly
     /// The disk (or the file-size limit) left no room for the write.

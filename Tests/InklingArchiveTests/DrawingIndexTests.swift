@@ -75,6 +75,25 @@ func deviceSample(_ name: String) throws -> [UInt8] { try DeviceSamples.drawing(
     #expect(try archive.reindex() == 0)
   }
 
+  /// A stroke the index lists but does not hold is the index's damage alone, which the error
+  /// says, so that the command line can advise `reindex --all`; built again, the index holds it.
+  @Test func aTimelineOverAMissingStrokeSaysTheIndexIsDamaged() throws {
+    let folder = try TemporaryFolder("damaged-index")
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample("three-pen-strokes")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    let stroke = try #require(try archive.database.fetchOne("SELECT min(id) FROM stroke") { $0.int64(0) })
+    try archive.database.execute("PRAGMA foreign_keys = OFF; DELETE FROM stroke WHERE id = \(stroke)")
+    #expect(
+      throws: ArchiveError.unusableArchive(
+        path: archive.path,
+        reason: .damaged(detail: "stroke \(stroke) of the drawing index is missing", onlyDrawingIndex: true))
+    ) { try archive.timeline(of: "A") }
+    try archive.database.execute("PRAGMA foreign_keys = ON")
+    #expect(try archive.reindex(all: true) == 1)
+    #expect(try archive.timeline(of: "A").count == 1)
+  }
+
   @Test func strokeRunsRoundTrip() {
     for ids: [Int64] in [[], [1], [1, 2, 3, 4], [5, 6, 7, 1, 2, 100, 101, 99], [Int64.max - 1, Int64.max, 1]] {
       #expect(StrokeRuns.decode(StrokeRuns.encode(ids)) == ids)

@@ -38,11 +38,10 @@ import Testing
   func rows() throws -> Int { try archive.database.fetchOne("SELECT count(*) FROM thumbnail") { $0.int(0) } ?? -1 }
 
   @Test func aMissRendersAndStoresTheSecondReadIsAHit() throws {
-    let cache = ThumbnailCache()
-    let first = try archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache)
+    let first = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256)
     #expect(!first.cached)
     #expect(try rows() == 1)
-    let second = try archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache)
+    let second = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256)
     #expect(second.cached)
     #expect(second.picture.png == first.picture.png)
     #expect(try rows() == 1)
@@ -86,17 +85,16 @@ import Testing
   }
 
   @Test func keysFollowContentBackgroundSizeAndRendererVersion() throws {
-    let cache = ThumbnailCache()
     // The same drawing and colour in another draft: one row, a hit.
-    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: cache).cached)
-    #expect(try archive.thumbnail(draft: "Copy", version: .latest, size: 256, cache: cache).cached)
+    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 256).cached)
     // The same drawing on another background: a miss, and white in the corner.
-    #expect(try !archive.thumbnail(draft: "Notes", version: .number(1), size: 256, cache: cache).cached)
-    let white = try archive.thumbnail(draft: "Notes", version: .number(2), size: 256, cache: cache)
+    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256).cached)
+    let white = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(2), size: 256)
     #expect(!white.cached)
     #expect(try PNG.decode(white.picture.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
     // Another size: a miss.
-    #expect(try !archive.thumbnail(draft: "Copy", version: .latest, size: 128, cache: cache).cached)
+    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 128).cached)
     #expect(try rows() == 4)
 
     let hash = [UInt8](repeating: 7, count: 16)
@@ -118,18 +116,15 @@ import Testing
   }
 
   @Test func aNewRendererVersionMissesAndGCDropsTheOldRows() throws {
-    #expect(
-      try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1))
-        .cached)
-    #expect(
-      try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache(rendererVersion: 1))
-        .cached)
-    let newer = ThumbnailCache(rendererVersion: 2)
-    #expect(try !archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
-    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
+    archive.pictureRenderer.version = 1
+    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    archive.pictureRenderer.version = 2
+    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
     #expect(try rows() == 2)
-    #expect(try ThumbnailCache.removeUnneeded(in: archive, rendererVersion: 2) == 1)
-    #expect(try archive.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: newer).cached)
+    #expect(try ThumbnailCache.removeUnneeded(in: archive) == 1)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
     #expect(try archive.database.fetchOne("SELECT renderer_version FROM thumbnail") { $0.int(0) } == 2)
   }
 
@@ -191,26 +186,26 @@ import Testing
   }
 
   @Test func anUndecodableDrawingGivesItsBackgroundWithAMarker() throws {
-    let first = try archive.thumbnail(draft: "Opaque", version: .latest, size: 128, cache: ThumbnailCache())
+    let first = try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128)
     #expect(!first.cached)
     let image = try PNG.decode(first.picture.png)
     #expect(image.pixel(x: 0, y: 0) == (0, 128, 0, 255))
     #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
     #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)
-    #expect(try archive.thumbnail(draft: "Opaque", version: .latest, size: 128, cache: ThumbnailCache()).cached)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128).cached)
     #expect(throws: ArchiveError.self) { _ = try archive.render(draft: "Opaque") }
   }
 
   @Test func aDrawingThatIsNotIndexedYetGetsTheSameKey() throws {
     _ = try archive.thumbnail(draft: "Strokes")
     try archive.database.execute("DELETE FROM drawing")
-    #expect(try archive.thumbnail(draft: "Copy", version: .latest, size: 256, cache: ThumbnailCache()).cached)
+    #expect(try archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 256).cached)
   }
 
   @Test func aReadOnlyArchiveRendersWithoutStoring() throws {
     let readOnly = try Archive(path: folder.path("archive.sqlite"), mode: .readOnly)
-    #expect(try !readOnly.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache()).cached)
-    #expect(try !readOnly.thumbnail(draft: "Strokes", version: .latest, size: 256, cache: ThumbnailCache()).cached)
+    #expect(try !readOnly.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try !readOnly.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
     #expect(try rows() == 0)
   }
 
@@ -223,7 +218,7 @@ import Testing
     #expect(again.rendered == 0 && again.alreadyCached == 1)
     for draft in ["Notes", "Strokes", "Copy", "Empty", "Opaque"] {
       #expect(
-        try archive.thumbnail(draft: draft, version: .latest, size: 256, cache: ThumbnailCache()).cached, "\(draft)")
+        try archive.cachedOrRenderedThumbnail(draft: draft, version: .latest, size: 256).cached, "\(draft)")
     }
   }
 

@@ -1,14 +1,7 @@
 import Foundation
 import InklingCommandLine
+import InklingTestSupport
 import Testing
-
-/// Collects what a program writes; the lock makes it safe to hand to @Sendable closures.
-final class Captured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var text = ""
-  func append(_ more: String) { lock.withLock { text += more } }
-  var value: String { lock.withLock { text } }
-}
 
 @Suite struct CommandLineProgramTests {
   struct Run {

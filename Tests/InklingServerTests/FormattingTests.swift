@@ -1,8 +1,8 @@
 // The pages' dates: UTC in <time datetime> as JSON writes them, local time as the CLI shows it.
 
 import Foundation
-import InklingCommandLine
 import InklingFormats
+import InklingPresentation
 import Testing
 
 @testable import InklingServer

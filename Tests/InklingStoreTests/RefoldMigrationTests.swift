@@ -31,14 +31,7 @@ import Testing
     for migration in Migration.all where migration.version <= version { try db.execute(migration.sql) }
     try db.execute("PRAGMA user_version = \(version)")
     try db.transaction {
-      try db.execute(
-        "INSERT INTO blob(sha256, size, encoding, depth, data) VALUES (?, 1, 0, 0, x'00')",
-        [[UInt8](repeating: 1, count: 32)])
-      let blobID = db.lastInsertRowID
-      try db.execute(
-        "INSERT INTO envelope(sha256, text, drawing_offset, base64_style) VALUES (?, x'7b7d', 1, 0)",
-        [[UInt8](repeating: 2, count: 32)])
-      let envelopeID = db.lastInsertRowID
+      let (blobID, envelopeID) = try insertBlobAndEnvelope(in: db)
       let runID = try ImportRunRecords.start(at: 1_700_000_000_000, in: db)
       for (index, name) in names.enumerated() {
         let saved = 1_700_000_000_000 + Int64(index) * 60_000

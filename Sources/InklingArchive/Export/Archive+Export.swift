@@ -269,7 +269,7 @@ extension Archive {
     guard writer.mayWrite(file, over: existing) else { return (true, nil) }
     let bytes: (file: [UInt8], drawing: [UInt8])
     do {
-      bytes = try fileAndDrawing(of: row, number: item.number)
+      bytes = try verifiedFile(of: row, number: item.number)
     } catch {
       guard let detail = Self.damage(error) else { throw error }
       writer.problem(.damaged, file, detail)
@@ -298,8 +298,10 @@ extension Archive {
       png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
     } catch .unreadableDrawing(_, _, let reason) {
       // As a thumbnail or a contact sheet shows it: the folder keeps one picture per file.
-      let side = max(16, Int((256 * options.pictureScale).rounded()))
-      png = try Self.picturePNG(ThumbnailPlaceholder.image(background: row.background, size: side), info)
+      png = try pictureRenderer.picture(
+        of: nil, background: row.background, .shareImage(scale: options.pictureScale),
+        text: PictureRenderer.text(of: info)
+      ).png
       writer.problem(.placeholderPicture, file, reason)
     } catch {
       guard let detail = Self.damage(error) else { throw error }
@@ -325,7 +327,7 @@ extension Archive {
   static func damage(_ error: any Error) -> String? {
     switch error {
     case ArchiveError.damagedVersion(_, _, _, let detail): detail
-    case ArchiveError.unusableArchive(_, .damaged(let detail)): detail
+    case ArchiveError.unusableArchive(_, .damaged(let detail, _)): detail
     case let error as StoreError where error.kind == .corrupt || error.kind == .verification: error.message
     default: nil
     }

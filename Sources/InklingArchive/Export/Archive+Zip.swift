@@ -16,23 +16,25 @@ extension Archive {
   /// - Throws: `ArchiveError.noSuchDraft`; `.tooLargeToZip` when the files hold more than
   ///   `limit` bytes; `.damagedVersion` when a file no longer rebuilds.
   public func versionsZip(draft name: String, limit: Int64 = zipLimit) throws(ArchiveError) -> [UInt8] {
-    let versions = try versions(of: name)
-    let limit = min(limit, Self.zipLimit)
-    let total = versions.reduce(Int64(0)) { $0 + $1.row.fileSize }
-    guard total <= limit else { throw .tooLargeToZip(draft: name, bytes: total, limit: limit) }
-    let names = try Self.folderNames(of: versions.map(\.row))
-    var zip = ZipWriter()
-    do {
-      for (row, info) in versions {
-        try zip.add(
-          name: names[row.id]!.name, contents: try fileBytes(of: row, info: info),
-          modified: row.fileModificationNanoseconds / 1_000_000_000)
+    try inSnapshot { () throws -> [UInt8] in
+      let versions = try versions(of: name)
+      let limit = min(limit, Self.zipLimit)
+      let total = versions.reduce(Int64(0)) { $0 + $1.row.fileSize }
+      guard total <= limit else { throw ArchiveError.tooLargeToZip(draft: name, bytes: total, limit: limit) }
+      let names = try Self.folderNames(of: versions.map(\.row))
+      var zip = ZipWriter()
+      do {
+        for (row, info) in versions {
+          try zip.add(
+            name: names[row.id]!.name, contents: try verifiedFile(of: row, number: info.number).file,
+            modified: row.fileModificationNanoseconds / 1_000_000_000)
+        }
+        return try zip.finished()
+      } catch let error as ArchiveError {
+        throw error
+      } catch {
+        throw ArchiveError.tooLargeToZip(draft: name, bytes: total, limit: limit)
       }
-      return try zip.finished()
-    } catch let error as ArchiveError {
-      throw error
-    } catch {
-      throw .tooLargeToZip(draft: name, bytes: total, limit: limit)
     }
   }
 }

@@ -13,12 +13,13 @@ extension Archive {
   ///   `.noVersionWithID` when either version is not in the archive, `.unreadableDrawing` when
   ///   either drawing does not decode.
   public func changesImage(from: VersionID, to: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
-    guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
-    let before = try versionRow(from)
-    let after = try versionRow(to)
+    let spec = PictureSpec.shareImage(scale: scale)
+    try spec.check()
+    let lookup = VersionLookup(self)
+    let before = try lookup.row(id: from)
+    let after = try lookup.row(id: to)
     let image = ChangesPicture.render(
-      from: try decodedDrawing(before, from), to: try decodedDrawing(after, to), background: after.background,
-      scale: scale)
-    return try Self.encode(image, text: [Self.pngSoftware] + Self.pngFacts(after))
+      from: try decodedDrawing(before), to: try decodedDrawing(after), background: after.background, scale: scale)
+    return try pictureRenderer.png(image, spec, text: PictureRenderer.text(of: after))
   }
 }

@@ -1,8 +1,8 @@
-// `thumbnail` and `render`: a version's drawing over its background as PNG, the thumbnail
-// through the cache (ThumbnailCache.swift), and `warmThumbnails`, the pass that renders the
-// newest version of many drafts on several threads.
+// `thumbnail`, read through the cache (ThumbnailCache.swift), and `warmThumbnails`, the pass
+// that renders the newest version of many drafts on several threads (Archive+Render.swift
+// draws them).
 //
-// A thumbnail read is: pick the version (versionRow), read its drawing's index row (status
+// A thumbnail read is: pick the version (VersionLookup), read its drawing's index row (status
 // and content hash), compute the key, one indexed look-up; on a hit, splice in the text
 // chunks. On a miss the drawing is read from its blob, decoded, rendered, encoded, stored
 // (when the archive is writable; a failed store is not an error, the cache is only a cache)
@@ -12,7 +12,6 @@ import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore
-import Synchronization
 
 /// One thumbnail to produce: its key and what to render on a miss.
 struct ThumbnailJob: Sendable {
@@ -21,24 +20,11 @@ struct ThumbnailJob: Sendable {
   var contentHash: [UInt8]?
   var background: RGBA
   var size: Int
+  /// The version of the renderer that draws it, in its key and its cache row.
+  var rendererVersion: Int
   var blobID: Int64
   /// Why the drawing does not decode, when the index knows.
   var problem: String? = nil
-}
-
-/// A picture of one version, as `thumbnail` and `render` make it.
-public struct Picture: Sendable, Equatable {
-  /// The PNG file's bytes.
-  public var png: [UInt8]
-  public var width: Int
-  public var height: Int
-  /// The version drawn.
-  public var version: VersionInfo
-  /// Pixels per point (render only; a thumbnail is fitted to its square).
-  public var scale: Double?
-  /// Set when the drawing does not decode and the picture shows its background with a
-  /// placeholder marker: why, as far as the archive knows.
-  public var unreadable: String?
 }
 
 /// What `warmThumbnails` did.
@@ -52,9 +38,6 @@ public struct ThumbnailWarmSummary: Sendable, Equatable {
 }
 
 extension Archive {
-  /// The `software` text chunk of every PNG this library writes.
-  static let pngSoftware = ("Software", "inkling-archive")
-
   /// A version's draft-list thumbnail as PNG bytes: the drawing aspect-fit in a `size` ×
   /// `size` square over its background, from the cache when it was rendered before.
   ///
@@ -71,14 +54,14 @@ extension Archive {
   public func thumbnail(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> [UInt8] {
-    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture.png
+    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture.png
   }
 
   /// The thumbnail with the version it shows and whether its drawing decoded.
   public func thumbnailPicture(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> Picture {
-    try thumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache()).picture
+    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture
   }
 
   /// The thumbnail when it is cached, else nil. It only reads, so it works on an archive
@@ -87,21 +70,20 @@ extension Archive {
   public func cachedThumbnailPicture(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> Picture? {
-    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: ThumbnailCache())
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size)
     return found.cachedPNG.flatMap { found.picture(of: $0) }
   }
 
-  /// `thumbnail`, also telling whether it came from the cache, with a cache whose renderer
-  /// version tests can change.
-  func thumbnail(
-    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
-  ) throws(ArchiveError) -> (picture: Picture, cached: Bool) {
-    let found = try lookUpThumbnail(draft: name, version: selector, size: size, cache: cache)
+  /// `thumbnail`, also telling whether it came from the cache.
+  func cachedOrRenderedThumbnail(draft name: String, version selector: VersionSelector, size: Int)
+    throws(ArchiveError) -> (picture: Picture, cached: Bool)
+  {
+    let found = try lookUpThumbnail(draft: name, version: selector, size: size)
     if let png = found.cachedPNG, let picture = found.picture(of: png) {
       return (picture, true)
     }
-    let png = try storeCall { try Self.renderThumbnailPNG(found.job, blobs: BlobStore(database), cache: cache) }
-    storeThumbnails([(found.job, png)], cache: cache)
+    let png = try storeCall { try pictureRenderer.png(of: found.job, blobs: BlobStore(database)) }
+    storeThumbnails([(found.job, png)])
     guard let picture = found.picture(of: png) else {
       preconditionFailure("PNG.encode wrote no IHDR chunk first")  // libpng always does
     }
@@ -117,87 +99,23 @@ extension Archive {
     /// `png` with the version's text chunks spliced in; nil when it has no IHDR chunk to
     /// put them after (a damaged cache row, rendered again).
     func picture(of png: [UInt8]) -> Picture? {
-      guard let text = PNGText.inserting(Archive.pngText(info), into: png) else { return nil }
+      guard let text = PNGText.inserting(PictureRenderer.text(of: info), into: png) else { return nil }
       return Picture(
         png: text, width: job.size, height: job.size, version: info,
         unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
     }
   }
 
-  private func lookUpThumbnail(
-    draft name: String, version selector: VersionSelector, size: Int, cache: ThumbnailCache
-  ) throws(ArchiveError) -> ThumbnailLookUp {
-    try Self.checkThumbnailSize(size)
+  private func lookUpThumbnail(draft name: String, version selector: VersionSelector, size: Int)
+    throws(ArchiveError) -> ThumbnailLookUp
+  {
+    try PictureSpec.thumbnail(size: size).check()
     // One read transaction for the look-ups rather than one each: a cached thumbnail is
     // mostly these, and each transaction of its own takes and drops the file's locks.
-    return try storeCall {
-      try database.readTransaction { () throws -> ThumbnailLookUp in
-        let (row, info) = try versionRow(draft: name, selector)
-        let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache)
-        return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
-      }
-    }
-  }
-
-  /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
-  /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
-  /// Not cached: exports are large and asked for rarely.
-  ///
-  /// - Throws: `ArchiveError.invalidArgument` when `scale` is not in 0 < S ≤ 16; `.noSuchDraft`,
-  ///   `.noSuchVersion`, or `.unreadableDrawing` when its drawing does not decode.
-  public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
-    throws(ArchiveError) -> [UInt8]
-  {
-    try renderPicture(draft: name, version: selector, scale: scale).png
-  }
-
-  /// The share image with the version it shows and the scale it was drawn at: at most
-  /// `scale`, less when the image would be larger than the renderer's limit
-  /// (`RenderGeometry.maxDimension` pixels a side).
-  public func renderPicture(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
-    throws(ArchiveError) -> Picture
-  {
-    guard scale.isFinite, scale > 0, scale <= 16 else {
-      throw .invalidArgument(.renderScale(scale))
-    }
-    let (row, info) = try versionRow(draft: name, selector)
-    return try renderPicture(row, info: info, scale: scale)
-  }
-
-  /// The share image of the version of `row`, described by `info` in its text chunks;
-  /// `drawing` is its drawing's bytes when the caller has read them already.
-  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing known: [UInt8]? = nil)
-    throws(ArchiveError) -> Picture
-  {
-    let bytes: [UInt8]
-    if let known {
-      bytes = known
-    } else {
-      bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
-    }
-    let drawing: Drawing
-    do {
-      switch try DrawingReader.read(bytes) {
-      case .drawing(let decoded): drawing = decoded
-      case .unreadable(let reason, _):
-        throw ArchiveError.unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(reason)")
-      }
-    } catch let error as ArchiveError {
-      throw error
-    } catch {
-      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: "\(error)")
-    }
-    let (image, geometry) = Renderer.exportWithGeometry(of: drawing, background: row.background, scale: scale)
-    let png = try Self.picturePNG(image, info)
-    return Picture(png: png, width: image.width, height: image.height, version: info, scale: geometry.scale)
-  }
-
-  /// `image` as the PNG of a version's picture, described by `info` in its text chunks.
-  static func picturePNG(_ image: RenderedImage, _ info: VersionInfo) throws(ArchiveError) -> [UInt8] {
-    do {
-      return try PNG.encode(image, text: [pngSoftware] + pngText(info))
-    } catch {
-      throw .imageEncoding(detail: "\(error)")
+    return try inSnapshot { () throws -> ThumbnailLookUp in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size)
+      return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
     }
   }
 
@@ -212,21 +130,15 @@ extension Archive {
   public func warmThumbnails(
     drafts names: [String]? = nil, size: Int = ThumbnailCache.defaultSize, workers: Int = 2
   ) throws(ArchiveError) -> ThumbnailWarmSummary {
-    try warmThumbnails(drafts: names, size: size, workers: workers, cache: ThumbnailCache())
-  }
-
-  func warmThumbnails(drafts names: [String]?, size: Int, workers: Int, cache: ThumbnailCache) throws(ArchiveError)
-    -> ThumbnailWarmSummary
-  {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
-    try Self.checkThumbnailSize(size)
+    try PictureSpec.thumbnail(size: size).check()
     let started = Date()
     var summary = ThumbnailWarmSummary()
     let newest = try newestVersions(of: names)
     var seen = Set<[UInt8]>()
     var missing: [ThumbnailJob] = []
     for version in newest {
-      let job = try thumbnailJob(version, size: size, cache: cache)
+      let job = try thumbnailJob(version, size: size)
       let cached = try storeCall { try ThumbnailRecords.contains(key: job.key, in: database) }
       if !seen.insert(job.key).inserted || cached {
         summary.alreadyCached += 1
@@ -234,40 +146,18 @@ extension Archive {
         missing.append(job)
       }
     }
-    let pngs = try renderThumbnails(missing, cache: cache, workers: workers)
-    storeThumbnails(Array(zip(missing, pngs)), cache: cache)
+    let pngs = try renderThumbnails(missing, workers: workers)
+    storeThumbnails(Array(zip(missing, pngs)))
     summary.rendered = missing.count
     summary.seconds = Date().timeIntervalSince(started)
     return summary
   }
 
-  // MARK: - Internals
-
-  static func checkThumbnailSize(_ size: Int) throws(ArchiveError) {
-    guard ThumbnailCache.standardSizes.contains(size) else {
-      throw .invalidArgument(.thumbnailSize(size))
-    }
-  }
-
-  /// The text chunks naming a version (after Software).
-  static func pngText(_ info: VersionInfo) -> [(String, String)] {
-    [
-      ("Title", info.draftName), ("Inkling Version", "\(info.number)"),
-      ("Creation Time", iso8601(milliseconds: Int64((info.saved.timeIntervalSince1970 * 1000).rounded()))),
-      ("Inkling File", info.fileName),
-    ]
-  }
-
-  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
-  static func iso8601(milliseconds: Int64) -> String {
-    ISO8601UTC.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-  }
+  // MARK: - Jobs
 
   /// The job for one drawing blob at one size: its key from the drawing index, or, for a
   /// blob that is not indexed yet, from decoding it.
-  func thumbnailJob(blobID: Int64, background: RGBA, size: Int, cache: ThumbnailCache) throws(ArchiveError)
-    -> ThumbnailJob
-  {
+  func thumbnailJob(blobID: Int64, background: RGBA, size: Int) throws(ArchiveError) -> ThumbnailJob {
     let indexed = try storeCall { try DrawingIndexRecords.outline(blobID: blobID, in: database) }
     let contentHash: [UInt8]?
     var problem: String?
@@ -276,157 +166,32 @@ extension Archive {
       problem = indexed.problem
     } else {
       let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
-      switch Result(catching: { try DrawingReader.read(bytes) }) {
-      case .success(.drawing(let drawing)): contentHash = drawing.contentFingerprint.bytes
-      case .success(.unreadable(let reason, _)):
+      switch PictureRenderer.decode(bytes) {
+      case .success(let drawing): contentHash = drawing.contentFingerprint.bytes
+      case .failure(let undecodable):
         contentHash = nil
-        problem = "\(reason)"
-      case .failure(let error):
-        contentHash = nil
-        problem = "\(error)"
+        problem = undecodable.reason
       }
     }
-    var made = job(contentHash: contentHash, background: background, size: size, blobID: blobID, cache: cache)
+    var made = job(contentHash: contentHash, background: background, size: size, blobID: blobID)
     made.problem = problem
     return made
   }
 
-  func thumbnailJob(_ version: NewestVersion, size: Int, cache: ThumbnailCache) throws(ArchiveError) -> ThumbnailJob {
+  func thumbnailJob(_ version: NewestVersion, size: Int) throws(ArchiveError) -> ThumbnailJob {
     guard let status = version.status else {
-      return try thumbnailJob(blobID: version.blobID, background: version.background, size: size, cache: cache)
+      return try thumbnailJob(blobID: version.blobID, background: version.background, size: size)
     }
     return job(
-      contentHash: status == .decoded ? version.contentHash : nil,
-      background: version.background, size: size,
-      blobID: version.blobID, cache: cache)
+      contentHash: status == .decoded ? version.contentHash : nil, background: version.background, size: size,
+      blobID: version.blobID)
   }
 
-  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64, cache: ThumbnailCache)
-    -> ThumbnailJob
-  {
-    ThumbnailJob(
+  private func job(contentHash: [UInt8]?, background: RGBA, size: Int, blobID: Int64) -> ThumbnailJob {
+    let rendererVersion = pictureRenderer.version
+    return ThumbnailJob(
       key: ThumbnailCache.key(
-        contentHash: contentHash, background: background, pixelSize: size, rendererVersion: cache.rendererVersion),
-      contentHash: contentHash, background: background, size: size, blobID: blobID)
-  }
-
-  /// The cached PNG under `key`, if any.
-  func cachedThumbnail(_ key: [UInt8]) throws(ArchiveError) -> [UInt8]? {
-    try storeCall { try ThumbnailRecords.png(key: key, in: database) }
-  }
-
-  /// Renders a job and encodes it with the Software chunk only (invariant 1 of 0004).
-  static func renderThumbnailPNG(_ job: ThumbnailJob, blobs: BlobStore, cache: ThumbnailCache) throws -> [UInt8] {
-    let image: RenderedImage
-    if job.contentHash == nil {
-      image = ThumbnailPlaceholder.image(background: job.background, size: job.size)
-    } else {
-      let bytes = try blobs.bytes(ofBlob: job.blobID)
-      guard case .drawing(let drawing)? = try? DrawingReader.read(bytes) else {
-        // The index says it decodes; only a damaged blob (caught by the hash check above)
-        // or a reader that changed its mind can get here.
-        throw StoreError(
-          kind: .corrupt, message: "drawing blob \(job.blobID) no longer decodes, though its index says it does")
-      }
-      image = Renderer.thumbnail(of: drawing, background: job.background, pixelSize: job.size)
-    }
-    return try PNG.encode(image, text: [pngSoftware], compressionLevel: cache.compressionLevel, filter: .none)
-  }
-
-  /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only
-  /// connection; one job, or one worker, renders on this connection.
-  func renderThumbnails(_ jobs: [ThumbnailJob], cache: ThumbnailCache, workers: Int) throws(ArchiveError) -> [[UInt8]] {
-    let workerCount = min(max(1, workers), jobs.count)
-    if workerCount <= 1 {
-      let blobs = BlobStore(database)
-      return try storeCall { try jobs.map { try Self.renderThumbnailPNG($0, blobs: blobs, cache: cache) } }
-    }
-    let shared = ParallelRender(count: jobs.count)
-    let archivePath = path
-    let render: @Sendable () -> Void = {
-      let db: Database
-      do {
-        db = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
-      } catch {
-        shared.fail(ArchiveError(error, path: archivePath))
-        return
-      }
-      defer { db.close() }
-      let blobs = BlobStore(db)
-      while let index = shared.nextIndex() {
-        do {
-          shared.set(index, try Self.renderThumbnailPNG(jobs[index], blobs: blobs, cache: cache))
-        } catch {
-          shared.fail(ArchiveError(error, path: archivePath))
-          return
-        }
-      }
-    }
-    // This thread renders too, as one of the workers. Threads the system refuses are only
-    // fewer workers: the ones that started, and this one, render every job.
-    var others: [SystemThread] = []
-    for _ in 1..<workerCount {
-      guard let thread = try? SystemThread(render) else { break }
-      others.append(thread)
-    }
-    render()
-    others.forEach { $0.join() }
-    return try shared.results()
-  }
-
-  /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
-  /// (the file turned read-only, another process holds the write lock for more than a
-  /// quarter of a second) only means they are rendered again next time, so it is not reported.
-  func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])], cache: ThumbnailCache) {
-    guard mode == .readWrite, !items.isEmpty else { return }
-    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    // Waiting out an import's write lock for the usual 5 s is not worth it for a cache row.
-    try? database.setBusyTimeout(milliseconds: 250)
-    defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
-    _ = try? database.transaction {
-      for (job, png) in items {
-        try ThumbnailRecords.insert(
-          NewThumbnail(
-            key: job.key, contentHash: job.contentHash, background: job.background, pixelSize: job.size,
-            rendererVersion: cache.rendererVersion, png: png, createdMilliseconds: now),
-          in: database)
-      }
-    }
-  }
-}
-
-/// Work shared by the rendering threads: the next job to take, the results, the first error.
-private final class ParallelRender: Sendable {
-  private struct State {
-    var next = 0
-    var pngs: [[UInt8]]
-    var failure: ArchiveError?
-  }
-  private let state: Mutex<State>
-
-  init(count: Int) { state = Mutex(State(pngs: Array(repeating: [], count: count))) }
-
-  func nextIndex() -> Int? {
-    state.withLock { state in
-      guard state.failure == nil, state.next < state.pngs.count else { return nil }
-      state.next += 1
-      return state.next - 1
-    }
-  }
-
-  func set(_ index: Int, _ png: [UInt8]) {
-    state.withLock { $0.pngs[index] = png }
-  }
-
-  func fail(_ error: ArchiveError) {
-    state.withLock { state in
-      if state.failure == nil { state.failure = error }
-    }
-  }
-
-  func results() throws(ArchiveError) -> [[UInt8]] {
-    let (pngs, failure) = state.withLock { ($0.pngs, $0.failure) }
-    if let failure { throw failure }
-    return pngs
+        contentHash: contentHash, background: background, pixelSize: size, rendererVersion: rendererVersion),
+      contentHash: contentHash, background: background, size: size, rendererVersion: rendererVersion, blobID: blobID)
   }
 }

@@ -21,7 +21,6 @@ import InklingStore
 /// A thumbnail to read or render: one version's drawing over its background at one size.
 public struct ThumbnailRequest: Sendable {
   let job: ThumbnailJob
-  let rendererVersion: Int
 
   /// The hex SHA-256 of everything the pixels depend on (ThumbnailCache.swift): equal for
   /// equal PNGs, whatever the version or draft, so a fit HTTP entity tag.
@@ -31,7 +30,6 @@ public struct ThumbnailRequest: Sendable {
 /// A thumbnail rendered on one connection, to be stored in the cache through another.
 public struct RenderedThumbnail: Sendable {
   let job: ThumbnailJob
-  let rendererVersion: Int
   let png: [UInt8]
 }
 
@@ -59,12 +57,9 @@ extension Archive {
   /// - Throws: `ArchiveError.invalidArgument(.thumbnailSize)` when `size` is not one of
   ///   `ThumbnailCache.standardSizes`, `.noVersionWithID` when there is no such version.
   public func thumbnailRequest(version id: VersionID, size: Int) throws(ArchiveError) -> ThumbnailRequest {
-    try Self.checkThumbnailSize(size)
-    let row = try versionRow(id)
-    let cache = ThumbnailCache()
-    return ThumbnailRequest(
-      job: try thumbnailJob(blobID: row.blobID, background: row.background, size: size, cache: cache),
-      rendererVersion: cache.rendererVersion)
+    try PictureSpec.thumbnail(size: size).check()
+    let row = try VersionLookup(self).row(id: id)
+    return ThumbnailRequest(job: try thumbnailJob(blobID: row.blobID, background: row.background, size: size))
   }
 
   /// The thumbnail's PNG when the cache has it (nil: `thumbnailPNG` renders it), so that a
@@ -83,21 +78,15 @@ extension Archive {
     png: [UInt8], rendered: RenderedThumbnail?
   ) {
     if let png = try cachedThumbnail(request.job.key) { return (png, nil) }
-    var cache = ThumbnailCache()
-    cache.rendererVersion = request.rendererVersion
-    let png = try storeCall { try Self.renderThumbnailPNG(request.job, blobs: BlobStore(database), cache: cache) }
-    return (png, RenderedThumbnail(job: request.job, rendererVersion: request.rendererVersion, png: png))
+    let png = try storeCall { try pictureRenderer.png(of: request.job, blobs: BlobStore(database)) }
+    return (png, RenderedThumbnail(job: request.job, png: png))
   }
 
   /// Stores thumbnails rendered on other connections, in one transaction. As for every cache
   /// store, a failure (the archive is read-only, an import holds the write lock) is not an
   /// error: they are rendered again next time.
   public func storeThumbnails(_ thumbnails: [RenderedThumbnail]) {
-    for group in Dictionary(grouping: thumbnails, by: \.rendererVersion) {
-      var cache = ThumbnailCache()
-      cache.rendererVersion = group.key
-      storeThumbnails(group.value.map { ($0.job, $0.png) }, cache: cache)
-    }
+    storeThumbnails(thumbnails.map { ($0.job, $0.png) })
   }
 
   /// Version `id` as the app's share image at `scale` pixels per point (see `render(draft:)`),
@@ -107,43 +96,25 @@ extension Archive {
   ///   `.noVersionWithID` when there is no such version, `.unreadableDrawing` when its drawing
   ///   does not decode.
   public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
-    guard scale.isFinite, scale > 0, scale <= 16 else { throw .invalidArgument(.renderScale(scale)) }
-    let row = try versionRow(id)
-    let image = Renderer.export(of: try decodedDrawing(row, id), background: row.background, scale: scale)
-    return try Self.encode(image, text: [Self.pngSoftware] + Self.pngFacts(row))
+    let spec = PictureSpec.shareImage(scale: scale)
+    try spec.check()
+    let row = try VersionLookup(self).row(id: id)
+    return try pictureRenderer.picture(
+      of: try decodedDrawing(row), background: row.background, spec, text: PictureRenderer.text(of: row)
+    ).png
   }
 
-  /// Title, Creation Time and Inkling File: the draft, the save time and the file a share image shows.
-  static func pngFacts(_ row: VersionRow) -> [(String, String)] {
-    [
-      ("Title", row.draftName), ("Creation Time", Self.iso8601(milliseconds: row.savedMilliseconds)),
-      ("Inkling File", row.fileName),
-    ]
-  }
-
-  static func encode(_ image: RenderedImage, text: [(String, String)]) throws(ArchiveError) -> [UInt8] {
-    do {
-      return try PNG.encode(image, text: text)
-    } catch {
-      throw .imageEncoding(detail: "\(error)")
-    }
-  }
-
-  /// Version `id`'s drawing, decoded.
+  /// Version `row`'s drawing, decoded.
   ///
   /// - Throws: `ArchiveError.unreadableDrawing` when it does not decode (with why).
-  func decodedDrawing(_ row: VersionRow, _ id: VersionID) throws(ArchiveError) -> Drawing {
+  func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Drawing {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
-    let problem: String
-    do {
-      switch try DrawingReader.read(bytes) {
-      case .drawing(let drawing): return drawing
-      case .unreadable(let reason, _): problem = "\(reason)"
-      }
-    } catch {
-      problem = "its drawing is damaged (\(error))"
+    switch PictureRenderer.decode(bytes) {
+    case .success(let drawing): return drawing
+    case .failure(let undecodable):
+      throw .unreadableDrawing(
+        draft: row.draftName, version: try VersionLookup(self).number(of: row), reason: undecodable.described)
     }
-    throw .unreadableDrawing(draft: row.draftName, version: try version(id).info.number, reason: problem)
   }
 
   /// The exact bytes of version `id`'s original file, verified against its SHA-256.
@@ -151,15 +122,19 @@ extension Archive {
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version,
   ///   `.damagedVersion` when the rebuilt file does not match its hash.
   public func originalFile(of id: VersionID) throws(ArchiveError) -> OriginalFile {
-    let (row, info) = try version(id)
-    return OriginalFile(file: try file(row), bytes: try fileBytes(of: row, info: info))
+    try inSnapshot { () throws -> OriginalFile in
+      let lookup = VersionLookup(self)
+      let row = try lookup.row(id: id)
+      return OriginalFile(
+        file: try file(row), bytes: try verifiedFile(of: row, number: try lookup.number(of: row)).file)
+    }
   }
 
   /// The name, size and hash of version `id`'s file, without rebuilding it.
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func versionFile(_ id: VersionID) throws(ArchiveError) -> VersionFile {
-    try file(try versionRow(id))
+    try file(try VersionLookup(self).row(id: id))
   }
 
   private func file(_ row: VersionRow) throws(ArchiveError) -> VersionFile {
@@ -186,24 +161,10 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func drawing(of id: VersionID) throws(ArchiveError) -> DrawingSummary {
-    let row = try versionRow(id)
-    let facts = try storeCall { try DrawingIndexRecords.read(blobID: row.blobID, in: database) }
-    return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
-  }
-
-  /// The version with row id `id`.
-  func versionRow(_ id: VersionID) throws(ArchiveError) -> VersionRow {
-    let row = try storeCall { try VersionRecords.version(id: id.rawValue, in: database) }
-    guard let row else { throw .noVersionWithID(id) }
-    return row
-  }
-
-  /// The version with row id `id` and its history entry (its number among its draft's).
-  func version(_ id: VersionID) throws(ArchiveError) -> (row: VersionRow, info: VersionInfo) {
-    let row = try versionRow(id)
-    guard let entry = try versions(of: row.draftName).first(where: { $0.row.id == id.rawValue }) else {
-      throw .noVersionWithID(id)  // removed between the two reads
+    try inSnapshot {
+      let row = try VersionLookup(self).row(id: id)
+      let facts = try DrawingIndexRecords.read(blobID: row.blobID, in: database)
+      return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
     }
-    return entry
   }
 }

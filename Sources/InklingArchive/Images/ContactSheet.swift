@@ -77,12 +77,6 @@ extension Archive {
   public func contactSheet(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [UInt8] {
-    try contactSheet(drafts: names, size: size, columns: columns, timeZone: timeZone, cache: ThumbnailCache())
-  }
-
-  func contactSheet(
-    drafts names: [String], size: Int, columns: Int?, timeZone: TimeZone?, cache: ThumbnailCache
-  ) throws(ArchiveError) -> [UInt8] {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
     }
@@ -110,7 +104,7 @@ extension Archive {
     }
 
     // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
-    let jobs = try versions.map { v throws(ArchiveError) in try thumbnailJob(v, size: size, cache: cache) }
+    let jobs = try versions.map { v throws(ArchiveError) in try thumbnailJob(v, size: size) }
     var pngs: [[UInt8]: [UInt8]] = [:]
     var missing: [ThumbnailJob] = []
     for job in jobs where pngs[job.key] == nil {
@@ -120,9 +114,9 @@ extension Archive {
         missing.append(job)
       }
     }
-    let rendered = try renderThumbnails(missing, cache: cache, workers: 2)
+    let rendered = try renderThumbnails(missing, workers: 2)
     for (job, png) in zip(missing, rendered) { pngs[job.key] = png }
-    storeThumbnails(Array(zip(missing, rendered)), cache: cache)
+    storeThumbnails(Array(zip(missing, rendered)))
 
     // The sheet.
     var sheet = RenderedImage(
@@ -152,7 +146,7 @@ extension Archive {
     }
     let newest = versions.map(\.savedMilliseconds).max() ?? 0
     let chunks = [
-      Self.pngSoftware, ("Title", "Contact sheet of \(versions.count) draft\(versions.count == 1 ? "" : "s")"),
+      PictureRenderer.software, ("Title", "Contact sheet of \(versions.count) draft\(versions.count == 1 ? "" : "s")"),
       ("Description", versions.map(\.name).joined(separator: "\n")),
       ("Creation Time", Self.iso8601(milliseconds: newest)),
     ]

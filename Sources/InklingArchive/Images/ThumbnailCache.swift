@@ -8,13 +8,14 @@
 //     the background with a placeholder marker, see ThumbnailPlaceholder);
 //  2. the background colour, as the four IEEE-754 bit patterns stored for the version;
 //  3. the pixel size;
-//  4. `Renderer.version`, so that a renderer whose pixels change never reads old rows.
+//  4. the renderer's version (PictureRenderer), so that a renderer whose pixels change never
+//     reads old rows.
 // Draft names, version numbers and dates are not in it: they go into PNG text chunks when a
 // thumbnail is read (PNGText), so versions of different drafts with the same drawing and
 // colour share one row.
 
+import FoundationEssentials
 import InklingFormats
-import InklingRendering
 import InklingStore
 
 /// The archive's cache of rendered thumbnails.
@@ -23,21 +24,12 @@ import InklingStore
 /// let (count, bytes) = try ThumbnailCache.size(in: archive)   // for `stats`
 /// let removed = try ThumbnailCache.removeUnneeded(in: archive) // for `gc`
 /// ```
-public struct ThumbnailCache: Sendable {
+public enum ThumbnailCache {
   /// The sizes `thumbnail` accepts, as the freedesktop thumbnail sizes (normal, large,
   /// x-large, xx-large).
   public static let standardSizes = [128, 256, 512, 1024]
   /// The size `thumbnail` uses when none is given.
   public static let defaultSize = 256
-
-  /// The renderer version in keys and rows; tests set another to simulate a renderer change.
-  var rendererVersion: Int = Renderer.version
-  /// zlib level of cached PNGs, whose rows are not filtered: encoding is part of every cold
-  /// thumbnail, and level 1 without filters is both faster and smaller than libpng's default
-  /// (level 6, adaptive filters) on thumbnails (docs/thumbnails.md, "Measurements").
-  var compressionLevel: Int32 = 1
-
-  init(rendererVersion: Int = Renderer.version) { self.rendererVersion = rendererVersion }
 
   /// The number of cached thumbnails and the bytes of their PNGs.
   ///
@@ -55,13 +47,9 @@ public struct ThumbnailCache: Sendable {
   /// not yet `reindex`ed) count as unneeded: `gc` cannot tell their content without decoding.
   /// - Throws: `ArchiveError` when the archive is read-only or cannot be written.
   public static func removeUnneeded(in archive: Archive) throws(ArchiveError) -> Int {
-    try removeUnneeded(in: archive, rendererVersion: Renderer.version)
-  }
-
-  static func removeUnneeded(in archive: Archive, rendererVersion: Int) throws(ArchiveError) -> Int {
     guard archive.mode == .readWrite else { throw .openedReadOnly(path: archive.path) }
     return try archive.storeCall {
-      try ThumbnailRecords.removeUnneeded(rendererVersion: rendererVersion, in: archive.database)
+      try ThumbnailRecords.removeUnneeded(rendererVersion: archive.pictureRenderer.version, in: archive.database)
     }
   }
 
@@ -82,5 +70,32 @@ public struct ThumbnailCache: Sendable {
     word(UInt64(bitPattern: Int64(pixelSize)))
     word(UInt64(bitPattern: Int64(rendererVersion)))
     return SHA256.hash(bytes)
+  }
+}
+
+extension Archive {
+  /// The cached PNG under `key`, if any.
+  func cachedThumbnail(_ key: [UInt8]) throws(ArchiveError) -> [UInt8]? {
+    try storeCall { try ThumbnailRecords.png(key: key, in: database) }
+  }
+
+  /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
+  /// (the file turned read-only, another process holds the write lock for more than a
+  /// quarter of a second) only means they are rendered again next time, so it is not reported.
+  func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])]) {
+    guard mode == .readWrite, !items.isEmpty else { return }
+    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    // Waiting out an import's write lock for the usual 5 s is not worth it for a cache row.
+    try? database.setBusyTimeout(milliseconds: 250)
+    defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
+    _ = try? database.transaction {
+      for (job, png) in items {
+        try ThumbnailRecords.insert(
+          NewThumbnail(
+            key: job.key, contentHash: job.contentHash, background: job.background, pixelSize: job.size,
+            rendererVersion: job.rendererVersion, png: png, createdMilliseconds: now),
+          in: database)
+      }
+    }
   }
 }

@@ -42,50 +42,39 @@ extension Archive {
     -> RevertResult
   {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
-    // The history is read once, in the writing transaction: the new version's entry is made
-    // from it and the row inserted, as a read after the commit would give it.
+    // The versions are found in the writing transaction, and the new version's entry read
+    // before it commits, as a read after the commit would give it.
     let (entry, added) = try storeCall {
       try database.transaction { () throws -> ((row: VersionRow, info: VersionInfo), Bool) in
         let draft = try liveDraft(named: name)
-        var history = try HistoryRead(ofDraft: draft.id, in: database)
-        guard (1...history.rows.count).contains(number) else {
-          throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: history.rows.count)
-        }
-        let target = history.rows[number - 1]
+        let lookup = VersionLookup(self)
+        guard let target = try lookup.version(ofDraft: draft.id, .number(number))?.row,
+          let newest = try lookup.version(ofDraft: draft.id, .latest)
+        else { throw noSuchDraft(name) }  // a draft without versions is as good as none
         // A version that no longer rebuilds its file would pass its damage on.
-        _ = try fileBytes(of: target, number: number)
-        guard let newest = history.rows.last else {
-          preconditionFailure("a draft has at least one version, or it would not be found")
-        }
-        let id: Int64
-        let added: Bool
-        if newest.fileSHA256 == target.fileSHA256 {
+        _ = try verifiedFile(of: target, number: number)
+        if newest.row.fileSHA256 == target.fileSHA256 {
           // The newest version is that file already: it is what was asked for.
-          (id, added) = (newest.id, false)
-        } else {
-          let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-          let second = { (milliseconds: Int64) in milliseconds - ((milliseconds % 1000) + 1000) % 1000 }
-          let saved = max(second(milliseconds), second(newest.savedMilliseconds) + 1000)
-          let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
-          // A save stamped later than now is modified then too, so the file's time agrees with its name.
-          let modified =
-            saved > milliseconds ? saved * 1_000_000 : Int64((now.timeIntervalSince1970 * 1e9).rounded(.down))
-          let version = NewVersion(
-            draftID: draft.id, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: milliseconds,
-            fileName: fileName, fileSHA256: target.fileSHA256, fileSize: target.fileSize,
-            fileModificationNanoseconds: modified, blobID: target.blobID, envelopeID: target.envelopeID,
-            background: target.background, revertsVersionID: target.revertsVersionID ?? target.id)
-          guard let inserted = try VersionRecords.insert(version, in: database) else {
-            // Every other version of the draft is saved in an earlier second.
-            throw StoreError(kind: .corrupt, message: "a version saved after the newest one already exists")
-          }
-          history.insert(VersionRow(version, id: inserted, draftName: draft.name))
-          (id, added) = (inserted, true)
+          return (newest, false)
         }
-        guard let entry = history.entries().first(where: { $0.row.id == id }) else {
-          preconditionFailure("the version added or found is one of the draft's")
+        let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let second = { (milliseconds: Int64) in milliseconds - ((milliseconds % 1000) + 1000) % 1000 }
+        let saved = max(second(milliseconds), second(newest.row.savedMilliseconds) + 1000)
+        let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
+        // A save stamped later than now is modified then too, so the file's time agrees with its name.
+        let modified =
+          saved > milliseconds ? saved * 1_000_000 : Int64((now.timeIntervalSince1970 * 1e9).rounded(.down))
+        let version = NewVersion(
+          draftID: draft.id, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: milliseconds,
+          fileName: fileName, fileSHA256: target.fileSHA256, fileSize: target.fileSize,
+          fileModificationNanoseconds: modified, blobID: target.blobID, envelopeID: target.envelopeID,
+          background: target.background, revertsVersionID: target.revertsVersionID ?? target.id)
+        guard let inserted = try VersionRecords.insert(version, in: database) else {
+          // Every other version of the draft is saved in an earlier second.
+          throw StoreError(kind: .corrupt, message: "a version saved after the newest one already exists")
         }
-        return (entry, added)
+        let row = VersionRow(version, id: inserted, draftName: draft.name)
+        return ((row, try lookup.entry(row)), true)
       }
     }
     return RevertResult(version: entry.info, revertedTo: number, added: added)

@@ -63,7 +63,8 @@ extension Archive {
         report.strokesRemoved = try DrawingIndexRecords.removeUnusedStrokes(in: database)
       }
       // Its own transaction: a cache, whatever happened above.
-      report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(rendererVersion: Renderer.version, in: database)
+      report.thumbnailsRemoved = try ThumbnailRecords.removeUnneeded(
+        rendererVersion: pictureRenderer.version, in: database)
       if repack {
         report.drawingsRepacked = try repackBlobs(level: level, between: betweenRepackTransactions)
         // Blobs kept only as bases of old deltas are free now.

@@ -78,12 +78,11 @@ extension Archive {
 }
 
 /// What `history` reads of one draft: its versions, oldest first, with their blobs' summaries
-/// and their sources. An operation that adds a version in the same transaction adds its row
-/// here (`insert`) instead of reading the history again.
+/// and their sources.
 struct HistoryRead {
-  private(set) var rows: [VersionRow]
+  private let rows: [VersionRow]
   private let blobs: [Int64: BlobSummary]
-  private var sources: [Int64: [VersionSourceRow]]
+  private let sources: [Int64: [VersionSourceRow]]
 
   /// Reads the history of draft `draftID`.
   ///
@@ -95,18 +94,6 @@ struct HistoryRead {
       first
     }
     sources = try SourceRecords.sources(ofDraft: draftID, in: database)
-  }
-
-  /// Adds a version just inserted whose blob is one of the draft's already (a revert's) and
-  /// that has no sources yet, where history's order puts it: by save time, then id.
-  mutating func insert(_ row: VersionRow) {
-    precondition(blobs[row.blobID] != nil, "a version added to a read history shares a blob of the draft")
-    let index =
-      rows.firstIndex {
-        $0.savedMilliseconds > row.savedMilliseconds
-          || ($0.savedMilliseconds == row.savedMilliseconds && $0.id > row.id)
-      } ?? rows.endIndex
-    rows.insert(row, at: index)
   }
 
   /// Each version's row and history entry, numbered from 1.
@@ -121,17 +108,31 @@ struct HistoryRead {
         if same == nil { firstWithContent[content] = index + 1 }
       }
       let info = VersionInfo(
-        draftName: row.draftName, number: index + 1, saved: Archive.date(row.savedMilliseconds),
-        savedFromFileName: row.savedSource == .fileName, imported: Archive.date(row.importedMilliseconds),
-        fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
-        background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
-        drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
-        sameDrawingAs: same, revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
-        sources: (sources[row.id] ?? []).map {
-          VersionSource(
-            label: $0.label, path: $0.path, importRun: $0.runID, recorded: Archive.date($0.runStartedMilliseconds))
-        })
+        row, number: index + 1, blob: blob, sameDrawingAs: same,
+        revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
+        sources: sources[row.id] ?? [])
       return (row, info)
     }
+  }
+}
+
+extension VersionInfo {
+  /// The history entry of the version of `row`, numbered `number`, whose blob `blob`
+  /// summarises (nil for a missing blob).
+  init(
+    _ row: VersionRow, number: Int, blob: BlobSummary?, sameDrawingAs: Int?, revertsTo: Int?,
+    sources: [VersionSourceRow]
+  ) {
+    self.init(
+      draftName: row.draftName, number: number, saved: Archive.date(row.savedMilliseconds),
+      savedFromFileName: row.savedSource == .fileName, imported: Archive.date(row.importedMilliseconds),
+      fileName: row.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
+      background: row.background, drawingSHA256: blob.map { hexString($0.sha256) } ?? "",
+      drawingSize: blob?.size ?? 0, strokeCount: blob?.status == .decoded ? blob?.visibleStrokes : nil,
+      sameDrawingAs: sameDrawingAs, revertsTo: revertsTo,
+      sources: sources.map {
+        VersionSource(
+          label: $0.label, path: $0.path, importRun: $0.runID, recorded: Archive.date($0.runStartedMilliseconds))
+      })
   }
 }

@@ -6,24 +6,12 @@ import FoundationEssentials
 import InklingFormats
 import InklingStore
 
-/// Which version of a draft.
-public enum VersionSelector: Sendable, Equatable {
-  /// The newest version.
-  case latest
-  /// Version N, 1 being the oldest (as `history` numbers them).
-  case number(Int)
-  /// The version current at the end of a date range: the newest saved before `range.end`.
-  case at(DateRange)
-}
-
 /// Where restored files go.
 public enum RestoreDestination: Sendable, Equatable {
   /// Into a folder (created when missing), under each version's original file name.
   case folder(String)
   /// To exactly this file.
   case file(String)
-  /// To the process's standard output.
-  case standardOutput
 }
 
 /// Why a file was written under another name than the one it was imported with.
@@ -39,13 +27,20 @@ public enum FileNameChange: String, Sendable, Equatable {
 
 /// A file written by `restore`.
 public struct RestoredFile: Sendable, Equatable {
-  /// Where it was written; `-` for standard output.
+  /// Where it was written (`-` when a caller wrote `fileContents` to standard output).
   public var path: String
   public var version: VersionInfo
   /// The version's original file name when it was written under another one.
   public var renamedFrom: String?
   /// Why, when it was.
   public var nameChange: FileNameChange?
+
+  public init(path: String, version: VersionInfo, renamedFrom: String? = nil, nameChange: FileNameChange? = nil) {
+    self.path = path
+    self.version = version
+    self.renamedFrom = renamedFrom
+    self.nameChange = nameChange
+  }
 }
 
 extension Archive {
@@ -57,8 +52,30 @@ extension Archive {
     draft name: String, version selector: VersionSelector = .latest, to destination: RestoreDestination,
     overwrite: Bool = false
   ) throws(ArchiveError) -> RestoredFile {
-    let (row, info) = try versionRow(draft: name, selector)
-    return try write(row, info: info, to: destination, overwrite: overwrite)
+    let (row, info, bytes) = try versionAndFile(draft: name, selector)
+    return try write(bytes, of: row, info: info, to: destination, overwrite: overwrite)
+  }
+
+  /// The exact bytes of one version's original file, verified as `restore` verifies them,
+  /// for a caller that writes them itself (`restore -o -` to standard output).
+  ///
+  /// - Throws: as `restore`, less the destination's errors.
+  public func fileContents(draft name: String, version selector: VersionSelector = .latest) throws(ArchiveError)
+    -> (bytes: [UInt8], version: VersionInfo)
+  {
+    let (_, info, bytes) = try versionAndFile(draft: name, selector)
+    return (bytes, info)
+  }
+
+  /// The version and its verified file, from one snapshot: a purge and gc between the two
+  /// reads would otherwise leave a found version without its blob.
+  private func versionAndFile(draft name: String, _ selector: VersionSelector) throws(ArchiveError) -> (
+    VersionRow, VersionInfo, [UInt8]
+  ) {
+    try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      return (row, info, try verifiedFile(of: row, number: info.number).file)
+    }
   }
 
   /// Restores every version of a draft into `folder`, oldest first. Versions that share a
@@ -69,21 +86,23 @@ extension Archive {
   public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError)
     -> [RestoredFile]
   {
-    let versions = try versions(of: name)
-    let names = try Self.folderNames(of: versions.map(\.row))
-    try FileOutput.makeFolder(folder)
-    Leftovers.remove(.file, in: folder)
-    var restored: [RestoredFile] = []
-    for (row, info) in versions {
-      let (fileName, change) = names[row.id]!
-      let path = OutputPath.joining(folder, fileName)
-      try FileOutput.write(
-        try fileBytes(of: row, info: info), to: .file(path), modificationNanoseconds: row.fileModificationNanoseconds,
-        overwrite: overwrite)
-      restored.append(
-        RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
+    try inSnapshot { () throws -> [RestoredFile] in
+      let versions = try versions(of: name)
+      let names = try Self.folderNames(of: versions.map(\.row))
+      try FileOutput.makeFolder(folder)
+      Leftovers.remove(.file, in: folder)
+      var restored: [RestoredFile] = []
+      for (row, info) in versions {
+        let (fileName, change) = names[row.id]!
+        let path = OutputPath.joining(folder, fileName)
+        try FileOutput.write(
+          try verifiedFile(of: row, number: info.number).file, to: path,
+          modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+        restored.append(
+          RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
+      }
+      return restored
     }
-    return restored
   }
 
   /// The distinct names the files of `rows` get in one folder, by row id, and why each differs
@@ -127,25 +146,13 @@ extension Archive {
     return (name, change)
   }
 
-  /// The exact bytes of a version's original file, verified against its SHA-256.
+  /// The exact bytes of the original file of `row`, version `number` of its draft, verified
+  /// against its SHA-256, and the drawing bytes they were rebuilt from (verified against
+  /// theirs), for a caller that draws the version too and should not decode its blob again.
   ///
   /// - Throws: `ArchiveError.damagedVersion` when the stored form no longer rebuilds them.
-  func fileBytes(of row: VersionRow, info: VersionInfo) throws(ArchiveError) -> [UInt8] {
-    try fileBytes(of: row, number: info.number)
-  }
-
-  /// `fileBytes(of:info:)` for version `number` of its draft.
-  func fileBytes(of row: VersionRow, number: Int) throws(ArchiveError) -> [UInt8] {
-    try fileAndDrawing(of: row, number: number).file
-  }
-
-  /// The exact bytes of a version's original file, verified against its SHA-256, and the
-  /// drawing bytes they were rebuilt from (verified against theirs), for a caller that draws
-  /// the version too and should not decode its blob again.
-  ///
-  /// - Throws: as `fileBytes(of:info:)`.
-  func fileAndDrawing(of row: VersionRow, number: Int) throws(ArchiveError) -> (file: [UInt8], drawing: [UInt8]) {
-    let (file, drawing) = try storeCall {
+  func verifiedFile(of row: VersionRow, number: Int) throws(ArchiveError) -> (file: [UInt8], drawing: [UInt8]) {
+    let (file, drawing) = try inSnapshot {
       let drawing = try BlobStore(database).bytes(ofBlob: row.blobID)
       let template = try EnvelopeRecords.template(row.envelopeID, in: database)
       return (template.rebuild(drawing: drawing), drawing)
@@ -163,33 +170,26 @@ extension Archive {
     FolderNaming.safeName(row.draftName, fallback: "Untitled") + ".inkling"
   }
 
-  private func write(_ row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool)
-    throws(ArchiveError) -> RestoredFile
-  {
-    let bytes = try fileBytes(of: row, info: info)
+  private func write(
+    _ bytes: [UInt8], of row: VersionRow, info: VersionInfo, to destination: RestoreDestination, overwrite: Bool
+  ) throws(ArchiveError) -> RestoredFile {
     let path: String
-    let target: OutputTarget
     var renamedFrom: String?
     var change: FileNameChange?
     switch destination {
-    case .standardOutput:
-      path = "-"
-      target = .standardOutput
     case .file(let file):
       path = file
-      target = .file(file)
     case .folder(let folder):
       try FileOutput.makeFolder(folder)
       let (name, why) = try Self.fileName(of: row, in: nil)
       if why != nil { (renamedFrom, change) = (row.fileName, why) }
       path = OutputPath.joining(folder, name)
-      target = .file(path)
     }
-    if case .file(let file) = target, let parts = OutputPath(file) {
+    if let parts = OutputPath(path) {
       Leftovers.remove(.file, in: parts.folder, name: parts.name)
     }
     try FileOutput.write(
-      bytes, to: target, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
     return RestoredFile(path: path, version: info, renamedFrom: renamedFrom, nameChange: change)
   }
 }

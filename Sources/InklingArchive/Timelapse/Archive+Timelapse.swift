@@ -51,8 +51,8 @@ public enum TimelapseFormat: String, Sendable, Equatable, CaseIterable {
 public enum TimelapseDestination: Sendable, Equatable {
   /// Numbered PNGs (`00001.png`, …) in a folder, created when missing.
   case frames(folder: String)
-  /// One video file, or standard output.
-  case video(OutputTarget, TimelapseFormat)
+  /// One video file at this path (`timelapseVideo` gives the bytes instead).
+  case video(String, TimelapseFormat)
 }
 
 /// A version the time-lapse left out because its drawing does not decode.
@@ -130,16 +130,19 @@ extension Archive {
     return summary
   }
 
-  /// The draft's time-lapse as the bytes of one video, for a caller that keeps it rather than
-  /// writing a file (the server's draft page). It is made in a temporary file in `$TMPDIR`.
+  /// The draft's time-lapse as the bytes of one video, for a caller that keeps it or sends it
+  /// on rather than writing a file (the server's draft page, `timelapse -o -`). It is made in
+  /// a temporary file in `$TMPDIR`.
   ///
   /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`.
   public func timelapseVideo(
-    of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4
+    of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4,
+    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
   ) throws(ArchiveError) -> (video: [UInt8], summary: TimelapseSummary) {
-    let path = try FileOutput.temporaryFile(for: .standardOutput, overwrite: true)
+    let path = try FileOutput.temporaryFile(for: nil, overwrite: true)
     defer { unlink(path) }
-    let summary = try timelapse(of: name, options: options, to: .video(.file(path), format), overwrite: true)
+    let summary = try timelapse(
+      of: name, options: options, to: .video(path, format), overwrite: true, progress: progress)
     return (try FileOutput.contents(of: path), summary)
   }
 
@@ -163,7 +166,7 @@ extension Archive {
     var replayed: [Int] = []
     // The newest readable version before the range is what the replay starts from.
     for number in (1..<first).reversed() {
-      if case .drawing(let drawing) = try decodedDrawing(versions[number - 1].row) {
+      if case .drawing(let drawing) = try drawingToReplay(versions[number - 1].row) {
         planner.add(
           drawing, background: versions[number - 1].row.background,
           saved: Self.referenceSeconds(versions[number - 1].row), replayed: false)
@@ -172,7 +175,7 @@ extension Archive {
     }
     for number in first...last {
       let row = versions[number - 1].row
-      switch try decodedDrawing(row) {
+      switch try drawingToReplay(row) {
       case .drawing(let drawing):
         planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row))
         replayed.append(number)
@@ -201,15 +204,11 @@ extension Archive {
     case unreadable(String)
   }
 
-  private func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Decoded {
+  private func drawingToReplay(_ row: VersionRow) throws(ArchiveError) -> Decoded {
     let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
-    do {
-      switch try DrawingReader.read(bytes) {
-      case .drawing(let drawing): return .drawing(drawing)
-      case .unreadable(let reason, _): return .unreadable("\(reason)")
-      }
-    } catch {
-      return .unreadable("its drawing is damaged (\(error))")
+    switch PictureRenderer.decode(bytes) {
+    case .success(let drawing): return .drawing(drawing)
+    case .failure(let undecodable): return .unreadable(undecodable.described)
     }
   }
 

@@ -33,7 +33,7 @@ struct FrameFolderSink: TimelapseSink {
       throw .imageEncoding(detail: "\(error)")
     }
     try ImageFile.write(
-      png, to: .file(OutputPath.joining(folder, Self.name(ofFrame: written))), overwrite: overwrite)
+      png, to: OutputPath.joining(folder, Self.name(ofFrame: written)), overwrite: overwrite)
   }
 
   func finish() throws(ArchiveError) {}

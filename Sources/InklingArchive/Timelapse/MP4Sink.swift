@@ -1,7 +1,7 @@
 // `timelapse -o FILE.mp4`: frames encoded by libx264 into an MP4 (VideoBridge), written to a
 // temporary file and moved into place when the index is written, as every `-o` is. The MP4
-// muxer seeks back to move its index to the front (`+faststart`), so standard output gets the
-// finished file's bytes from a temporary file too.
+// muxer seeks back to move its index to the front (`+faststart`), so a FIFO or a device gets
+// the finished file's bytes from a temporary file too.
 
 import InklingRendering
 import VideoBridge
@@ -11,7 +11,7 @@ import VideoBridge
 #endif
 
 final class MP4Sink: TimelapseSink {
-  private let target: OutputTarget
+  private let target: String
   private let overwrite: Bool
   private let temporary: String
   private let size: (width: Int, height: Int)
@@ -22,7 +22,7 @@ final class MP4Sink: TimelapseSink {
   ///
   /// - Throws: `ArchiveError.destinationExists`, `.destinationIsFolder`, or `.videoEncoding`
   ///   when the encoder cannot start.
-  init(target: OutputTarget, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
+  init(target: String, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
     self.target = target
     self.overwrite = overwrite
     size = (geometry.width, geometry.height)

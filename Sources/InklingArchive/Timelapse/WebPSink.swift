@@ -1,20 +1,20 @@
 // `timelapse -o FILE.webp`: an animated WebP (VideoBridge over libwebp's WebPAnimEncoder),
 // assembled in memory and written as every picture is (ImageFile: atomically, never over a
-// file unless asked, or to standard output).
+// file unless asked).
 
 import InklingRendering
 import VideoBridge
 
 final class WebPSink: TimelapseSink {
-  private let target: OutputTarget
+  private let target: String
   private let overwrite: Bool
   private let size: (width: Int, height: Int)
   private var animation: OpaquePointer?
 
   /// - Throws: `ArchiveError.destinationExists` or `.destinationIsFolder` before any frame is
   ///   drawn, `.videoEncoding` when the encoder cannot start.
-  init(target: OutputTarget, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
-    if case .file(let path) = target { try FileOutput.checkWritable(path, overwrite: overwrite) }
+  init(target: String, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
+    try FileOutput.checkWritable(target, overwrite: overwrite)
     self.target = target
     self.overwrite = overwrite
     size = (geometry.width, geometry.height)

@@ -25,7 +25,7 @@
 // name is first `balanced`: a PDI of its own that closes no isolate it opened would close
 // ours early, and an isolate it leaves open would take our closing PDI (UAX #9, X6a).
 
-import InklingCommandLine
+import InklingPresentation
 
 enum Escape {
   /// Text between tags.

@@ -4,7 +4,6 @@
 // download of its original file. `&version=K` shows one version instead (VersionView).
 
 import InklingArchive
-import InklingCommandLine
 import InklingFormats
 import InklingPresentation
 

@@ -1,7 +1,7 @@
 // The one place where the library's errors become what a person reads in the browser, and
 // their HTTP status: what the request named does not exist (404), the request itself is
 // malformed (400), or the archive cannot be used (500). The command line words the same cases
-// for a terminal (inkling-archive/ErrorMessages.swift); these sentences name no flag or command.
+// for a terminal (InklingArchiveTool/ErrorMessages.swift); these sentences name no flag or command.
 // Each name in them is isolated (Escape.isolated), as in every view: a sentence is shown as text.
 
 import InklingArchive

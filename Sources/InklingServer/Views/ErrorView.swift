@@ -2,7 +2,7 @@
 // What each archive error means for a request is in ErrorSentences.swift.
 
 import InklingArchive
-import InklingCommandLine
+import InklingPresentation
 
 /// A request that cannot be answered as asked: its status, a sentence for the person, and
 /// drafts they may have meant.

@@ -7,7 +7,6 @@
 // one types (fetching `/` with the new query and swapping the grid).
 
 import InklingArchive
-import InklingCommandLine
 import InklingPresentation
 
 enum GridView {

@@ -3,7 +3,6 @@
 // so a script written against `--json` reads the API unchanged.
 
 import InklingArchive
-import InklingCommandLine
 import InklingPresentation
 
 enum JSONFields {

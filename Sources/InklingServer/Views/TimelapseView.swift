@@ -10,7 +10,6 @@
 // yet: the page asks for both at once, and the plan costs a fraction of the encoding.
 
 import InklingArchive
-import InklingCommandLine
 import InklingFormats
 import InklingPresentation
 import InklingRendering

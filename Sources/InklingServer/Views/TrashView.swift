@@ -3,7 +3,6 @@
 // which says it is in the trash (`banner`) and how to bring it back.
 
 import InklingArchive
-import InklingCommandLine
 import InklingPresentation
 
 enum TrashView {

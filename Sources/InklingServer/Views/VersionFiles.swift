@@ -83,7 +83,7 @@ enum VersionFiles {
     let file = try pool.withArchive { try $0.versionFile(id) }
     try requireTrashAsked(file.draftInTrash, target)
     let policy = policy(target, content: file.sha256)
-    let tag = "\(file.sha256.prefix(32))-\(scale)x-r\(Renderer.version)"
+    let tag = file.tag(of: .shareImage(scale: Double(scale)))
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag))
     }

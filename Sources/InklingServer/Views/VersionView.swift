@@ -4,7 +4,6 @@
 // `show --strokes` does), with the API's fields on the version.
 
 import InklingArchive
-import InklingCommandLine
 import InklingFormats
 import InklingPresentation
 import InklingRendering

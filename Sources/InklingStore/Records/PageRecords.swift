@@ -130,8 +130,7 @@ package enum TimelineRecords {
       guard let runs else { continue }
       guard let ids = StrokeRuns.decode(runs) else {
         throw StoreError(
-          kind: .corrupt,
-          message: "the drawing index of blob \(blobID) has a malformed stroke list; run `inkling-archive reindex`")
+          kind: .damagedIndex, message: "the drawing index of blob \(blobID) has a malformed stroke list")
       }
       lists[blobID] = ids
     }
@@ -156,8 +155,7 @@ package enum TimelineRecords {
       start = end + 1
     }
     for id in sorted where keys[id] == nil {
-      throw StoreError(
-        kind: .corrupt, message: "stroke \(id) of the drawing index is missing; run `inkling-archive reindex`")
+      throw StoreError(kind: .damagedIndex, message: "stroke \(id) of the drawing index is missing")
     }
     return keys
   }

@@ -343,20 +343,13 @@ package enum VersionRecords {
   )] {
     try db.fetchAll(
       """
-      SELECT \(columns), blob.sha256, blob.size, drawing.status, drawing.stroke_count - drawing.hidden_count,
-        drawing.content_hash
+      SELECT \(columns), \(VersionLookupRecords.blobSummaryColumns)
       FROM version JOIN draft ON draft.id = version.draft_id
         LEFT JOIN blob ON blob.id = version.blob_id LEFT JOIN drawing ON drawing.blob_id = version.blob_id
       WHERE version.draft_id = ? ORDER BY version.saved_ms, version.id
       """, [draftID]
     ) { row in
-      guard !row.isNull(17) else { return (Self.row(row), nil) }
-      // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
-      let status = row.isNull(19) ? nil : DrawingFacts.Status(rawValue: row.int(19)) ?? .damaged
-      let blob = BlobSummary(
-        sha256: row.bytes(17), size: row.int64(18), status: status,
-        visibleStrokes: row.isNull(20) ? nil : row.int(20), contentHash: row.isNull(21) ? nil : row.bytes(21))
-      return (Self.row(row), blob)
+      (Self.row(row), row.isNull(17) ? nil : VersionLookupRecords.blobSummary(row, from: 17))
     }
   }
 

@@ -44,7 +44,9 @@ struct PictureRequest {
 
   /// Writes the picture's PNG (over a file only with --force).
   func write(_ picture: Picture) throws(ArchiveError) {
-    try ImageFile.write(picture.png, to: output, overwrite: force)
+    try output.write(picture.png) { path throws(ArchiveError) in
+      try ImageFile.write(picture.png, to: path, overwrite: force)
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 enum Dispatch {
   static func run(_ path: [String], _ parsed: ParsedArguments) throws -> Int32 {

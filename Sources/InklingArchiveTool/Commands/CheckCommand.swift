@@ -46,7 +46,7 @@ struct CheckCommand: Command {
       }
     } catch {
       progress.finish()
-      guard case .unusableArchive(let path, .damaged(let detail)) = error else { throw error }
+      guard case .unusableArchive(let path, .damaged(let detail, _)) = error else { throw error }
       // Not the usual advice to run this very command: the check itself could not go on.
       context.printError(
         "Error: the archive \(Quoted.text(path)) is too damaged to be checked further (\(detail)). Restore it "

@@ -14,17 +14,20 @@
 // its indexes, triggers and the views over it.
 //
 // Invariant: executing the listing on an empty database gives the schema that the migrations
-// give, object for object after SchemaVerification.normalize (SchemaListingTests checks it);
-// the listing is documentation, but it never says anything the migrations do not do.
+// give, object for object after SchemaVerification.normalize (SchemaSnapshotTests checks it);
+// the listing is documentation, but it never says anything the migrations do not do. It is
+// written by the tests (SchemaSnapshotTests), never by the store that ships.
 
 import CSQLite
 import InklingFormats
 
-package enum SchemaListing {
+@testable import InklingStore
+
+enum SchemaListing {
   /// The text of migrations/schema.sql for `migrations`.
   ///
   /// - Throws: `StoreError` when a migration does not apply to an empty database.
-  package static func text(of migrations: [Migration] = Migration.all) throws -> String {
+  static func text(of migrations: [Migration] = Migration.all) throws -> String {
     var replay = try Replay()
     for migration in migrations { try replay.apply(migration) }
     return try replay.listing(migrations)

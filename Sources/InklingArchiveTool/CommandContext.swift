@@ -4,6 +4,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingPresentation
 
 struct CommandContext {
   let archivePath: String
@@ -53,6 +54,6 @@ struct CommandContext {
 
   /// A progress line on standard error, shown only on a terminal and without --quiet.
   func progressLine() -> ProgressLine {
-    ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !quiet)
+    ProgressLine(isEnabled: Terminal.isStandardErrorATerminal && !quiet, output: StandardStreams.writeError)
   }
 }

@@ -116,7 +116,7 @@ extension Archive {
       versions: entries)
   }
 
-  /// `diff`'s rules (Archive+Show.swift), counted.
+  /// `diff`'s rules (Archive+Diff.swift), counted.
   static func changes(from before: [StrokeKey], to after: [StrokeKey]) -> StrokeChanges {
     var changes = StrokeChanges(added: 0, removed: 0, hidden: 0, unhidden: 0)
     var hiddenBefore: [StrokeKey.Identity: Bool] = [:]

@@ -3,6 +3,8 @@
 // Progress goes to stderr and only when stderr is a terminal: piped or redirected output must
 // stay clean and byte-for-byte stable.
 
+import InklingFormats
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -21,7 +23,7 @@ package enum Terminal {
 
 /// A single status line on stderr, redrawn in place: "Importing 1,204 of 30,000 …".
 ///
-///     let progress = ProgressLine()              // silent unless stderr is a terminal
+///     let progress = ProgressLine(output: StandardStreams.writeError)  // silent unless stderr is a terminal
 ///     progress.update("Importing \(n) of \(total)")
 ///     progress.finish()                           // clears the line
 package struct ProgressLine: Sendable {
@@ -31,9 +33,10 @@ package struct ProgressLine: Sendable {
   package var width: Int
   private let output: @Sendable (String) -> Void
 
+  /// - Parameter output: writes to standard error (the executable's `StandardStreams.writeError`).
   package init(
     isEnabled: Bool = Terminal.isStandardErrorATerminal, width: Int = 79,
-    output: @escaping @Sendable (String) -> Void = StandardStreams.writeError
+    output: @escaping @Sendable (String) -> Void
   ) {
     self.isEnabled = isEnabled
     self.width = width

@@ -71,7 +71,14 @@ struct TimelapseCommand: Command {
 
   let draft: String
   let options: TimelapseOptions
-  let destination: TimelapseDestination
+  let destination: Destination
+
+  /// Where the time-lapse goes: where the library writes it, or standard output (`-o -`),
+  /// where the command writes the video the library gives.
+  enum Destination {
+    case written(TimelapseDestination)
+    case standardOutput(TimelapseFormat)
+  }
   let force: Bool
 
   init(_ parsed: ParsedArguments) throws {
@@ -96,7 +103,7 @@ struct TimelapseCommand: Command {
     self.options = options
     force = parsed.value(Common.force)
     if let folder = try parsed.value(Self.frames) {
-      destination = .frames(folder: folder)
+      destination = .written(.frames(folder: folder))
     } else if let path = try parsed.value(Self.output) {
       let target = OutputTarget(argument: path)
       let named = TimelapseFormat.allCases.first { path.lowercased().hasSuffix("." + $0.rawValue) }
@@ -106,7 +113,10 @@ struct TimelapseCommand: Command {
             ? "Say which video goes to standard output: --format \(Self.formatNames)."
             : "Cannot tell the video format from '\(path)': end it in \(Self.extensions) or give --format.")
       }
-      destination = .video(target, format)
+      switch target {
+      case .file(let path): destination = .written(.video(path, format))
+      case .standardOutput: destination = .standardOutput(format)
+      }
     } else {
       throw UsageError("Say where the time-lapse goes: -o FILE or --frames DIR.")
     }
@@ -117,10 +127,18 @@ struct TimelapseCommand: Command {
     let progress = context.progressLine()
     let summary: TimelapseSummary
     do {
-      summary = try archive.timelapse(of: draft, options: options, to: destination, overwrite: force) { done, total in
+      let show = { (done: Int, total: Int) in
         if progress.isEnabled && (done == total || done % 10 == 0) {
           progress.update("Drawing frame \(Format.count(done)) of \(Format.count(total)) …")
         }
+      }
+      switch destination {
+      case .written(let destination):
+        summary = try archive.timelapse(of: draft, options: options, to: destination, overwrite: force, progress: show)
+      case .standardOutput(let format):
+        let video: [UInt8]
+        (video, summary) = try archive.timelapseVideo(of: draft, options: options, format: format, progress: show)
+        try OutputTarget.writeToStandardOutput(video)
       }
     } catch {
       progress.finish()
@@ -139,8 +157,9 @@ struct TimelapseCommand: Command {
     }
     let target: OutputTarget
     switch destination {
-    case .frames(let folder): target = .file(folder)
-    case .video(let output, _): target = output
+    case .written(.frames(let folder)): target = .file(folder)
+    case .written(.video(let path, _)): target = .file(path)
+    case .standardOutput: target = .standardOutput
     }
     let path = target.path
     context.report(

@@ -1,7 +1,8 @@
 // Writing restored files and images safely: never over an existing file unless asked, never
 // half a file under the final name (a temporary file in the same folder is renamed into
 // place), never outside the folder asked for, and with the original modification time.
-// Standard output is a destination too (`-o -`): the bytes and nothing else go there.
+// Only paths: standard output (`-o -`) is the command line's to write, with bytes it asks
+// for (the library never writes to the process's streams).
 //
 // What a path names decides how it is written, as for cp and curl (issue 31, item 1):
 //   1. nothing: a new regular file is made there;
@@ -18,46 +19,14 @@
   import Darwin
 #endif
 
-/// Where a file's bytes go.
-public enum OutputTarget: Sendable, Equatable {
-  /// A file at this path.
-  case file(String)
-  /// The process's standard output.
-  case standardOutput
-
-  /// `-` is standard output, as for cat, tar and curl; anything else a path.
-  public init(argument: String) {
-    self = argument == "-" ? .standardOutput : .file(argument)
-  }
-
-  /// The path, or `-` for standard output.
-  public var path: String {
-    switch self {
-    case .file(let path): path
-    case .standardOutput: "-"
-    }
-  }
-}
-
 enum FileOutput {
-  /// Writes `bytes` to `target`: atomically, with modification time `modificationNanoseconds`
-  /// when it is a file, and on the disk before its name appears when `durable`.
+  /// Writes `bytes` to `path`: atomically, with modification time `modificationNanoseconds`
+  /// when it is a regular file, and on the disk before its name appears when `durable`.
   ///
   /// - Throws: `ArchiveError.destinationExists` when the file exists and `overwrite` is false,
   ///   `.destinationIsFolder` when the path names a folder, `.fileSystem` on I/O errors.
   static func write(
-    _ bytes: [UInt8], to target: OutputTarget, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool = true
-  ) throws(ArchiveError) {
-    switch target {
-    case .standardOutput: try writeAll(bytes, to: STDOUT_FILENO, path: "standard output")
-    case .file(let path):
-      try writeFile(
-        bytes, to: path, modificationNanoseconds: modificationNanoseconds, overwrite: overwrite, durable: durable)
-    }
-  }
-
-  private static func writeFile(
-    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool
+    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool = true
   ) throws(ArchiveError) {
     let target: String
     switch try destination(path) {
@@ -200,13 +169,13 @@ enum FileOutput {
   // MARK: - Files another library writes
 
   /// Where a file written by another library (a video encoder) goes before `place` moves it
-  /// to `target`: beside the file it will become (a link's target), or in `$TMPDIR` (else
-  /// /tmp) when its bytes are to be copied instead: to standard output, a FIFO or a device.
+  /// to `path`: beside the file it will become (a link's target), or in `$TMPDIR` (else /tmp)
+  /// when its bytes are to be copied into a FIFO or a device instead, or kept (`path` nil).
   ///
   /// - Throws: `ArchiveError.destinationIsFolder`, or `.destinationExists` when the file is
   ///   there and `overwrite` is false, so that nothing is made for a write that must fail.
-  static func temporaryFile(for target: OutputTarget, overwrite: Bool) throws(ArchiveError) -> String {
-    if case .file(let path) = target {
+  static func temporaryFile(for path: String?, overwrite: Bool) throws(ArchiveError) -> String {
+    if let path {
       switch try checkWritable(path, overwrite: overwrite) {
       case .absent(let resolved), .regularFile(let resolved): return temporaryPath(for: OutputPath(resolved)!)
       default: break
@@ -231,17 +200,14 @@ enum FileOutput {
     return found
   }
 
-  /// Moves the finished file `temporary` to `target` by the rules at the top of this file:
-  /// linked into place (renamed over a regular file when `overwrite`), or its bytes copied to
-  /// standard output, a FIFO or a device; `temporary` is gone after.
+  /// Moves the finished file `temporary` to `path` by the rules at the top of this file:
+  /// linked into place (renamed over a regular file when `overwrite`), or its bytes copied
+  /// into a FIFO or a device; `temporary` is gone after.
   ///
   /// - Throws: `ArchiveError.destinationExists` when a file appeared at the path meanwhile,
   ///   `.fileSystem` when it cannot be read, moved or written.
-  static func place(_ temporary: String, at target: OutputTarget, overwrite: Bool) throws(ArchiveError) {
+  static func place(_ temporary: String, at path: String, overwrite: Bool) throws(ArchiveError) {
     defer { unlink(temporary) }
-    guard case .file(let path) = target else {
-      return try copy(temporary, to: STDOUT_FILENO, path: "standard output")
-    }
     switch try checkWritable(path, overwrite: overwrite) {
     case .folder: throw .destinationIsFolder(path: path)
     case .special, .unlinkedFile:

@@ -1,4 +1,5 @@
-import InklingCommandLine
+import InklingPresentation
+import InklingTestSupport
 import Testing
 
 @Suite struct ProgressLineTests {

@@ -10,6 +10,8 @@
 // `maxWidth` with "…". Widths count terminal columns (DisplayWidth), so accents take one and
 // emoji and CJK take two. Lines carry no trailing spaces.
 
+import InklingFormats
+
 package struct TextTable: Sendable {
   package enum Alignment: Sendable { case left, right }
 

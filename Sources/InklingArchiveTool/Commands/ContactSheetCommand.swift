@@ -51,7 +51,7 @@ struct ContactSheetCommand: Command {
     let drafts = try archive.drafts(matching: filters.query)
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
     let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
-    try ImageFile.write(png, to: output, overwrite: force)
+    try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
     let (width, height) = PNG.size(of: png) ?? (0, 0)
     context.report(
       ["path": .string(output.path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],

@@ -128,8 +128,11 @@ extension ArchiveError {
     case .changedSchema(let detail):
       return "the archive \(file) was changed outside inkling-archive: its schema differs from the one this "
         + "build creates (\(detail)). Run `inkling-archive check` to see every problem, or restore it from a backup."
-    case .damaged(let detail):
+    case .damaged(let detail, onlyDrawingIndex: false):
       return "the archive \(file) is damaged (\(detail)). " + damageAdvice
+    case .damaged(let detail, onlyDrawingIndex: true):
+      return "the drawing index of the archive \(file) is damaged (\(detail)); the drawings are not. "
+        + "Run `inkling-archive reindex --all` to build it again."
     case .locked(let detail):
       return "the archive \(file) is locked by another process (\(detail)). "
         + "Try again when the other inkling-archive command has finished."
@@ -176,7 +179,7 @@ extension ArchiveError {
     case .changedSchema(let detail):
       return "\(file) was changed outside inkling-archive (\(detail)); nothing was merged. "
         + "`inkling-archive --archive \(file) check` shows every problem."
-    case .damaged(let detail):
+    case .damaged(let detail, _):
       return "\(file) is damaged (\(detail)); nothing was merged. "
         + "`inkling-archive --archive \(file) check --full` shows what is affected."
     case .locked(let detail):

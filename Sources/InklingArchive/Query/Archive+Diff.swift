@@ -12,11 +12,13 @@ extension Archive {
   /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion`; `.notIndexed` when a drawing is not in
   ///   the drawing index; `.unreadableDrawing` when one does not decode (which one, and why).
   public func diff(draft name: String, from a: Int, to b: Int) throws(ArchiveError) -> DrawingDiff {
-    let (rowA, infoA) = try versionRow(draft: name, .number(a))
-    let (rowB, infoB) = try versionRow(draft: name, .number(b))
-    let (factsA, factsB) = try storeCall {
-      (
-        try DrawingIndexRecords.read(blobID: rowA.blobID, in: database),
+    let lookup = VersionLookup(self)
+    let (infoA, infoB, factsA, factsB) = try inSnapshot {
+      () throws -> (VersionInfo, VersionInfo, DrawingIndexRow?, DrawingIndexRow?) in
+      let (rowA, infoA) = try lookup.version(draft: name, .number(a))
+      let (rowB, infoB) = try lookup.version(draft: name, .number(b))
+      return (
+        infoA, infoB, try DrawingIndexRecords.read(blobID: rowA.blobID, in: database),
         try DrawingIndexRecords.read(blobID: rowB.blobID, in: database)
       )
     }

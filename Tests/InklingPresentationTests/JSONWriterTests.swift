@@ -1,6 +1,6 @@
 import Foundation
-import InklingCommandLine
 import InklingFormats
+import InklingPresentation
 import Testing
 
 @Suite struct JSONWriterTests {

@@ -8,11 +8,11 @@
 
 /// PNG files written by the image commands.
 public enum ImageFile {
-  /// Writes `png` to `target`, a file atomically.
+  /// Writes `png` to `path`, a regular file atomically.
   ///
   /// - Throws: `ArchiveError.destinationExists` when the file exists and `overwrite` is
   ///   false, `.destinationIsFolder`, or `.fileSystem` when it cannot be written.
-  public static func write(_ png: [UInt8], to target: OutputTarget, overwrite: Bool = false) throws(ArchiveError) {
-    try FileOutput.write(png, to: target, modificationNanoseconds: nil, overwrite: overwrite, durable: false)
+  public static func write(_ png: [UInt8], to path: String, overwrite: Bool = false) throws(ArchiveError) {
+    try FileOutput.write(png, to: path, modificationNanoseconds: nil, overwrite: overwrite, durable: false)
   }
 }

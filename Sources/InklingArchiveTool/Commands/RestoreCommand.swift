@@ -35,7 +35,8 @@ struct RestoreCommand: Command {
 
   let draft: String
   let selector: VersionSelector
-  let destination: RestoreDestination
+  /// Where the file goes; nil for standard output (`-o -`).
+  let destination: RestoreDestination?
   let allVersions: Bool
   let force: Bool
 
@@ -50,7 +51,7 @@ struct RestoreCommand: Command {
     force = parsed.value(Common.force)
     destination =
       switch try parsed.value(Self.output).map(OutputTarget.init(argument:)) {
-      case .standardOutput: .standardOutput
+      case .standardOutput: nil
       case .file(let path): .file(path)
       case nil: .folder(try parsed.value(Self.to) ?? ".")
       }
@@ -61,10 +62,14 @@ struct RestoreCommand: Command {
     let restored: [RestoredFile]
     if allVersions, case .folder(let folder) = destination {
       restored = try archive.restoreAllVersions(draft: draft, to: folder, overwrite: force)
-    } else {
+    } else if let destination {
       restored = [try archive.restore(draft: draft, version: selector, to: destination, overwrite: force)]
+    } else {
+      let (bytes, version) = try archive.fileContents(draft: draft, version: selector)
+      try OutputTarget.writeToStandardOutput(bytes)
+      restored = [RestoredFile(path: OutputTarget.standardOutput.path, version: version)]
     }
-    let target: OutputTarget = destination == .standardOutput ? .standardOutput : .file("")
+    let target: OutputTarget = destination == nil ? .standardOutput : .file("")
     if context.json {
       context.printReport(JSONWriter().string(["restored": .array(restored.map(\.json))]), dataTo: target)
     } else if !context.quiet {

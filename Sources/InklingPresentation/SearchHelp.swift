@@ -1,8 +1,13 @@
-// The search language in a few lines, for `inkling-archive search --help` and `help search`.
+// The search language in a few lines, for people: the help under the web pages' search box
+// (`serve`). It names the command line's --source, so it lives here, beside what the pages
+// and the command line show, rather than in the library that parses the language; `search
+// --help` says the same in its own words (SearchCommand).
+
+import InklingArchive
 
 extension SearchParser {
   /// A summary of the search language for people, one idea per line, 80 columns wide.
-  public static let helpText = """
+  package static let helpText = """
     A query is terms joined by `and` (or just spaces), `or`, `not` and parentheses:
       name:cat saved:>=2025-10 saved:<7d
       (name:portrait or name:study) and strokes:>100 and ink:marker

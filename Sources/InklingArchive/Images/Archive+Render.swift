@@ -1,0 +1,159 @@
+// `render`: a version as the app's share image; and the drawing of thumbnails, one job on this
+// connection or many on several threads, each with its own read-only connection
+// (`warmThumbnails`, Archive+Thumbnail.swift). Every picture is drawn by the archive's
+// PictureRenderer.
+
+import FoundationEssentials
+import InklingFormats
+import InklingRendering
+import InklingStore
+import Synchronization
+
+/// A picture of one version, as `thumbnail` and `render` make it.
+public struct Picture: Sendable, Equatable {
+  /// The PNG file's bytes.
+  public var png: [UInt8]
+  public var width: Int
+  public var height: Int
+  /// The version drawn.
+  public var version: VersionInfo
+  /// Pixels per point (render only; a thumbnail is fitted to its square).
+  public var scale: Double?
+  /// Set when the drawing does not decode and the picture shows its background with a
+  /// placeholder marker: why, as far as the archive knows.
+  public var unreadable: String?
+}
+
+extension Archive {
+  /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
+  /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
+  /// Not cached: exports are large and asked for rarely.
+  ///
+  /// - Throws: `ArchiveError.invalidArgument` when `scale` is not in 0 < S ≤ 16; `.noSuchDraft`,
+  ///   `.noSuchVersion`, or `.unreadableDrawing` when its drawing does not decode.
+  public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
+    throws(ArchiveError) -> [UInt8]
+  {
+    try renderPicture(draft: name, version: selector, scale: scale).png
+  }
+
+  /// The share image with the version it shows and the scale it was drawn at: at most
+  /// `scale`, less when the image would be larger than the renderer's limit
+  /// (`RenderGeometry.maxDimension` pixels a side).
+  public func renderPicture(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
+    throws(ArchiveError) -> Picture
+  {
+    try PictureSpec.shareImage(scale: scale).check()
+    let (row, info, drawing) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
+      let (row, info) = try VersionLookup(self).version(draft: name, selector)
+      return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID))
+    }
+    return try renderPicture(row, info: info, scale: scale, drawing: drawing)
+  }
+
+  /// The share image of the version of `row`, described by `info` in its text chunks;
+  /// `drawing` is its drawing's bytes when the caller has read them already.
+  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing bytes: [UInt8]? = nil)
+    throws(ArchiveError) -> Picture
+  {
+    let read: [UInt8]
+    if let bytes {
+      read = bytes
+    } else {
+      read = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    }
+    let drawing: Drawing
+    switch PictureRenderer.decode(read) {
+    case .success(let decoded): drawing = decoded
+    case .failure(let undecodable):
+      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: undecodable.reason)
+    }
+    let picture = try pictureRenderer.picture(
+      of: drawing, background: row.background, .shareImage(scale: scale), text: PictureRenderer.text(of: info))
+    return Picture(
+      png: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale)
+  }
+
+  /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
+  static func iso8601(milliseconds: Int64) -> String {
+    ISO8601UTC.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+  }
+
+  /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only
+  /// connection; one job, or one worker, renders on this connection.
+  func renderThumbnails(_ jobs: [ThumbnailJob], workers: Int) throws(ArchiveError) -> [[UInt8]] {
+    let renderer = pictureRenderer
+    let workerCount = min(max(1, workers), jobs.count)
+    if workerCount <= 1 {
+      let blobs = BlobStore(database)
+      return try storeCall { try jobs.map { try renderer.png(of: $0, blobs: blobs) } }
+    }
+    let shared = ParallelRender(count: jobs.count)
+    let archivePath = path
+    let render: @Sendable () -> Void = {
+      let db: Database
+      do {
+        db = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
+      } catch {
+        shared.fail(ArchiveError(error, path: archivePath))
+        return
+      }
+      defer { db.close() }
+      let blobs = BlobStore(db)
+      while let index = shared.nextIndex() {
+        do {
+          shared.set(index, try renderer.png(of: jobs[index], blobs: blobs))
+        } catch {
+          shared.fail(ArchiveError(error, path: archivePath))
+          return
+        }
+      }
+    }
+    // This thread renders too, as one of the workers. Threads the system refuses are only
+    // fewer workers: the ones that started, and this one, render every job.
+    var others: [SystemThread] = []
+    for _ in 1..<workerCount {
+      guard let thread = try? SystemThread(render) else { break }
+      others.append(thread)
+    }
+    render()
+    others.forEach { $0.join() }
+    return try shared.results()
+  }
+}
+
+/// Work shared by the rendering threads: the next job to take, the results, the first error.
+private final class ParallelRender: Sendable {
+  private struct State {
+    var next = 0
+    var pngs: [[UInt8]]
+    var failure: ArchiveError?
+  }
+  private let state: Mutex<State>
+
+  init(count: Int) { state = Mutex(State(pngs: Array(repeating: [], count: count))) }
+
+  func nextIndex() -> Int? {
+    state.withLock { state in
+      guard state.failure == nil, state.next < state.pngs.count else { return nil }
+      state.next += 1
+      return state.next - 1
+    }
+  }
+
+  func set(_ index: Int, _ png: [UInt8]) {
+    state.withLock { $0.pngs[index] = png }
+  }
+
+  func fail(_ error: ArchiveError) {
+    state.withLock { state in
+      if state.failure == nil { state.failure = error }
+    }
+  }
+
+  func results() throws(ArchiveError) -> [[UInt8]] {
+    let (pngs, failure) = state.withLock { ($0.pngs, $0.failure) }
+    if let failure { throw failure }
+    return pngs
+  }
+}

@@ -1,0 +1,133 @@
+// Finding one version: of a draft by its number, by a date (the version current then) or the
+// newest, or by its permanent id; with its history entry, as `history` would number and
+// describe it. Every operation on one version finds it here (restore, show, diff, thumbnail,
+// render, revert, the pictures and files `serve` asks for by id).
+//
+// A look-up reads that version alone through a few indexed queries (VersionLookupRecords),
+// never the draft's whole history, and reads in one snapshot: the caller's transaction when
+// it is in one, else a read transaction of its own, so that a version removed meanwhile
+// (purge, then gc) is missing, never half-read.
+
+import InklingStore
+
+/// Which version of a draft.
+public enum VersionSelector: Sendable, Equatable {
+  /// The newest version.
+  case latest
+  /// Version N, 1 being the oldest (as `history` numbers them).
+  case number(Int)
+  /// The version current at the end of a date range: the newest saved before `range.end`.
+  case at(DateRange)
+}
+
+/// Finds single versions on one archive's connection.
+///
+/// ```swift
+/// let (row, info) = try VersionLookup(archive).version(draft: "Plan-B", .number(2))
+/// ```
+struct VersionLookup {
+  private let archive: Archive
+
+  init(_ archive: Archive) { self.archive = archive }
+
+  private var database: Database { archive.database }
+
+  /// Version `selector` of the draft called `name` (NFC), with its history entry.
+  ///
+  /// - Throws: `ArchiveError.noSuchDraft` (with suggestions), `.noSuchVersion`,
+  ///   `.noVersionSavedBy`.
+  func version(draft name: String, _ selector: VersionSelector) throws(ArchiveError) -> (
+    row: VersionRow, info: VersionInfo
+  ) {
+    try archive.inSnapshot { () throws -> (row: VersionRow, info: VersionInfo) in
+      let draftID = try archive.draftID(named: name)
+      guard let found = try version(ofDraft: draftID, selector) else { throw archive.noSuchDraft(name) }
+      return found
+    }
+  }
+
+  /// Version `selector` of draft `draftID`, with its history entry; nil when the draft has
+  /// no versions.
+  ///
+  /// - Throws: `ArchiveError.noSuchVersion`, `.noVersionSavedBy`; `StoreError`.
+  func version(ofDraft draftID: Int64, _ selector: VersionSelector) throws -> (row: VersionRow, info: VersionInfo)? {
+    try archive.inSnapshot { () throws -> (row: VersionRow, info: VersionInfo)? in
+      let pick: VersionPick =
+        switch selector {
+        case .latest: .newest
+        case .number(let number): .number(number)
+        case .at(let range): .savedBefore(range.end)
+        }
+      if let row = try VersionLookupRecords.version(ofDraft: draftID, pick, in: database) {
+        return (row, try entry(row))
+      }
+      guard let extent = try VersionLookupRecords.extent(ofDraft: draftID, in: database),
+        let firstSaved = extent.firstSavedMilliseconds
+      else { return nil }
+      switch selector {
+      case .latest:
+        preconditionFailure("a draft with versions has a newest")
+      case .number(let number):
+        throw ArchiveError.noSuchVersion(draft: extent.name, number: number, versionCount: extent.versionCount)
+      case .at(let range):
+        throw ArchiveError.noVersionSavedBy(
+          draft: extent.name, date: Archive.date(range.end), firstSaved: Archive.date(firstSaved))
+      }
+    }
+  }
+
+  /// The version with id `id`, with its history entry.
+  ///
+  /// - Throws: `ArchiveError.noVersionWithID`.
+  func version(id: VersionID) throws(ArchiveError) -> (row: VersionRow, info: VersionInfo) {
+    try archive.inSnapshot { () throws -> (row: VersionRow, info: VersionInfo) in
+      let row = try self.row(id: id)
+      return (row, try entry(row))
+    }
+  }
+
+  /// The version with id `id`, without its history entry.
+  ///
+  /// - Throws: `ArchiveError.noVersionWithID`.
+  func row(id: VersionID) throws(ArchiveError) -> VersionRow {
+    let row = try archive.storeCall { try VersionRecords.version(id: id.rawValue, in: database) }
+    guard let row else { throw .noVersionWithID(id) }
+    return row
+  }
+
+  /// The number `history` gives the version of `row`.
+  ///
+  /// - Throws: `ArchiveError` when the archive cannot be read.
+  func number(of row: VersionRow) throws(ArchiveError) -> Int {
+    try archive.storeCall {
+      try VersionRecords.number(
+        ofVersion: row.id, draftID: row.draftID, savedMilliseconds: row.savedMilliseconds, in: database)
+    }
+  }
+
+  /// The history entry of the version of `row`, read in the caller's snapshot.
+  ///
+  /// - Throws: `StoreError`.
+  func entry(_ row: VersionRow) throws -> VersionInfo {
+    let blob = try VersionLookupRecords.blobSummary(row.blobID, in: database)
+    return VersionInfo(
+      row, number: try number(of: row), blob: blob,
+      sameDrawingAs: try blob?.contentHash.flatMap {
+        try VersionLookupRecords.firstNumber(withContent: $0, before: row, in: database)
+      },
+      revertsTo: try row.revertsVersionID.flatMap {
+        try VersionLookupRecords.number(ofVersion: $0, inDraft: row.draftID, in: database)
+      },
+      sources: try VersionLookupRecords.sources(ofVersion: row.id, in: database))
+  }
+}
+
+extension Archive {
+  /// Runs `body` in one snapshot of the archive: inside the transaction this connection is
+  /// in, else in a read transaction of its own (SQLite's transactions do not nest).
+  ///
+  /// - Throws: what `body` throws, a store error as `ArchiveError`.
+  func inSnapshot<T>(_ body: () throws -> T) throws(ArchiveError) -> T {
+    try storeCall { database.isAutocommit ? try database.readTransaction(body) : try body() }
+  }
+}
