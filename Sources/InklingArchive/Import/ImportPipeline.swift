@@ -1,20 +1,19 @@
-// The import's threads, shared by every way versions come in: files and folders
+// One import run, shared by every way versions come in: files and folders
 // (Archive+Import.swift) and another archive (Archive+Merge.swift).
 //
-// Threads: one lists the work (walks the folders, or pages through the other archive's
-// drafts) and queues jobs; `workers` threads prepare them (read, hash, compress or decode,
-// verify: VersionPreparer, MergePreparer); the calling thread writes (VersionWriter). Both
-// queues are bounded, so memory stays flat however much there is: at most a few drafts'
-// versions are in flight at once.
+// Threads (ImportThreads.swift): one lists the work (walks the folders, or pages through the
+// other archive's drafts) and queues jobs; `workers` threads prepare them (read, hash, compress
+// or decode, verify: VersionPreparer, MergePreparer); the calling thread writes (VersionWriter)
+// and reports each file as an ImportEvent.
 //
 // Stopping (`ImportOptions.shouldStop`, asked after each commit): the jobs queue is
 // cancelled, its waiting jobs dropped, so the lister stops listing and the workers stop after
-// the job in hand; the writer drops what they still hand over and closes the run. Everything committed is complete, and a
-// later import of the same paths finds the rest (importing is idempotent).
+// the job in hand; the writer drops what they still hand over and closes the run. Everything
+// committed is complete, and a later import of the same paths finds the rest (importing is
+// idempotent).
 
 import FoundationEssentials
 import InklingStore
-import Synchronization
 
 /// One kind of work the pipeline runs.
 protocol ImportSource: Sendable {
@@ -65,60 +64,7 @@ extension Archive {
   {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     let started = Date()
-    let jobs = BlockingQueue<Source.Job>(capacity: 8)
-    // Room for the workers to go on preparing while the writer commits or writes a batch's
-    // drawing index. Each result is at most one chunk, and the queue holds at most 32 MB of
-    // their files, however large they are.
-    let results = BlockingQueue<WorkResult>(capacity: 48, maximumWeight: 32 << 20) { $0.fileBytes }
-    let progress = ProgressCounter()
-
-    let archivePath = path
-    let startList = { () throws(ThreadStartError) in
-      try SystemThread(stackSize: 1 << 20) {
-        source.produce(progress, isStopped: { jobs.isClosed }) { jobs.push($0) }
-        progress.walkFinished()
-        jobs.close()
-      }
-    }
-    // The workers: each opens its own connections.
-    let workerCount = max(1, options.workers)
-    let remaining = WorkerCount(workerCount)
-    let startWorker = { () throws(ThreadStartError) in
-      try SystemThread {
-        defer { if remaining.finishOne() { results.close() } }
-        // The writer is the one thread that cannot be parallel: when the workers compete
-        // with it for the cores, the whole import waits on the writer's share.
-        SystemThread.lowerCurrentPriority(by: 10)
-        let worker: Source.Worker
-        do {
-          worker = try source.makeWorker()
-        } catch {
-          results.push(.failure(ArchiveError(error, path: archivePath)))
-          while jobs.pop() != nil {}
-          return
-        }
-        while let job = jobs.pop() {
-          source.prepare(job, with: worker) { results.push($0) }
-        }
-      }
-    }
-
-    // The threads start before the run is recorded, so that a system that refuses one
-    // leaves the archive as it was.
-    var threads: [SystemThread] = []
-    // The threads that started stop at once: both queues refuse and drop everything.
-    func stopThreads() {
-      jobs.cancel()
-      results.cancel()
-      threads.forEach { $0.join() }
-    }
-    do {
-      threads.append(try startList())
-      for _ in 0..<workerCount { threads.append(try startWorker()) }
-    } catch {
-      stopThreads()
-      throw .cannotStartThread(code: error.code)
-    }
+    let threads = try ImportThreads(source, workers: max(1, options.workers), archivePath: path)
     let onEvent = options.onEvent
     let writer: VersionWriter
     do {
@@ -126,18 +72,24 @@ extension Archive {
         database: database,
         onCommitted: options.reportsVersions ? { versions in versions.forEach { onEvent?(.imported($0)) } } : nil)
     } catch {
-      stopThreads()
+      threads.stop()
       throw ArchiveError(error, path: path)
     }
-    // Every thread ends once the results are drained: the lister when the jobs are listed or
-    // closed, the workers when the jobs queue is empty and closed.
-    defer { threads.forEach { $0.join() } }
+    defer { threads.join() }
+    return try drain(threads, into: writer, options: options, started: started)
+  }
 
+  /// Writes what the workers hand over until the results queue closes, then commits the last
+  /// batch. After a failure or a stop it goes on draining, so that the other threads can end
+  /// (ImportThreads, invariant 1), but writes nothing more.
+  private func drain<Source>(
+    _ threads: ImportThreads<Source>, into writer: VersionWriter, options: ImportOptions, started: Date
+  ) throws(ArchiveError) -> ImportSummary {
+    let onEvent = options.onEvent
     var failure: ArchiveError?
     var stopped = false
     var lastProgress = Date.distantPast
-    while let result = results.pop() {
-      // Drain, so that the other threads can finish.
+    while let result = threads.results.pop() {
       guard failure == nil, !stopped else { continue }
       do {
         switch result {
@@ -150,21 +102,11 @@ extension Archive {
         case .files(let files):
           for file in files where !stopped {
             let (result, committed) = try writer.write(file)
-            switch (file, result) {
-            case (.version(let version), .success(let outcome)):
-              for note in version.notes { onEvent?(.note(path: version.path, note: note)) }
-              onEvent?(.archived(path: version.path, draft: version.draftName, outcome: outcome))
-            case (.alreadyArchived(let archived), _):
-              onEvent?(.archived(path: archived.path, draft: archived.draftName, outcome: .alreadyArchived))
-            case (_, .failure(let problem)):
-              onEvent?(.rejected(path: Self.path(of: file), problem: problem))
-            default:
-              break
-            }
-            progress.done(bytes: Self.size(of: file))
+            Self.report(file, result, to: onEvent)
+            threads.progress.done(bytes: Self.size(of: file))
             if committed, options.shouldStop?() == true {
               stopped = true
-              jobs.cancel()
+              threads.cancelJobs()
             }
           }
         case .failure(let error):
@@ -172,11 +114,11 @@ extension Archive {
         }
       } catch {
         failure = ArchiveError(error, path: path)
-        jobs.cancel()
+        threads.cancelJobs()
       }
       if let onEvent, Date().timeIntervalSince(lastProgress) >= 0.1 {
         lastProgress = Date()
-        onEvent(.progress(progress.snapshot(since: started)))
+        onEvent(.progress(threads.progress.snapshot(since: started)))
       }
     }
     if let failure {
@@ -185,11 +127,29 @@ extension Archive {
     }
     do {
       let summary = try writer.finish(seconds: Date().timeIntervalSince(started))
-      onEvent?(.progress(progress.snapshot(since: started)))
+      onEvent?(.progress(threads.progress.snapshot(since: started)))
       return summary
     } catch {
       writer.rollback()
       throw importEnd(ArchiveError(error, path: path), committed: writer.committed)
+    }
+  }
+
+  /// The events of one file the writer has written: its notes and where it went, or why not.
+  private static func report(
+    _ file: PreparedFile, _ result: Result<ImportOutcome, ImportProblem>, to onEvent: (@Sendable (ImportEvent) -> Void)?
+  ) {
+    guard let onEvent else { return }
+    switch (file, result) {
+    case (.version(let version), .success(let outcome)):
+      for note in version.notes { onEvent(.note(path: version.path, note: note)) }
+      onEvent(.archived(path: version.path, draft: version.draftName, outcome: outcome))
+    case (.alreadyArchived(let archived), _):
+      onEvent(.archived(path: archived.path, draft: archived.draftName, outcome: .alreadyArchived))
+    case (_, .failure(let problem)):
+      onEvent(.rejected(path: path(of: file), problem: problem))
+    default:
+      break
     }
   }
 
@@ -222,54 +182,5 @@ extension Archive {
     case .alreadyArchived(let archived): archived.bytes
     case .rejected(_, _, let bytes): bytes
     }
-  }
-}
-
-/// Counts the workers still running; the last one to finish closes the results queue.
-final class WorkerCount: Sendable {
-  private let count: Mutex<Int>
-  init(_ count: Int) { self.count = Mutex(count) }
-  func finishOne() -> Bool {
-    count.withLock { count in
-      count -= 1
-      return count == 0
-    }
-  }
-}
-
-/// Progress shared between the lister and the writer.
-final class ProgressCounter: Sendable {
-  private struct Counts {
-    var filesFound = 0
-    var bytesFound: Int64 = 0
-    var filesDone = 0
-    var bytesDone: Int64 = 0
-    var walkDone = false
-  }
-  private let counts = Mutex(Counts())
-
-  func found(files: Int, bytes: Int64) {
-    counts.withLock {
-      $0.filesFound += files
-      $0.bytesFound += bytes
-    }
-  }
-
-  func done(bytes: Int64) {
-    counts.withLock {
-      $0.filesDone += 1
-      $0.bytesDone += bytes
-    }
-  }
-
-  func walkFinished() {
-    counts.withLock { $0.walkDone = true }
-  }
-
-  func snapshot(since start: Date) -> ImportProgress {
-    let now = counts.withLock { $0 }
-    return ImportProgress(
-      filesDone: now.filesDone, bytesDone: now.bytesDone, filesFound: now.filesFound,
-      bytesFound: now.bytesFound, walkFinished: now.walkDone, seconds: Date().timeIntervalSince(start))
   }
 }
