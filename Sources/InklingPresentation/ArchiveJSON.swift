@@ -137,24 +137,11 @@ extension ImportSummary {
   }
 }
 
-extension ImportSummary {
-  /// The counts of `other` added to these (an import's files and the archives it merged).
-  package mutating func add(_ other: ImportSummary) {
-    versionsImported += other.versionsImported
-    draftsCreated += other.draftsCreated
-    draftsBroughtBack += other.draftsBroughtBack
-    versionsInTrash += other.versionsInTrash
-    alreadyArchived += other.alreadyArchived
-    ignored += other.ignored
-    rejected += other.rejected
-    bytesRead += other.bytesRead
-    seconds += other.seconds
-  }
-
-  /// The totals, and each archive merged.
-  package func json(merged: [MergeSummary]) -> JSONValue {
-    guard case .object(var members) = json else { return json }
-    members.append(.init("merged", .array(merged.map(\.json))))
+extension ImportReport {
+  /// The summary of the files, or with merges the totals and each archive merged.
+  package var json: JSONValue {
+    guard !merges.isEmpty, case .object(var members) = total.json else { return total.json }
+    members.append(.init("merged", .array(merges.map(\.json))))
     return .object(members)
   }
 }

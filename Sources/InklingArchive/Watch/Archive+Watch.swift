@@ -276,7 +276,7 @@ public struct WatchSummary: Sendable, Equatable {
           held.add(path, problem)
         case .rejected(let path, let problem): onEvent?(.rejected(path: path, problem: problem))
         case .note(let path, let note): onEvent?(.note(path: path, note: note))
-        case .progress, .ignored, .archived: break
+        case .progress, .ignored, .archived, .filesImported, .merged: break
         }
       }
       let result = try archive.importFiles(at: paths, options: importOptions)

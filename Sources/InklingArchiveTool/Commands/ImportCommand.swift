@@ -102,32 +102,22 @@ struct ImportCommand: Command {
         if progress.isEnabled { progress.update(Self.describe(state)) }
       case .imported:
         break
+      case .filesImported(let summary):
+        progress.finish()
+        if !ndjson && !context.json && !quiet {
+          context.print(Self.describe(summary, verb: "Imported", skipped: "rejected"))
+        }
+      case .merged(let merged):
+        progress.finish()
+        if !ndjson && !context.json && !quiet {
+          context.print(
+            "Merged \(Quoted.text(merged.path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
+              + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : ""))
+        }
       }
     }
-    let archives = paths.filter { Archive.isSQLiteFile(atPath: $0) }
-    let files = paths.filter { !archives.contains($0) }
-    let archive = try context.open(.readWrite)
-    var summary = ImportSummary()
-    if !files.isEmpty || archives.isEmpty {
-      summary = try archive.importFiles(at: files, options: options)
-      progress.finish()
-      if !ndjson && !context.json && !context.quiet {
-        context.print(Self.describe(summary, verb: "Imported", skipped: "rejected"))
-      }
-    }
-    var merges: [MergeSummary] = []
-    for path in archives where !stop.isRequested {
-      let merged = try archive.merge(archiveAt: path, salvage: salvage, options: options)
-      progress.finish()
-      merges.append(merged)
-      if !ndjson && !context.json && !context.quiet {
-        context.print(
-          "Merged \(Quoted.text(path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
-            + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : ""))
-      }
-    }
-    var total = summary
-    for merge in merges { total.add(merge.versions) }
+    let report = try context.open(.readWrite).importPaths(paths, salvage: salvage, options: options)
+    let total = report.total
     let broughtBack = total.draftsBroughtBack.count
     if broughtBack > 0 && !context.quiet && !context.json && !ndjson {
       context.print(
@@ -141,7 +131,7 @@ struct ImportCommand: Command {
           + (one ? "a draft" : "drafts") + " in the trash, beside newer versions; `list --trash` shows "
           + (one ? "it." : "them."))
     }
-    let json = merges.isEmpty ? summary.json : total.json(merged: merges)
+    let json = report.json
     if ndjson {
       StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
     } else if context.json {
@@ -183,7 +173,8 @@ struct ImportCommand: Command {
     }
   }
 
-  /// One file's event for --ndjson; nil for progress.
+  /// One file's event for --ndjson; nil for the others (progress, and the stages' ends, which
+  /// the closing summary holds).
   static func json(_ event: ImportEvent) -> JSONValue? {
     switch event {
     case .rejected(let path, let problem):
@@ -194,7 +185,7 @@ struct ImportCommand: Command {
       ["path": .string(path), "status": .string(outcome.rawValue), "draft": .string(draft)]
     case .note(let path, let note):
       ["path": .string(path), "status": "note", "note": .string(note.description)]
-    case .progress, .imported:
+    case .progress, .imported, .filesImported, .merged:
       nil
     }
   }

@@ -1,0 +1,57 @@
+// `import PATH…` as one operation: the files and folders among the paths through the import
+// (Archive+Import.swift), then each SQLite file among them merged as another archive
+// (Archive+Merge.swift), one after the other, with one report of it all.
+
+extension Archive {
+  /// Imports `paths`: the draft files and folders among them first, then each SQLite file
+  /// among them merged as another archive, in the order given. A stop asked through
+  /// `options.shouldStop` ends the run after the stage it is in; the merges not begun are
+  /// not in the report.
+  ///
+  /// ```swift
+  /// let report = try archive.importPaths(["~/Drafts", "ipad.sqlite"])
+  /// print(report.total.versionsImported)
+  /// ```
+  ///
+  /// `options.onEvent` hears each stage's end (`.filesImported`, `.merged`) besides the
+  /// events of every file and version.
+  ///
+  /// - Parameter salvage: for the merges, go on past versions that do not verify.
+  /// - Throws: what `importFiles(at:options:)` and `merge(archiveAt:salvage:options:)` throw;
+  ///   the stages before the one that failed are committed.
+  public func importPaths(_ paths: [String], salvage: Bool = false, options: ImportOptions = ImportOptions())
+    throws(ArchiveError) -> ImportReport
+  {
+    let archives = paths.filter { Self.isSQLiteFile(atPath: $0) }
+    let files = paths.filter { !archives.contains($0) }
+    var report = ImportReport()
+    if !files.isEmpty || archives.isEmpty {
+      let summary = try importFiles(at: files, options: options)
+      report.files = summary
+      options.onEvent?(.filesImported(summary))
+    }
+    for path in archives where options.shouldStop?() != true {
+      let merged = try merge(archiveAt: path, salvage: salvage, options: options)
+      report.merges.append(merged)
+      options.onEvent?(.merged(merged))
+    }
+    return report
+  }
+}
+
+/// What `Archive.importPaths` did: the files and folders, then each archive merged.
+public struct ImportReport: Sendable, Equatable {
+  /// The draft files and folders among the paths; nil when every path was an archive.
+  public var files: ImportSummary?
+  /// Each archive merged, in the order given.
+  public var merges: [MergeSummary] = []
+
+  public init() {}
+
+  /// The files and every merge added together (seconds too).
+  public var total: ImportSummary {
+    var total = files ?? ImportSummary()
+    for merge in merges { total.add(merge.versions) }
+    return total
+  }
+}
