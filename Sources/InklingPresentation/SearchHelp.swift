@@ -1,7 +1,7 @@
 // The search language in a few lines, for people: the help under the web pages' search box
-// (`serve`). It names the command line's --source, so it lives here, beside what the pages
-// and the command line show, rather than in the library that parses the language; `search
-// --help` says the same in its own words (SearchCommand).
+// (`serve`). It names the command line's `import --source`, so it lives here, beside what the
+// pages and the command line show, rather than in the library that parses the language;
+// `search --help` says the same in its own words (SearchCommand).
 
 import InklingArchive
 
@@ -25,7 +25,8 @@ extension SearchParser {
       background:C     the newest version's background: #rrggbb, #rgb or white, black,
                        cream, gray, red, … (close colours match too)
       source:TEXT      a version came from a source whose label contains TEXT (the
-                       folder imported from, --source LABEL, a merged archive's labels)
+                       folder imported from, the label of `import --source`, a merged
+                       archive's labels)
 
     Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
     2025-10, 2025-10-05, 2025-10-05T14:03 (local time), 2025-10-05T14:03:12Z,

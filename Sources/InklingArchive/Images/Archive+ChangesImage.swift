@@ -23,3 +23,13 @@ extension Archive {
     return try pictureRenderer.png(image, spec, text: PictureRenderer.text(of: after))
   }
 }
+
+extension VersionFile {
+  /// The HTTP entity tag of what this version changed against `before`, drawn at `scale` by
+  /// this build's renderer (`Archive.changesImage`): it names both files, the scale and the
+  /// renderer, everything the picture depends on.
+  public func changesTag(against before: VersionFile, scale: Double) -> String {
+    "\(before.sha256.prefix(24))-"
+      + PictureRenderer().tag(fileSHA256: String(sha256.prefix(24)), .shareImage(scale: scale)) + "-changes"
+  }
+}

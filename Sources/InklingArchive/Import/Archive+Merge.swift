@@ -110,7 +110,7 @@ extension Archive {
     return try storeCall {
       try database.transaction {
         var copied = 0
-        try ThumbnailRecords.forEach(rendererVersion: Renderer.version, in: other) { thumbnail in
+        try ThumbnailRecords.forEach(rendererVersion: pictureRenderer.version, in: other) { thumbnail in
           let key = ThumbnailCache.key(
             contentHash: thumbnail.contentHash, background: thumbnail.background, pixelSize: thumbnail.pixelSize,
             rendererVersion: thumbnail.rendererVersion)

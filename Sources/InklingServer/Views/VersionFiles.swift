@@ -107,7 +107,7 @@ enum VersionFiles {
     }
     let (before, after) = try pool.withArchive { (try $0.versionFile(from), try $0.versionFile(id)) }
     try requireTrashAsked(before.draftInTrash || after.draftInTrash, target)
-    let tag = "\(before.sha256.prefix(24))-\(after.sha256.prefix(24))-\(scale)x-r\(Renderer.version)-changes"
+    let tag = after.changesTag(against: before, scale: Double(scale))
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: .revalidate, tag: tag))
     }
