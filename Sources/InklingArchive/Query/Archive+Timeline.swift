@@ -73,8 +73,14 @@ extension Archive {
   /// let draft = try archive.timeline(of: .id(page.drafts[0].draft.id))
   /// print(draft.name, draft.versions.count, draft.deleted == nil ? "" : "(in the trash)")
   /// ```
+  /// `changesFor` limits the stroke changes counted to those version numbers (the others'
+  /// `changes` are nil): a page of one version needs its own count, not every stroke of a long
+  /// history read.
+  ///
   /// - Throws: `ArchiveError.noSuchDraft`, `.noDraftWithID`, or when the archive cannot be read.
-  public func timeline(of reference: DraftReference) throws(ArchiveError) -> DraftTimeline {
+  public func timeline(of reference: DraftReference, changesFor numbers: Set<Int>? = nil) throws(ArchiveError)
+    -> DraftTimeline
+  {
     // One read transaction: the draft, its versions and their stroke rows are of one state of
     // the archive.
     typealias Read = (
@@ -97,7 +103,11 @@ extension Archive {
           draft = row
         }
         let versions = try HistoryRead(ofDraft: draft.id, in: database).entries()
-        let lists = try TimelineRecords.strokeLists(blobIDs: versions.map(\.row.blobID), in: database)
+        // Each count compares a version with the one before it: both lists are needed.
+        let counted = versions.indices.filter { index in
+          numbers.map { $0.contains(index + 1) || $0.contains(index + 2) } ?? true
+        }
+        let lists = try TimelineRecords.strokeLists(blobIDs: counted.map { versions[$0].row.blobID }, in: database)
         return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
       }
     }
@@ -107,7 +117,9 @@ extension Archive {
     for (row, info) in versions {
       let after = lists[row.blobID].map { ids in ids.map { StrokeKey(id: $0, row: keys[$0]) } }
       var changes: StrokeChanges?
-      if let before, let after { changes = Self.changes(from: before, to: after) }
+      if let before, let after, numbers?.contains(info.number) ?? true {
+        changes = Self.changes(from: before, to: after)
+      }
       entries.append(TimelineEntry(version: info, id: VersionID(rawValue: row.id), changes: changes))
       before = after
     }

@@ -22,7 +22,8 @@ enum CompareView {
           : "compare two different versions, each a number from 1, not \(from) with \(number)")
     }
     let (draft, drawings, diff) = try pool.withArchive { archive in
-      let draft = try archive.timeline(of: reference)
+      // The counts come from `diff` below, so the timeline counts none.
+      let draft = try archive.timeline(of: reference, changesFor: [])
       for asked in [from, number] where asked > draft.versions.count {
         throw ArchiveError.noSuchVersion(draft: draft.name, number: asked, versionCount: draft.versions.count)
       }

@@ -136,7 +136,7 @@ enum TimelapseView {
 
   /// The live draft the URL names: a trashed draft has no time-lapse, as it has no renders.
   private static func live(_ target: RequestTarget, pool: ArchivePool) throws -> DraftTimeline {
-    let draft = try pool.withArchive { try $0.timeline(of: DraftView.reference(target)) }
+    let draft = try pool.withArchive { try $0.timeline(of: DraftView.reference(target), changesFor: []) }
     guard draft.deleted == nil else {
       throw RequestError(
         404,

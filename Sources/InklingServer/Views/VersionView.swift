@@ -90,7 +90,7 @@ enum VersionView {
     DraftTimeline, TimelineEntry, DrawingSummary
   ) {
     try pool.withArchive { archive in
-      let draft = try archive.timeline(of: reference)
+      let draft = try archive.timeline(of: reference, changesFor: [number])
       guard number <= draft.versions.count else {
         throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: draft.versions.count)
       }
