@@ -38,7 +38,7 @@ package final class DrawingIndexReader {
   /// The facts of blob `blobID` with one fingerprint per stroke, or nil when it has no index
   /// rows (not indexed, or rows this build cannot trust: then the caller decodes the drawing).
   ///
-  /// - Throws: `StoreError` when SQLite fails, or `.corrupt` for a malformed stroke list or a
+  /// - Throws: `StoreError` when SQLite fails, or `.damagedIndex` for a malformed stroke list or a
   ///   stroke row that is missing.
   package func facts(ofBlob blobID: Int64) throws -> DrawingFacts? {
     guard let row = try DrawingIndexRecords.read(blobID: blobID, strokes: false, in: db) else { return nil }
@@ -48,7 +48,7 @@ package final class DrawingIndexReader {
     facts.fingerprints.reserveCapacity(row.strokeIDs.count)
     for id in row.strokeIDs {
       guard let stroke = strokes[id] else {
-        throw StoreError(kind: .corrupt, message: "stroke \(id) of the drawing index is missing")
+        throw StoreError(kind: .damagedIndex, message: "stroke \(id) of the drawing index is missing")
       }
       facts.strokes.append(stroke.facts)
       facts.fingerprints.append(stroke.fingerprint)
@@ -88,7 +88,8 @@ package final class DrawingIndexReader {
       }
       for var row in rows {
         guard row.fingerprint.count == 16 else {
-          throw StoreError(kind: .corrupt, message: "stroke \(row.id) of the drawing index has a malformed fingerprint")
+          throw StoreError(
+            kind: .damagedIndex, message: "stroke \(row.id) of the drawing index has a malformed fingerprint")
         }
         let ink = try self.ink(row.ink, ofStroke: row.id)
         row.facts.ink = ink.name
@@ -109,7 +110,7 @@ package final class DrawingIndexReader {
           (row.string(0), RGBA(red: row.double(1), green: row.double(2), blue: row.double(3), alpha: row.double(4)))
         })
     else {
-      throw StoreError(kind: .corrupt, message: "stroke \(stroke) of the drawing index has no ink \(id)")
+      throw StoreError(kind: .damagedIndex, message: "stroke \(stroke) of the drawing index has no ink \(id)")
     }
     inks[id] = ink
     return ink

@@ -191,9 +191,7 @@ package enum DrawingIndexRecords {
         })
     else { return nil }
     guard let ids = StrokeRuns.decode(row.runs) else {
-      throw StoreError(
-        kind: .corrupt,
-        message: "the drawing index of blob \(blobID) has a malformed stroke list")
+      throw StoreError(kind: .damagedIndex, message: "the drawing index of blob \(blobID) has a malformed stroke list")
     }
     var facts = row.facts
     if readStrokes { facts.strokes = try strokes(ids, in: db) }
@@ -242,13 +240,14 @@ package enum DrawingIndexRecords {
 
   /// Deletes the stroke rows no drawing's stroke list names; returns how many.
   ///
-  /// - Throws: `StoreError(.corrupt)` when a stroke list does not decode (nothing is deleted).
+  /// - Throws: `StoreError(.damagedIndex)` when a stroke list does not decode (nothing is deleted).
   package static func removeUnusedStrokes(in db: Database) throws -> Int {
     var used = Set<Int64>()
     let lists = try db.fetchAll("SELECT blob_id, strokes FROM drawing") { ($0.int64(0), $0.bytes(1)) }
     for (blobID, list) in lists {
       guard let ids = StrokeRuns.decode(list) else {
-        throw StoreError(kind: .corrupt, message: "the drawing index of blob \(blobID) has a malformed stroke list")
+        throw StoreError(
+          kind: .damagedIndex, message: "the drawing index of blob \(blobID) has a malformed stroke list")
       }
       used.formUnion(ids)
     }
@@ -291,7 +290,7 @@ package enum DrawingIndexRecords {
           })
       else {
         throw StoreError(
-          kind: .corrupt, message: "stroke \(id) of the drawing index is missing")
+          kind: .damagedIndex, message: "stroke \(id) of the drawing index is missing")
       }
       result.append(stroke)
     }
