@@ -198,23 +198,41 @@ enum Base64 {
   }
 
   /// Decodes the content of a JSON string holding base64 in which `/` may be written `\/`,
-  /// in one pass, and tells whether re-encoding gives the same text: it does exactly when
-  /// every `/` is spelled alike and the padding bits are zero (canonical base64 is a
-  /// bijection). Returns nil when the content is not base64 or holds other escapes.
+  /// and tells whether re-encoding gives the same text: it does exactly when every `/` is
+  /// spelled alike and the padding bits are zero (canonical base64 is a bijection). Returns
+  /// nil when the content is not base64 or holds other escapes.
   static func decodeJSONContent(_ text: UnsafeRawBufferPointer) -> JSONDecoding? {
     let count = text.count
     // The characters without the escapes' backslashes (at most `count`), and the slashes
-    // of each spelling.
+    // of each spelling. Eight characters a step while they hold no backslash (a drawing's
+    // text holds one in about eight steps): one load, one store, the slashes counted.
     var escaped = 0
     var plain = 0
-    var sextets = [UInt8](repeating: 0, count: count)
     var length = 0
-    let ok = sextets.withUnsafeMutableBufferPointer { out -> Bool in
+    var ok = true
+    let characters = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+      let output = UnsafeMutableRawPointer(out.baseAddress!)
       var index = 0
       while index < count {
+        if index + 8 <= count {
+          // All eight stored; the characters before the first backslash count. (`length`
+          // trails `index`, so the store stays inside the buffer.)
+          let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          let backslashes = zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+          let run = backslashes.trailingZeroBitCount >> 3
+          output.storeBytes(of: word.littleEndian, toByteOffset: length, as: UInt64.self)
+          let counted: UInt64 = run == 8 ? ~0 : (1 << UInt64(8 * run)) - 1
+          plain += (slashMask(word) & counted).nonzeroBitCount
+          length += run
+          index += run
+          if run == 8 { continue }
+        }
         var byte = text[index]
         if byte == UInt8(ascii: "\\") {
-          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else { return false }
+          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else {
+            ok = false
+            break
+          }
           escaped += 1
           index += 1
           byte = UInt8(ascii: "/")
@@ -225,11 +243,10 @@ enum Base64 {
         length += 1
         index += 1
       }
-      return true
+      initialized = length
     }
     guard ok else { return nil }
-    return sextets.withUnsafeBytes { raw -> JSONDecoding? in
-      let characters = UnsafeRawBufferPointer(rebasing: raw[..<length])
+    return characters.withUnsafeBytes { characters -> JSONDecoding? in
       guard let bytes = decode(characters) else { return nil }
       // Padding bits: the unused low bits of the last character before '='.
       var canonical = true
@@ -244,6 +261,24 @@ enum Base64 {
     }
   }
 
+  /// 0x80 in each byte of `word` that is zero, or 0: the classic has-zero-byte test. Exact
+  /// as a test; which bytes it marks is exact only up to the first zero one.
+  @inline(__always)
+  private static func zeroByteMask(_ word: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+  }
+
+  /// For each of the four characters of a group, its sextet already shifted to its place in
+  /// the group's 24 bits (the first character's table first); a byte outside the alphabet
+  /// is 0x0100_0000, which no valid group reaches, so one test of the OR of every group
+  /// finds any bad character.
+  private static let groupTables: [UInt32] = (0..<4).flatMap { position in
+    (0..<256).map { byte -> UInt32 in
+      let value = values[byte]
+      return value == 255 ? 0x0100_0000 : UInt32(value) << (18 - 6 * position)
+    }
+  }
+
   /// Decodes padded standard base64 whose characters are given by `text`, or returns nil
   /// when it is not base64 (bad character, bad length, misplaced padding).
   static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
@@ -255,41 +290,37 @@ enum Base64 {
       padding = text[count - 2] == UInt8(ascii: "=") ? 2 : 1
     }
     let outputCount = count / 4 * 3 - padding
-    return values.withUnsafeBufferPointer { table -> [UInt8]? in
-      var failed = false
-      let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
-        var out = 0
+    var bad: UInt32 = 0
+    // One byte of room: each group stores four bytes, the fourth overwritten by the next.
+    let output = [UInt8](unsafeUninitializedCapacity: outputCount + 1) { buffer, initialized in
+      groupTables.withUnsafeBufferPointer { tables in
+        let out = UnsafeMutableRawPointer(buffer.baseAddress!)
         var index = 0
-        while index < count {
-          let last = index + 4 == count
-          let a = table[Int(text[index])]
-          let b = table[Int(text[index + 1])]
-          var c = table[Int(text[index + 2])]
-          var d = table[Int(text[index + 3])]
-          if last {
-            if padding >= 1 { d = 0 }
-            if padding == 2 { c = 0 }
-          }
-          if (a | b | c | d) & 0xC0 != 0 {
-            failed = true
-            break
-          }
-          let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-          buffer[out] = UInt8(truncatingIfNeeded: word >> 16)
-          out += 1
-          if out < outputCount {
-            buffer[out] = UInt8(truncatingIfNeeded: word >> 8)
-            out += 1
-          }
-          if out < outputCount {
-            buffer[out] = UInt8(truncatingIfNeeded: word)
-            out += 1
-          }
+        var written = 0
+        // Every group but the last, which may hold padding.
+        while index + 4 < count {
+          let quad = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+          let group =
+            tables[Int(quad & 0xFF)] | tables[256 + Int(quad >> 8 & 0xFF)]
+            | tables[512 + Int(quad >> 16 & 0xFF)] | tables[768 + Int(quad >> 24)]
+          bad |= group
+          out.storeBytes(of: (group << 8).bigEndian, toByteOffset: written, as: UInt32.self)
+          written += 3
           index += 4
         }
-        initialized = failed ? 0 : out
+        let a = tables[Int(text[index])]
+        let b = tables[256 + Int(text[index + 1])]
+        let c = padding == 2 ? 0 : tables[512 + Int(text[index + 2])]
+        let d = padding >= 1 ? 0 : tables[768 + Int(text[index + 3])]
+        let group = a | b | c | d
+        bad |= group
+        for place in 0..<3 - padding {
+          buffer[written] = UInt8(truncatingIfNeeded: group >> UInt32(16 - 8 * place))
+          written += 1
+        }
+        initialized = written
       }
-      return failed ? nil : output
     }
+    return bad < 0x0100_0000 ? output : nil
   }
 }
