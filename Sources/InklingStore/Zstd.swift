@@ -35,8 +35,10 @@ func zstdWindowLog(covering count: Int) -> Int32 {
 /// Compresses with one zstd context. One per thread.
 package final class ZstdCompressor {
   package let level: Int32
-  /// Long-distance matching for deltas; a knob for measuring, on by default.
-  package var longDistanceMatching = true
+  /// Long-distance matching for deltas; a knob for measuring, off by default: a delta's
+  /// window covers its whole prefix, where the regular match finder already finds what the
+  /// new version repeats of its base, and long-distance matching only added its own pass.
+  package var longDistanceMatching = false
   private let context: OpaquePointer
   private var scratch: UnsafeMutableRawBufferPointer
 
@@ -60,8 +62,8 @@ package final class ZstdCompressor {
   /// One zstd frame holding `input`; with a `prefix`, a delta that refers to it.
   ///
   /// The frame records the content size, as `ZstdDecompressor` requires. With a prefix,
-  /// long-distance matching is on and the window covers prefix and input, so a new version
-  /// that repeats most of its base costs little more than what changed.
+  /// the window covers prefix and input, so a new version that repeats most of its base
+  /// costs little more than what changed.
   /// - Throws: `ZstdError` on a library failure.
   package func compress(_ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)

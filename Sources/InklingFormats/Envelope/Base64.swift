@@ -226,6 +226,16 @@ enum Base64 {
           length += run
           index += run
           if run == 8 { continue }
+          // At a backslash, whose one meaning in base64 text is `\/`.
+          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else {
+            ok = false
+            break
+          }
+          out[length] = UInt8(ascii: "/")
+          escaped += 1
+          length += 1
+          index += 2
+          continue
         }
         var byte = text[index]
         if byte == UInt8(ascii: "\\") {
