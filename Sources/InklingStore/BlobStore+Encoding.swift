@@ -140,9 +140,10 @@ package final class BlobEncoder {
   package static let defaultLevel: Int32 = 1
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:
-  /// drawing bytes (float32 points) compress far less than that alone, so a full frame cannot
-  /// win.
-  static let deltaIsClearlySmaller = 4
+  /// drawing bytes (float32 points, even in point columns) compress to little less than half
+  /// alone, and a delta can use every match a full frame finds, its base's besides, so a
+  /// full frame cannot win.
+  static let deltaIsClearlySmaller = 2
 
   private let compressor: ZstdCompressor
   private let decompressor = ZstdDecompressor()
