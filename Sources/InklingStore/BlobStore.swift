@@ -381,7 +381,10 @@ package struct BlobStore {
       case (.asWritten, let written?, _): return written
       case (.asWritten, nil, let columns?):
         return try writtenBytes(ofForm: columns, layout: BlobLayout.pointColumns.rawValue)
-      case (_, nil, nil): preconditionFailure("a chain level holds its bytes in at least one form")
+      case (_, nil, nil):
+        // decodeChain leaves out the written bytes only of a level stored in point columns,
+        // whose columns it then keeps.
+        preconditionFailure("a chain level holds its bytes in at least one form")
       }
     }
   }
