@@ -202,63 +202,93 @@ enum Base64 {
   /// spelled alike and the padding bits are zero (canonical base64 is a bijection). Returns
   /// nil when the content is not base64 or holds other escapes.
   static func decodeJSONContent(_ text: UnsafeRawBufferPointer) -> JSONDecoding? {
+    characters(of: text, from: 0, toQuote: false).flatMap(decoding)
+  }
+
+  /// The JSON string whose content starts at `start` (after its opening quote) decoded as
+  /// `decodeJSONContent` decodes its content, and the offset of its closing quote, in one
+  /// pass. Nil when the content holds a control character, an escape other than `\/` or
+  /// text that is not base64, or the string does not end: then the string is for the JSON
+  /// scanner and `decodeJSONContent` to read apart, which say why.
+  static func decodeJSONString(
+    _ text: UnsafeRawBufferPointer, from start: Int
+  ) -> (decoding: JSONDecoding, end: Int, hasEscapes: Bool)? {
+    guard let found = characters(of: text, from: start, toQuote: true), let decoding = decoding(found) else {
+      return nil
+    }
+    return (decoding, found.end, found.escaped > 0)
+  }
+
+  /// Base64 text with its `\/` escapes undone, from `start` to the end of `text`, or (with
+  /// `toQuote`) to the first quote not escaped: the characters, the slashes spelled each way,
+  /// where the text ended. Nil at any other escape, and with `toQuote` at a control character
+  /// or when no quote ends the text (what a JSON string may not hold).
+  private static func characters(
+    of text: UnsafeRawBufferPointer, from start: Int, toQuote: Bool
+  ) -> (characters: [UInt8], escaped: Int, plain: Int, end: Int)? {
     let count = text.count
-    // The characters without the escapes' backslashes (at most `count`), and the slashes
-    // of each spelling. Eight characters a step while they hold no backslash (a drawing's
-    // text holds one in about eight steps): one load, one store, the slashes counted.
+    // Eight characters a step while none needs a look (a drawing's text holds a `\/` in
+    // about one step of eight): one load, one store, the slashes counted.
     var escaped = 0
     var plain = 0
     var length = 0
-    var ok = true
-    let characters = [UInt8](unsafeUninitializedCapacity: count) { out, initialized in
+    var end: Int?
+    let characters = [UInt8](unsafeUninitializedCapacity: count - start) { out, initialized in
       let output = UnsafeMutableRawPointer(out.baseAddress!)
-      var index = 0
+      var index = start
       while index < count {
+        var byte: UInt8
         if index + 8 <= count {
-          // All eight stored; the characters before the first backslash count. (`length`
-          // trails `index`, so the store stays inside the buffer.)
+          // All eight stored; the characters before the first that needs a look count.
+          // (`length` trails `index - start`, so the store stays inside the buffer.)
           let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-          let backslashes = zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
-          let run = backslashes.trailingZeroBitCount >> 3
+          let marks =
+            toQuote ? JSONScanner.stringTextMarks(word.littleEndian) : zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+          let run = marks.trailingZeroBitCount >> 3
           output.storeBytes(of: word.littleEndian, toByteOffset: length, as: UInt64.self)
           let counted: UInt64 = run == 8 ? ~0 : (1 << UInt64(8 * run)) - 1
           plain += (slashMask(word) & counted).nonzeroBitCount
           length += run
           index += run
           if run == 8 { continue }
-          // At a backslash, whose one meaning in base64 text is `\/`.
-          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else {
-            ok = false
-            break
+          byte = text[index]
+        } else {
+          byte = text[index]
+          let needsLook = byte == UInt8(ascii: "\\") || (toQuote && (byte == UInt8(ascii: "\"") || byte < 0x20))
+          if !needsLook {
+            if byte == UInt8(ascii: "/") { plain += 1 }
+            out[length] = byte
+            length += 1
+            index += 1
+            continue
           }
+        }
+        // A backslash, whose one meaning in base64 text is `\/`; or the end of the string.
+        if byte == UInt8(ascii: "\\"), index + 1 < count, text[index + 1] == UInt8(ascii: "/") {
           out[length] = UInt8(ascii: "/")
           escaped += 1
           length += 1
           index += 2
           continue
         }
-        var byte = text[index]
-        if byte == UInt8(ascii: "\\") {
-          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else {
-            ok = false
-            break
-          }
-          escaped += 1
-          index += 1
-          byte = UInt8(ascii: "/")
-        } else if byte == UInt8(ascii: "/") {
-          plain += 1
-        }
-        out[length] = byte
-        length += 1
-        index += 1
+        if toQuote && byte == UInt8(ascii: "\"") { end = index }
+        break
       }
       initialized = length
+      if !toQuote && index == count { end = count }
     }
-    guard ok else { return nil }
-    return characters.withUnsafeBytes { characters -> JSONDecoding? in
+    guard let end else { return nil }
+    return (characters, escaped, plain, end)
+  }
+
+  /// What `characters(of:from:toQuote:)` found, decoded, with the spelling that gives it back.
+  private static func decoding(
+    _ found: (characters: [UInt8], escaped: Int, plain: Int, end: Int)
+  ) -> JSONDecoding? {
+    found.characters.withUnsafeBytes { characters -> JSONDecoding? in
       guard let bytes = decode(characters) else { return nil }
       // Padding bits: the unused low bits of the last character before '='.
+      let length = characters.count
       var canonical = true
       if length >= 4, characters[length - 1] == UInt8(ascii: "=") {
         let twoPads = characters[length - 2] == UInt8(ascii: "=")
@@ -266,7 +296,7 @@ enum Base64 {
         canonical = last & (twoPads ? 0x0F : 0x03) == 0
       }
       let spelling: Bool? =
-        !canonical || (escaped > 0 && plain > 0) ? nil : escaped > 0 || plain == 0
+        !canonical || (found.escaped > 0 && found.plain > 0) ? nil : found.escaped > 0 || found.plain == 0
       return JSONDecoding(bytes: bytes, escapedSlashes: spelling)
     }
   }
