@@ -18,13 +18,20 @@
 //
 // Invariants (those of schema 0001 that encoding can keep):
 //   1. `encode` returns only data that it has decoded back (with the base bytes, for a
-//      delta) to bytes whose SHA-256 is the given `sha256` — Fossil's verify-before-commit
-//      (https://fossil-scm.org/home/doc/trunk/www/selfcheck.wiki). What is inserted is
-//      exactly those verified bytes.
+//      delta) to exactly the bytes it was given, whose SHA-256 is the blob's `sha256`
+//      (`HashedBytes` pairs them; a hash given apart is checked) — Fossil's
+//      verify-before-commit (https://fossil-scm.org/home/doc/trunk/www/selfcheck.wiki). What
+//      is inserted is exactly those verified bytes.
 //   2. A delta's depth is at most `BlobStore.maxChainDepth`; a base at that depth, or a
 //      base that is the blob itself, gives a full encoding.
 
 import InklingFormats
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// How a blob's `data` is stored (`blob.encoding`).
 package enum BlobEncoding: Int, Sendable {
@@ -68,6 +75,24 @@ package struct BlobBase: Sendable {
   /// The base's bytes in `layout`: what a delta in that layout uses as its prefix.
   func form(in layout: BlobLayout) -> [UInt8] {
     layout == .pointColumns ? knownColumns ?? layout.form(of: bytes) : bytes
+  }
+}
+
+/// Bytes and their SHA-256, which only this type's initializers pair: a blob's content and
+/// its address, computed once.
+package struct HashedBytes: Sendable {
+  package let bytes: [UInt8]
+  package let sha256: [UInt8]
+
+  package init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+    sha256 = SHA256.hash(bytes)
+  }
+
+  /// For `BlobEncoder`, which has checked `sha256` itself.
+  fileprivate init(_ bytes: [UInt8], sha256: [UInt8]) {
+    self.bytes = bytes
+    self.sha256 = sha256
   }
 }
 
@@ -115,9 +140,10 @@ package final class BlobEncoder {
   package static let defaultLevel: Int32 = 1
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:
-  /// drawing bytes (float32 points) compress far less than that alone, so a full frame cannot
-  /// win.
-  static let deltaIsClearlySmaller = 4
+  /// drawing bytes (float32 points, even in point columns) compress to little less than half
+  /// alone, and a delta can use every match a full frame finds, its base's besides, so a
+  /// full frame cannot win.
+  static let deltaIsClearlySmaller = 2
 
   private let compressor: ZstdCompressor
   private let decompressor = ZstdDecompressor()
@@ -131,8 +157,8 @@ package final class BlobEncoder {
   /// - Parameters:
   ///   - sha256: the SHA-256 of `bytes`, as the caller computed it (and checked here).
   ///   - base: the decoded previous version, if any; ignored at `maxChainDepth`.
-  /// - Throws: `StoreError(.verification)` if the encoded data does not decode back to
-  ///   bytes with hash `sha256` (so also if `sha256` is not the hash of `bytes`).
+  /// - Throws: `StoreError(.verification)` if `sha256` is not the hash of `bytes`, or the
+  ///   encoded data does not decode back to `bytes`.
   package func encode(_ bytes: [UInt8], sha256: [UInt8], base: BlobBase?) throws -> EncodedBlob {
     try encodeKeepingColumns(bytes, sha256: sha256, base: base).blob
   }
@@ -142,6 +168,20 @@ package final class BlobEncoder {
   package func encodeKeepingColumns(
     _ bytes: [UInt8], sha256: [UInt8], base: BlobBase?
   ) throws -> (blob: EncodedBlob, columns: [UInt8]?) {
+    guard SHA256.hash(bytes) == sha256 else {
+      throw StoreError(
+        kind: .verification, message: "blob \(shortHash(sha256)): not the SHA-256 of its bytes; nothing stored")
+    }
+    return try encodeKeepingColumns(HashedBytes(bytes, sha256: sha256), base: base)
+  }
+
+  /// As `encodeKeepingColumns(_:sha256:base:)`, for bytes hashed already (once: their hash
+  /// is also what the caller looks the blob up by).
+  package func encodeKeepingColumns(
+    _ hashed: HashedBytes, base: BlobBase?
+  ) throws -> (blob: EncodedBlob, columns: [UInt8]?) {
+    let bytes = hashed.bytes
+    let sha256 = hashed.sha256
     var best = EncodedBlob(
       sha256: sha256, size: bytes.count, encoding: .raw, baseSHA256: nil, depth: 0, data: bytes)
     let deltaBase = base.flatMap { $0.depth < BlobStore.maxChainDepth && $0.sha256 != sha256 ? $0 : nil }
@@ -174,12 +214,14 @@ package final class BlobEncoder {
     } catch let error as ZstdError {
       throw StoreError(kind: .verification, message: "blob \(shortHash(sha256)): compression failed: \(error)")
     }
-    try verify(best, prefix: best.encoding == .delta ? prefix : nil)
+    try verify(best, prefix: best.encoding == .delta ? prefix : nil, decodesTo: bytes)
     return (best, columns)
   }
 
-  /// Decodes `blob` and checks its hash (invariant 1).
-  private func verify(_ blob: EncodedBlob, prefix: [UInt8]?) throws {
+  /// Decodes `blob` and checks that it gives `bytes` back exactly (invariant 1). Compared, not
+  /// hashed again: `sha256` is the hash of `bytes`, so equal bytes have it, and a second
+  /// SHA-256 of every drawing would be the import's largest cost after the first.
+  private func verify(_ blob: EncodedBlob, prefix: [UInt8]?, decodesTo bytes: [UInt8]) throws {
     let decoded: [UInt8]
     do {
       let form = try decodeForm(
@@ -190,16 +232,25 @@ package final class BlobEncoder {
         kind: .verification,
         message: "blob \(shortHash(blob.sha256)): its encoded data does not decode (\(error)); nothing stored")
     }
-    guard SHA256.hash(decoded) == blob.sha256 else {
+    guard sameBytes(decoded, bytes) else {
       throw StoreError(
         kind: .verification,
-        message: "blob \(shortHash(blob.sha256)): its encoded data decodes to bytes with another SHA-256 "
+        message: "blob \(shortHash(blob.sha256)): its encoded data decodes to other bytes "
           + "(encoding \(blob.encoding.rawValue)); nothing stored")
     }
   }
 }
 
 // MARK: - Shared by encoder and store
+
+/// Whether `a` and `b` hold the same bytes, by `memcmp` (Array's `==` compares element by
+/// element).
+func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+  a.count == b.count
+    && a.withUnsafeBytes { a in
+      b.withUnsafeBytes { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
+}
 
 /// The first 12 hex digits of a hash, as blobs are named in messages: "4f2a9c1e07b3…".
 func shortHash(_ sha256: [UInt8]) -> String {

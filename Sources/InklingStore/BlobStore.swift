@@ -312,19 +312,32 @@ package struct BlobStore {
       }
       next = baseID
     }
-    // Up the chain: decode each over the one below (which carries its point columns when
-    // they were stored, so each level is rearranged once).
-    var decoded = below
-    for link in chain.reversed() {
+    // Up the chain: decode each over the one below, in the form the one above needs as its
+    // prefix. A level stored in point columns under a delta in point columns is never
+    // rearranged back: only the top's bytes as written are needed, and hashed.
+    var level = below.map { ChainLevel(written: $0.bytes, columns: $0.knownColumns) }
+    for (index, link) in chain.enumerated().reversed() {
       do {
-        decoded = try decodeBlob(link, base: decoded)
+        guard let layout = BlobLayout(rawValue: link.layout) else {
+          throw BlobFormatError(description: "unknown layout \(link.layout)")
+        }
+        let prefix = link.encoding == BlobEncoding.delta.rawValue ? try level?.form(in: layout) : nil
+        let form = try decodeForm(
+          encoding: link.encoding, data: link.data, size: link.size, prefix: prefix, decompressor: reader.decompressor)
+        let onlyColumnsNeeded = index > 0 && layout == .pointColumns && chain[index - 1].layout == layout.rawValue
+        level =
+          layout == .asWritten
+          ? ChainLevel(written: form, columns: nil)
+          : ChainLevel(
+            written: onlyColumnsNeeded ? nil : try writtenBytes(ofForm: form, layout: link.layout), columns: form)
       } catch {
         throw corrupt(link, "its data does not decode (\(error))")
       }
     }
-    guard let decoded, SHA256.hash(decoded.bytes) == decoded.sha256 else {
+    guard let written = level?.written, SHA256.hash(written) == chain[0].sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
+    let decoded = BlobBase(sha256: chain[0].sha256, bytes: written, depth: chain[0].depth, columns: level?.columns)
     reader.remember(decoded)
     return (chain[0], decoded)
   }
@@ -340,13 +353,40 @@ package struct BlobStore {
   private func corruptLink(in chain: [Link], below: BlobBase?) throws -> StoreError {
     var decoded = below
     for link in chain.reversed() {
-      let level = try decodeBlob(link, base: decoded)
+      let level: BlobBase
+      do {
+        level = try decodeBlob(link, base: decoded)
+      } catch {
+        return corrupt(link, "its data does not decode (\(error))")
+      }
       guard SHA256.hash(level.bytes) == link.sha256 else {
         return corrupt(link, "its data decodes to bytes with another SHA-256")
       }
       decoded = level
     }
     return corrupt(chain[0], "its data decodes to bytes with another SHA-256")
+  }
+
+  /// One level of a chain being decoded upwards: its bytes as written (nil when no level
+  /// above needs them) and, when it was stored in point columns, those.
+  private struct ChainLevel {
+    let written: [UInt8]?
+    let columns: [UInt8]?
+
+    /// The prefix a delta in `layout` above this level decodes against.
+    func form(in layout: BlobLayout) throws -> [UInt8] {
+      switch (layout, written, columns) {
+      case (.pointColumns, _, let columns?): return columns
+      case (.pointColumns, let written?, nil): return layout.form(of: written)
+      case (.asWritten, let written?, _): return written
+      case (.asWritten, nil, let columns?):
+        return try writtenBytes(ofForm: columns, layout: BlobLayout.pointColumns.rawValue)
+      case (_, nil, nil):
+        // decodeChain leaves out the written bytes only of a level stored in point columns,
+        // whose columns it then keeps.
+        preconditionFailure("a chain level holds its bytes in at least one form")
+      }
+    }
   }
 
   private func corrupt(_ link: Link, _ problem: String) -> StoreError {

@@ -35,8 +35,11 @@ func zstdWindowLog(covering count: Int) -> Int32 {
 /// Compresses with one zstd context. One per thread.
 package final class ZstdCompressor {
   package let level: Int32
-  /// Long-distance matching for deltas; a knob for measuring, on by default.
-  package var longDistanceMatching = true
+  /// Long-distance matching for deltas over a prefix larger than this; a knob for
+  /// measuring. Within the window a level's own tables are made for, the regular match
+  /// finder already finds what a new version repeats of its base, and long-distance matching
+  /// only adds its own pass; past it, the repeats are out of those tables' reach.
+  package var longDistanceMatchingAbove = 1 << 19
   private let context: OpaquePointer
   private var scratch: UnsafeMutableRawBufferPointer
 
@@ -60,8 +63,8 @@ package final class ZstdCompressor {
   /// One zstd frame holding `input`; with a `prefix`, a delta that refers to it.
   ///
   /// The frame records the content size, as `ZstdDecompressor` requires. With a prefix,
-  /// long-distance matching is on and the window covers prefix and input, so a new version
-  /// that repeats most of its base costs little more than what changed.
+  /// the window covers prefix and input, so a new version that repeats most of its base
+  /// costs little more than what changed.
   /// - Throws: `ZstdError` on a library failure.
   package func compress(_ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
@@ -69,7 +72,8 @@ package final class ZstdCompressor {
       try ZstdError.check(
         ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, zstdWindowLog(covering: prefix.count + input.count)))
       try ZstdError.check(
-        ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, longDistanceMatching ? 1 : 0))
+        ZSTD_CCtx_setParameter(
+          context, ZSTD_c_enableLongDistanceMatching, prefix.count > longDistanceMatchingAbove ? 1 : 0))
       // Referenced, not copied, and used for the next frame only.
       try ZstdError.check(ZSTD_CCtx_refPrefix(context, prefix.baseAddress, prefix.count))
     } else {

@@ -54,6 +54,7 @@ enum ZstdBench {
     let decompressor = ZstdDecompressor()
     for level: Int32 in [1, 3, 6, 9, 12, 19] {
       let compressor = ZstdCompressor(level: level)
+      compressor.longDistanceMatchingAbove = 0  // the deltas below compare with it off
       var fullBytes = 0
       let fullTime = try seconds {
         fullBytes = 0
@@ -74,7 +75,7 @@ enum ZstdBench {
           }
         }
       }
-      compressor.longDistanceMatching = false
+      compressor.longDistanceMatchingAbove = .max
       var plainDeltaBytes = 0
       for versions in drawings {
         for (base, next) in zip(versions, versions.dropFirst()) {

@@ -70,6 +70,63 @@ import Testing
     }
   }
 
+  /// The decoder against Foundation's: every length around its eight-character steps, each
+  /// slash spelled `/` or `\/` (the spelling reported back), a bad character or escape at
+  /// every position refused, and padding misplaced or with bits set.
+  @Test func decodesAsFoundationDoes() {
+    var random = SeededRandom(seed: 0xDEC)
+    for count in Array(0...80) + [3072, 3073, 20_000] {
+      let bytes = (0..<count).map { _ -> UInt8 in
+        random.below(3) == 0 ? 0xFF : UInt8(truncatingIfNeeded: random.next())
+      }
+      for escapeSlashes in [false, true] {
+        let text = Self.expected(bytes, escapeSlashes: escapeSlashes)
+        let decoded = text.withUnsafeBytes { Base64.decodeJSONContent($0) }
+        #expect(decoded?.bytes == bytes, "\(count) bytes")
+        let hasSlash = text.contains(UInt8(ascii: "/"))
+        #expect(decoded?.escapedSlashes == (escapeSlashes || !hasSlash), "\(count) bytes, spelling")
+        guard count <= 40 else { continue }
+        for position in text.indices {
+          for bad in [UInt8(ascii: "*"), UInt8(ascii: "\\"), UInt8(ascii: "="), 0x80, 0] {
+            var wrong = text
+            wrong[position] = bad
+            #expect(
+              wrong.withUnsafeBytes { Base64.decodeJSONContent($0) }?.bytes == Self.foundationDecoding(wrong),
+              "\(count): \(bad) at \(position)")
+          }
+        }
+      }
+    }
+    // "QR==" has padding bits set: it decodes, but no spelling gives it back.
+    let odd = Array("QR==".utf8).withUnsafeBytes { Base64.decodeJSONContent($0) }
+    #expect(odd?.bytes == [0x41] && odd?.escapedSlashes == nil)
+    for text in ["QQ=", "Q===", "QQ=Q", "=QQQ"] {
+      #expect(Array(text.utf8).withUnsafeBytes { Base64.decode($0) } == nil, "\(text)")
+    }
+  }
+
+  /// What Foundation decodes from JSON string content where `\/` is the one escape allowed,
+  /// and padding only at the end.
+  static func foundationDecoding(_ content: [UInt8]) -> [UInt8]? {
+    var characters: [UInt8] = []
+    var index = 0
+    while index < content.count {
+      if content[index] == UInt8(ascii: "\\") {
+        guard index + 1 < content.count, content[index + 1] == UInt8(ascii: "/") else { return nil }
+        index += 1
+      }
+      characters.append(content[index])
+      index += 1
+    }
+    // Stricter than Foundation, which reads past an '=' followed by more characters.
+    if let pad = characters.firstIndex(of: UInt8(ascii: "=")),
+      characters[pad...].contains(where: { $0 != UInt8(ascii: "=") })
+    {
+      return nil
+    }
+    return Data(base64Encoded: Data(characters)).map(Array.init)
+  }
+
   @Test func aFileRebuiltInPiecesIsTheFile() throws {
     let drawing = Self.bytes(10_000, seed: 3)
     let text = Array(#"{"drawingData":"","color":{"r":1}}"#.utf8)

@@ -146,7 +146,8 @@ final class VersionPreparer {
       throw ImportProblem.notADraft(error.reason)
     }
     let drawing = envelope.drawing
-    let blobSHA256 = SHA256.hash(drawing)
+    let hashed = HashedBytes(drawing)
+    let blobSHA256 = hashed.sha256
     var blob: EncodedBlob?
     var facts: DrawingFacts?
     let depth: Int
@@ -155,7 +156,7 @@ final class VersionPreparer {
       depth = stored
     } else {
       let base = try base(for: entry.name.draftName, before: saved.milliseconds)
-      let encoded = try encoder.encodeKeepingColumns(drawing, sha256: blobSHA256, base: base)
+      let encoded = try encoder.encodeKeepingColumns(hashed, base: base)
       blob = encoded.blob
       columns = encoded.columns
       depth = encoded.blob.depth
@@ -163,8 +164,9 @@ final class VersionPreparer {
     }
     // Verify before commit: the template and the drawing bytes that will be stored must
     // give back the file exactly. (The blob encoder has already checked that its stored
-    // form decodes to bytes with `blobSHA256`.)
-    guard SHA256.hash(envelope.template.rebuild(drawing: drawing)) == fileSHA256 else {
+    // form decodes to these drawing bytes.) Compared with the file read, byte for byte:
+    // equal bytes have its `fileSHA256`, without a second hash of every file.
+    guard Self.rebuilds(file, from: envelope.template, drawing: drawing) else {
       throw ImportProblem.failedVerification
     }
     var notes = entry.name.fallbacks.map(ImportNote.fileName)
@@ -182,6 +184,24 @@ final class VersionPreparer {
         fileModificationNanoseconds: entry.modificationNanoseconds, savedMilliseconds: saved.milliseconds,
         savedSource: saved.source, fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts,
         template: envelope.template, background: envelope.background, sources: sources, notes: notes))
+  }
+
+  /// Whether `template` and `drawing` give back exactly `file`, piece by piece as they are
+  /// rebuilt: the rebuilt file is never held whole.
+  static func rebuilds(_ file: [UInt8], from template: EnvelopeTemplate, drawing: [UInt8]) -> Bool {
+    var offset = 0
+    var same = true
+    file.withUnsafeBytes { file in
+      template.rebuild(drawing: drawing) { piece in
+        guard same, piece.count <= file.count - offset else {
+          same = false
+          return
+        }
+        same = piece.isEmpty || memcmp(file.baseAddress! + offset, piece.baseAddress!, piece.count) == 0
+        offset += piece.count
+      }
+    }
+    return same && offset == file.count
   }
 
   /// The save time from the file name, else the file's modification time; for a file an
@@ -227,17 +247,23 @@ final class VersionPreparer {
     guard Int64(size) <= maximumSize else {
       throw ImportProblem.tooLarge(size: Int64(size), limit: maximumSize)
     }
-    var bytes = [UInt8](repeating: 0, count: size)
     var done = 0
-    while done < size {
-      let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ImportProblem.cannotRead(code: errno)
+    var failure: Int32?
+    // Not zero-filled first: `read` writes every byte that counts.
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+      while done < size {
+        let count = read(descriptor, buffer.baseAddress! + done, size - done)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        if count == 0 { break }
+        done += count
       }
-      if count == 0 { break }
-      done += count
+      initialized = done
     }
+    if let failure { throw ImportProblem.cannotRead(code: failure) }
     guard done == size else {
       throw ImportProblem.shrank(from: Int64(size), to: Int64(done))
     }

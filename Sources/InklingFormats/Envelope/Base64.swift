@@ -198,40 +198,97 @@ enum Base64 {
   }
 
   /// Decodes the content of a JSON string holding base64 in which `/` may be written `\/`,
-  /// in one pass, and tells whether re-encoding gives the same text: it does exactly when
-  /// every `/` is spelled alike and the padding bits are zero (canonical base64 is a
-  /// bijection). Returns nil when the content is not base64 or holds other escapes.
+  /// and tells whether re-encoding gives the same text: it does exactly when every `/` is
+  /// spelled alike and the padding bits are zero (canonical base64 is a bijection). Returns
+  /// nil when the content is not base64 or holds other escapes.
   static func decodeJSONContent(_ text: UnsafeRawBufferPointer) -> JSONDecoding? {
+    characters(of: text, from: 0, toQuote: false).flatMap(decoding)
+  }
+
+  /// The JSON string whose content starts at `start` (after its opening quote) decoded as
+  /// `decodeJSONContent` decodes its content, and the offset of its closing quote, in one
+  /// pass. Nil when the content holds a control character, an escape other than `\/` or
+  /// text that is not base64, or the string does not end: then the string is for the JSON
+  /// scanner and `decodeJSONContent` to read apart, which say why.
+  static func decodeJSONString(
+    _ text: UnsafeRawBufferPointer, from start: Int
+  ) -> (decoding: JSONDecoding, end: Int, hasEscapes: Bool)? {
+    guard let found = characters(of: text, from: start, toQuote: true), let decoding = decoding(found) else {
+      return nil
+    }
+    return (decoding, found.end, found.escaped > 0)
+  }
+
+  /// Base64 text with its `\/` escapes undone, from `start` to the end of `text`, or (with
+  /// `toQuote`) to the first quote not escaped: the characters, the slashes spelled each way,
+  /// where the text ended. Nil at any other escape, and with `toQuote` at a control character
+  /// or when no quote ends the text (what a JSON string may not hold).
+  private static func characters(
+    of text: UnsafeRawBufferPointer, from start: Int, toQuote: Bool
+  ) -> (characters: [UInt8], escaped: Int, plain: Int, end: Int)? {
     let count = text.count
-    // The characters without the escapes' backslashes (at most `count`), and the slashes
-    // of each spelling.
+    // Eight characters a step while none needs a look (a drawing's text holds a `\/` in
+    // about one step of eight): one load, one store, the slashes counted.
     var escaped = 0
     var plain = 0
-    var sextets = [UInt8](repeating: 0, count: count)
     var length = 0
-    let ok = sextets.withUnsafeMutableBufferPointer { out -> Bool in
-      var index = 0
+    var end: Int?
+    let characters = [UInt8](unsafeUninitializedCapacity: count - start) { out, initialized in
+      let output = UnsafeMutableRawPointer(out.baseAddress!)
+      var index = start
       while index < count {
-        var byte = text[index]
-        if byte == UInt8(ascii: "\\") {
-          guard index + 1 < count, text[index + 1] == UInt8(ascii: "/") else { return false }
-          escaped += 1
-          index += 1
-          byte = UInt8(ascii: "/")
-        } else if byte == UInt8(ascii: "/") {
-          plain += 1
+        var byte: UInt8
+        if index + 8 <= count {
+          // All eight stored; the characters before the first that needs a look count.
+          // (`length` trails `index - start`, so the store stays inside the buffer.)
+          let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+          let marks =
+            toQuote ? JSONScanner.stringTextMarks(word.littleEndian) : zeroByteMask(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+          let run = marks.trailingZeroBitCount >> 3
+          output.storeBytes(of: word.littleEndian, toByteOffset: length, as: UInt64.self)
+          let counted: UInt64 = run == 8 ? ~0 : (1 << UInt64(8 * run)) - 1
+          plain += (slashMask(word) & counted).nonzeroBitCount
+          length += run
+          index += run
+          if run == 8 { continue }
+          byte = text[index]
+        } else {
+          byte = text[index]
+          let needsLook = byte == UInt8(ascii: "\\") || (toQuote && (byte == UInt8(ascii: "\"") || byte < 0x20))
+          if !needsLook {
+            if byte == UInt8(ascii: "/") { plain += 1 }
+            out[length] = byte
+            length += 1
+            index += 1
+            continue
+          }
         }
-        out[length] = byte
-        length += 1
-        index += 1
+        // A backslash, whose one meaning in base64 text is `\/`; or the end of the string.
+        if byte == UInt8(ascii: "\\"), index + 1 < count, text[index + 1] == UInt8(ascii: "/") {
+          out[length] = UInt8(ascii: "/")
+          escaped += 1
+          length += 1
+          index += 2
+          continue
+        }
+        if toQuote && byte == UInt8(ascii: "\"") { end = index }
+        break
       }
-      return true
+      initialized = length
+      if !toQuote && index == count { end = count }
     }
-    guard ok else { return nil }
-    return sextets.withUnsafeBytes { raw -> JSONDecoding? in
-      let characters = UnsafeRawBufferPointer(rebasing: raw[..<length])
+    guard let end else { return nil }
+    return (characters, escaped, plain, end)
+  }
+
+  /// What `characters(of:from:toQuote:)` found, decoded, with the spelling that gives it back.
+  private static func decoding(
+    _ found: (characters: [UInt8], escaped: Int, plain: Int, end: Int)
+  ) -> JSONDecoding? {
+    found.characters.withUnsafeBytes { characters -> JSONDecoding? in
       guard let bytes = decode(characters) else { return nil }
       // Padding bits: the unused low bits of the last character before '='.
+      let length = characters.count
       var canonical = true
       if length >= 4, characters[length - 1] == UInt8(ascii: "=") {
         let twoPads = characters[length - 2] == UInt8(ascii: "=")
@@ -239,8 +296,26 @@ enum Base64 {
         canonical = last & (twoPads ? 0x0F : 0x03) == 0
       }
       let spelling: Bool? =
-        !canonical || (escaped > 0 && plain > 0) ? nil : escaped > 0 || plain == 0
+        !canonical || (found.escaped > 0 && found.plain > 0) ? nil : found.escaped > 0 || found.plain == 0
       return JSONDecoding(bytes: bytes, escapedSlashes: spelling)
+    }
+  }
+
+  /// 0x80 in each byte of `word` that is zero, or 0: the classic has-zero-byte test. Exact
+  /// as a test; which bytes it marks is exact only up to the first zero one.
+  @inline(__always)
+  private static func zeroByteMask(_ word: UInt64) -> UInt64 {
+    (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+  }
+
+  /// For each of the four characters of a group, its sextet already shifted to its place in
+  /// the group's 24 bits (the first character's table first); a byte outside the alphabet
+  /// is 0x0100_0000, which no valid group reaches, so one test of the OR of every group
+  /// finds any bad character.
+  private static let groupTables: [UInt32] = (0..<4).flatMap { position in
+    (0..<256).map { byte -> UInt32 in
+      let value = values[byte]
+      return value == 255 ? 0x0100_0000 : UInt32(value) << (18 - 6 * position)
     }
   }
 
@@ -255,41 +330,37 @@ enum Base64 {
       padding = text[count - 2] == UInt8(ascii: "=") ? 2 : 1
     }
     let outputCount = count / 4 * 3 - padding
-    return values.withUnsafeBufferPointer { table -> [UInt8]? in
-      var failed = false
-      let output = [UInt8](unsafeUninitializedCapacity: outputCount) { buffer, initialized in
-        var out = 0
+    var bad: UInt32 = 0
+    // One byte of room: each group stores four bytes, the fourth overwritten by the next.
+    let output = [UInt8](unsafeUninitializedCapacity: outputCount + 1) { buffer, initialized in
+      groupTables.withUnsafeBufferPointer { tables in
+        let out = UnsafeMutableRawPointer(buffer.baseAddress!)
         var index = 0
-        while index < count {
-          let last = index + 4 == count
-          let a = table[Int(text[index])]
-          let b = table[Int(text[index + 1])]
-          var c = table[Int(text[index + 2])]
-          var d = table[Int(text[index + 3])]
-          if last {
-            if padding >= 1 { d = 0 }
-            if padding == 2 { c = 0 }
-          }
-          if (a | b | c | d) & 0xC0 != 0 {
-            failed = true
-            break
-          }
-          let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-          buffer[out] = UInt8(truncatingIfNeeded: word >> 16)
-          out += 1
-          if out < outputCount {
-            buffer[out] = UInt8(truncatingIfNeeded: word >> 8)
-            out += 1
-          }
-          if out < outputCount {
-            buffer[out] = UInt8(truncatingIfNeeded: word)
-            out += 1
-          }
+        var written = 0
+        // Every group but the last, which may hold padding.
+        while index + 4 < count {
+          let quad = UInt32(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+          let group =
+            tables[Int(quad & 0xFF)] | tables[256 + Int(quad >> 8 & 0xFF)]
+            | tables[512 + Int(quad >> 16 & 0xFF)] | tables[768 + Int(quad >> 24)]
+          bad |= group
+          out.storeBytes(of: (group << 8).bigEndian, toByteOffset: written, as: UInt32.self)
+          written += 3
           index += 4
         }
-        initialized = failed ? 0 : out
+        let a = tables[Int(text[index])]
+        let b = tables[256 + Int(text[index + 1])]
+        let c = padding == 2 ? 0 : tables[512 + Int(text[index + 2])]
+        let d = padding >= 1 ? 0 : tables[768 + Int(text[index + 3])]
+        let group = a | b | c | d
+        bad |= group
+        for place in 0..<3 - padding {
+          buffer[written] = UInt8(truncatingIfNeeded: group >> UInt32(16 - 8 * place))
+          written += 1
+        }
+        initialized = written
       }
-      return failed ? nil : output
     }
+    return bad < 0x0100_0000 ? output : nil
   }
 }

@@ -64,6 +64,8 @@ extension DraftEnvelope {
     scanner.position += 1
     // Later duplicates win, as in Foundation's JSONDecoder; the earlier ones stay in the text.
     var drawing: JSONScanner.StringToken?
+    /// The drawing's base64 decoded as it was scanned, when that one pass could read it.
+    var decoded: Base64.JSONDecoding?
     var background: RGBA?
     if scanner.peek() != UInt8(ascii: "}") {
       repeat {
@@ -74,7 +76,15 @@ extension DraftEnvelope {
           guard scanner.peek() == UInt8(ascii: "\"") else {
             throw EnvelopeError(reason: "drawingData is \(valueKind(scanner.peek())), not a base64 string")
           }
-          drawing = try scanner.scanString()
+          let start = scanner.position + 1
+          if let fast = Base64.decodeJSONString(scanner.bytes, from: start) {
+            drawing = JSONScanner.StringToken(contentStart: start, contentEnd: fast.end, hasEscapes: fast.hasEscapes)
+            decoded = fast.decoding
+            scanner.position = fast.end + 1
+          } else {
+            drawing = try scanner.scanString()
+            decoded = nil
+          }
         case "color":
           background = try parseColor(&scanner)
         default:
@@ -94,7 +104,7 @@ extension DraftEnvelope {
     let span = drawing.contentStart..<drawing.contentEnd
     let content = UnsafeRawBufferPointer(rebasing: bytes[span])
     // The common case in one pass: base64 with `/` or `\/`, and its spelling for free.
-    if let fast = Base64.decodeJSONContent(content) {
+    if let fast = decoded ?? Base64.decodeJSONContent(content) {
       let spelling: EnvelopeTemplate.Base64Spelling =
         switch fast.escapedSlashes {
         case true?: .escapedSlashes
