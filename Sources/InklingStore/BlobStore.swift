@@ -224,6 +224,16 @@ package struct BlobStore {
     try decode(id).bytes
   }
 
+  /// The decoded bytes of blob `id`, not hashed: for a caller that checks a digest covering
+  /// every one of them (a restored file's SHA-256, over their base64) and, when that check
+  /// fails, reads them again with `bytes(ofBlob:)` to name the blob if it is what is damaged.
+  /// They are not kept as a base for later reads: only hashed bytes are (invariant 1).
+  ///
+  /// - Throws: as `bytes(ofBlob:)`, less the hash check.
+  package func unhashedBytes(ofBlob id: Int64) throws -> [UInt8] {
+    try decodeChain(id, hashing: false).decoded.bytes
+  }
+
   /// The decoded bytes and depth of blob `id`, to encode the next version against.
   ///
   /// - Throws: as `bytes(ofBlob:)`.
@@ -285,8 +295,9 @@ package struct BlobStore {
     try decodeChain(id).decoded
   }
 
-  /// The row of blob `id` and its bytes, decoded and verified.
-  private func decodeChain(_ id: Int64) throws -> (top: Link, decoded: BlobBase) {
+  /// The row of blob `id` and its bytes, decoded and verified (unless the caller hashes them:
+  /// `unhashedBytes`).
+  private func decodeChain(_ id: Int64, hashing: Bool = true) throws -> (top: Link, decoded: BlobBase) {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
     var below: BlobBase?  // the blob under chain.last, if cached
@@ -334,11 +345,11 @@ package struct BlobStore {
         throw corrupt(link, "its data does not decode (\(error))")
       }
     }
-    guard let written = level?.written, SHA256.hash(written) == chain[0].sha256 else {
+    guard let written = level?.written, !hashing || SHA256.hash(written) == chain[0].sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
     let decoded = BlobBase(sha256: chain[0].sha256, bytes: written, depth: chain[0].depth, columns: level?.columns)
-    reader.remember(decoded)
+    if hashing { reader.remember(decoded) }
     return (chain[0], decoded)
   }
 

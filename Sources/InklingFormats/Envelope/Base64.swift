@@ -28,17 +28,32 @@ enum Base64 {
   static func encode(
     _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, into output: inout [UInt8]
   ) {
-    let plainLength = encodedLength(bytes.count)
-    // Each escaped slash adds a byte; at most every character is one.
-    let capacity = escapeSlashes ? plainLength * 2 + escapingSlack : plainLength
+    let capacity = room(bytes.count, escapeSlashes: escapeSlashes)
     let start = output.count
     output.append(contentsOf: repeatElement(0, count: capacity))
     let written = output.withUnsafeMutableBufferPointer { buffer in
-      alphabet.withUnsafeBufferPointer { table in
-        encode(bytes, escapeSlashes: escapeSlashes, table: table, into: buffer.baseAddress! + start)
-      }
+      encode(bytes, escapeSlashes: escapeSlashes, to: buffer.baseAddress! + start)
     }
     output.removeLast(capacity - written)
+  }
+
+  /// The room `encode(_:escapeSlashes:to:)` may write into for `count` bytes: twice the text
+  /// and a little when escaping, as each escaped slash adds a byte and at most every
+  /// character is one.
+  static func room(_ count: Int, escapeSlashes: Bool) -> Int {
+    escapeSlashes ? encodedLength(count) * 2 + escapingSlack : encodedLength(count)
+  }
+
+  /// Writes the base64 text of `bytes` at `output`, which has `room(bytes.count,
+  /// escapeSlashes:)` bytes, and returns its length. Nothing past the text is written but what
+  /// escaping stores past it, so a caller's buffer of untouched memory stays so (a large one is
+  /// mapped lazily: pages never written cost nothing).
+  static func encode(
+    _ bytes: UnsafeRawBufferPointer, escapeSlashes: Bool, to output: UnsafeMutablePointer<UInt8>
+  ) -> Int {
+    alphabet.withUnsafeBufferPointer { table in
+      encode(bytes, escapeSlashes: escapeSlashes, table: table, into: output)
+    }
   }
 
   /// Whether `text` is exactly the base64 of `bytes` in the given spelling, without building it.

@@ -75,16 +75,30 @@ public struct EnvelopeTemplate: Hashable, Sendable {
 
   /// The file these bytes came from, given its drawing.
   public func rebuild(drawing: [UInt8]) -> [UInt8] {
-    var file: [UInt8] = []
-    file.reserveCapacity(text.count + Base64.encodedLength(drawing.count) * 2)
-    file.append(contentsOf: text[..<drawingOffset])
-    switch spelling {
-    case .escapedSlashes, .plainSlashes:
-      drawing.withUnsafeBytes { Base64.encode($0, escapeSlashes: spelling == .escapedSlashes, into: &file) }
-    case .verbatim:
-      file.append(contentsOf: verbatimBase64 ?? [])
+    let escape = spelling == .escapedSlashes
+    let middle = spelling == .verbatim ? verbatimBase64?.count ?? 0 : Base64.room(drawing.count, escapeSlashes: escape)
+    // Written in place, never zeroed first: the room for escaped slashes is twice what the
+    // text mostly takes, and a file of a large drawing is a mapping whose untouched pages
+    // never fault.
+    return [UInt8](unsafeUninitializedCapacity: max(1, text.count + middle)) { file, count in
+      let start = file.baseAddress!
+      func append(_ bytes: UnsafeRawBufferPointer) {
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+          UnsafeMutableRawPointer(start + count).copyMemory(from: base, byteCount: bytes.count)
+        }
+        count += bytes.count
+      }
+      count = 0
+      text.withUnsafeBytes { text in
+        append(UnsafeRawBufferPointer(rebasing: text[..<drawingOffset]))
+        switch spelling {
+        case .escapedSlashes, .plainSlashes:
+          count += drawing.withUnsafeBytes { Base64.encode($0, escapeSlashes: escape, to: start + count) }
+        case .verbatim:
+          (verbatimBase64 ?? []).withUnsafeBytes { append($0) }
+        }
+        append(UnsafeRawBufferPointer(rebasing: text[drawingOffset...]))
+      }
     }
-    file.append(contentsOf: text[drawingOffset...])
-    return file
   }
 }
