@@ -27,11 +27,8 @@ enum Leftovers {
   /// ignored: a leftover that cannot be removed is no reason to stop the run.
   @discardableResult
   static func remove(_ kind: Kind, in folder: String, name: String? = nil) -> Int {
-    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else {
-      return 0
-    }
     var removed = 0
-    for entry in entries where entry.hasPrefix(".") {
+    for entry in hiddenEntries(of: folder.isEmpty ? "." : folder) {
       guard let pid = processID(in: entry, kind: kind, name: name), !isRunning(pid) else { continue }
       let path = OutputPath.joining(folder, entry)
       var info = stat()
@@ -39,6 +36,24 @@ enum Leftovers {
       if unlink(path) == 0 { removed += 1 }
     }
     return removed
+  }
+
+  /// The names in `folder` that start with a dot, as every temporary name does: read with
+  /// readdir(3), only those made into strings (a restore into a folder of many files pays
+  /// for one pass over its entries, not for a string of each).
+  private static func hiddenEntries(of folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let isHidden = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
+      guard isHidden else { continue }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+        String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 
   /// The process id in a temporary name of `kind`, nil for any other name.
