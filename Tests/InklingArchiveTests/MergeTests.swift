@@ -129,6 +129,47 @@ import Testing
     #expect(try merged.database.fetchOne("SELECT count(*) FROM version_source") { $0.int(0) } == rows)
   }
 
+  /// Three archives merged in one run (`import A B C`): what merging them one after the other
+  /// gives, counted against each the same way, and what importing all the files gives.
+  @Test func archivesMergedTogetherEqualMergedOneAfterTheOther() throws {
+    let folder = try TemporaryFolder("merge-together")
+    // Every draft's versions spread over three devices; every fifth file on two of them.
+    try Self.writeFiles(Self.spec, into: folder) { file in
+      let device = (file.draftIndex * 7 + file.versionIndex) % 3
+      let second = (device + 1) % 3
+      return ["D\(device)", "All"] + ((file.draftIndex + file.versionIndex) % 5 == 0 ? ["D\(second)"] : [])
+    }
+    var devices: [String] = []
+    for device in 0..<3 {
+      let path = folder.path("d\(device).sqlite")
+      _ = try Archive(path: path).importFiles(at: [folder.path("D\(device)")])
+      devices.append(path)
+    }
+    let single = try Archive(path: folder.path("single.sqlite"))
+    _ = try single.importFiles(at: [folder.path("All")])
+
+    let together = try Archive(path: folder.path("together.sqlite"))
+    let merged = try together.merge(archivesAt: devices)
+    let apart = try Archive(path: folder.path("apart.sqlite"))
+    let oneByOne = try devices.map { try apart.merge(archiveAt: $0) }
+    #expect(merged.map(\.path) == devices)
+    for (a, b) in zip(merged, oneByOne) {
+      #expect(a.versions.versionsImported == b.versions.versionsImported, "\(a.path)")
+      #expect(a.versions.draftsCreated == b.versions.draftsCreated, "\(a.path)")
+      #expect(a.versions.alreadyArchived == b.versions.alreadyArchived, "\(a.path)")
+      #expect(a.versions.rejected == 0 && a.versions.bytesRead == b.versions.bytesRead, "\(a.path)")
+    }
+    #expect(merged.contains { $0.versions.alreadyArchived > 0 })
+    #expect(try Self.contents(of: together) == Self.contents(of: single))
+    #expect(try Self.contents(of: together) == Self.contents(of: apart))
+    #expect(try Self.restored(together, into: folder.path("R1")) == Self.restored(single, into: folder.path("R2")))
+    let check = try Archive(checking: folder.path("together.sqlite")).check(full: true)
+    #expect(check.isHealthy, "\(check.problems)")
+    // One run for the three, and merging them again adds nothing.
+    #expect(try together.database.fetchOne("SELECT count(*) FROM import_run") { $0.int(0) } == 1)
+    #expect(try together.merge(archivesAt: devices).allSatisfy { $0.versions.versionsImported == 0 })
+  }
+
   /// After `gc --repack` a draft's older drawings are deltas of newer ones: the merge must
   /// bring each base along before its delta, whatever order the versions come in.
   @Test func mergesRepackedArchivesAndTheirThumbnails() throws {

@@ -24,7 +24,7 @@ extension Archive {
     let source = FileImport(
       paths: paths, labels: labels, archivePath: path, maximumFileSize: options.maximumFileSize,
       indexDrawings: options.indexDrawings)
-    return try runImport(source, options: options)
+    return try runImport(source, options: options).total
   }
 
   /// Splits one draft's files so that no job holds much more than a few megabytes.

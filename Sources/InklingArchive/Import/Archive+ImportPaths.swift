@@ -1,12 +1,12 @@
 // `import PATH…` as one operation: the files and folders among the paths through the import
-// (Archive+Import.swift), then each SQLite file among them merged as another archive
-// (Archive+Merge.swift), one after the other, with one report of it all.
+// (Archive+Import.swift), then the SQLite files among them merged as other archives, together
+// in one run (Archive+Merge.swift), with one report of it all.
 
 extension Archive {
-  /// Imports `paths`: the draft files and folders among them first, then each SQLite file
-  /// among them merged as another archive, in the order given. A stop asked through
-  /// `options.shouldStop` ends the run after the stage it is in; the merges not begun are
-  /// not in the report.
+  /// Imports `paths`: the draft files and folders among them first, then the SQLite files
+  /// among them merged as other archives, in one run, counted apart in the order given. A stop
+  /// asked through `options.shouldStop` ends the stage it is in; when it comes before the
+  /// merges, they are not in the report.
   ///
   /// ```swift
   /// let report = try archive.importPaths(["~/Drafts", "ipad.sqlite"])
@@ -17,7 +17,7 @@ extension Archive {
   /// events of every file and version.
   ///
   /// - Parameter salvage: for the merges, go on past versions that do not verify.
-  /// - Throws: what `importFiles(at:options:)` and `merge(archiveAt:salvage:options:)` throw;
+  /// - Throws: what `importFiles(at:options:)` and `merge(archivesAt:salvage:options:)` throw;
   ///   the stages before the one that failed are committed.
   public func importPaths(_ paths: [String], salvage: Bool = false, options: ImportOptions = ImportOptions())
     throws(ArchiveError) -> ImportReport
@@ -30,10 +30,9 @@ extension Archive {
       report.files = summary
       options.onEvent?(.filesImported(summary))
     }
-    for path in archives where options.shouldStop?() != true {
-      let merged = try merge(archiveAt: path, salvage: salvage, options: options)
-      report.merges.append(merged)
-      options.onEvent?(.merged(merged))
+    if !archives.isEmpty && options.shouldStop?() != true {
+      report.merges = try merge(archivesAt: archives, salvage: salvage, options: options)
+      for merged in report.merges { options.onEvent?(.merged(merged)) }
     }
     return report
   }
@@ -48,10 +47,12 @@ public struct ImportReport: Sendable, Equatable {
 
   public init() {}
 
-  /// The files and every merge added together (seconds too).
+  /// The files and every merge added together; the seconds of the files and of the merges,
+  /// which ran together.
   public var total: ImportSummary {
     var total = files ?? ImportSummary()
     for merge in merges { total.add(merge.versions) }
+    total.seconds = (files?.seconds ?? 0) + (merges.map(\.versions.seconds).max() ?? 0)
     return total
   }
 }

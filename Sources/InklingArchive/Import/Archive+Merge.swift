@@ -1,6 +1,7 @@
-// Merging another archive into this one (`import OTHER.sqlite`): every version of it, through
-// the import's threads and writer (ImportPipeline.swift, MergePreparer.swift), then the
-// thumbnails it had cached.
+// Merging other archives into this one (`import A.sqlite B.sqlite`): every version of them,
+// through the import's threads and writer in one run (ImportPipeline.swift, MergePreparer.swift:
+// the writer meets each draft once, however many of the archives hold it), then the thumbnails
+// they had cached.
 //
 // What is kept: draft names, save and import dates, file names and facts, the drawings as
 // stored (not compressed again), the drawing index, the sources (migration 0013; a version
@@ -51,37 +52,59 @@ extension Archive {
     return count == 16 && header == Array("SQLite format 3\0".utf8)
   }
 
-  /// Adds every version of the archive at `path` to this one.
+  /// Adds every version of the archive at `path` to this one: `merge(archivesAt:)` of one.
+  ///
+  /// - Throws: as `merge(archivesAt:salvage:options:)`.
+  public func merge(archiveAt path: String, salvage: Bool = false, options: ImportOptions = ImportOptions())
+    throws(ArchiveError) -> MergeSummary
+  {
+    try merge(archivesAt: [path], salvage: salvage, options: options)[0]
+  }
+
+  /// Adds every version of the archives at `paths` to this one, in one run: what merging them
+  /// one after the other, in this order, would store, each counted apart.
   ///
   /// - Parameters:
   ///   - salvage: merge a damaged archive as far as it verifies: a version whose drawing or
   ///     file does not verify is left out and reported (`ImportEvent.rejected`), and the rest
-  ///     is merged. Without it, the first such version ends the merge.
-  ///   - options: `source` (the label for versions that archive has no source for),
+  ///     is merged. Without it, the first such version ends the run.
+  ///   - options: `source` (the label for versions an archive has no source for),
   ///     `workers`, `onEvent`.
-  /// - Throws: `ArchiveError.cannotMerge` when the other archive cannot be read (not an
-  ///   archive, a newer schema, changed outside this program, damaged), `.mergeStoppedAtDamage`
-  ///   at the first version that does not verify (without `salvage`; the versions before it
-  ///   are merged), `.mergeIntoItself`, or `ArchiveError` about this archive.
-  public func merge(archiveAt path: String, salvage: Bool = false, options: ImportOptions = ImportOptions())
-    throws(ArchiveError) -> MergeSummary
+  /// - Returns: what was merged from each archive, in the order of `paths`; each took the
+  ///   whole run's seconds.
+  /// - Throws: `ArchiveError.cannotMerge` when one of the archives cannot be read (not an
+  ///   archive, a newer schema, changed outside this program, damaged: then nothing is
+  ///   merged), `.mergeStoppedAtDamage` at the first version that does not verify (without
+  ///   `salvage`; the batches written before it are merged), `.mergeIntoItself`, or
+  ///   `ArchiveError` about this archive.
+  public func merge(archivesAt paths: [String], salvage: Bool = false, options: ImportOptions = ImportOptions())
+    throws(ArchiveError) -> [MergeSummary]
   {
     guard mode == .readWrite else { throw .openedReadOnly(path: self.path) }
-    guard !Self.sameFile(path, self.path) else { throw .mergeIntoItself(path: path) }
+    for path in paths where Self.sameFile(path, self.path) { throw .mergeIntoItself(path: path) }
     let started = Date()
-    let readPath = try readableCopy(of: path)
+    var readPaths: [String] = []
     defer {
-      if readPath != path { Database.removeDatabaseFiles(readPath) }
+      for (readPath, path) in zip(readPaths, paths) where readPath != path { Database.removeDatabaseFiles(readPath) }
     }
+    for path in paths { readPaths.append(try readableCopy(of: path)) }
     let workingDirectory = FileManager.default.currentDirectoryPath
-    let absolute = SourceLabel.absolute(path, in: workingDirectory)
-    let merge = ArchiveMerge(
-      readPath: readPath, displayPath: path, archivePath: self.path,
-      fallbackSource: SourceMark(label: options.source ?? absolute, path: absolute), salvage: salvage)
-    var versions = try runImport(merge, options: options)
-    let thumbnails = try copyThumbnails(from: readPath, otherPath: path)
-    versions.seconds = Date().timeIntervalSince(started)
-    return MergeSummary(path: path, versions: versions, thumbnailsCopied: thumbnails)
+    let others = zip(paths, readPaths).map { path, readPath in
+      let absolute = SourceLabel.absolute(path, in: workingDirectory)
+      return ArchiveMerge.Other(
+        readPath: readPath, displayPath: path,
+        fallbackSource: SourceMark(label: options.source ?? absolute, path: absolute))
+    }
+    let run = try runImport(ArchiveMerge(others: others, archivePath: self.path, salvage: salvage), options: options)
+    var merged: [MergeSummary] = []
+    for (index, (path, readPath)) in zip(paths, readPaths).enumerated() {
+      let thumbnails = try copyThumbnails(from: readPath, otherPath: path)
+      merged.append(
+        MergeSummary(path: path, versions: run.byOrigin[index] ?? ImportSummary(), thumbnailsCopied: thumbnails))
+    }
+    let seconds = Date().timeIntervalSince(started)
+    for index in merged.indices { merged[index].versions.seconds = seconds }
+    return merged
   }
 
   /// The file to read the other archive from: itself when this build reads its schema as it

@@ -41,7 +41,8 @@ public enum ImportEvent: Sendable {
   /// The files and folders among the paths of `Archive.importPaths` are imported: what they
   /// gave, before any archive among the paths is merged.
   case filesImported(ImportSummary)
-  /// One archive among the paths of `Archive.importPaths` is merged.
+  /// One archive among the paths of `Archive.importPaths` is merged: told for each, in the
+  /// order given, once the run that merges them all has ended.
   case merged(MergeSummary)
 }
 

@@ -31,13 +31,14 @@ protocol ImportSource: Sendable {
   func prepare(_ job: Job, with worker: Worker, _ push: (WorkResult) -> Void)
 }
 
-/// What a worker hands to the writer.
+/// What a worker hands to the writer. `origin` says which of the source's inputs the files or
+/// the problem came from (the archives of a merge), to count them apart; 0 when it has one.
 enum WorkResult: Sendable {
-  case files([PreparedFile])
+  case files([PreparedFile], origin: Int = 0)
   /// A path passed over; `named` when it is one of the paths given.
   case ignored(path: String, reason: IgnoredReason, named: Bool)
   /// A path or version that cannot be imported, and why.
-  case problem(path: String, problem: ImportProblem)
+  case problem(path: String, problem: ImportProblem, origin: Int = 0)
   /// Something that ends the import: the worker could not start, or (merging without
   /// salvage) the other archive is damaged.
   case failure(ArchiveError)
@@ -45,7 +46,7 @@ enum WorkResult: Sendable {
   /// The size of the files whose prepared versions this holds: more than the versions keep
   /// (their drawings compressed), so a bound on it bounds their memory.
   var fileBytes: Int {
-    guard case .files(let files) = self else { return 0 }
+    guard case .files(let files, _) = self else { return 0 }
     return files.reduce(0) { total, file in
       guard case .version(let version) = file else { return total }
       return total + Int(clamping: version.fileSize)
@@ -54,13 +55,15 @@ enum WorkResult: Sendable {
 }
 
 extension Archive {
-  /// Runs `source` through the threads and the writer; see the file comment.
+  /// Runs `source` through the threads and the writer; see the file comment. Returns what
+  /// the run did in all, and for each origin of the work (`WorkResult`) that stored, found or
+  /// left out anything.
   ///
   /// - Throws: `ArchiveError` when the archive itself cannot be used (`importStopped` when it
   ///   could not be written on part way), or a job failed (`WorkResult.failure`); the batch
   ///   being written is then rolled back.
   func runImport<Source: ImportSource>(_ source: Source, options: ImportOptions) throws(ArchiveError)
-    -> ImportSummary
+    -> (total: ImportSummary, byOrigin: [Int: ImportSummary])
   {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     let started = Date()
@@ -84,7 +87,7 @@ extension Archive {
   /// (ImportThreads, invariant 1), but writes nothing more.
   private func drain<Source>(
     _ threads: ImportThreads<Source>, into writer: VersionWriter, options: ImportOptions, started: Date
-  ) throws(ArchiveError) -> ImportSummary {
+  ) throws(ArchiveError) -> (total: ImportSummary, byOrigin: [Int: ImportSummary]) {
     let onEvent = options.onEvent
     var failure: ArchiveError?
     var stopped = false
@@ -96,12 +99,12 @@ extension Archive {
         case .ignored(let path, let reason, let named):
           writer.ignore()
           onEvent?(.ignored(path: path, reason: reason, named: named))
-        case .problem(let path, let problem):
-          try writer.reject(path, problem)
+        case .problem(let path, let problem, let origin):
+          try writer.reject(path, problem, origin: origin)
           onEvent?(.rejected(path: path, problem: problem))
-        case .files(let files):
+        case .files(let files, let origin):
           for file in files where !stopped {
-            let (result, committed) = try writer.write(file)
+            let (result, committed) = try writer.write(file, origin: origin)
             Self.report(file, result, to: onEvent)
             threads.progress.done(bytes: Self.size(of: file))
             if committed, options.shouldStop?() == true {
@@ -128,7 +131,7 @@ extension Archive {
     do {
       let summary = try writer.finish(seconds: Date().timeIntervalSince(started))
       onEvent?(.progress(threads.progress.snapshot(since: started)))
-      return summary
+      return (summary, writer.summaryByOrigin)
     } catch {
       writer.rollback()
       throw importEnd(ArchiveError(error, path: path), committed: writer.committed)

@@ -1,6 +1,12 @@
-// The CPU half of merging another archive, run on worker threads: read one draft's versions
-// from the other archive, verify each as the import verifies a file, and hand it to the
-// writer as it is stored there.
+// The CPU half of merging other archives, run on worker threads: read one draft's versions
+// from every archive merged that holds a draft of that name, verify each as the import
+// verifies a file, and hand it to the writer as it is stored there.
+//
+// The archives merged by one `import` are one run: the lister walks them together in name
+// order, so a job is a name and the writer meets each draft once, whatever number of archives
+// hold versions of it (its stroke rows loaded once, its row updated once). A job's versions go
+// archive by archive, in the order the archives were given, each archive's oldest first: what
+// merging them one after the other would store, and count against each.
 //
 // Nothing is compressed or parsed again where the other archive's rows can be used:
 //   - a drawing the archive lacks is its stored row (data, encoding, layout, delta base),
@@ -15,56 +21,95 @@
 // and drawing and must have the SHA-256 and size the other archive recorded; BlobStore.insert
 // then reads back what it wrote.
 //
-// A version that does not verify ends the merge (`WorkResult.failure`), unless salvaging:
+// A version that does not verify ends the run (`WorkResult.failure`), unless salvaging:
 // then it is left out and reported, and the rest goes on.
 
 import FoundationEssentials
 import InklingFormats
 import InklingStore
 
-/// Another archive's drafts as the pipeline's work.
+/// Other archives' drafts as the pipeline's work; each archive's results are counted apart
+/// (`WorkResult` origins are indexes into `others`).
 struct ArchiveMerge: ImportSource {
-  enum Job: Sendable {
-    case draft(id: Int64, name: String)
-    /// The drafts after this one could not be listed (a damaged archive).
-    case unlisted(after: String, reason: String)
+  /// One archive merged.
+  struct Other: Sendable {
+    /// The file read: the archive, or an upgraded copy of it.
+    let readPath: String
+    /// The archive as given, for messages and the default source.
+    let displayPath: String
+    /// The source recorded for versions it has none for.
+    let fallbackSource: SourceMark
   }
 
-  /// The file read: the other archive, or an upgraded copy of it.
-  let readPath: String
-  /// The other archive as given, for messages and the default source.
-  let displayPath: String
+  /// The draft of one name in the archives that hold it.
+  struct Part: Sendable {
+    let archive: Int
+    let draftID: Int64
+  }
+
+  enum Job: Sendable {
+    case draft(name: String, parts: [Part])
+    /// The drafts of archive `archive` after this name could not be listed (a damaged archive).
+    case unlisted(archive: Int, after: String, reason: String)
+  }
+
+  let others: [Other]
   let archivePath: String
-  /// The source recorded for versions the other archive has none for.
-  let fallbackSource: SourceMark
   let salvage: Bool
 
   static let draftsPerPage = 512
 
+  /// One archive's walk through its drafts by name, a page at a time.
+  private struct Walk {
+    let archive: Int
+    let db: Database
+    var page: [(id: Int64, name: String, versions: Int, bytes: Int64)] = []
+    var next = 0
+    /// The name the next page starts after; nil before the first.
+    var last: String?
+    var finished = false
+    /// The UTF-8 bytes of the current name, SQLite's order of names.
+    var key: [UInt8]? { next < page.count ? Array(page[next].name.utf8) : nil }
+  }
+
   func produce(_ progress: ProgressCounter, isStopped: @escaping @Sendable () -> Bool, _ emit: (Job) -> Bool) {
-    let other: Database
-    do {
-      other = try ArchiveDatabase.open(path: readPath, mode: .readOnly)
-    } catch {
-      _ = emit(.unlisted(after: "", reason: "\(error)"))
-      return
-    }
-    defer { other.close() }
-    var last: (id: Int64, name: String) = (0, "")
-    while !isStopped() {
-      let page: [(id: Int64, name: String, versions: Int, bytes: Int64)]
+    var walks: [Walk] = []
+    defer { walks.forEach { $0.db.close() } }
+    for archive in others.indices {
       do {
-        page = try VersionRecords.drafts(after: last.id, limit: Self.draftsPerPage, in: other)
+        walks.append(
+          Walk(archive: archive, db: try ArchiveDatabase.open(path: others[archive].readPath, mode: .readOnly)))
       } catch {
-        _ = emit(.unlisted(after: last.name, reason: "\(error)"))
-        return
+        guard emit(.unlisted(archive: archive, after: "", reason: "\(error)")) else { return }
       }
-      guard !page.isEmpty else { return }
-      for draft in page {
+    }
+    while !isStopped() {
+      // Each walk with a name in hand; a walk that cannot read its next page ends there.
+      for index in walks.indices where !walks[index].finished && walks[index].next == walks[index].page.count {
+        do {
+          walks[index].page = try VersionRecords.drafts(
+            afterName: walks[index].last, limit: Self.draftsPerPage, in: walks[index].db)
+          walks[index].next = 0
+          walks[index].last = walks[index].page.last?.name ?? walks[index].last
+          walks[index].finished = walks[index].page.isEmpty
+        } catch {
+          walks[index].finished = true
+          guard emit(.unlisted(archive: walks[index].archive, after: walks[index].last ?? "", reason: "\(error)"))
+          else { return }
+        }
+      }
+      let keys = walks.map(\.key)
+      guard let first = keys.compactMap({ $0 }).min(by: { $0.lexicographicallyPrecedes($1) }) else { return }
+      var parts: [Part] = []
+      var name = ""
+      for index in walks.indices where keys[index] == first {
+        let draft = walks[index].page[walks[index].next]
+        walks[index].next += 1
         progress.found(files: draft.versions, bytes: draft.bytes)
-        guard emit(.draft(id: draft.id, name: draft.name)) else { return }
+        parts.append(Part(archive: walks[index].archive, draftID: draft.id))
+        name = draft.name
       }
-      last = (page[page.count - 1].id, page[page.count - 1].name)
+      guard emit(.draft(name: name, parts: parts)) else { return }
     }
   }
 
@@ -74,14 +119,15 @@ struct ArchiveMerge: ImportSource {
 
   func prepare(_ job: Job, with preparer: MergePreparer, _ push: (WorkResult) -> Void) {
     switch job {
-    case .draft(let id, let name):
-      preparer.prepare(draftID: id, name: name, push)
-    case .unlisted(let after, let reason):
-      let location = after.isEmpty ? displayPath : "\(displayPath): the drafts after \"\(after)\""
+    case .draft(let name, let parts):
+      preparer.prepare(name: name, parts: parts, push)
+    case .unlisted(let archive, let after, let reason):
+      let path = others[archive].displayPath
+      let location = after.isEmpty ? path : "\(path): the drafts after \"\(after)\""
       if salvage {
-        push(.problem(path: location, problem: .leftOut("they cannot be read (\(reason))")))
+        push(.problem(path: location, problem: .leftOut("they cannot be read (\(reason))"), origin: archive))
       } else {
-        push(.failure(.mergeStoppedAtDamage(path: displayPath, location: location, detail: reason)))
+        push(.failure(.mergeStoppedAtDamage(path: path, location: location, detail: reason)))
       }
     }
   }
@@ -90,27 +136,30 @@ struct ArchiveMerge: ImportSource {
 /// One worker's connections and state for merging.
 final class MergePreparer {
   private let merge: ArchiveMerge
-  private let other: Database
+  /// A connection to each archive merged, by index.
+  private let others: [Database]
   private let ours: Database
-  private let otherIndex: DrawingIndexReader
+  private let otherIndexes: [DrawingIndexReader]
   private let indexer = DrawingIndexer()
   /// Hashes of the blobs the versions prepared for the current job store before theirs.
   private var queued = Set<[UInt8]>()
 
   init(_ merge: ArchiveMerge) throws {
     self.merge = merge
-    other = try ArchiveDatabase.open(path: merge.readPath, mode: .readOnly)
+    var opened: [Database] = []
     do {
+      for other in merge.others { opened.append(try ArchiveDatabase.open(path: other.readPath, mode: .readOnly)) }
       ours = try ArchiveDatabase.open(path: merge.archivePath, mode: .readOnly)
     } catch {
-      other.close()
+      opened.forEach { $0.close() }
       throw error
     }
-    otherIndex = DrawingIndexReader(other)
+    others = opened
+    otherIndexes = opened.map(DrawingIndexReader.init)
   }
 
   deinit {
-    other.close()
+    others.forEach { $0.close() }
     ours.close()
   }
 
@@ -119,72 +168,87 @@ final class MergePreparer {
     let reason: String
   }
 
-  /// Prepares every version of the other archive's draft `draftID`, oldest first, in chunks.
-  func prepare(draftID: Int64, name: String, _ push: (WorkResult) -> Void) {
+  /// Prepares every version of the drafts called `name` in `parts`, archive by archive, each
+  /// archive's oldest first, in chunks.
+  func prepare(name: String, parts: [ArchiveMerge.Part], _ push: (WorkResult) -> Void) {
     // One read transaction on each connection for the draft's many small reads: each
     // statement alone would take and release SQLite's WAL read lock (a few fcntl calls).
     var started = false
     do {
-      try other.readTransaction {
-        try ours.readTransaction {
-          started = true
-          prepareInSnapshots(draftID: draftID, name: name, push)
-        }
+      try inReadTransactions(parts.map { others[$0.archive] } + [ours]) {
+        started = true
+        prepareInSnapshots(name: name, parts: parts, push)
       }
     } catch {
-      if !started { prepareInSnapshots(draftID: draftID, name: name, push) }
+      if !started { prepareInSnapshots(name: name, parts: parts, push) }
     }
   }
 
-  private func prepareInSnapshots(draftID: Int64, name: String, _ push: (WorkResult) -> Void) {
-    otherIndex.forget()
+  /// Runs `body` in a read transaction on each of `connections`.
+  private func inReadTransactions(_ connections: [Database], _ body: () -> Void) throws {
+    guard let first = connections.first else { return body() }
+    try first.readTransaction { try inReadTransactions(Array(connections.dropFirst()), body) }
+  }
+
+  private func prepareInSnapshots(name: String, parts: [ArchiveMerge.Part], _ push: (WorkResult) -> Void) {
+    for part in parts { otherIndexes[part.archive].forget() }
     indexer.forget()
     queued.removeAll()
+    for part in parts {
+      guard prepare(part, name: name, push) else { return }
+    }
+  }
+
+  /// Prepares the versions of one archive's draft; false when the run must end (a version that
+  /// does not verify, not salvaging).
+  private func prepare(_ part: ArchiveMerge.Part, name: String, _ push: (WorkResult) -> Void) -> Bool {
+    let other = merge.others[part.archive]
     let rows: [VersionRow]
     let sources: [Int64: [VersionSourceRow]]
     do {
-      rows = try VersionRecords.versions(ofDraft: draftID, in: other)
-      sources = try SourceRecords.sources(ofDraft: draftID, in: other)
+      rows = try VersionRecords.versions(ofDraft: part.draftID, in: others[part.archive])
+      sources = try SourceRecords.sources(ofDraft: part.draftID, in: others[part.archive])
     } catch {
-      leaveOut("\(merge.displayPath): draft \"\(name)\"", "its versions cannot be read (\(error))", push)
-      return
+      let location = "\(other.displayPath): draft \"\(name)\""
+      let reason = "its versions cannot be read (\(error))"
+      guard merge.salvage else {
+        push(.failure(.mergeStoppedAtDamage(path: other.displayPath, location: location, detail: reason)))
+        return false
+      }
+      push(.problem(path: location, problem: .leftOut(reason), origin: part.archive))
+      return true
     }
     var chunk: [PreparedFile] = []
     var chunkBytes: Int64 = 0
     for (index, row) in rows.enumerated() {
-      let location = "\(merge.displayPath): \"\(name)\" version \(index + 1) (\(row.fileName))"
+      let location = "\(other.displayPath): \"\(name)\" version \(index + 1) (\(row.fileName))"
       let marks =
-        sources[row.id].map { $0.map { SourceMark(label: $0.label, path: $0.path) } } ?? [merge.fallbackSource]
+        sources[row.id].map { $0.map { SourceMark(label: $0.label, path: $0.path) } } ?? [other.fallbackSource]
       do {
-        chunk.append(try prepare(row, location: location, sources: marks))
+        chunk.append(try prepare(row, from: part.archive, location: location, sources: marks))
       } catch {
         let reason = (error as? Unmergeable)?.reason ?? "\(error)"
         guard merge.salvage else {
-          if !chunk.isEmpty { push(.files(chunk)) }
-          push(.failure(.mergeStoppedAtDamage(path: merge.displayPath, location: location, detail: reason)))
-          return
+          if !chunk.isEmpty { push(.files(chunk, origin: part.archive)) }
+          push(.failure(.mergeStoppedAtDamage(path: other.displayPath, location: location, detail: reason)))
+          return false
         }
         chunk.append(.rejected(path: location, problem: .leftOut(reason), bytes: row.fileSize))
       }
       chunkBytes += row.fileSize
       if chunk.count >= 64 || chunkBytes >= 4 << 20 {
-        push(.files(chunk))
+        push(.files(chunk, origin: part.archive))
         chunk = []
         chunkBytes = 0
       }
     }
-    if !chunk.isEmpty { push(.files(chunk)) }
+    if !chunk.isEmpty { push(.files(chunk, origin: part.archive)) }
+    return true
   }
 
-  private func leaveOut(_ location: String, _ reason: String, _ push: (WorkResult) -> Void) {
-    if merge.salvage {
-      push(.problem(path: location, problem: .leftOut(reason)))
-    } else {
-      push(.failure(.mergeStoppedAtDamage(path: merge.displayPath, location: location, detail: reason)))
-    }
-  }
-
-  private func prepare(_ row: VersionRow, location: String, sources: [SourceMark]) throws -> PreparedFile {
+  private func prepare(_ row: VersionRow, from archive: Int, location: String, sources: [SourceMark]) throws
+    -> PreparedFile
+  {
     // Found as an import finds a file: a draft renamed here since keeps the version, and the
     // old name does not come back.
     if let archived = try VersionRecords.archivedFile(
@@ -196,6 +260,7 @@ final class MergePreparer {
           path: location, bytes: row.fileSize, versionID: archived.versionID, draftName: archived.draftName,
           savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: sources))
     }
+    let other = others[archive]
     let template = try EnvelopeRecords.template(row.envelopeID, in: other)
     let otherBlobs = BlobStore(other)
     guard let blobSHA256 = try otherBlobs.sha256(ofBlob: row.blobID) else {
@@ -208,13 +273,14 @@ final class MergePreparer {
     if let stored {
       drawing = try BlobStore(ours).bytes(ofBlob: stored.id)
     } else if queued.contains(blobSHA256) {
-      // Stored before this version by an earlier one of the job (as a delta base).
+      // Stored before this version by an earlier one of the job (as a delta base, or the same
+      // drawing in another archive).
       drawing = try otherBlobs.bytes(ofBlob: row.blobID)
     } else {
       let copy = try otherBlobs.verifiedCopy(ofBlob: row.blobID)
       blob = copy.blob
       drawing = copy.decoded.bytes
-      bases = try missingBases(below: copy.blob)
+      bases = try missingBases(below: copy.blob, in: other)
     }
     // Verify before commit: what will be stored rebuilds the file the other archive recorded.
     // Hashed as it is rebuilt, piece by piece: the file itself is never needed.
@@ -229,7 +295,7 @@ final class MergePreparer {
     }
     var facts: DrawingFacts?
     if stored?.indexed != true {
-      facts = try otherIndex.facts(ofBlob: row.blobID) ?? indexer.facts(of: drawing)
+      facts = try otherIndexes[archive].facts(ofBlob: row.blobID) ?? indexer.facts(of: drawing)
     }
     for base in bases { queued.insert(base.sha256) }
     queued.insert(blobSHA256)
@@ -244,8 +310,8 @@ final class MergePreparer {
   }
 
   /// The delta bases under `blob` that neither this archive nor the job's earlier versions
-  /// hold, bottom first, each a verified copy of the other archive's row.
-  private func missingBases(below blob: EncodedBlob) throws -> [EncodedBlob] {
+  /// hold, bottom first, each a verified copy of `other`'s row.
+  private func missingBases(below blob: EncodedBlob, in other: Database) throws -> [EncodedBlob] {
     var missing: [EncodedBlob] = []
     var next = blob.baseSHA256
     let otherBlobs = BlobStore(other)

@@ -50,6 +50,8 @@ final class VersionWriter {
   /// Queued index rows are written once this many wait, to keep memory flat.
   static let pendingIndexLimit = 256
   private(set) var summary = ImportSummary()
+  /// `summary` by the origin of the files (`WorkResult`): the archives of a merge.
+  private(set) var summaryByOrigin: [Int: ImportSummary] = [:]
   /// What the batches committed so far stored: `summary` less the open batch.
   private(set) var committed = ArchiveError.CommittedImport()
   private var problemsRecorded = 0
@@ -66,8 +68,9 @@ final class VersionWriter {
   /// The draft the last version went to; `trashedNewestSave` as `VersionRecords.draftID` gives it.
   private var lastDraft: (name: String, id: Int64, trashedNewestSave: Int64?)?
   private var envelopeIDs: [EnvelopeTemplate: Int64] = [:]
-  /// Versions this import stored into each draft that stayed in the trash, by draft id.
-  private var keptInTrash: [Int64: Int] = [:]
+  /// Versions this import stored into each draft that stayed in the trash, by draft id, then
+  /// by origin.
+  private var keptInTrash: [Int64: [Int: Int]] = [:]
   /// The versions this batch stored, reported once it commits (nil: nobody asked).
   private var pendingReports: [ImportedVersion]?
   private let onCommitted: (([ImportedVersion]) -> Void)?
@@ -96,15 +99,25 @@ final class VersionWriter {
 
   static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-  /// Stores one prepared file; returns what became of it, and whether the batch committed
-  /// after it.
-  func write(_ file: PreparedFile) throws -> (result: Result<ImportOutcome, ImportProblem>, committed: Bool) {
+  /// Counts a change in `summary` and in the summary of `origin`.
+  private func tally(_ origin: Int, _ change: (inout ImportSummary) -> Void) {
+    change(&summary)
+    change(&summaryByOrigin[origin, default: ImportSummary()])
+  }
+
+  /// Stores one prepared file, of `origin` (`WorkResult`); returns what became of it, and
+  /// whether the batch committed after it.
+  func write(_ file: PreparedFile, origin: Int = 0) throws -> (
+    result: Result<ImportOutcome, ImportProblem>, committed: Bool
+  ) {
     try beginIfNeeded()
     var result = Result<ImportOutcome, ImportProblem>.success(.alreadyArchived)
     switch file {
     case .alreadyArchived(let archived):
-      summary.alreadyArchived += 1
-      summary.bytesRead += archived.bytes
+      tally(origin) {
+        $0.alreadyArchived += 1
+        $0.bytesRead += archived.bytes
+      }
       // Another source delivering a file already archived: recorded beside the version the
       // preparer found, by its id (the draft's name may not be the file's any more). A version
       // removed since by another process gets nothing (SourceRecords.record).
@@ -112,11 +125,11 @@ final class VersionWriter {
         archived.sources, versionID: archived.versionID, savedMilliseconds: archived.savedMilliseconds,
         fileSHA256: archived.fileSHA256)
     case .rejected(let path, let problem, let bytes):
-      summary.bytesRead += bytes
-      try reject(path, problem)
+      tally(origin) { $0.bytesRead += bytes }
+      try reject(path, problem, origin: origin)
       return (.failure(problem), false)
     case .version(let version):
-      summary.bytesRead += version.fileSize
+      tally(origin) { $0.bytesRead += version.fileSize }
       var stored: StoredVersion?
       do {
         let (outcome, index) = try database.savepoint { try insert(version) }
@@ -124,22 +137,26 @@ final class VersionWriter {
         switch outcome {
         case .inserted(let inserted, let createdDraft, let trash, let report):
           stored = inserted
-          summary.versionsImported += 1
-          if createdDraft { summary.draftsCreated += 1 }
+          tally(origin) {
+            $0.versionsImported += 1
+            if createdDraft { $0.draftsCreated += 1 }
+          }
           switch trash {
           case .broughtBack:
-            summary.draftsBroughtBack.append(version.draftName)
+            tally(origin) { $0.draftsBroughtBack.append(version.draftName) }
             // Its older versions stored earlier in this import came back with it.
-            summary.versionsInTrash -= keptInTrash.removeValue(forKey: inserted.draftID) ?? 0
+            for (kept, count) in keptInTrash.removeValue(forKey: inserted.draftID) ?? [:] {
+              tally(kept) { $0.versionsInTrash -= count }
+            }
           case .keptInTrash:
-            summary.versionsInTrash += 1
-            keptInTrash[inserted.draftID, default: 0] += 1
+            tally(origin) { $0.versionsInTrash += 1 }
+            keptInTrash[inserted.draftID, default: [:]][origin, default: 0] += 1
           case nil: break
           }
           if let report { pendingReports?.append(report) }
           result = .success(.imported)
         case .alreadyArchived:
-          summary.alreadyArchived += 1
+          tally(origin) { $0.alreadyArchived += 1 }
         }
         pendingBytes += (version.blob?.data.count ?? 0) + version.baseBlobs.reduce(0) { $0 + $1.data.count }
       } catch let error as StoreError where error.kind == .full {
@@ -158,7 +175,7 @@ final class VersionWriter {
           throw error
         }
         let problem = ImportProblem.notStored("\(error)")
-        try reject(version.path, problem)
+        try reject(version.path, problem, origin: origin)
         return (.failure(problem), false)
       }
       // Outside the catch above: a draft update that fails is not this file's problem but the
@@ -202,12 +219,12 @@ final class VersionWriter {
   }
 
   /// Counts a path that is not a draft file.
-  func ignore() { summary.ignored += 1 }
+  func ignore() { tally(0) { $0.ignored += 1 } }
 
-  /// Counts and logs a file that could not be imported.
-  func reject(_ path: String, _ problem: ImportProblem) throws {
+  /// Counts and logs a file, of `origin`, that could not be imported.
+  func reject(_ path: String, _ problem: ImportProblem, origin: Int = 0) throws {
     let reason = problem.description
-    summary.rejected += 1
+    tally(origin) { $0.rejected += 1 }
     guard problemsRecorded < Self.problemsKept else { return }
     problemsRecorded += 1
     try beginIfNeeded()

@@ -234,19 +234,22 @@ package enum VersionRecords {
     ) { $0.int(0) } ?? 0
   }
 
-  /// Up to `limit` live drafts (not in the trash) with an id above `id`, in id order, with their number of versions
-  /// and the bytes of their files: a walk through every draft in pages, each page one range
-  /// of the primary key.
-  package static func drafts(after id: Int64, limit: Int, in db: Database) throws -> [(
+  /// Up to `limit` live drafts (not in the trash) named after `name` (all from the first when
+  /// nil), in name order (SQLite's: the bytes of the UTF-8), with their number of versions and
+  /// the bytes of their files: a walk through every draft in pages, each page one range of the
+  /// names' unique index, so that walks through several archives meet each name together.
+  package static func drafts(afterName name: String?, limit: Int, in db: Database) throws -> [(
     id: Int64, name: String, versions: Int, bytes: Int64
   )] {
+    // Two statements rather than `?1 IS NULL OR name > ?1`, which no index range serves.
     try db.fetchAll(
       """
       SELECT d.id, d.name, count(v.id), total(v.file_size)
-      FROM (SELECT id, name FROM draft WHERE id > ? AND deleted_ms IS NULL ORDER BY id LIMIT ?) AS d
+      FROM (SELECT id, name FROM draft WHERE \(name == nil ? "" : "name > ?2 AND ")deleted_ms IS NULL
+        ORDER BY name LIMIT ?1) AS d
         LEFT JOIN version AS v ON v.draft_id = d.id
-      GROUP BY d.id ORDER BY d.id
-      """, [id, limit]
+      GROUP BY d.name ORDER BY d.name
+      """, name.map { [limit, $0] } ?? [limit]
     ) { (id: $0.int64(0), name: $0.string(1), versions: $0.int(2), bytes: Int64($0.double(3))) }
   }
 
