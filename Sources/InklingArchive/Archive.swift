@@ -44,16 +44,5 @@ public final class Archive {
     }
   }
 
-  /// Reads the file through memory-mapped I/O on this connection from now on
-  /// (https://www.sqlite.org/mmap.html), as searches do: for a connection that lives long and
-  /// reads much, as a server's, a page read is then a memory access rather than a read() call
-  /// and a copy. The pages mapped count as the process's resident memory while the OS keeps
-  /// them, though it can drop them at any time.
-  ///
-  /// - Throws: `ArchiveError` when SQLite refuses.
-  public func mapFileForReading() throws(ArchiveError) {
-    try storeCall { try DraftSearchSQL.prepareForSearching(database) }
-  }
-
   deinit { database.close() }
 }

@@ -110,11 +110,11 @@ final class ArchivePool: Sendable {
     return (archive, now)
   }
 
-  /// A reading connection, mapped: each lives as long as the server and reads much.
+  /// A reading connection. Not mapped (Archive.mapFileForReading): every page a thumbnail
+  /// request touched would then stay in the server's resident memory, once for each
+  /// connection, as long as the OS keeps it.
   private static func open(_ path: String) throws(ArchiveError) -> Archive {
-    let archive = try Archive(path: path, mode: .readOnly)
-    try archive.mapFileForReading()
-    return archive
+    try Archive(path: path, mode: .readOnly)
   }
 
   private func giveBack(_ archive: Archive, _ file: FileIdentity) {
