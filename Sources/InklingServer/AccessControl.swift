@@ -15,11 +15,20 @@
 
 import Glibc
 import InklingFormats
+import Synchronization
 
 struct AccessControl: Sendable {
   let token: String?
   /// The address the server listens on, as configured (`127.0.0.1`, `0.0.0.0`, `fe80::1`).
   let listenHost: String
+  /// Host headers this server has accepted: a browser sends the same one with every request,
+  /// and reading one again costs more than the rest of a cached thumbnail's answer.
+  private let acceptedHosts = AcceptedHosts()
+
+  init(token: String?, listenHost: String) {
+    self.token = token
+    self.listenHost = listenHost
+  }
 
   /// A new random token: 32 letters and digits (190 bits) from the system's secure generator.
   static func newToken() -> String {
@@ -52,10 +61,13 @@ struct AccessControl: Sendable {
       }
       return check(token: request, target, isPage: isPage)
     }
-    if !Self.accepts(host: host, listeningOn: listenHost) {
-      let names = ServerConfiguration.isLoopback(listenHost) ? "127.0.0.1 or localhost" : "its address or localhost"
-      return ErrorView.response(
-        status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage)
+    if !acceptedHosts.contains(host) {
+      guard Self.accepts(host: host, listeningOn: listenHost) else {
+        let names = ServerConfiguration.isLoopback(listenHost) ? "127.0.0.1 or localhost" : "its address or localhost"
+        return ErrorView.response(
+          status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage)
+      }
+      acceptedHosts.add(host)
     }
     return check(token: request, target, isPage: isPage)
   }
@@ -91,7 +103,9 @@ struct AccessControl: Sendable {
   /// Whether a Host header (a name or address, with an optional `:port`) is one this server
   /// answers when listening on `listenHost` (see the top of this file).
   static func accepts(host header: String, listeningOn listenHost: String) -> Bool {
-    guard let host = hostPart(header.lowercased()) else { return false }
+    // A Host is ASCII (a browser sends a name's IDNA form); lowercasing other text can give
+    // ASCII (a Kelvin sign becomes a k), so a name could pass as one it is not.
+    guard header.utf8.allSatisfy({ $0 < 0x80 }), let host = hostPart(header.lowercased()) else { return false }
     let listen = listenHost.lowercased()
     if host == "localhost" || ipv4Labels(host)?.first == 127 || canonicalIPv6(host) == canonicalIPv6("::1") {
       return true
@@ -172,5 +186,24 @@ struct AccessControl: Sendable {
       difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
     }
     return difference == 0 && x.count == y.count
+  }
+}
+
+/// The last few Host headers accepted, in the order they were first accepted. Only accepted
+/// ones are kept, so a client can do no more than make the server read its own names again.
+private final class AcceptedHosts: Sendable {
+  private static let capacity = 8
+  private let hosts = Mutex<[String]>([])
+
+  // Byte for byte: String's == would also take a header canonically equivalent to an accepted
+  // one (a Kelvin sign for a K) as that one.
+  func contains(_ host: String) -> Bool { hosts.withLock { $0.contains { $0.utf8.elementsEqual(host.utf8) } } }
+
+  func add(_ host: String) {
+    hosts.withLock { hosts in
+      guard !hosts.contains(where: { $0.utf8.elementsEqual(host.utf8) }) else { return }
+      if hosts.count == Self.capacity { hosts.removeFirst() }
+      hosts.append(host)
+    }
   }
 }

@@ -60,7 +60,7 @@ final class ArchivePool: Sendable {
   init(path: String) throws(ArchiveError) {
     self.path = path
     let file = FileIdentity.of(path)
-    idle = Mutex(Idle(archives: [Connection(archive: try Archive(path: path, mode: .readOnly))], file: file))
+    idle = Mutex(Idle(archives: [Connection(archive: try Self.open(path))], file: file))
   }
 
   /// Runs `body` with a connection of its own, to the file now at the path.
@@ -96,7 +96,7 @@ final class ArchivePool: Sendable {
     if let connection { return (connection.archive, now) }
     let archive: Archive
     do {
-      archive = try Archive(path: path, mode: .readOnly)
+      archive = try Self.open(path)
     } catch {
       throw RequestError(503, "The file at the archive's path cannot be read as an archive now: \(error).")
     }
@@ -108,6 +108,13 @@ final class ArchivePool: Sendable {
     }
     if replaced { keys.withLock { $0 = ThumbnailKeys() } }
     return (archive, now)
+  }
+
+  /// A reading connection. Not mapped (Archive.mapFileForReading): every page a thumbnail
+  /// request touched would then stay in the server's resident memory, once for each
+  /// connection, as long as the OS keeps it.
+  private static func open(_ path: String) throws(ArchiveError) -> Archive {
+    try Archive(path: path, mode: .readOnly)
   }
 
   private func giveBack(_ archive: Archive, _ file: FileIdentity) {

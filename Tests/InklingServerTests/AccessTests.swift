@@ -85,6 +85,24 @@ import Testing
     #expect(try request("HTTP/1.0").status == 200)
   }
 
+  /// Accepted Host headers are remembered (AcceptedHosts): remembering never admits another.
+  @Test func rememberedHostsAdmitOnlyThemselves() throws {
+    let access = AccessControl(token: nil, listenHost: "kitchen.local")
+    let target = try RequestTarget("/")
+    let status = { (host: String) -> Int in
+      let request = HTTPRequest(method: "GET", target: "/") { $0 == "Host" ? host : nil }
+      return access.check(request, target, isPage: true)?.status ?? 200
+    }
+    // More accepted hosts than are remembered, twice: each is accepted every time.
+    for _ in 0..<2 {
+      for label in 0..<20 { #expect(status("127.0.0.\(label):8377") == 200) }
+    }
+    #expect(status("kitchen.local") == 200)
+    for host in ["\u{212A}itchen.local", "127.rebind.attacker.com", "kitchen.local.evil", "127.0.0.1:8377x"] {
+      #expect(status(host) == 403, "\(host)")
+    }
+  }
+
   @Test func aGivenAddressIsAnsweredUnderItsOwnName() {
     #expect(AccessControl.accepts(host: "192.168.1.5:8080", listeningOn: "192.168.1.5"))
     #expect(AccessControl.accepts(host: "[FE80::0:1]", listeningOn: "fe80::1"))

@@ -181,8 +181,7 @@ enum FileOutput {
       default: break
       }
     }
-    let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    return temporaryPath(for: OutputPath(OutputPath.joining(folder, "timelapse"))!)
+    return temporaryPath(for: OutputPath(OutputPath.joining(OutputPath.temporaryFolder, "timelapse"))!)
   }
 
   /// Refuses, before any work, a write to `path` that `write` would refuse, and says what the

@@ -5,6 +5,8 @@
 // A path is bytes separated by `/`; the last component is the file's name, everything
 // before the last `/` its folder ("." when there is none, "/" for a file at the root).
 
+import Glibc
+
 /// A file path taken apart into its folder and its name.
 struct OutputPath: Equatable {
   /// The folder the file is in: "." for a bare name, "/" at the root, never empty.
@@ -28,5 +30,12 @@ struct OutputPath: Equatable {
   /// `name` inside `folder` (`./name` for "."), as the folder was given.
   static func joining(_ folder: String, _ name: String) -> String {
     folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  }
+
+  /// The folder for files made before their place is writable (a copy poured into a FIFO or a
+  /// device, whose own folder may be /dev): `$TMPDIR`, else /tmp.
+  static var temporaryFolder: String {
+    guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
+    return folder
   }
 }

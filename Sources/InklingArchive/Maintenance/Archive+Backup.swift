@@ -72,7 +72,7 @@ extension Archive {
     let started = Date()
     let (target, into) = try backupTarget(destination, overwrite: overwrite)
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
-    let temporaryFolder = into ? Self.temporaryFolder : parts.folder
+    let temporaryFolder = into ? OutputPath.temporaryFolder : parts.folder
     Leftovers.remove(.backup, in: temporaryFolder, name: parts.name)
     let temporary = OutputPath.joining(temporaryFolder, Leftovers.temporaryName(for: parts.name, .backup))
     try storeCall {
@@ -137,12 +137,6 @@ extension Archive {
       return (resolved, false)
     case .unlinkedFile: throw .destinationExists(path: target)
     }
-  }
-
-  /// Where a copy poured into a FIFO or device is made first: its own folder may be /dev.
-  private static var temporaryFolder: String {
-    guard let folder = getenv("TMPDIR").map({ String(cString: $0) }), !folder.isEmpty else { return "/tmp" }
-    return folder
   }
 
   /// Renames the checked copy into place (invariant 1), then syncs the folder so that the

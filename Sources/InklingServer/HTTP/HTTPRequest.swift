@@ -89,6 +89,10 @@ struct RequestTarget: Equatable {
   private static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool, what: String) throws(TargetProblem)
     -> String
   {
+    // Most segments and values are plain printable ASCII: they are their own text.
+    if raw.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }) {
+      return String(decoding: raw, as: UTF8.self)
+    }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(raw.count)
     var index = raw.startIndex

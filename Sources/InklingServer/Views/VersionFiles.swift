@@ -49,20 +49,20 @@ enum VersionFiles {
     keys: ThumbnailKeys
   ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
-    let (thumbnail, inTrash) = try pool.withArchive { archive in
-      (
-        try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) },
-        try archive.draftIsInTrash(version: id)
-      )
+    // One connection for the whole answer of a cached thumbnail, the most frequent request.
+    let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
+      let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
+      let inTrash = try archive.draftIsInTrash(version: id)
+      try requireTrashAsked(inTrash, target)
+      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
+        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
+        return (thumbnail, inTrash, [])
+      }
+      return (thumbnail, inTrash, try store.memory.picture(thumbnail.tag) ?? archive.cachedThumbnailPNG(thumbnail))
     }
-    try requireTrashAsked(inTrash, target)
     let policy = policy(target, content: thumbnail.tag)
-    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
-      // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
-      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: thumbnail.tag))
-    }
-    if let png = try store.memory.picture(thumbnail.tag) ?? pool.withArchive({ try $0.cachedThumbnailPNG(thumbnail) }) {
-      return .now(HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag))
+    if let found {
+      return .now(HTTPResponse(contentType: HTTPResponse.png, body: found, cache: policy, tag: thumbnail.tag))
     }
     return .later {
       let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
