@@ -74,6 +74,8 @@ struct ServerLimits: Sendable {
   var zipBytes: Int64 = 64 << 20
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
+  /// Bytes of cached thumbnails' answers kept in memory (HotThumbnails.swift).
+  var hotThumbnailMemory = 32 << 20
   /// Bytes of the draft pages' time-lapse videos kept in memory.
   var videoMemory = 64 << 20
 }
@@ -131,6 +133,9 @@ public final class ArchiveServer: @unchecked Sendable {
       commandArchive: ServerConfiguration.isLoopback(configuration.host)
         ? ArchiveLocation.absolute(configuration.archivePath) : nil,
       memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
+      hot: ArchiveWrites(archivePath: configuration.archivePath).map {
+        (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)
+      },
       videos: PictureMemory(limit: configuration.limits.videoMemory))
     self.router = router
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host

@@ -20,6 +20,7 @@ struct Router: Sendable {
   /// nil (CommandsView.swift).
   let commandArchive: String?
   let memory: PictureMemory<[UInt8]>
+  let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
   let videos: PictureMemory<TimelapseVideo>
 
   func respond(to request: HTTPRequest) -> HTTPAnswer {
@@ -91,7 +92,7 @@ struct Router: Sendable {
       switch path[2] {
       case "thumbnail.png":
         return try VersionFiles.thumbnail(
-          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory),
+          id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory, hot: hot),
           keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
       case "changes.png": return try VersionFiles.changes(id, target, request, pool: pool)

@@ -2,8 +2,9 @@
 // read from its descriptor. The descriptor is non-blocking; the watch loop waits for it with
 // poll(2), so nothing here ever sleeps or wakes up by itself.
 //
-// Every watch gets the same mask (adding a watch to a folder already watched replaces its
-// mask, so one mask for all keeps every use of a folder served):
+// Every watch of an instance gets the same mask (adding a watch to a folder already watched
+// replaces its mask, so one mask for all keeps every use of a folder served); the watch
+// command's, unless the instance is made with another (ArchiveWrites.swift):
 //   IN_CLOSE_WRITE  a file written and closed: complete;
 //   IN_MOVED_TO     a file or folder renamed into place (how the app and sync tools write);
 //   IN_CREATE       a file or folder created (a folder is watched and scanned at once, since
@@ -19,6 +20,8 @@
 
   final class Inotify {
     let descriptor: Int32
+    /// What every watch of this instance reports.
+    let watchMask: UInt32
     private var buffer = [UInt8](repeating: 0, count: 64 << 10)
 
     static let mask = UInt32(
@@ -35,7 +38,8 @@
     }
 
     /// - Throws: `ArchiveError.WatchProblem` (the instance limit, or another failure).
-    init() throws(ArchiveError.WatchProblem) {
+    init(mask: UInt32 = Inotify.mask) throws(ArchiveError.WatchProblem) {
+      watchMask = mask
       let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
       guard descriptor >= 0 else {
         throw errno == EMFILE
@@ -52,7 +56,7 @@
     /// - Throws: `.watchLimit` when the per-user limit of watches is reached (ENOSPC),
     ///   `.missing`, `.notAFolder`, or `.system`.
     func watch(_ folder: String) throws(ArchiveError.WatchProblem) -> Int32 {
-      let watch = inotify_add_watch(descriptor, folder, Self.mask)
+      let watch = inotify_add_watch(descriptor, folder, watchMask)
       guard watch >= 0 else {
         switch errno {
         case ENOSPC: throw .watchLimit(limit: Self.limit("max_inotify_watches"))

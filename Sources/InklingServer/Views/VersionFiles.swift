@@ -14,6 +14,9 @@ import InklingRendering
 struct ThumbnailStore: Sendable {
   let writer: ThumbnailWriter?
   let memory: PictureMemory<[UInt8]>
+  /// Cached thumbnails' answers, while the archive is not written (HotThumbnails.swift); nil
+  /// when its folder cannot be watched.
+  let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
   static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
 
   func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String, draftInTrash: Bool) {
@@ -49,6 +52,17 @@ enum VersionFiles {
     keys: ThumbnailKeys
   ) throws -> Routed {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
+    // The count before the file's identity and before anything is read: a write after it
+    // leaves what is read here out of the memory.
+    let memory = store.hot.flatMap { hot in FileIdentity.of(pool.path).map { (hot, $0, hot.writes.count) } }
+    if let (hot, file, writes) = memory, let answer = hot.answers.answer(id, size: size, file: file, writes: writes) {
+      try requireTrashAsked(answer.draftInTrash, target)
+      let matched = request.header("If-None-Match").map { ResponseEncoding.matches($0, tags: [answer.tag]) } ?? false
+      return .now(
+        HTTPResponse(
+          contentType: HTTPResponse.png, body: matched ? [] : answer.png, cache: policy(target, content: answer.tag),
+          tag: answer.tag))
+    }
     // One connection for the whole answer of a cached thumbnail, the most frequent request.
     let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
       let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
@@ -62,6 +76,11 @@ enum VersionFiles {
     }
     let policy = policy(target, content: thumbnail.tag)
     if let found {
+      if let (hot, file, writes) = memory, !found.isEmpty {
+        hot.answers.keep(
+          HotThumbnails.Answer(tag: thumbnail.tag, draftInTrash: inTrash, png: found), version: id, size: size,
+          file: file, writes: writes)
+      }
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: found, cache: policy, tag: thumbnail.tag))
     }
     return .later {
