@@ -151,14 +151,14 @@ final class VersionPreparer {
     var blob: EncodedBlob?
     var facts: DrawingFacts?
     let depth: Int
-    var columns: [UInt8]?
+    var form: BlobForm?
     if let stored = try storedDepth(ofBlob: blobSHA256) {
       depth = stored
     } else {
       let base = try base(for: entry.name.draftName, before: saved.milliseconds)
-      let encoded = try encoder.encodeKeepingColumns(hashed, base: base)
+      let encoded = try encoder.encodeKeepingForm(hashed, base: base)
       blob = encoded.blob
-      columns = encoded.columns
+      form = encoded.form
       depth = encoded.blob.depth
       facts = indexDrawings ? indexer.facts(of: drawing) : nil
     }
@@ -177,7 +177,7 @@ final class VersionPreparer {
     if let facts, facts.status != .decoded {
       notes.append(.undecodableDrawing(facts.problem ?? "not a PencilKit drawing this build reads"))
     }
-    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
+    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, form: form))
     return .version(
       PreparedVersion(
         draftName: entry.name.draftName, path: entry.path, fileName: entry.fileName, fileSize: entry.size,
