@@ -115,7 +115,11 @@ import Testing
     _ = try writeCorpus(
       CorpusSpec(drafts: 3, versionsPerDraft: 3...3, seed: 9), to: URL(fileURLWithPath: folder.path("Drafts")))
     let archive = try Archive(path: folder.path("archive.sqlite"))
-    _ = try archive.importFiles(at: [folder.path("Drafts")])
+    // A file at a time, in save order: each draft's history continues forward, each drawing a
+    // delta of the one saved before it (one import of a new draft's files stores it reverse).
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path("Drafts")).sorted() {
+      #expect(try archive.importFiles(at: [folder.path("Drafts/" + file)]).versionsImported == 1)
+    }
     let before = try restoreEverything(archive, into: folder.path("before"))
     // Drop the newest version of every draft, as a purge would.
     try archive.database.execute(
