@@ -7,7 +7,8 @@
 //     write(read(write(d))) == write(d) (bytes, so NaN payloads cannot spoil the comparison).
 //  3. A drawing has the same content as itself, and its fingerprint is deterministic.
 //  4. The store's point columns undo exactly, for any input: interleaved(columnar(b)) == b,
-//     at the same length.
+//     at the same length; so do its point streams: drawing(form(b), size: b.count) == b; and
+//     any input read as a streams form decodes without trapping.
 //  5. A read that skips every other stroke, given the outlines of the whole read's strokes
 //     (what the drawing index does for strokes a save repeats), succeeds too, with the same
 //     strokes where it decoded and their placeholders where it skipped.
@@ -39,6 +40,12 @@ public func drawingReaderFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     precondition(columns.count == array.count, "point columns changed the length")
     precondition(PointColumns.interleaved(columns) == array, "point columns do not undo exactly")
   }
+  if let form = PointStreams.form(array) {
+    precondition(
+      PointStreams.formSizes(ofDrawing: array.count).contains(form.bytes.count), "a streams form of an unexpected size")
+    precondition(PointStreams.drawing(form.bytes, size: array.count) == array, "point streams do not undo exactly")
+  }
+  _ = PointStreams.drawing(array, size: array.count)
   let result: DrawingDecodeResult
   do {
     result = try DrawingReader.read(bytes, limits: fuzzLimits)

@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0016_refold_stroke_letters.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0017_point_streams.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -136,6 +136,8 @@ CREATE TABLE blob (
   data BLOB NOT NULL,
   -- (added by 0007_point_columns.sql)
   layout INTEGER NOT NULL DEFAULT 0 CHECK (layout IN (0, 1)),
+  -- (added by 0017_point_streams.sql)
+  streams INTEGER NOT NULL DEFAULT 0 CHECK (streams IN (0, 1) AND (streams = 0 OR layout = 1)),
   CHECK ((encoding = 2) = (base_id IS NOT NULL)),
   CHECK (base_id IS NULL OR base_id <> id)
 );

@@ -8,13 +8,17 @@
 //             draft, usually) as its prefix; `depth = base.depth + 1`.
 // Ties go to the simpler encoding (raw, then zstd), which is cheaper to read.
 //
-// What zstd compresses is the drawing in its `layout` (migration 0007, `blob.layout`):
+// What zstd compresses is the drawing in its `layout` (migration 0007, `blob.layout`; 0017,
+// `blob.streams`):
 //   0 as written  — the bytes themselves;
 //   1 point columns — `PointColumns.columnar(bytes)`: the same bytes with every point array
-//             as columns of differences, about a third smaller under zstd. A delta's prefix
-//             is its base's bytes in the delta's own layout, whatever the base's layout.
-// A drawing is stored in layout 1 whenever it has point arrays to rearrange; raw blobs are
-// always layout 0.
+//             as columns of differences, about a third smaller under zstd;
+//   2 point streams — `PointStreams.form(bytes)`: those columns gathered out of the drawing
+//             into streams across all its strokes, each compressed in blocks of its own
+//             (stored as layout 1 with `streams` = 1).
+// A delta's prefix is its base's bytes in the delta's own layout, whatever the base's layout.
+// A drawing is stored in layout 2 whenever it has point arrays to gather (layout 1 when only
+// PointColumns finds them); raw blobs are always layout 0.
 //
 // Invariants (those of schema 0001 that encoding can keep):
 //   1. `encode` returns only data that it has decoded back (with the base bytes, for a
@@ -40,19 +44,45 @@ package enum BlobEncoding: Int, Sendable {
   case delta = 2
 }
 
-/// The form of a blob's bytes that its `data` compresses (`blob.layout`).
+/// The form of a blob's bytes that its `data` compresses (`blob.layout`, `blob.streams`).
 package enum BlobLayout: Int, Sendable {
   case asWritten = 0
   case pointColumns = 1
+  /// Stored as `layout` 1 with `streams` 1: SQLite cannot widen the CHECK that migration
+  /// 0007 put on `layout` without copying every blob (migration 0017).
+  case pointStreams = 2
+
+  /// The layout of a row's `layout` and `streams` columns, if this build knows it.
+  init?(layout: Int, streams: Int) {
+    switch (layout, streams) {
+    case (0, 0): self = .asWritten
+    case (1, 0): self = .pointColumns
+    case (1, 1): self = .pointStreams
+    default: return nil
+    }
+  }
+
+  /// The row's `layout` column.
+  var layoutColumn: Int { self == .asWritten ? 0 : 1 }
+  /// The row's `streams` column.
+  var streamsColumn: Int { self == .pointStreams ? 1 : 0 }
 
   /// `bytes` (a drawing as written) in this layout; a drawing without point arrays to
-  /// rearrange is the same in both.
+  /// rearrange is the same in all.
   func form(of bytes: [UInt8]) -> [UInt8] {
     switch self {
     case .asWritten: bytes
     case .pointColumns: PointColumns.columnar(bytes) ?? bytes
+    case .pointStreams: PointStreams.form(bytes)?.bytes ?? bytes
     }
   }
+}
+
+/// A blob's bytes in a layout: what its data compresses, and what a delta in that layout
+/// above it uses as its prefix.
+package struct BlobForm: Sendable {
+  package let layout: BlobLayout
+  package let bytes: [UInt8]
 }
 
 /// A stored blob, decoded, offered as the base for encoding a later version as a delta.
@@ -61,20 +91,22 @@ package struct BlobBase: Sendable {
   package let bytes: [UInt8]
   /// The base's own chain depth (0 for a full blob).
   package let depth: Int
-  /// `bytes` in point columns, when the caller has them (`BlobEncoder.encodeKeepingColumns`),
-  /// so that encoding the next version does not rearrange the base again.
-  let knownColumns: [UInt8]?
+  /// `bytes` in the layout they were stored in, when the caller has them
+  /// (`BlobEncoder.encodeKeepingForm`), so that encoding the next version does not
+  /// rearrange the base again.
+  let knownForm: BlobForm?
 
-  package init(sha256: [UInt8], bytes: [UInt8], depth: Int, columns: [UInt8]? = nil) {
+  package init(sha256: [UInt8], bytes: [UInt8], depth: Int, form: BlobForm? = nil) {
     self.sha256 = sha256
     self.bytes = bytes
     self.depth = depth
-    self.knownColumns = columns
+    self.knownForm = form?.layout == .asWritten ? nil : form
   }
 
   /// The base's bytes in `layout`: what a delta in that layout uses as its prefix.
   func form(in layout: BlobLayout) -> [UInt8] {
-    layout == .pointColumns ? knownColumns ?? layout.form(of: bytes) : bytes
+    if let knownForm, knownForm.layout == layout { return knownForm.bytes }
+    return layout.form(of: bytes)
   }
 }
 
@@ -133,11 +165,13 @@ extension EncodedBlob {
 
 /// Encodes blobs; owns a compressor and a decompressor. One per worker thread.
 package final class BlobEncoder {
-  /// zstd level 1: on drawing bytes it is about twice as fast as level 3 for blobs hardly
-  /// larger (deltas the same size), and the highest levels make full blobs only a little
-  /// smaller (`scripts/bench-zstd`). Import time is what the archive is measured on against
-  /// `sqlite3 -A`, and compression is its largest cost; `gc --repack` spends the time later.
-  package static let defaultLevel: Int32 = 1
+  /// zstd level 2: on drawings in point streams it stores a little less than level 1 for
+  /// hardly more of an import's time, where level 3 costs more than it saves and the highest
+  /// levels make blobs only a few percent smaller (`inkling-bench blobs`, `scripts/bench-zstd`;
+  /// BENCHMARKS.md, issue 34). Import time is what the archive is measured on against
+  /// `tar | zstd`, and compression is among its largest costs; `gc --repack` spends the time
+  /// later.
+  package static let defaultLevel: Int32 = 2
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:
   /// drawing bytes (float32 points, even in point columns) compress to little less than half
@@ -147,6 +181,17 @@ package final class BlobEncoder {
 
   private let compressor: ZstdCompressor
   private let decompressor = ZstdDecompressor()
+
+  /// Knobs for measuring (`inkling-bench blobs`); the defaults are what the store writes.
+  /// False: drawings in point columns in place, as before migration 0017.
+  package var pointStreams = true
+  /// Whether a delta's blocks end where its streams do, as a full blob's always do. They do
+  /// not: a delta is mostly copies of its base, and a block ended early costs its headers
+  /// and tables for a few new bytes.
+  package var blocksInDeltas = false
+  /// A block is ended early only where both parts are at least this long: a block costs a
+  /// header and its own entropy tables, which a short stream does not repay.
+  package var shortestBlock = 256
 
   package init(level: Int32 = BlobEncoder.defaultLevel) {
     compressor = ZstdCompressor(level: level)
@@ -160,39 +205,40 @@ package final class BlobEncoder {
   /// - Throws: `StoreError(.verification)` if `sha256` is not the hash of `bytes`, or the
   ///   encoded data does not decode back to `bytes`.
   package func encode(_ bytes: [UInt8], sha256: [UInt8], base: BlobBase?) throws -> EncodedBlob {
-    try encodeKeepingColumns(bytes, sha256: sha256, base: base).blob
+    try encodeKeepingForm(bytes, sha256: sha256, base: base).blob
   }
 
-  /// As `encode`, and also `bytes` in point columns (nil when they have no point arrays), for
-  /// a `BlobBase` of these bytes: the next version's delta then need not rearrange them again.
-  package func encodeKeepingColumns(
+  /// As `encode`, and also `bytes` in the layout they were encoded in (nil when that is as
+  /// written), for a `BlobBase` of these bytes: the next version's delta then need not
+  /// rearrange them again.
+  package func encodeKeepingForm(
     _ bytes: [UInt8], sha256: [UInt8], base: BlobBase?
-  ) throws -> (blob: EncodedBlob, columns: [UInt8]?) {
+  ) throws -> (blob: EncodedBlob, form: BlobForm?) {
     guard SHA256.hash(bytes) == sha256 else {
       throw StoreError(
         kind: .verification, message: "blob \(shortHash(sha256)): not the SHA-256 of its bytes; nothing stored")
     }
-    return try encodeKeepingColumns(HashedBytes(bytes, sha256: sha256), base: base)
+    return try encodeKeepingForm(HashedBytes(bytes, sha256: sha256), base: base)
   }
 
-  /// As `encodeKeepingColumns(_:sha256:base:)`, for bytes hashed already (once: their hash
-  /// is also what the caller looks the blob up by).
-  package func encodeKeepingColumns(
+  /// As `encodeKeepingForm(_:sha256:base:)`, for bytes hashed already (once: their hash is
+  /// also what the caller looks the blob up by).
+  package func encodeKeepingForm(
     _ hashed: HashedBytes, base: BlobBase?
-  ) throws -> (blob: EncodedBlob, columns: [UInt8]?) {
+  ) throws -> (blob: EncodedBlob, form: BlobForm?) {
     let bytes = hashed.bytes
     let sha256 = hashed.sha256
     var best = EncodedBlob(
       sha256: sha256, size: bytes.count, encoding: .raw, baseSHA256: nil, depth: 0, data: bytes)
     let deltaBase = base.flatMap { $0.depth < BlobStore.maxChainDepth && $0.sha256 != sha256 ? $0 : nil }
-    let columns = PointColumns.columnar(bytes)
-    let layout: BlobLayout = columns == nil ? .asWritten : .pointColumns
-    let form = columns ?? bytes
+    let (layout, form, boundaries) = self.form(of: bytes)
     let prefix = deltaBase?.form(in: layout)
     do {
       if let deltaBase, let prefix {
         let delta = try form.withUnsafeBytes { input in
-          try prefix.withUnsafeBytes { try compressor.compress(input, prefix: $0) }
+          try prefix.withUnsafeBytes {
+            try compressor.compress(input, prefix: $0, blocksEndingAt: blocksInDeltas ? boundaries : [])
+          }
         }
         if delta.count < best.data.count {
           best = EncodedBlob(
@@ -201,7 +247,7 @@ package final class BlobEncoder {
         }
       }
       if best.encoding == .raw || best.data.count * Self.deltaIsClearlySmaller > bytes.count {
-        let full = try form.withUnsafeBytes { try compressor.compress($0, prefix: nil) }
+        let full = try form.withUnsafeBytes { try compressor.compress($0, prefix: nil, blocksEndingAt: boundaries) }
         // `<=` against a delta: equal sizes favour the encoding that reads faster.
         let better =
           best.encoding == .delta ? full.count <= best.data.count : full.count < best.data.count
@@ -215,7 +261,22 @@ package final class BlobEncoder {
       throw StoreError(kind: .verification, message: "blob \(shortHash(sha256)): compression failed: \(error)")
     }
     try verify(best, prefix: best.encoding == .delta ? prefix : nil, decodesTo: bytes)
-    return (best, columns)
+    return (best, layout == .asWritten ? nil : BlobForm(layout: layout, bytes: form))
+  }
+
+  /// The layout `bytes` are stored in, their form in it, and where a block of its
+  /// compression should end.
+  func form(of bytes: [UInt8]) -> (BlobLayout, [UInt8], [Int]) {
+    if pointStreams, let streams = PointStreams.form(bytes) {
+      var boundaries: [Int] = []
+      for boundary in streams.boundaries
+      where boundary - (boundaries.last ?? 0) >= shortestBlock && streams.bytes.count - boundary >= shortestBlock {
+        boundaries.append(boundary)
+      }
+      return (.pointStreams, streams.bytes, boundaries)
+    }
+    if let columns = PointColumns.columnar(bytes) { return (.pointColumns, columns, []) }
+    return (.asWritten, bytes, [])
   }
 
   /// Decodes `blob` and checks that it gives `bytes` back exactly (invariant 1). Compared, not
@@ -225,8 +286,9 @@ package final class BlobEncoder {
     let decoded: [UInt8]
     do {
       let form = try decodeForm(
-        encoding: blob.encoding.rawValue, data: blob.data, size: blob.size, prefix: prefix, decompressor: decompressor)
-      decoded = try writtenBytes(ofForm: form, layout: blob.layout.rawValue)
+        encoding: blob.encoding.rawValue, layout: blob.layout, data: blob.data, size: blob.size, prefix: prefix,
+        decompressor: decompressor)
+      decoded = try writtenBytes(ofForm: form, layout: blob.layout, size: blob.size)
     } catch {
       throw StoreError(
         kind: .verification,
@@ -238,6 +300,18 @@ package final class BlobEncoder {
         message: "blob \(shortHash(blob.sha256)): its encoded data decodes to other bytes "
           + "(encoding \(blob.encoding.rawValue)); nothing stored")
     }
+  }
+}
+
+extension BlobEncoder {
+  /// The bytes `blob` decodes to over `base` (its delta base, decoded), not hashed: what
+  /// reading one link of a chain costs (`inkling-bench blobs`).
+  /// - Throws: `ZstdError` or `BlobFormatError`.
+  package static func decode(_ blob: EncodedBlob, base: BlobBase?, decompressor: ZstdDecompressor) throws -> [UInt8] {
+    try decodeBlob(
+      sha256: blob.sha256, encoding: blob.encoding.rawValue, layout: blob.layout, depth: blob.depth, data: blob.data,
+      size: blob.size, base: base, decompressor: decompressor
+    ).bytes
   }
 }
 
@@ -263,52 +337,52 @@ struct BlobFormatError: Error, CustomStringConvertible {
 }
 
 /// Blob `sha256` decoded from its stored row (no hash check: callers do that), as the base
-/// of the next link up a chain: with its point columns when those are what was stored, so a
-/// delta above it in the same layout uses them as its prefix without rearranging again.
+/// of the next link up a chain: with its form when it was stored in a layout other than as
+/// written, so a delta above it in the same layout uses it as its prefix without rearranging
+/// again.
 ///
 /// - Parameter base: the decoded base; required for encoding 2.
 /// - Throws: `ZstdError` or `BlobFormatError`.
 func decodeBlob(
-  sha256: [UInt8], encoding: Int, layout: Int, depth: Int, data: [UInt8], size: Int, base: BlobBase?,
+  sha256: [UInt8], encoding: Int, layout: BlobLayout, depth: Int, data: [UInt8], size: Int, base: BlobBase?,
   decompressor: ZstdDecompressor
 ) throws -> BlobBase {
-  guard let blobLayout = BlobLayout(rawValue: layout) else {
-    throw BlobFormatError(description: "unknown layout \(layout)")
-  }
-  let prefix = encoding == BlobEncoding.delta.rawValue ? base?.form(in: blobLayout) : nil
-  let form = try decodeForm(encoding: encoding, data: data, size: size, prefix: prefix, decompressor: decompressor)
+  let prefix = encoding == BlobEncoding.delta.rawValue ? base?.form(in: layout) : nil
+  let form = try decodeForm(
+    encoding: encoding, layout: layout, data: data, size: size, prefix: prefix, decompressor: decompressor)
   return BlobBase(
-    sha256: sha256, bytes: try writtenBytes(ofForm: form, layout: layout), depth: depth,
-    columns: blobLayout == .pointColumns ? form : nil)
+    sha256: sha256, bytes: try writtenBytes(ofForm: form, layout: layout, size: size), depth: depth,
+    form: BlobForm(layout: layout, bytes: form))
 }
 
 /// What stored `data` decompresses to: the blob's bytes in its layout.
 ///
 /// - Parameter prefix: for encoding 2, the base's bytes in the delta's layout.
 /// - Throws: `ZstdError` or `BlobFormatError`.
-func decodeForm(encoding: Int, data: [UInt8], size: Int, prefix: [UInt8]?, decompressor: ZstdDecompressor) throws
-  -> [UInt8]
-{
+func decodeForm(
+  encoding: Int, layout: BlobLayout, data: [UInt8], size: Int, prefix: [UInt8]?, decompressor: ZstdDecompressor
+) throws -> [UInt8] {
+  let sizes = layout == .pointStreams ? PointStreams.formSizes(ofDrawing: size) : size...size
   switch BlobEncoding(rawValue: encoding) {
   case .raw:
     guard data.count == size else { throw BlobFormatError(description: "\(data.count) raw bytes, expected \(size)") }
     return data
   case .zstd:
-    return try data.withUnsafeBytes { try decompressor.decompress($0, expectedSize: size, prefix: nil) }
+    return try data.withUnsafeBytes { try decompressor.decompress($0, sizes: sizes, prefix: nil) }
   case .delta:
     guard let prefix else { throw BlobFormatError(description: "a delta without its base") }
     return try data.withUnsafeBytes { input in
-      try prefix.withUnsafeBytes { try decompressor.decompress(input, expectedSize: size, prefix: $0) }
+      try prefix.withUnsafeBytes { try decompressor.decompress(input, sizes: sizes, prefix: $0) }
     }
   case nil:
     throw BlobFormatError(description: "unknown encoding \(encoding)")
   }
 }
 
-/// The bytes as written of a blob whose `form` is in `layout`.
-/// - Throws: `BlobFormatError` for an unknown layout, or a form that layout 1 cannot undo.
-func writtenBytes(ofForm form: [UInt8], layout: Int) throws -> [UInt8] {
-  switch BlobLayout(rawValue: layout) {
+/// The bytes as written of a blob of `size` bytes whose `form` is in `layout`.
+/// - Throws: `BlobFormatError` for a form that its layout cannot undo.
+func writtenBytes(ofForm form: [UInt8], layout: BlobLayout, size: Int) throws -> [UInt8] {
+  switch layout {
   case .asWritten:
     return form
   case .pointColumns:
@@ -316,7 +390,10 @@ func writtenBytes(ofForm form: [UInt8], layout: Int) throws -> [UInt8] {
       throw BlobFormatError(description: "layout 1 (point columns), but the data holds no point arrays")
     }
     return bytes
-  case nil:
-    throw BlobFormatError(description: "unknown layout \(layout)")
+  case .pointStreams:
+    guard let bytes = PointStreams.drawing(form, size: size) else {
+      throw BlobFormatError(description: "layout 2 (point streams), but the data is not a drawing in streams")
+    }
+    return bytes
   }
 }

@@ -65,10 +65,13 @@ package struct BlobStore {
     let (blob, baseID) = try placed(blob)
     let id = try db.fetchOne(
       """
-      INSERT INTO blob (sha256, size, encoding, layout, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO blob (sha256, size, encoding, layout, streams, base_id, depth, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (sha256) DO NOTHING RETURNING id
       """,
-      [blob.sha256, blob.size, blob.encoding.rawValue, blob.layout.rawValue, baseID, blob.depth, blob.data]
+      [
+        blob.sha256, blob.size, blob.encoding.rawValue, blob.layout.layoutColumn, blob.layout.streamsColumn, baseID,
+        blob.depth, blob.data,
+      ]
     ) { $0.int64(0) }
     guard let id else {
       // Not reached with one writer: the lookup above found no such blob.
@@ -102,8 +105,10 @@ package struct BlobStore {
     let (blob, baseID) = try placed(blob)
     guard baseID != id else { throw invalid(blob, "would be a delta of itself") }
     try db.execute(
-      "UPDATE blob SET encoding = ?, layout = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
-      [blob.encoding.rawValue, blob.layout.rawValue, baseID, blob.depth, blob.data, id])
+      "UPDATE blob SET encoding = ?, layout = ?, streams = ?, base_id = ?, depth = ?, data = ? WHERE id = ?",
+      [
+        blob.encoding.rawValue, blob.layout.layoutColumn, blob.layout.streamsColumn, baseID, blob.depth, blob.data, id,
+      ])
     try verifyStored(blob, id: id)
     return blob.depth
   }
@@ -175,7 +180,7 @@ package struct BlobStore {
     let bytes: [UInt8]
     do {
       bytes = try InklingStore.decodeBlob(
-        sha256: blob.sha256, encoding: blob.encoding.rawValue, layout: blob.layout.rawValue, depth: 0, data: blob.data,
+        sha256: blob.sha256, encoding: blob.encoding.rawValue, layout: blob.layout, depth: 0, data: blob.data,
         size: blob.size,
         base: base, decompressor: reader.decompressor
       ).bytes
@@ -197,12 +202,12 @@ package struct BlobStore {
     let same = try db.fetchOne(
       """
       SELECT b.sha256 = ?1 AND b.size = ?2 AND b.encoding = ?3 AND b.depth = ?4 AND b.data = ?5
-             AND base.sha256 IS ?6 AND b.layout = ?8
+             AND base.sha256 IS ?6 AND b.layout = ?8 AND b.streams = ?9
       FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?7
       """,
       [
         blob.sha256, blob.size, blob.encoding.rawValue, blob.depth, blob.data, blob.baseSHA256, id,
-        blob.layout.rawValue,
+        blob.layout.layoutColumn, blob.layout.streamsColumn,
       ]
     ) { $0.int(0) == 1 }
     guard same == true else {
@@ -252,22 +257,28 @@ package struct BlobStore {
     let sha256: [UInt8]
     let size: Int
     let encoding: Int
-    let layout: Int
+    /// The row's `layout` and `streams` columns.
+    let layoutColumns: (layout: Int, streams: Int)
     let baseID: Int64?
     let baseSHA256: [UInt8]?
     let depth: Int
     let data: [UInt8]
+
+    /// The layout of the row, nil when this build does not know it.
+    var layout: BlobLayout? { BlobLayout(layout: layoutColumns.layout, streams: layoutColumns.streams) }
+    var layoutDescription: String { "layout \(layoutColumns.layout) (streams \(layoutColumns.streams))" }
   }
 
   private func link(_ id: Int64) throws -> Link? {
     try db.fetchOne(
       """
-      SELECT b.sha256, b.size, b.encoding, b.base_id, base.sha256, b.depth, b.data, b.layout
+      SELECT b.sha256, b.size, b.encoding, b.base_id, base.sha256, b.depth, b.data, b.layout, b.streams
       FROM blob b LEFT JOIN blob base ON base.id = b.base_id WHERE b.id = ?
       """, [id]
     ) { row in
       Link(
-        id: id, sha256: row.bytes(0), size: row.int(1), encoding: row.int(2), layout: row.int(7),
+        id: id, sha256: row.bytes(0), size: row.int(1), encoding: row.int(2),
+        layoutColumns: (row.int(7), row.int(8)),
         baseID: row.isNull(3) ? nil : row.int64(3), baseSHA256: row.isNull(4) ? nil : row.bytes(4), depth: row.int(5),
         data: row.bytes(6))
     }
@@ -282,8 +293,8 @@ package struct BlobStore {
   package func verifiedCopy(ofBlob id: Int64) throws -> (blob: EncodedBlob, decoded: BlobBase) {
     let (top, decoded) = try decodeChain(id)
     // A row that decoded has an encoding and layout this build knows.
-    guard let encoding = BlobEncoding(rawValue: top.encoding), let layout = BlobLayout(rawValue: top.layout) else {
-      throw corrupt(top, "its encoding \(top.encoding) or layout \(top.layout) is unknown")
+    guard let encoding = BlobEncoding(rawValue: top.encoding), let layout = top.layout else {
+      throw corrupt(top, "its encoding \(top.encoding) or \(top.layoutDescription) is unknown")
     }
     let blob = EncodedBlob(
       sha256: top.sha256, size: top.size, encoding: encoding, layout: layout,
@@ -318,44 +329,49 @@ package struct BlobStore {
         throw corrupt(link, "it is a delta without a base")
       }
       if let cached = reader.cached(baseSHA256) {
-        below = BlobBase(sha256: baseSHA256, bytes: cached.bytes, depth: link.depth - 1, columns: cached.columns)
+        below = BlobBase(sha256: baseSHA256, bytes: cached.bytes, depth: link.depth - 1, form: cached.form)
         break
       }
       next = baseID
     }
     // Up the chain: decode each over the one below, in the form the one above needs as its
-    // prefix. A level stored in point columns under a delta in point columns is never
-    // rearranged back: only the top's bytes as written are needed, and hashed.
-    var level = below.map { ChainLevel(written: $0.bytes, columns: $0.knownColumns) }
+    // prefix. A level stored in the same layout as the delta above it is never rearranged
+    // back: only the top's bytes as written are needed, and hashed.
+    var level = below.map { ChainLevel(written: $0.bytes, form: $0.knownForm) }
     for (index, link) in chain.enumerated().reversed() {
       do {
-        guard let layout = BlobLayout(rawValue: link.layout) else {
-          throw BlobFormatError(description: "unknown layout \(link.layout)")
+        guard let layout = link.layout else {
+          throw BlobFormatError(description: "unknown \(link.layoutDescription)")
         }
-        let prefix = link.encoding == BlobEncoding.delta.rawValue ? try level?.form(in: layout) : nil
+        let prefix = link.encoding == BlobEncoding.delta.rawValue ? level?.form(in: layout) : nil
         let form = try decodeForm(
-          encoding: link.encoding, data: link.data, size: link.size, prefix: prefix, decompressor: reader.decompressor)
-        let onlyColumnsNeeded = index > 0 && layout == .pointColumns && chain[index - 1].layout == layout.rawValue
+          encoding: link.encoding, layout: layout, data: link.data, size: link.size, prefix: prefix,
+          decompressor: reader.decompressor)
+        let onlyFormNeeded = index > 0 && layout != .asWritten && chain[index - 1].layout == layout
         level =
           layout == .asWritten
-          ? ChainLevel(written: form, columns: nil)
+          ? ChainLevel(written: form, form: nil)
           : ChainLevel(
-            written: onlyColumnsNeeded ? nil : try writtenBytes(ofForm: form, layout: link.layout), columns: form)
+            written: onlyFormNeeded ? nil : try writtenBytes(ofForm: form, layout: layout, size: link.size),
+            form: BlobForm(layout: layout, bytes: form))
       } catch {
-        throw corrupt(link, "its data does not decode (\(error))")
+        // Not necessarily this level's fault: a damaged level below, whose form was used
+        // unhashed, can make this one's data undecodable. Name the lowest that is wrong.
+        throw try corruptLink(in: chain, below: below)
       }
     }
     guard let written = level?.written, !hashing || SHA256.hash(written) == chain[0].sha256 else {
       throw try corruptLink(in: chain, below: below)
     }
-    let decoded = BlobBase(sha256: chain[0].sha256, bytes: written, depth: chain[0].depth, columns: level?.columns)
+    let decoded = BlobBase(sha256: chain[0].sha256, bytes: written, depth: chain[0].depth, form: level?.form)
     if hashing { reader.remember(decoded) }
     return (chain[0], decoded)
   }
 
   private func decodeBlob(_ link: Link, base: BlobBase?) throws -> BlobBase {
-    try InklingStore.decodeBlob(
-      sha256: link.sha256, encoding: link.encoding, layout: link.layout, depth: link.depth, data: link.data,
+    guard let layout = link.layout else { throw BlobFormatError(description: "unknown \(link.layoutDescription)") }
+    return try InklingStore.decodeBlob(
+      sha256: link.sha256, encoding: link.encoding, layout: layout, depth: link.depth, data: link.data,
       size: link.size, base: base, decompressor: reader.decompressor)
   }
 
@@ -379,24 +395,20 @@ package struct BlobStore {
   }
 
   /// One level of a chain being decoded upwards: its bytes as written (nil when no level
-  /// above needs them) and, when it was stored in point columns, those.
+  /// above needs them) and, when it was stored in a layout other than as written, its form.
   private struct ChainLevel {
     let written: [UInt8]?
-    let columns: [UInt8]?
+    let form: BlobForm?
 
     /// The prefix a delta in `layout` above this level decodes against.
-    func form(in layout: BlobLayout) throws -> [UInt8] {
-      switch (layout, written, columns) {
-      case (.pointColumns, _, let columns?): return columns
-      case (.pointColumns, let written?, nil): return layout.form(of: written)
-      case (.asWritten, let written?, _): return written
-      case (.asWritten, nil, let columns?):
-        return try writtenBytes(ofForm: columns, layout: BlobLayout.pointColumns.rawValue)
-      case (_, nil, nil):
-        // decodeChain leaves out the written bytes only of a level stored in point columns,
-        // whose columns it then keeps.
-        preconditionFailure("a chain level holds its bytes in at least one form")
+    func form(in layout: BlobLayout) -> [UInt8] {
+      if let form, form.layout == layout { return form.bytes }
+      guard let written else {
+        // decodeChain leaves out the written bytes only of a level whose layout is the one
+        // above's, and keeps its form.
+        preconditionFailure("a chain level holds its bytes in the form the level above reads")
       }
+      return layout.form(of: written)
     }
   }
 
@@ -455,28 +467,28 @@ extension BlobStore {
   /// whole chain. Keyed by SHA-256, an entry can never be stale: those bytes are what that
   /// hash names, and they were verified before they were remembered. Only bases come from
   /// here: the blob asked for is always decoded from its stored row, so every read still
-  /// checks what is on disk. An entry keeps the blob's point columns when they were what
-  /// its row stored: the next delta in that layout uses them as its prefix as they are,
-  /// where rearranging the bytes again would cost as much as the decoding.
+  /// checks what is on disk. An entry keeps the blob's form when its row stored one other
+  /// than as written: the next delta in that layout uses it as its prefix as it is, where
+  /// rearranging the bytes again would cost as much as the decoding.
   final class Reader {
     let decompressor = ZstdDecompressor()
     /// For the rare re-encoding in `insert`; made on first use.
     lazy var encoder = BlobEncoder()
-    private var recent: [(sha256: [UInt8], bytes: [UInt8], columns: [UInt8]?)] = []
+    private var recent: [(sha256: [UInt8], bytes: [UInt8], form: BlobForm?)] = []
     private static let entries = 4
     private static let maxBytes = 64 << 20
 
-    func cached(_ sha256: [UInt8]) -> (bytes: [UInt8], columns: [UInt8]?)? {
+    func cached(_ sha256: [UInt8]) -> (bytes: [UInt8], form: BlobForm?)? {
       guard let index = recent.firstIndex(where: { $0.sha256 == sha256 }) else { return nil }
       let entry = recent.remove(at: index)
       recent.insert(entry, at: 0)  // most recently used first
-      return (entry.bytes, entry.columns)
+      return (entry.bytes, entry.form)
     }
 
     func remember(_ blob: BlobBase) {
-      guard blob.bytes.count + (blob.knownColumns?.count ?? 0) <= Self.maxBytes / Self.entries else { return }
+      guard blob.bytes.count + (blob.knownForm?.bytes.count ?? 0) <= Self.maxBytes / Self.entries else { return }
       recent.removeAll { $0.sha256 == blob.sha256 }
-      recent.insert((blob.sha256, blob.bytes, blob.knownColumns), at: 0)
+      recent.insert((blob.sha256, blob.bytes, blob.knownForm), at: 0)
       if recent.count > Self.entries { recent.removeLast() }
     }
   }

@@ -58,5 +58,6 @@ extension Migration {
     Migration(
       version: 16, name: "0016_refold_stroke_letters.sql",
       bytes: { PackageResources._016_refold_stroke_letters_sql + PackageResources._014_refold_names_sql }),
+    Migration(version: 17, name: "0017_point_streams.sql", bytes: { PackageResources._017_point_streams_sql }),
   ]
 }

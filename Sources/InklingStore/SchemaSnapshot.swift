@@ -5,15 +5,15 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "2258e7017d7b2e19c76f9622d1d130610e032d78e120b2ad86993c0f09e59906"
+  static let migrationsDigest = "93b87959e2a63bc6deab4086d8fe29717358ae07de3247e41b558f07d873cade"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "a68e7d194fc5d20aa07bd961038a370d1ccfd6fbebcdd8fdabfceb1f93ead6c3"
+  static let schemaStamp = "d8a0b3caca988607e218833123fc3cb4d47ab27abdd39ab51979cd77e3dc3b11"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
       type: "table", name: "blob", table: "blob",
-      sql: "CREATE TABLE blob(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE CHECK(length(sha256)= 32),size INTEGER NOT NULL,encoding INTEGER NOT NULL CHECK(encoding IN(0,1,2)),base_id INTEGER REFERENCES blob(id),depth INTEGER NOT NULL DEFAULT 0,data BLOB NOT NULL,layout INTEGER NOT NULL DEFAULT 0 CHECK(layout IN(0,1)),CHECK((encoding = 2)=(base_id IS NOT NULL)),CHECK(base_id IS NULL OR base_id <> id))"),
+      sql: "CREATE TABLE blob(id INTEGER PRIMARY KEY,sha256 BLOB NOT NULL UNIQUE CHECK(length(sha256)= 32),size INTEGER NOT NULL,encoding INTEGER NOT NULL CHECK(encoding IN(0,1,2)),base_id INTEGER REFERENCES blob(id),depth INTEGER NOT NULL DEFAULT 0,data BLOB NOT NULL,layout INTEGER NOT NULL DEFAULT 0 CHECK(layout IN(0,1)),streams INTEGER NOT NULL DEFAULT 0 CHECK(streams IN(0,1)AND(streams = 0 OR layout = 1)),CHECK((encoding = 2)=(base_id IS NOT NULL)),CHECK(base_id IS NULL OR base_id <> id))"),
     SchemaObject(
       type: "index", name: "blob_by_base", table: "blob",
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),

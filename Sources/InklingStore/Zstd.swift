@@ -64,9 +64,12 @@ package final class ZstdCompressor {
   ///
   /// The frame records the content size, as `ZstdDecompressor` requires. With a prefix,
   /// the window covers prefix and input, so a new version that repeats most of its base
-  /// costs little more than what changed.
+  /// costs little more than what changed. With `blocksEndingAt` (ascending offsets into
+  /// `input`), a block ends at each: every part gets entropy tables of its own.
   /// - Throws: `ZstdError` on a library failure.
-  package func compress(_ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil) throws -> [UInt8] {
+  package func compress(
+    _ input: UnsafeRawBufferPointer, prefix: UnsafeRawBufferPointer? = nil, blocksEndingAt boundaries: [Int] = []
+  ) throws -> [UInt8] {
     ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
     if let prefix, !prefix.isEmpty {
       try ZstdError.check(
@@ -81,20 +84,43 @@ package final class ZstdCompressor {
       try ZstdError.check(ZSTD_CCtx_setParameter(context, ZSTD_c_enableLongDistanceMatching, 0))
       try ZstdError.check(ZSTD_CCtx_refPrefix(context, nil, 0))  // no prefix left from a failed call
     }
+    // Each block ended early adds at most a block header and a table's worth of bytes.
     let bound = ZSTD_compressBound(input.count)
     try ZstdError.check(bound)
-    if scratch.count < bound {
+    let capacity = bound + boundaries.count * 512
+    if scratch.count < capacity {
       scratch.deallocate()
-      scratch = .allocate(byteCount: max(bound, scratch.count * 2), alignment: 16)
+      scratch = .allocate(byteCount: max(capacity, scratch.count * 2), alignment: 16)
     }
     var empty: UInt8 = 0
-    let size = withUnsafeMutableBytes(of: &empty) { placeholder in
-      ZSTD_compress2(
-        context, scratch.baseAddress, scratch.count, input.baseAddress ?? UnsafeRawPointer(placeholder.baseAddress),
-        input.count)
+    let size = try withUnsafeMutableBytes(of: &empty) { placeholder in
+      let start = input.baseAddress ?? UnsafeRawPointer(placeholder.baseAddress!)
+      guard !boundaries.isEmpty else {
+        return ZSTD_compress2(context, scratch.baseAddress, scratch.count, start, input.count)
+      }
+      try ZstdError.check(ZSTD_CCtx_setPledgedSrcSize(context, UInt64(input.count)))
+      var output = ZSTD_outBuffer(dst: scratch.baseAddress, size: scratch.count, pos: 0)
+      var done = 0
+      for end in boundaries where end > done && end < input.count {
+        try compressPart(start + done, end - done, into: &output, ZSTD_e_flush)
+        done = end
+      }
+      try compressPart(start + done, input.count - done, into: &output, ZSTD_e_end)
+      return output.pos
     }
     try ZstdError.check(size)
     return [UInt8](UnsafeRawBufferPointer(rebasing: scratch[0..<size]))
+  }
+
+  /// Compresses `count` bytes at `start` into `output`, then flushes the block or ends the
+  /// frame. With room for the whole frame in `output`, one call does it all.
+  private func compressPart(
+    _ start: UnsafeRawPointer, _ count: Int, into output: inout ZSTD_outBuffer, _ directive: ZSTD_EndDirective
+  ) throws {
+    var part = ZSTD_inBuffer(src: start, size: count, pos: 0)
+    let left = ZSTD_compressStream2(context, &output, &part, directive)
+    try ZstdError.check(left)
+    guard left == 0, part.pos == part.size else { throw ZstdError(message: "the output buffer was too small") }
   }
 }
 
@@ -124,17 +150,30 @@ package final class ZstdDecompressor {
   package func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, prefix: UnsafeRawBufferPointer? = nil)
     throws -> [UInt8]
   {
-    guard (0...Self.maxOutputSize).contains(expectedSize) else {
-      throw ZstdError(message: "expected size \(expectedSize) is out of range")
+    try decompress(input, sizes: expectedSize...expectedSize, prefix: prefix)
+  }
+
+  /// As `decompress(_:expectedSize:prefix:)`, for a frame whose content may be of any size in
+  /// `sizes` (it declares which).
+  package func decompress(
+    _ input: UnsafeRawBufferPointer, sizes: ClosedRange<Int>, prefix: UnsafeRawBufferPointer? = nil
+  )
+    throws -> [UInt8]
+  {
+    guard sizes.lowerBound >= 0, sizes.upperBound <= Self.maxOutputSize else {
+      throw ZstdError(message: "expected size \(sizes.upperBound) is out of range")
     }
     guard let start = input.baseAddress, !input.isEmpty else { throw ZstdError(message: "no data") }
     let declared = ZSTD_getFrameContentSize(start, input.count)
     switch declared {
     case UInt64.max: throw ZstdError(message: "the frame does not declare its size")  // ZSTD_CONTENTSIZE_UNKNOWN
     case UInt64.max - 1: throw ZstdError(message: "not a zstd frame")  // ZSTD_CONTENTSIZE_ERROR
-    case UInt64(expectedSize): break
-    default: throw ZstdError(message: "the frame holds \(declared) bytes, expected \(expectedSize)")
+    case UInt64(sizes.lowerBound)...UInt64(sizes.upperBound): break
+    default:
+      let expected = sizes.count == 1 ? "\(sizes.lowerBound)" : "\(sizes.lowerBound)…\(sizes.upperBound)"
+      throw ZstdError(message: "the frame holds \(declared) bytes, expected \(expected)")
     }
+    let expectedSize = Int(declared)
     let frameSize = ZSTD_findFrameCompressedSize(start, input.count)
     try ZstdError.check(frameSize)
     guard frameSize == input.count else {

@@ -6,6 +6,7 @@
 //   inkling-bench restore     restore latency inside one process, through the library
 //   inkling-bench thumbnails  cold and cached thumbnails of an imported archive
 //   inkling-bench zstd        zstd levels and the blob path on drawing-like bytes
+//   inkling-bench blobs       an archive's drawings encoded again in several ways: size and CPU
 //   inkling-bench drawing     the drawing reader, writer and fingerprint, MB/s on one core
 //   inkling-bench render      cold 256-px thumbnails of generated pages, on one core
 //   inkling-bench import      an import through the library, with or without the drawing index
@@ -27,7 +28,7 @@ enum EntryPoint {
 
   static let benchmarks: [Benchmark] = [
     SearchBench.benchmark, RestoreBench.benchmark, ThumbnailBench.benchmark, ZstdBench.benchmark,
-    DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark, BigDraftBench.benchmark,
+    BlobsBench.benchmark, DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark, BigDraftBench.benchmark,
   ]
 
   static func main() {

@@ -26,9 +26,14 @@ import Testing
     try folder.write(
       "Dog/Dog-2025-10-05T10:00:00Z.inkling",
       inklingFile(drawing: SeededRandom.bytes(4_000, seed: 2), color: (0, 0, 0, 1)))
-    // Two imports, so that row ids are known: Cat's versions and blobs are 1…3, Dog's 4.
+    // An import per file, so that row ids are known: Cat's versions and blobs are 1…3, Dog's 4;
+    // and Cat's history continues forward, each version a delta of the one before (one import
+    // of a new draft's files would store the newest whole and the older ones over it).
     let archive = try Archive(path: archivePath)
-    #expect(try archive.importFiles(at: [folder.path("Cat")]).versionsImported == 3)
+    for version in 1...3 {
+      let file = folder.path("Cat/Cat-2025-10-0\(version)T10:00:00Z.inkling")
+      #expect(try archive.importFiles(at: [file]).versionsImported == 1)
+    }
     #expect(try archive.importFiles(at: [folder.path("Dog")]).versionsImported == 1)
   }
 

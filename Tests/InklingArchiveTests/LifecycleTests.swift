@@ -448,7 +448,10 @@ import Testing
     try folder.write("Drafts/A-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: base))
     try folder.write("Drafts/A-2025-10-02T10:00:00Z.inkling", inklingFile(drawing: base + [1, 2, 3]))
     let archive = try Archive(path: folder.path("archive.sqlite"))
-    _ = try archive.importFiles(at: [folder.path("Drafts")])
+    // One import each: A's second drawing continues its history as a delta of the first (one
+    // import of both would store the second whole and the first over it).
+    _ = try archive.importFiles(at: [folder.path("Drafts/A-2025-10-01T10:00:00Z.inkling")])
+    _ = try archive.importFiles(at: [folder.path("Drafts/A-2025-10-02T10:00:00Z.inkling")])
     // B's only version shares A's second blob, which is a delta of A's first.
     try folder.write("B/B-2025-10-03T10:00:00Z.inkling", inklingFile(drawing: base + [1, 2, 3], color: (0, 0, 0, 1)))
     _ = try archive.importFiles(at: [folder.path("B")])

@@ -79,7 +79,8 @@ import Testing
         let bytes = try BlobStore(archive.database).bytes(ofBlob: id)
         let whole = try bytes.withUnsafeBytes { try compressor.compress($0) }
         try archive.database.execute(
-          "UPDATE blob SET encoding = 1, layout = 0, base_id = NULL, depth = 0, data = ? WHERE id = ?", [whole, id])
+          "UPDATE blob SET encoding = 1, layout = 0, streams = 0, base_id = NULL, depth = 0, data = ? WHERE id = ?",
+          [whole, id])
       }
     }
     let whole = try archive.statistics()
@@ -92,11 +93,11 @@ import Testing
     let packed = try archive.statistics()
     #expect(packed.deltaCount > 0)
     #expect(packed.fullBytes + packed.deltaBytes < whole.fullBytes / 2)
-    let layouts = try archive.database.fetchAll("SELECT layout, count(*) FROM blob GROUP BY layout") {
-      [$0.int(0), $0.int(1)]
+    let layouts = try archive.database.fetchAll("SELECT layout, streams, count(*) FROM blob GROUP BY 1, 2") {
+      [$0.int(0), $0.int(1), $0.int(2)]
     }
     #expect(
-      layouts == [[1, blobs.count]], "every drawing of the corpus has points, so all are stored in point columns")
+      layouts == [[1, 1, blobs.count]], "every drawing of the corpus has points, so all are stored in point streams")
     // Reverse deltas: each draft's newest drawing is whole, the older ones lean on newer ones.
     let newestInDeltas = try archive.database.fetchOne(
       """
@@ -114,7 +115,11 @@ import Testing
     _ = try writeCorpus(
       CorpusSpec(drafts: 3, versionsPerDraft: 3...3, seed: 9), to: URL(fileURLWithPath: folder.path("Drafts")))
     let archive = try Archive(path: folder.path("archive.sqlite"))
-    _ = try archive.importFiles(at: [folder.path("Drafts")])
+    // A file at a time, in save order: each draft's history continues forward, each drawing a
+    // delta of the one saved before it (one import of a new draft's files stores it reverse).
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path("Drafts")).sorted() {
+      #expect(try archive.importFiles(at: [folder.path("Drafts/" + file)]).versionsImported == 1)
+    }
     let before = try restoreEverything(archive, into: folder.path("before"))
     // Drop the newest version of every draft, as a purge would.
     try archive.database.execute(

@@ -206,10 +206,19 @@ import Testing
     let old = folder.path("old.sqlite")
     _ = try Archive(path: old).importFiles(at: [folder.path("All")])
     // Schema 12: what this archive was before migration 0013 (and 0015, which dropped 0008's
-    // trigger).
+    // trigger, and 0017, before which drawings were stored in point columns).
     let db = try Database(path: old, mode: .readWrite)
+    try db.registerArchiveFunctions()  // DROP COLUMN parses the triggers again
+    let encoder = BlobEncoder()
+    encoder.pointStreams = false
+    let store = BlobStore(db)
+    for id in try db.fetchAll("SELECT id FROM blob ORDER BY depth DESC", [], { $0.int64(0) }) {
+      let bytes = try store.bytes(ofBlob: id)
+      try store.replace(id, with: try encoder.encode(bytes, sha256: SHA256.hash(bytes), base: nil))
+    }
     try db.execute(
       """
+      ALTER TABLE blob DROP COLUMN streams;
       DROP TABLE version_source; DROP TABLE source;
       CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN
         UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms, NEW.saved_ms), NEW.saved_ms),

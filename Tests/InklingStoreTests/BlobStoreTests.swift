@@ -1,4 +1,5 @@
 import InklingCorpus
+import InklingFormats
 import InklingTestSupport
 import Testing
 
@@ -277,13 +278,15 @@ import Testing
     for (k, id) in ids.enumerated() { #expect(try BlobStore(reader).bytes(ofBlob: id) == corpus.version(k)) }
   }
 
-  // MARK: - Layouts (migration 0007)
+  // MARK: - Layouts (migrations 0007, 0017)
 
-  @Test func drawingsAreStoredInPointColumnsAndOtherBytesAsWritten() throws {
+  @Test func drawingsAreStoredInPointStreamsAndOtherBytesAsWritten() throws {
     let corpus = DrawingCorpus(seed: 19, approximateBytes: 60_000)
     let (firstID, first) = try put(corpus.version(0))
     let (nextID, next) = try put(corpus.version(3), base: firstID)
-    #expect(first.layout == BlobLayout.pointColumns && next.layout == BlobLayout.pointColumns)
+    #expect(first.layout == BlobLayout.pointStreams && next.layout == BlobLayout.pointStreams)
+    #expect(
+      try db.fetchOne("SELECT layout, streams FROM blob WHERE id = ?", [firstID]) { [$0.int(0), $0.int(1)] } == [1, 1])
     #expect(next.encoding == BlobEncoding.delta)
     // The same drawing compressed as written is larger.
     let asWritten = try corpus.version(0).withUnsafeBytes { try ZstdCompressor(level: 1).compress($0) }
@@ -297,7 +300,7 @@ import Testing
     #expect(try uncachedStore().bytes(ofBlob: textID) == text)
   }
 
-  @Test func aDeltaInPointColumnsReadsOverABaseStoredAsWritten() throws {
+  @Test func aDeltaInPointStreamsReadsOverABaseStoredAsWritten() throws {
     // A base as archives before migration 0007 stored it, then a new version over it.
     let corpus = DrawingCorpus(seed: 20, approximateBytes: 40_000)
     let old = corpus.version(0)
@@ -307,9 +310,36 @@ import Testing
       [SHA256.hash(old), old.count, whole])
     let baseID = db.lastInsertRowID
     let (id, blob) = try put(corpus.version(2), base: baseID)
-    #expect(blob.encoding == BlobEncoding.delta && blob.layout == BlobLayout.pointColumns)
+    #expect(blob.encoding == BlobEncoding.delta && blob.layout == BlobLayout.pointStreams)
     #expect(try uncachedStore().bytes(ofBlob: baseID) == old)
     #expect(try uncachedStore().bytes(ofBlob: id) == corpus.version(2))
+  }
+
+  @Test func rowsInPointColumnsReadOverAndUnderRowsInPointStreams() throws {
+    // Archives before migration 0017 stored point columns (layout 1, streams 0); a merge can
+    // bring such a delta over a base that this archive holds in point streams.
+    let corpus = DrawingCorpus(seed: 22, approximateBytes: 40_000)
+    let compressor = ZstdCompressor(level: 1)
+    func insertInColumns(_ bytes: [UInt8], over base: [UInt8]?, baseID: Int64?, depth: Int) throws -> Int64 {
+      let form = try #require(PointColumns.columnar(bytes))
+      let prefix = try base.map { try #require(PointColumns.columnar($0)) }
+      let data = try form.withUnsafeBytes { input in
+        try prefix.map { prefix in try prefix.withUnsafeBytes { try compressor.compress(input, prefix: $0) } }
+          ?? compressor.compress(input)
+      }
+      try db.execute(
+        "INSERT INTO blob (sha256, size, encoding, layout, base_id, depth, data) VALUES (?, ?, ?, 1, ?, ?, ?)",
+        [SHA256.hash(bytes), bytes.count, baseID == nil ? 1 : 2, baseID, depth, data])
+      return db.lastInsertRowID
+    }
+    let oldID = try insertInColumns(corpus.version(0), over: nil, baseID: nil, depth: 0)
+    let (streamsID, streams) = try put(corpus.version(1), base: oldID)
+    #expect(streams.encoding == BlobEncoding.delta && streams.layout == BlobLayout.pointStreams)
+    let topID = try insertInColumns(corpus.version(2), over: corpus.version(1), baseID: streamsID, depth: 2)
+    for (id, k) in [(oldID, 0), (streamsID, 1), (topID, 2)] {
+      #expect(try uncachedStore().bytes(ofBlob: id) == corpus.version(k))
+    }
+    #expect(try store.bytes(ofBlob: topID) == corpus.version(2))  // over the cached base's form
   }
 
   @Test func aWrongLayoutIsCorruptNotATrap() throws {
@@ -322,7 +352,17 @@ import Testing
 
     let drawing = DrawingCorpus(seed: 21, approximateBytes: 20_000).version(0)
     let (drawingID, _) = try put(drawing)
+    try db.execute("UPDATE blob SET streams = 0 WHERE id = ?", [drawingID])
+    #expect(storeError { _ = try uncachedStore().bytes(ofBlob: drawingID) }?.kind == .corrupt)
     try db.execute("UPDATE blob SET layout = 0 WHERE id = ?", [drawingID])
     #expect(storeError { _ = try uncachedStore().bytes(ofBlob: drawingID) }?.kind == .corrupt)
+
+    let (streamsID, _) = try put(DrawingCorpus(seed: 23, approximateBytes: 20_000).version(0))
+    try db.execute(
+      "UPDATE blob SET data = ? WHERE id = ?",
+      [try text.withUnsafeBytes { try ZstdCompressor(level: 1).compress($0) }, streamsID])
+    let streamsError = storeError { _ = try uncachedStore().bytes(ofBlob: streamsID) }
+    #expect(streamsError?.kind == .corrupt)
+    #expect(streamsError?.message.contains("point streams") == true)
   }
 }

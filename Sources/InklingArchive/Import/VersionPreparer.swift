@@ -1,6 +1,7 @@
 // The CPU-heavy half of an import, run on worker threads: read a file, parse its envelope,
-// hash it, encode its drawing blob (as a delta against the draft's previous version when
-// that is smaller), and prove that what will be stored rebuilds the file exactly.
+// hash it, encode its drawing blob (as a delta when that is smaller: against the draft's
+// previous version, or for a draft new to the archive against the next one, `encode`), and
+// prove that what will be stored rebuilds the file exactly.
 //
 // A preparer reads the archive through its own read-only connection (WAL lets it run
 // beside the writer) to skip files already archived and to find delta bases. What it
@@ -98,19 +99,52 @@ final class VersionPreparer {
     previous = nil
     indexer.forget()
     let ordered = entries.map { ($0, Self.savedTime($0)) }.sorted { $0.1.milliseconds < $1.1.milliseconds }
-    return ordered.map { entry, saved in
+    var files: [PreparedFile?] = []  // nil for a version whose drawing is encoded below
+    var read: [ReadVersion] = []
+    for (entry, saved) in ordered {
       do {
-        return try prepare(entry, saved: saved)
-      } catch let problem as ImportProblem {
-        return .rejected(path: entry.path, problem: problem, bytes: entry.size)
+        switch try readVersion(entry, saved: saved) {
+        case .done(let file): files.append(file)
+        case .toEncode(let version):
+          read.append(version)
+          files.append(nil)
+        }
       } catch {
-        return .rejected(path: entry.path, problem: .notStored("\(error)"), bytes: entry.size)
+        files.append(.rejected(path: entry.path, problem: Self.problem(error), bytes: entry.size))
       }
     }
+    var encoded = encode(read).makeIterator()
+    return files.map { $0 ?? encoded.next()! }
   }
 
-  private func prepare(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: SavedSource)) throws
-    -> PreparedFile
+  private static func problem(_ error: any Error) -> ImportProblem {
+    error as? ImportProblem ?? .notStored("\(error)")
+  }
+
+  /// A file read, parsed and proven to rebuild from its template and drawing, whose drawing
+  /// is yet to be encoded.
+  private struct ReadVersion {
+    let entry: DraftFileEntry
+    let saved: (milliseconds: Int64, source: SavedSource)
+    let fileSHA256: [UInt8]
+    let drawing: HashedBytes
+    /// The depth of the drawing's blob when the archive holds it already (then it is not
+    /// encoded again).
+    let storedDepth: Int?
+    let facts: DrawingFacts?
+    let template: EnvelopeTemplate
+    let background: RGBA
+    let sources: [SourceMark]
+    let notes: [ImportNote]
+  }
+
+  private enum ReadFile {
+    case done(PreparedFile)
+    case toEncode(ReadVersion)
+  }
+
+  private func readVersion(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: SavedSource)) throws
+    -> ReadFile
   {
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
@@ -134,10 +168,11 @@ final class VersionPreparer {
       draftNamed: entry.name.draftName, savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256,
       fileName: entry.fileName, in: reader)
     {
-      return .alreadyArchived(
-        ArchivedVersion(
-          path: entry.path, bytes: entry.size, versionID: archived.versionID, draftName: archived.draftName,
-          savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources))
+      return .done(
+        .alreadyArchived(
+          ArchivedVersion(
+            path: entry.path, bytes: entry.size, versionID: archived.versionID, draftName: archived.draftName,
+            savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources)))
     }
     let envelope: DraftEnvelope
     do {
@@ -145,28 +180,22 @@ final class VersionPreparer {
     } catch {
       throw ImportProblem.notADraft(error.reason)
     }
-    let drawing = envelope.drawing
-    let hashed = HashedBytes(drawing)
-    let blobSHA256 = hashed.sha256
-    var blob: EncodedBlob?
-    var facts: DrawingFacts?
-    let depth: Int
-    var columns: [UInt8]?
-    if let stored = try storedDepth(ofBlob: blobSHA256) {
-      depth = stored
-    } else {
-      let base = try base(for: entry.name.draftName, before: saved.milliseconds)
-      let encoded = try encoder.encodeKeepingColumns(hashed, base: base)
-      blob = encoded.blob
-      columns = encoded.columns
-      depth = encoded.blob.depth
-      facts = indexDrawings ? indexer.facts(of: drawing) : nil
+    let drawing = HashedBytes(envelope.drawing)
+    let storedDepth = try BlobStore(reader).depth(ofSHA256: drawing.sha256)
+    // A stored drawing can lack index rows: an import killed after it stored a draft's
+    // reverse chain (`encode`) but before the versions whose drawings they are. The writer
+    // indexes it when its version comes, from these facts.
+    var needsFacts = indexDrawings
+    if needsFacts, storedDepth != nil {
+      needsFacts = try DrawingIndexRecords.storedBlob(sha256: drawing.sha256, in: reader)?.indexed != true
     }
+    // In save order: the indexer reads only the strokes a save added to the one before.
+    let facts = needsFacts ? indexer.facts(of: drawing.bytes) : nil
     // Verify before commit: the template and the drawing bytes that will be stored must
-    // give back the file exactly. (The blob encoder has already checked that its stored
-    // form decodes to these drawing bytes.) Compared with the file read, byte for byte:
-    // equal bytes have its `fileSHA256`, without a second hash of every file.
-    guard Self.rebuilds(file, from: envelope.template, drawing: drawing) else {
+    // give back the file exactly. (The blob encoder checks that its stored form decodes to
+    // these drawing bytes.) Compared with the file read, byte for byte: equal bytes have its
+    // `fileSHA256`, without a second hash of every file.
+    guard Self.rebuilds(file, from: envelope.template, drawing: drawing.bytes) else {
       throw ImportProblem.failedVerification
     }
     var notes = entry.name.fallbacks.map(ImportNote.fileName)
@@ -177,13 +206,119 @@ final class VersionPreparer {
     if let facts, facts.status != .decoded {
       notes.append(.undecodableDrawing(facts.problem ?? "not a PencilKit drawing this build reads"))
     }
-    previous = (entry.name.draftName, BlobBase(sha256: blobSHA256, bytes: drawing, depth: depth, columns: columns))
+    return .toEncode(
+      ReadVersion(
+        entry: entry, saved: saved, fileSHA256: fileSHA256, drawing: drawing, storedDepth: storedDepth, facts: facts,
+        template: envelope.template, background: envelope.background, sources: sources, notes: notes))
+  }
+
+  // MARK: - Encoding
+
+  /// The versions read, oldest first, with their drawings encoded.
+  ///
+  /// A draft the archive holds no version of gets reverse deltas, as `gc --repack` writes
+  /// them: its newest drawing here whole, each older one a delta of the one saved after it.
+  /// All of its strokes are then compressed together in one frame, and each older save costs
+  /// a few copies of the newer one, where forward deltas would compress each save's new
+  /// strokes alone, in frames of a few kilobytes (which also fill the archive's pages less
+  /// well). Every other draft continues its stored history with forward deltas (each drawing
+  /// a delta of the one saved before it), which never rewrite a stored row. Either way a
+  /// chain is at most `BlobStore.maxChainDepth` long (the encoder starts a whole drawing
+  /// past it).
+  ///
+  /// Reverse deltas are stored before the older versions that need them: the oldest version
+  /// of the draft carries every other blob encoded for it, bases first
+  /// (`PreparedVersion.baseBlobs`), so that each version's base is stored when it is.
+  private func encode(_ versions: [ReadVersion]) -> [PreparedFile] {
+    var files = [PreparedFile?](repeating: nil, count: versions.count)
+    var reverse: [String: Bool] = [:]
+    for version in versions where reverse[version.entry.name.draftName] == nil {
+      let draft = version.entry.name.draftName
+      do {
+        reverse[draft] = try VersionRecords.nearestBlob(ofDraftNamed: draft, before: .max, in: reader) == nil
+      } catch {
+        reverse[draft] = false  // forward: each version's own look-up of its base meets the error
+      }
+    }
+    // Forward: oldest first, each against the one before (or the archive's nearest).
+    for (index, version) in versions.enumerated() where reverse[version.entry.name.draftName] == false {
+      files[index] = prepared(version) {
+        try base(for: version.entry.name.draftName, before: version.saved.milliseconds)
+      }
+    }
+    // Reverse: newest first, each against the one after it.
+    var newer: [String: BlobBase] = [:]
+    var encodedHere: [[UInt8]: BlobBase] = [:]
+    for (index, version) in versions.enumerated().reversed() where reverse[version.entry.name.draftName] == true {
+      let draft = version.entry.name.draftName
+      if let same = encodedHere[version.drawing.sha256] {
+        // The drawing of a newer version here: stored with it.
+        files[index] = prepared(version, blob: nil)
+        newer[draft] = same
+        continue
+      }
+      files[index] = prepared(version) { newer[draft] }
+      if case .version(let prepared) = files[index] {
+        newer[draft] = previous?.base
+        if prepared.blob != nil, let base = previous?.base { encodedHere[version.drawing.sha256] = base }
+      } else {
+        newer[draft] = nil  // not stored: no older version may use it as its base
+      }
+    }
+    return Self.carryingReverseChains(files.map { $0! }, reverse: reverse)
+  }
+
+  /// `version` with its drawing encoded over the base `base` gives (or found stored), or
+  /// rejected; `previous` is then its drawing.
+  private func prepared(_ version: ReadVersion, base: () throws -> BlobBase?) -> PreparedFile {
+    do {
+      var blob: EncodedBlob?
+      var depth = version.storedDepth ?? 0
+      var form: BlobForm?
+      if version.storedDepth == nil {
+        (blob, form) = try encoder.encodeKeepingForm(version.drawing, base: try base())
+        depth = blob?.depth ?? 0
+      }
+      previous = (
+        version.entry.name.draftName,
+        BlobBase(sha256: version.drawing.sha256, bytes: version.drawing.bytes, depth: depth, form: form)
+      )
+      return prepared(version, blob: blob)
+    } catch {
+      return .rejected(path: version.entry.path, problem: Self.problem(error), bytes: version.entry.size)
+    }
+  }
+
+  private func prepared(_ version: ReadVersion, blob: EncodedBlob?) -> PreparedFile {
+    let entry = version.entry
     return .version(
       PreparedVersion(
         draftName: entry.name.draftName, path: entry.path, fileName: entry.fileName, fileSize: entry.size,
-        fileModificationNanoseconds: entry.modificationNanoseconds, savedMilliseconds: saved.milliseconds,
-        savedSource: saved.source, fileSHA256: fileSHA256, blobSHA256: blobSHA256, blob: blob, drawingFacts: facts,
-        template: envelope.template, background: envelope.background, sources: sources, notes: notes))
+        fileModificationNanoseconds: entry.modificationNanoseconds, savedMilliseconds: version.saved.milliseconds,
+        savedSource: version.saved.source, fileSHA256: version.fileSHA256, blobSHA256: version.drawing.sha256,
+        blob: blob, drawingFacts: version.facts, template: version.template, background: version.background,
+        sources: version.sources, notes: version.notes))
+  }
+
+  /// `files` with each reverse-encoded draft's blobs carried by its oldest version, bases first.
+  private static func carryingReverseChains(_ files: [PreparedFile], reverse: [String: Bool]) -> [PreparedFile] {
+    var files = files
+    var carrier: [String: Int] = [:]
+    var carried: [String: [EncodedBlob]] = [:]
+    for (index, file) in files.enumerated() {
+      guard case .version(let version) = file, reverse[version.draftName] == true else { continue }
+      if carrier[version.draftName] == nil {
+        carrier[version.draftName] = index
+      } else if let blob = version.blob {
+        carried[version.draftName, default: []].append(blob)
+      }
+    }
+    for (draft, index) in carrier {
+      guard case .version(var version) = files[index], let blobs = carried[draft] else { continue }
+      version.baseBlobs = blobs.sorted { $0.depth < $1.depth }
+      files[index] = .version(version)
+    }
+    return files
   }
 
   /// Whether `template` and `drawing` give back exactly `file`, piece by piece as they are
@@ -216,10 +351,6 @@ final class VersionPreparer {
   }
 
   // MARK: - Archive look-ups
-
-  private func storedDepth(ofBlob sha256: [UInt8]) throws -> Int? {
-    try BlobStore(reader).depth(ofSHA256: sha256)
-  }
 
   /// The drawing of the draft's version saved just before `saved`: the one in this folder
   /// prepared last, else the archive's.

@@ -68,6 +68,10 @@ final class VersionWriter {
   /// The draft the last version went to; `trashedNewestSave` as `VersionRecords.draftID` gives it.
   private var lastDraft: (name: String, id: Int64, trashedNewestSave: Int64?)?
   private var envelopeIDs: [EnvelopeTemplate: Int64] = [:]
+  /// Blobs this batch stored as another version's delta base (`PreparedVersion.baseBlobs`):
+  /// new to the archive, so without index rows when their own version comes. Forgotten as
+  /// `sourceIDs` are.
+  private var basesStored = Set<Int64>()
   /// Versions this import stored into each draft that stayed in the trash, by draft id, then
   /// by origin.
   private var keptInTrash: [Int64: [Int: Int]] = [:]
@@ -292,11 +296,15 @@ final class VersionWriter {
       lastDraft = (version.draftName, draft.id, draft.trashedNewestSave)
     }
     let blobs = BlobStore(database)
-    for base in version.baseBlobs { _ = try blobs.insert(base) }
+    for base in version.baseBlobs {
+      let (id, stored) = try blobs.insert(base)
+      if stored { basesStored.insert(id) }
+    }
     let blobID: Int64
     var inserted = false
     if let blob = version.blob {
       (blobID, inserted) = try blobs.insert(blob)
+      inserted = inserted || basesStored.contains(blobID)
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
@@ -417,11 +425,13 @@ final class VersionWriter {
     return id
   }
 
-  /// Forgets the ids cached for the batch (`sourceIDs`, `lastDraft`, `envelopeIDs`).
+  /// Forgets the ids cached for the batch (`sourceIDs`, `lastDraft`, `envelopeIDs`,
+  /// `basesStored`).
   private func forgetRowIDs() {
     sourceIDs.removeAll()
     lastDraft = nil
     envelopeIDs.removeAll()
+    basesStored.removeAll()
   }
 
   /// Abandons the open batch (after an error that ends the import).

@@ -120,20 +120,20 @@ extension Archive {
           for blobID in try VersionRecords.blobIDsNewestFirst(ofDraft: draft, in: database) {
             let bytes = try store.bytes(ofBlob: blobID)
             let sha256 = SHA256.hash(bytes)
-            var knownColumns: [UInt8]?
+            var knownForm: BlobForm?
             if !done.contains(blobID) {
               let newer = try store.descendants(ofBlob: blobID)
               try Self.storeInFull(newer, store, unchain)
               done.subtract(newer)
               let base = previous.flatMap { $0.id == blobID ? nil : $0.base }
-              let (encoded, columns) = try encoder.encodeKeepingColumns(bytes, sha256: sha256, base: base)
-              knownColumns = columns
+              let (encoded, form) = try encoder.encodeKeepingForm(bytes, sha256: sha256, base: base)
+              knownForm = form
               // The store's rules and read-back, as for an import: the base by its hash.
               depth[blobID] = try store.replace(blobID, with: encoded)
               done.insert(blobID)
             }
             previous = (
-              blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, columns: knownColumns)
+              blobID, BlobBase(sha256: sha256, bytes: bytes, depth: depth[blobID] ?? 0, form: knownForm)
             )
           }
         }

@@ -124,8 +124,9 @@ public enum PointColumns {
 
   // MARK: - Rearranging
 
-  /// One value of a record, by its byte width and how far back its column predicts it.
-  private enum Column {
+  /// One value of a record, by its byte width and how far back its column predicts it
+  /// (PointStreams codes its columns the same way).
+  enum Column {
     /// x or y of a location: 4 bytes, order 2 (a hand moves smoothly: the next point
     /// continues the last step).
     case location
@@ -138,7 +139,7 @@ public enum PointColumns {
   }
 
   /// The columns of a record of `mask`, in record order (location is two).
-  private static func columns(_ mask: UInt64) -> [Column] {
+  static func columns(_ mask: UInt64) -> [Column] {
     var columns: [Column] = []
     for bit in 0..<11 where mask & (1 << bit) != 0 {
       switch 1 << bit {
@@ -152,7 +153,7 @@ public enum PointColumns {
 
   /// The prediction of a value from the two before it (wrapping; zero before the first).
   @inline(__always)
-  private static func prediction(order: Int, previous: UInt32, beforePrevious: UInt32) -> UInt32 {
+  static func prediction(order: Int, previous: UInt32, beforePrevious: UInt32) -> UInt32 {
     order == 2 ? previous &+ previous &- beforePrevious : previous
   }
 
@@ -160,19 +161,19 @@ public enum PointColumns {
   /// (protobuf's zigzag), so that near-zero residuals of either sign leave the high byte
   /// planes zero.
   @inline(__always)
-  private static func zigzag(_ residual: UInt32, width: Int) -> UInt32 {
+  static func zigzag(_ residual: UInt32, width: Int) -> UInt32 {
     let shift = UInt32(32 - 8 * width)
     let signed = Int32(bitPattern: residual << shift) >> shift
     return UInt32(bitPattern: (signed << 1) ^ (signed >> 31)) & mask(width)
   }
 
   @inline(__always)
-  private static func unzigzag(_ value: UInt32) -> UInt32 {
+  static func unzigzag(_ value: UInt32) -> UInt32 {
     (value >> 1) ^ (0 &- (value & 1))
   }
 
   @inline(__always)
-  private static func mask(_ width: Int) -> UInt32 { width == 4 ? .max : 0xFFFF }
+  static func mask(_ width: Int) -> UInt32 { width == 4 ? .max : 0xFFFF }
 
   // The loops below run over every point of every stored drawing, at import and at every
   // read, so they work on raw pointers: `count` ≥ 2 and both buffers hold stride × count
