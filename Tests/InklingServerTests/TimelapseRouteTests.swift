@@ -45,7 +45,12 @@ import Testing
     #expect(text.contains("moov"))
 
     let (video, summary) = try served.archive().timelapseVideo(of: draft.name, options: TimelapseView.options)
-    #expect(first.body == video)
+    // The same frames do not always encode to the same bytes: in full test runs x264's frame
+    // threads have ended a few keyframes' slices a byte apart. The route's video must still be
+    // the library's: the same frame size, frames, durations and keyframes.
+    let index = MP4Index(first.body)
+    #expect(index == MP4Index(video))
+    #expect(index.width > 0 && index.height > 0 && index.samples > 0 && !index.keyframes.isEmpty)
     #expect(summary.marks.map(\.version) == Array(1...draft.versions))
 
     let tag = try #require(first.header("ETag"))
@@ -53,8 +58,8 @@ import Testing
     #expect(again.status == 304)
     let part = try served.get(target, headers: [("Range", "bytes=100-199")])
     #expect(part.status == 206)
-    #expect(part.body == Array(video[100...199]))
-    #expect(part.header("Content-Range") == "bytes 100-199/\(video.count)")
+    #expect(part.body == Array(first.body[100...199]))
+    #expect(part.header("Content-Range") == "bytes 100-199/\(first.body.count)")
     let sizeAfter = try FileManager.default.attributesOfItem(atPath: served.archivePath)[.size] as? Int
     #expect(sizeAfter == sizeBefore)
   }
