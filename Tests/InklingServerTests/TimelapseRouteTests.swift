@@ -45,9 +45,10 @@ import Testing
     #expect(text.contains("moov"))
 
     let (video, summary) = try served.archive().timelapseVideo(of: draft.name, options: TimelapseView.options)
-    // The same frames do not always encode to the same bytes: in full test runs x264's frame
-    // threads have ended a few keyframes' slices a byte apart. The route's video must still be
-    // the library's: the same frame size, frames, durations and keyframes.
+    // The same frames do not always encode to the same bytes: in full test runs (x264 on three
+    // frame threads among many other tests) a few keyframes' slices have ended a byte apart.
+    // The route's video must still be the library's: the same frame size, frames, durations
+    // and keyframes.
     let index = MP4Index(first.body)
     #expect(index == MP4Index(video))
     #expect(index.width > 0 && index.height > 0 && index.samples > 0 && !index.keyframes.isEmpty)
