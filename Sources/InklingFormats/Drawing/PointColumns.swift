@@ -207,13 +207,7 @@ public enum PointColumns {
     _ values: UnsafeRawPointer, stride: Int, count: Int, into planes: UnsafeMutablePointer<UInt8>, width: Int,
     order: Int
   ) {
-    @inline(__always) func value(_ index: Int) -> UInt32 {
-      width == 4
-        ? UInt32(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt32.self))
-        : UInt32(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt16.self)))
-    }
-    @inline(__always) func put(_ residual: UInt32, at index: Int) {
-      let code = zigzag(residual, width: width)
+    codes(of: values, stride: stride, count: count, width: width, order: order) { code, index in
       planes[index] = UInt8(truncatingIfNeeded: code)
       planes[count + index] = UInt8(truncatingIfNeeded: code >> 8)
       if width == 4 {
@@ -221,14 +215,30 @@ public enum PointColumns {
         planes[3 * count + index] = UInt8(truncatingIfNeeded: code >> 24)
       }
     }
+  }
+
+  /// The codes of one column's `count` (≥ 2) values, `stride` apart from `values`, handed to
+  /// `emit` with their index: each value's residual from its prediction, zigzagged. Point
+  /// streams (PointStreams.swift) code their columns the same way.
+  @inline(__always)
+  static func codes(
+    of values: UnsafeRawPointer, stride: Int, count: Int, width: Int, order: Int, _ emit: (UInt32, Int) -> Void
+  ) {
+    @inline(__always) func value(_ index: Int) -> UInt32 {
+      width == 4
+        ? UInt32(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt32.self))
+        : UInt32(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt16.self)))
+    }
     // The first value stands for itself; the second is predicted by the first.
     var beforePrevious = value(0)
     var previous = value(1)
-    put(beforePrevious, at: 0)
-    put(previous &- beforePrevious, at: 1)
+    emit(zigzag(beforePrevious, width: width), 0)
+    emit(zigzag(previous &- beforePrevious, width: width), 1)
     for index in 2..<count {
       let next = value(index)
-      put(next &- prediction(order: order, previous: previous, beforePrevious: beforePrevious), at: index)
+      emit(
+        zigzag(next &- prediction(order: order, previous: previous, beforePrevious: beforePrevious), width: width),
+        index)
       beforePrevious = previous
       previous = next
     }

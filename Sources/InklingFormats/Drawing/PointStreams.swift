@@ -341,22 +341,7 @@ extension PointStreams {
     _ values: UnsafeRawPointer, stride: Int, count: Int, into codes: UnsafeMutablePointer<UInt32>, width: Int,
     order: Int
   ) {
-    @inline(__always) func value(_ index: Int) -> UInt32 {
-      width == 4
-        ? UInt32(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt32.self))
-        : UInt32(UInt16(littleEndian: values.loadUnaligned(fromByteOffset: index * stride, as: UInt16.self)))
-    }
-    var beforePrevious = value(0)
-    var previous = value(1)
-    codes[0] = PointColumns.zigzag(beforePrevious, width: width)
-    codes[1] = PointColumns.zigzag(previous &- beforePrevious, width: width)
-    for index in 2..<count {
-      let next = value(index)
-      let predicted = PointColumns.prediction(order: order, previous: previous, beforePrevious: beforePrevious)
-      codes[index] = PointColumns.zigzag(next &- predicted, width: width)
-      beforePrevious = previous
-      previous = next
-    }
+    PointColumns.codes(of: values, stride: stride, count: count, width: width, order: order) { codes[$1] = $0 }
   }
 
   /// A column's palette while it is built: at most 255 codes in order of first use, found by
