@@ -269,13 +269,22 @@ public enum PointColumns {
     _ planes: UnsafePointer<UInt8>, count: Int, into values: UnsafeMutableRawPointer, stride: Int, width: Int,
     order: Int
   ) {
-    @inline(__always) func residual(_ index: Int) -> UInt32 {
+    decodeColumn(into: values, stride: stride, count: count, width: width, order: order) { index in
       var code = UInt32(planes[index]) | UInt32(planes[count + index]) << 8
       if width == 4 {
         code |= UInt32(planes[2 * count + index]) << 16 | UInt32(planes[3 * count + index]) << 24
       }
-      return unzigzag(code)
+      return code
     }
+  }
+
+  /// Writes one column's `count` (≥ 2) values, `stride` apart from `values`, from their codes
+  /// (`code(index)`): `codes(of:…)`'s inverse, which point streams use as well.
+  @inline(__always)
+  static func decodeColumn(
+    into values: UnsafeMutableRawPointer, stride: Int, count: Int, width: Int, order: Int, _ code: (Int) -> UInt32
+  ) {
+    let mask = mask(width)
     @inline(__always) func put(_ value: UInt32, at index: Int) {
       if width == 4 {
         values.storeBytes(of: value.littleEndian, toByteOffset: index * stride, as: UInt32.self)
@@ -285,13 +294,13 @@ public enum PointColumns {
       }
     }
     // The first value stands for itself; the second is predicted by the first.
-    var beforePrevious = residual(0) & mask(width)
-    var previous = (beforePrevious &+ residual(1)) & mask(width)
+    var beforePrevious = unzigzag(code(0)) & mask
+    var previous = (beforePrevious &+ unzigzag(code(1))) & mask
     put(beforePrevious, at: 0)
     put(previous, at: 1)
     for index in 2..<count {
       let next =
-        (prediction(order: order, previous: previous, beforePrevious: beforePrevious) &+ residual(index)) & mask(width)
+        (prediction(order: order, previous: previous, beforePrevious: beforePrevious) &+ unzigzag(code(index))) & mask
       put(next, at: index)
       beforePrevious = previous
       previous = next

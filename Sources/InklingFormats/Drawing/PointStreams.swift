@@ -516,25 +516,6 @@ extension PointStreams {
     _ codes: UnsafePointer<UInt32>, count: Int, into values: UnsafeMutableRawPointer, stride: Int, width: Int,
     order: Int
   ) {
-    let mask = PointColumns.mask(width)
-    @inline(__always) func put(_ value: UInt32, at index: Int) {
-      if width == 4 {
-        values.storeBytes(of: value.littleEndian, toByteOffset: index * stride, as: UInt32.self)
-      } else {
-        values.storeBytes(
-          of: UInt16(truncatingIfNeeded: value).littleEndian, toByteOffset: index * stride, as: UInt16.self)
-      }
-    }
-    var beforePrevious = PointColumns.unzigzag(codes[0]) & mask
-    var previous = (beforePrevious &+ PointColumns.unzigzag(codes[1])) & mask
-    put(beforePrevious, at: 0)
-    put(previous, at: 1)
-    for index in 2..<count {
-      let predicted = PointColumns.prediction(order: order, previous: previous, beforePrevious: beforePrevious)
-      let next = (predicted &+ PointColumns.unzigzag(codes[index])) & mask
-      put(next, at: index)
-      beforePrevious = previous
-      previous = next
-    }
+    PointColumns.decodeColumn(into: values, stride: stride, count: count, width: width, order: order) { codes[$0] }
   }
 }
