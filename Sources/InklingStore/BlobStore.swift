@@ -284,6 +284,41 @@ package struct BlobStore {
     }
   }
 
+  /// The order in which to read `ids` so that each is decoded over the one read before it,
+  /// as positions in `ids`: chain by chain (a chain is taken where its first blob in `ids`
+  /// is), each from its base up. Read in another order, a blob's base is rarely among the
+  /// few the reader keeps (invariant 3), and its whole chain is decoded again: reading the
+  /// versions of a draft stored as reverse deltas oldest first decodes every chain from the
+  /// newest drawing down. A blob that is not stored goes where it is.
+  ///
+  /// - Throws: `StoreError` when SQLite fails.
+  package func decodingOrder(ofBlobs ids: [Int64]) throws -> [Int] {
+    var links: [Int64: (baseID: Int64?, depth: Int)] = [:]
+    for id in ids where links[id] == nil {
+      links[id] = try db.fetchOne("SELECT base_id, depth FROM blob WHERE id = ?", [id]) {
+        ($0.isNull(0) ? nil : $0.int64(0), $0.int(1))
+      }
+    }
+    // The lowest blob of `ids` under each: where its chain is read from. Bounded as reads
+    // are (invariant 2): a damaged archive's cycle must not loop.
+    func root(of id: Int64) -> Int64 {
+      var current = id
+      for _ in 0...Self.maxChainDepth {
+        guard let base = links[current]?.baseID, links[base] != nil, base != id else { break }
+        current = base
+      }
+      return current
+    }
+    var chainOrder: [Int64: Int] = [:]
+    let keys = ids.enumerated().map { position, id in
+      let chain = root(of: id)
+      let rank = chainOrder[chain] ?? chainOrder.count
+      chainOrder[chain] = rank
+      return (chain: rank, depth: links[id]?.depth ?? 0, position: position)
+    }
+    return keys.sorted { ($0.chain, $0.depth, $0.position) < ($1.chain, $1.depth, $1.position) }.map(\.position)
+  }
+
   /// Blob `id` as stored: its row's exact data, encoding, layout and delta base, verified by
   /// decoding it (over its chain) to bytes with its SHA-256; and those bytes. Another archive
   /// can insert the same row (`insert`) without compressing anything again: the data decodes

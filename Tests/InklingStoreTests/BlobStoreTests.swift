@@ -139,6 +139,25 @@ import Testing
     #expect(error?.message.contains("blob \(hexString(Array(base.sha256.prefix(6))))… (id \(baseID))") == true)
   }
 
+  @Test func blobsAreReadChainByChainFromTheirBasesUp() throws {
+    // Two drafts stored as reverse deltas (the newest whole, each older a delta of the one
+    // after it), their versions asked for oldest first, interleaved; and a blob not stored.
+    func reverseChain(seed: UInt64, count: Int) throws -> [Int64] {
+      let corpus = DrawingCorpus(seed: seed, approximateBytes: 20_000)
+      var ids: [Int64] = []
+      for k in (0..<count).reversed() { ids.insert(try put(corpus.version(k), base: ids.first).id, at: 0) }
+      return ids
+    }
+    let a = try reverseChain(seed: 21, count: 4)
+    let b = try reverseChain(seed: 22, count: 3)
+    let asked = [a[0], b[0], a[1], 999, b[1], a[2], b[2], a[3]]
+    let order = try store.decodingOrder(ofBlobs: asked)
+    #expect(order.map { asked[$0] } == [a[3], a[2], a[1], a[0], b[2], b[1], b[0], 999])
+    // A cycle (a damaged archive) still gives every position once.
+    try db.execute("UPDATE blob SET encoding = 2, base_id = ? WHERE id = ?", [a[0], a[3]])
+    #expect(try store.decodingOrder(ofBlobs: a).sorted() == [0, 1, 2, 3])
+  }
+
   @Test func aCycleOfDeltasEnds() throws {
     let corpus = DrawingCorpus(seed: 10, approximateBytes: 20_000)
     let (baseID, _) = try put(corpus.version(0))

@@ -5,8 +5,11 @@
 // The archives merged by one `import` are one run: the lister walks them together in name
 // order, so a job is a name and the writer meets each draft once, whatever number of archives
 // hold versions of it (its stroke rows loaded once, its row updated once). A job's versions go
-// archive by archive, in the order the archives were given, each archive's oldest first: what
-// merging them one after the other would store, and count against each.
+// archive by archive, in the order the archives were given: what merging them one after the
+// other would store, and count against each. Within an archive they go in the order their
+// drawings decode, each delta after its base (BlobStore.decodingOrder): the newest first when
+// older saves are deltas of newer ones, as an import stores a new draft. Oldest first, each
+// version's drawing would be decoded from the newest down, and its bases again with it.
 //
 // Nothing is compressed or parsed again where the other archive's rows can be used:
 //   - a drawing the archive lacks is its stored row (data, encoding, layout, delta base),
@@ -169,7 +172,7 @@ final class MergePreparer {
   }
 
   /// Prepares every version of the drafts called `name` in `parts`, archive by archive, each
-  /// archive's oldest first, in chunks.
+  /// archive's in the order their drawings decode, in chunks.
   func prepare(name: String, parts: [ArchiveMerge.Part], _ push: (WorkResult) -> Void) {
     // One read transaction on each connection for the draft's many small reads: each
     // statement alone would take and release SQLite's WAL read lock (a few fcntl calls).
@@ -204,9 +207,11 @@ final class MergePreparer {
   private func prepare(_ part: ArchiveMerge.Part, name: String, _ push: (WorkResult) -> Void) -> Bool {
     let other = merge.others[part.archive]
     let rows: [VersionRow]
+    let order: [Int]
     let sources: [Int64: [VersionSourceRow]]
     do {
       rows = try VersionRecords.versions(ofDraft: part.draftID, in: others[part.archive])
+      order = try BlobStore(others[part.archive]).decodingOrder(ofBlobs: rows.map(\.blobID))
       sources = try SourceRecords.sources(ofDraft: part.draftID, in: others[part.archive])
     } catch {
       let location = "\(other.displayPath): draft \"\(name)\""
@@ -220,7 +225,8 @@ final class MergePreparer {
     }
     var chunk: [PreparedFile] = []
     var chunkBytes: Int64 = 0
-    for (index, row) in rows.enumerated() {
+    for index in order {
+      let row = rows[index]
       let location = "\(other.displayPath): \"\(name)\" version \(index + 1) (\(row.fileName))"
       let marks =
         sources[row.id].map { $0.map { SourceMark(label: $0.label, path: $0.path) } } ?? [other.fallbackSource]
