@@ -85,6 +85,15 @@ import Testing
         #expect(decoded?.bytes == bytes, "\(count) bytes")
         let hasSlash = text.contains(UInt8(ascii: "/"))
         #expect(decoded?.escapedSlashes == (escapeSlashes || !hasSlash), "\(count) bytes, spelling")
+        // One slash spelled plain among escaped ones, wherever it falls in a step: the same
+        // bytes, and no spelling gives the text back.
+        let backslashes = escapeSlashes ? text.indices.filter { text[$0] == UInt8(ascii: "\\") } : []
+        for backslash in backslashes.count >= 2 ? backslashes : [] {
+          var mixed = text
+          mixed.remove(at: backslash)
+          let mixedDecoding = mixed.withUnsafeBytes { Base64.decodeJSONContent($0) }
+          #expect(mixedDecoding?.bytes == bytes && mixedDecoding?.escapedSlashes == nil, "\(count): \(backslash)")
+        }
         guard count <= 40 else { continue }
         for position in text.indices {
           for bad in [UInt8(ascii: "*"), UInt8(ascii: "\\"), UInt8(ascii: "="), 0x80, 0] {
