@@ -78,6 +78,32 @@ import Testing
     #expect(try archive.check(full: true).isHealthy)
   }
 
+  /// Drafts whose newest drawing was saved twice (a save without a change): both versions
+  /// hold the blob that their draft's oldest version brought along as a base. Only the first
+  /// of them indexes it; when the writer flushes its index rows between the two (every few
+  /// hundred drawings), the second must not index it again, or the whole flush fails on
+  /// drawing_ink's key and its drawings stay unindexed.
+  @Test func aDrawingSavedTwiceIsIndexedOnceAcrossIndexFlushes() throws {
+    let folder = try TemporaryFolder("reverse-saved-twice")
+    try FileManager.default.createDirectory(atPath: folder.path("Drafts"), withIntermediateDirectories: true)
+    var newest: [Int: CorpusFile] = [:]
+    try generateCorpus(CorpusSpec(drafts: 300, versionsPerDraft: 2...2, seed: 74, strokesPerVersion: 1...2)) { file in
+      try Data(file.contents).write(to: URL(fileURLWithPath: folder.path("Drafts/" + file.fileName)))
+      newest[file.draftIndex] = file
+    }
+    for file in newest.values {
+      let again = "\(file.name.fileNamePart)-2030-01-01T00:00:00Z.inkling"
+      try Data(file.contents).write(to: URL(fileURLWithPath: folder.path("Drafts/" + again)))
+    }
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    let summary = try archive.importFiles(at: [folder.path("Drafts")])
+    #expect(summary.versionsImported == 900 && summary.rejected == 0)
+    #expect(try DrawingIndexRecords.unindexedBlobIDs(in: archive.database).isEmpty)
+    #expect(
+      try archive.database.fetchOne("SELECT count(*) FROM drawing") { $0.int(0) }
+        == archive.database.fetchOne("SELECT count(*) FROM blob") { $0.int(0) })
+  }
+
   /// An import killed after it committed the batch that holds a draft's oldest version (and
   /// with it the draft's whole reverse chain) but before the newer versions: their drawings
   /// are stored and not yet indexed. The next import stores those versions over the stored

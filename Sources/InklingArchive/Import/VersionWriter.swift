@@ -69,8 +69,10 @@ final class VersionWriter {
   private var lastDraft: (name: String, id: Int64, trashedNewestSave: Int64?)?
   private var envelopeIDs: [EnvelopeTemplate: Int64] = [:]
   /// Blobs this batch stored as another version's delta base (`PreparedVersion.baseBlobs`):
-  /// new to the archive, so without index rows when their own version comes. Forgotten as
-  /// `sourceIDs` are.
+  /// new to the archive, so without index rows when their own version comes. The first
+  /// version that holds one (its blob encoded, or found stored) takes it out and indexes it
+  /// as new; a later one (the same drawing saved again) finds its rows queued or, after a
+  /// flush of the queue, written, and must not insert them again. Forgotten as `sourceIDs` are.
   private var basesStored = Set<Int64>()
   /// Versions this import stored into each draft that stayed in the trash, by draft id, then
   /// by origin.
@@ -304,7 +306,6 @@ final class VersionWriter {
     var inserted = false
     if let blob = version.blob {
       (blobID, inserted) = try blobs.insert(blob)
-      inserted = inserted || basesStored.contains(blobID)
     } else if let id = try blobs.id(ofSHA256: version.blobSHA256) {
       blobID = id
     } else {
@@ -312,6 +313,7 @@ final class VersionWriter {
         kind: .verification,
         message: "its drawing was removed from the archive while it was being imported; import it again")
     }
+    if basesStored.remove(blobID) != nil { inserted = true }
     var index: DrawingIndexJob?
     if let facts = version.drawingFacts, !pendingIndexBlobs.contains(blobID),
       try inserted || !drawingIndex.isIndexed(blobID)
