@@ -132,7 +132,7 @@ extension ImportSummary {
       "versionsImported": .int(versionsImported), "draftsCreated": .int(draftsCreated),
       "broughtBackFromTrash": .array(draftsBroughtBack.map(JSONValue.string)), "versionsInTrash": .int(versionsInTrash),
       "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
-      "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
+      "drawingsNotIndexed": .int(drawingsNotIndexed), "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
     ]
   }
 }
@@ -151,7 +151,8 @@ extension MergeSummary {
     [
       "archive": .string(path), "versionsImported": .int(versions.versionsImported),
       "draftsCreated": .int(versions.draftsCreated), "alreadyArchived": .int(versions.alreadyArchived),
-      "leftOut": .int(versions.rejected), "thumbnailsCopied": .int(thumbnailsCopied),
+      "leftOut": .int(versions.rejected), "drawingsNotIndexed": .int(versions.drawingsNotIndexed),
+      "thumbnailsCopied": .int(thumbnailsCopied),
       "bytesRead": .int(Int(versions.bytesRead)), "seconds": .seconds(versions.seconds),
     ]
   }

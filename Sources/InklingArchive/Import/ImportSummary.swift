@@ -19,6 +19,9 @@ public struct ImportSummary: Sendable, Equatable {
   public var ignored = 0
   /// Draft files that could not be imported; each was reported with its reason.
   public var rejected = 0
+  /// Drawings stored without their drawing index rows, which SQLite refused: search by
+  /// strokes and inks misses them until `reindex` writes the rows.
+  public var drawingsNotIndexed = 0
   /// Bytes of draft files read.
   public var bytesRead: Int64 = 0
   /// Wall-clock seconds.
@@ -35,6 +38,7 @@ public struct ImportSummary: Sendable, Equatable {
     alreadyArchived += other.alreadyArchived
     ignored += other.ignored
     rejected += other.rejected
+    drawingsNotIndexed += other.drawingsNotIndexed
     bytesRead += other.bytesRead
     seconds += other.seconds
   }

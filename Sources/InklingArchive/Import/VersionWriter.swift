@@ -13,7 +13,8 @@
 // order. Invariants: 1. a drawing is queued only after its file's savepoint was released,
 // so a rolled-back file leaves no index rows; 2. a blob is queued at most once per batch.
 // The index is derived data: if its writes fail, they roll back alone (their own
-// savepoint) and the drawings stay "not indexed" until `reindex`; no file is lost for it.
+// savepoint), each drawing's rows are written again alone, and a drawing whose rows still
+// fail stays "not indexed" until `reindex` (the summary counts it); no file is lost for it.
 //
 // A draft's row (its count, newest version, first and last times) is updated once for the
 // versions of that draft that come one after another, not once per version (migration 0015):
@@ -42,8 +43,10 @@ final class VersionWriter {
   private var pendingFiles = 0
   private var pendingBytes = 0
   private var batchStarted = Date()
-  /// Index rows waiting for the end of the batch (invariants 1 and 2).
+  /// Index rows waiting for the end of the batch (invariants 1 and 2), and the origin of the
+  /// version that queued each.
   private var pendingIndex: [DrawingIndexJob] = []
+  private var pendingIndexOrigins: [Int] = []
   private var pendingIndexBlobs = Set<Int64>()
   /// The versions stored since the draft row was last updated, all of one draft (invariant 3).
   private var pendingDraft: DraftTally?
@@ -139,7 +142,10 @@ final class VersionWriter {
       var stored: StoredVersion?
       do {
         let (outcome, index) = try database.savepoint { try insert(version) }
-        if let index, pendingIndexBlobs.insert(index.blobID).inserted { pendingIndex.append(index) }
+        if let index, pendingIndexBlobs.insert(index.blobID).inserted {
+          pendingIndex.append(index)
+          pendingIndexOrigins.append(origin)
+        }
         switch outcome {
         case .inserted(let inserted, let createdDraft, let trash, let report):
           stored = inserted
@@ -208,19 +214,33 @@ final class VersionWriter {
     }
   }
 
-  /// Writes the queued drawing index rows, under one savepoint: if they fail, they alone
-  /// roll back and those drawings stay "not indexed" (`reindex` fills them in).
+  /// Writes the queued drawing index rows, under one savepoint. If SQLite refuses them, each
+  /// drawing's rows go again under a savepoint of their own: a drawing whose rows cannot be
+  /// written stays "not indexed" alone (`reindex` fills it in), counted in the summary, and
+  /// the others of the queue are indexed. No file is lost for it.
   private func writeIndex() throws {
     guard !pendingIndex.isEmpty else { return }
     defer {
       pendingIndex.removeAll(keepingCapacity: true)
+      pendingIndexOrigins.removeAll(keepingCapacity: true)
       pendingIndexBlobs.removeAll(keepingCapacity: true)
     }
+    guard try !writeIndexRows(pendingIndex) else { return }
+    for (job, origin) in zip(pendingIndex, pendingIndexOrigins) where try !writeIndexRows([job]) {
+      tally(origin) { $0.drawingsNotIndexed += 1 }
+    }
+  }
+
+  /// Writes `jobs`' index rows under a savepoint; false when SQLite refused them, and they
+  /// rolled back alone.
+  private func writeIndexRows(_ jobs: [DrawingIndexJob]) throws -> Bool {
     do {
-      try database.savepoint { try drawingIndex.write(pendingIndex) }
+      try database.savepoint { try drawingIndex.write(jobs) }
+      return true
     } catch let error as StoreError where error.kind == .sqlite && !database.isAutocommit {
       // Stroke ids cached during the rolled-back savepoint may name rows that are gone.
       drawingIndex.forgetCache()
+      return false
     }
   }
 
@@ -442,6 +462,7 @@ final class VersionWriter {
     database.rollback()
     inTransaction = false
     pendingIndex.removeAll()
+    pendingIndexOrigins.removeAll()
     pendingIndexBlobs.removeAll()
     pendingDraft = nil
     forgetRowIDs()

@@ -131,6 +131,13 @@ struct ImportCommand: Command {
           + (one ? "a draft" : "drafts") + " in the trash, beside newer versions; `list --trash` shows "
           + (one ? "it." : "them."))
     }
+    if total.drawingsNotIndexed > 0 && !context.quiet {
+      let one = total.drawingsNotIndexed == 1
+      context.printError(
+        "\(Plural.count(total.drawingsNotIndexed, "drawing")) \(one ? "was" : "were") stored without "
+          + "\(one ? "its" : "their") drawing index rows, which the archive refused: searches by strokes and "
+          + "inks miss \(one ? "it" : "them") until `inkling-archive reindex` writes them.")
+    }
     let json = report.json
     if ndjson {
       StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
