@@ -36,16 +36,19 @@ import Testing
     let base = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
     final class Seen: @unchecked Sendable {
       var writer: Int?
-      var threads: [Int] = []
+      /// The most threads seen yielding at once, over the events.
+      var yielding = 0
     }
     let seen = Seen()
     var options = ImportOptions()
     options.workers = 2
     options.onEvent = { event in
-      // Events come on the writer's thread, the one that called the import.
-      guard case .archived = event, seen.writer == nil else { return }
-      seen.writer = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
-      seen.threads = Self.threadNiceness()
+      // Events come on the writer's thread, the one that called the import. On a loaded
+      // machine a worker may not have run yet at the first one: the threads are looked at
+      // at every event.
+      guard case .archived = event else { return }
+      if seen.writer == nil { seen.writer = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) }
+      seen.yielding = max(seen.yielding, Self.threadNiceness().filter { $0 == min(19, base + 10) }.count)
     }
     let archive = try Archive(path: folder.path("archive.sqlite"))
     let summary = try archive.importFiles(at: [folder.path("Drafts")], options: options)
@@ -53,7 +56,7 @@ import Testing
 
     #expect(seen.writer == base)
     // Other tests' imports may be running too: at least this import's two workers yield.
-    #expect(seen.threads.filter { $0 == min(19, base + 10) }.count >= 2)
+    #expect(seen.yielding >= 2)
     #expect(Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)) == base)
   }
 }
