@@ -191,6 +191,8 @@ public final class ArchiveServer: @unchecked Sendable {
 
   /// Expensive answers dropped unrun because their client had gone (tests).
   var abandonedJobs: Int { daemon.abandonedJobs }
+  /// Expensive answers being worked on now (tests).
+  var runningJobs: Int { daemon.runningJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
   func flushThumbnails() { writer?.flush() }

@@ -72,7 +72,9 @@ import Testing
         #expect((try? served.get("/versions/\(id)/render.png?scale=1"))?.status == 200)
         return
       }
-      usleep(100_000)  // after the first is running
+      // Once the first is running: on a loaded machine its request can reach the server after
+      // the first of these, which would then run while its client is still there.
+      for _ in 0..<400 where served.server.runningJobs == 0 { usleep(25_000) }
       for scale in [1, 2, 3, 1, 2] {
         let request = "GET /versions/\(id)/render.png?scale=\(scale)&n=\(scale) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         guard let socket = try? HTTPClient.connect(served.port) else { continue }

@@ -76,6 +76,8 @@ final class HTTPDaemon: @unchecked Sendable {
   private let abandoned = Atomic<Int>(0)
   /// Jobs dropped unrun because their client had gone (tests).
   var abandonedJobs: Int { abandoned.load(ordering: .relaxed) }
+  /// Jobs running now (tests).
+  var runningJobs: Int { work.runningJobs }
   /// The port listened on (the one chosen when 0 was asked for).
   private(set) var port: UInt16 = 0
 

@@ -33,6 +33,8 @@ final class WorkQueue: Sendable {
   private let idle = DispatchSemaphore(value: 0)
   let workers: Int
   let queueLimit: Int
+  /// Jobs running now (tests).
+  var runningJobs: Int { state.withLock { $0.running } }
 
   init(workers: Int, queueLimit: Int) {
     self.workers = max(1, workers)
