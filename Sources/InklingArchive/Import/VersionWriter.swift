@@ -43,10 +43,9 @@ final class VersionWriter {
   private var pendingFiles = 0
   private var pendingBytes = 0
   private var batchStarted = Date()
-  /// Index rows waiting for the end of the batch (invariants 1 and 2), and the origin of the
-  /// version that queued each.
-  private var pendingIndex: [DrawingIndexJob] = []
-  private var pendingIndexOrigins: [Int] = []
+  /// Index rows waiting for the end of the batch (invariants 1 and 2), each with the origin
+  /// of the version that queued it.
+  private var pendingIndex: [(job: DrawingIndexJob, origin: Int)] = []
   private var pendingIndexBlobs = Set<Int64>()
   /// The versions stored since the draft row was last updated, all of one draft (invariant 3).
   private var pendingDraft: DraftTally?
@@ -143,8 +142,7 @@ final class VersionWriter {
       do {
         let (outcome, index) = try database.savepoint { try insert(version) }
         if let index, pendingIndexBlobs.insert(index.blobID).inserted {
-          pendingIndex.append(index)
-          pendingIndexOrigins.append(origin)
+          pendingIndex.append((index, origin))
         }
         switch outcome {
         case .inserted(let inserted, let createdDraft, let trash, let report):
@@ -222,11 +220,10 @@ final class VersionWriter {
     guard !pendingIndex.isEmpty else { return }
     defer {
       pendingIndex.removeAll(keepingCapacity: true)
-      pendingIndexOrigins.removeAll(keepingCapacity: true)
       pendingIndexBlobs.removeAll(keepingCapacity: true)
     }
-    guard try !writeIndexRows(pendingIndex) else { return }
-    for (job, origin) in zip(pendingIndex, pendingIndexOrigins) where try !writeIndexRows([job]) {
+    guard try !writeIndexRows(pendingIndex.map(\.job)) else { return }
+    for (job, origin) in pendingIndex where try !writeIndexRows([job]) {
       tally(origin) { $0.drawingsNotIndexed += 1 }
     }
   }
@@ -462,7 +459,6 @@ final class VersionWriter {
     database.rollback()
     inTransaction = false
     pendingIndex.removeAll()
-    pendingIndexOrigins.removeAll()
     pendingIndexBlobs.removeAll()
     pendingDraft = nil
     forgetRowIDs()
