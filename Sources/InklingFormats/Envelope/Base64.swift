@@ -236,8 +236,9 @@ enum Base64 {
 
   /// Base64 text with its `\/` escapes undone, from `start` to the end of `text`, or (with
   /// `toQuote`) to the first quote not escaped: the characters, how many slashes were spelled
-  /// `\/` and whether one was plain, where the text ended. Nil at any other escape, and with `toQuote` at a control character
-  /// or when no quote ends the text (what a JSON string may not hold).
+  /// `\/` and whether one was plain, where the text ended. Nil at any other escape, and with
+  /// `toQuote` at a control character or when no quote ends the text (what a JSON string may
+  /// not hold).
   private static func characters(
     of text: UnsafeRawBufferPointer, from start: Int, toQuote: Bool
   ) -> (characters: [UInt8], escaped: Int, plain: Bool, end: Int)? {
