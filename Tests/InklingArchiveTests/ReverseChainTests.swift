@@ -104,6 +104,41 @@ import Testing
         == archive.database.fetchOne("SELECT count(*) FROM blob") { $0.int(0) })
   }
 
+  /// The oldest version of a new draft carries the drawings of the newer ones (their bases).
+  /// When the writer refuses that version alone, the drawings it carried stay stored, and the
+  /// newer versions are imported over them; the next import adds the oldest.
+  @Test func aRefusedOldestVersionLeavesTheNewerOnesImported() throws {
+    let folder = try TemporaryFolder("reverse-oldest-refused")
+    _ = try writeCorpus(
+      CorpusSpec(drafts: 1, versionsPerDraft: 3...3, seed: 75, strokesPerVersion: 3...5),
+      to: URL(fileURLWithPath: folder.path("Drafts")))
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path("Drafts")).sorted()
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    // A temporary trigger, which the archive's schema check does not see; the import's own
+    // `temp_store = MEMORY` would drop it, unless already so.
+    try archive.database.execute("PRAGMA temp_store = MEMORY")
+    try archive.database.execute(
+      """
+      CREATE TEMP TRIGGER refuse_oldest BEFORE INSERT ON main.version WHEN NEW.file_name = '\(files[0])'
+      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+      """)
+    let summary = try archive.importFiles(at: [folder.path("Drafts")])
+    try archive.database.execute("DROP TRIGGER IF EXISTS temp.refuse_oldest")
+    #expect(summary.versionsImported == 2 && summary.rejected == 1)
+    #expect(try archive.check(full: true).isHealthy)
+
+    let again = try archive.importFiles(at: [folder.path("Drafts")])
+    #expect(again.versionsImported == 1 && again.alreadyArchived == 2 && again.rejected == 0)
+    #expect(try DrawingIndexRecords.unindexedBlobIDs(in: archive.database).isEmpty)
+    #expect(try archive.check(full: true).isHealthy)
+    let restored = try Self.restoreEverything(archive, into: folder.path("Restored"))
+    let draft = try #require(try archive.drafts().first?.name)
+    for (number, file) in files.enumerated() {
+      let original = Array(try Data(contentsOf: URL(fileURLWithPath: folder.path("Drafts/" + file))))
+      #expect(restored["\(draft) #\(number + 1)"] == original, "\(file)")
+    }
+  }
+
   /// An import killed after it committed the batch that holds a draft's oldest version (and
   /// with it the draft's whole reverse chain) but before the newer versions: their drawings
   /// are stored and not yet indexed. The next import stores those versions over the stored

@@ -140,6 +140,10 @@ final class VersionWriter {
       tally(origin) { $0.bytesRead += version.fileSize }
       var stored: StoredVersion?
       do {
+        // The drawings a reverse chain's oldest version carries are the newer versions' as
+        // much as its own: stored apart from it, so that a version refused here does not
+        // take the newer ones' drawings with it.
+        if !version.baseBlobs.isEmpty { try database.savepoint { try store(bases: version.baseBlobs) } }
         let (outcome, index) = try database.savepoint { try insert(version) }
         if let index, pendingIndexBlobs.insert(index.blobID).inserted {
           pendingIndex.append((index, origin))
@@ -304,6 +308,15 @@ final class VersionWriter {
     try VersionRecords.add(pending, in: database)
   }
 
+  /// Stores the delta bases a version brings along (`PreparedVersion.baseBlobs`), bases first.
+  private func store(bases: [EncodedBlob]) throws {
+    let blobs = BlobStore(database)
+    for base in bases {
+      let (id, stored) = try blobs.insert(base)
+      if stored { basesStored.insert(id) }
+    }
+  }
+
   /// Stores one version and its sources; also returns the index rows its blob still needs.
   private func insert(_ version: PreparedVersion) throws -> (Outcome, DrawingIndexJob?) {
     let now = Self.now()
@@ -315,10 +328,6 @@ final class VersionWriter {
       lastDraft = (version.draftName, draft.id, draft.trashedNewestSave)
     }
     let blobs = BlobStore(database)
-    for base in version.baseBlobs {
-      let (id, stored) = try blobs.insert(base)
-      if stored { basesStored.insert(id) }
-    }
     let blobID: Int64
     var inserted = false
     if let blob = version.blob {
