@@ -76,6 +76,11 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case destinationExists(path: String)
   /// The path to write names a folder (or ends in `/`), not a file.
   case destinationIsFolder(path: String)
+  /// A file the program names itself in a folder (a restored version's, a time-lapse frame)
+  /// is taken by something that is not a regular file: a symbolic link, a folder, a FIFO or a
+  /// device. Never written through nor replaced, since the folder's owner may not be the
+  /// person running the command.
+  case destinationNotRegularFile(path: String)
   /// A file-system call failed with `errno` `code`.
   case fileSystem(path: String, operation: FileOperation, code: Int32)
   /// The backup destination is the archive itself.
@@ -255,6 +260,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       "the versions of \"\(draft)\" hold \(bytes) bytes, past \(limit)"
     case .destinationExists(let path): "\(path) already exists"
     case .destinationIsFolder(let path): "\(path) is a folder, not a file"
+    case .destinationNotRegularFile(let path): "\(path) is not a regular file"
     case .fileSystem(let path, let operation, let code): "cannot \(operation.rawValue) \(path): errno \(code)"
     case .backupIsArchive(let path): "\(path) is the archive itself"
     case .backupFailedCheck(let path, let count, _): "the backup copy for \(path) has \(count) problems"

@@ -38,9 +38,10 @@ struct CommandContext {
   func printRaw(_ text: String) { StandardStreams.writeOutput(text) }
 
   /// Says what was written: on standard output, or on standard error when the data itself
-  /// went to standard output (`-o -`), which then holds the data and nothing else.
+  /// went to standard output (`-o -`, `-o /dev/stdout`), which then holds the data and
+  /// nothing else.
   func printReport(_ text: String, dataTo output: OutputTarget) {
-    output == .standardOutput ? printError(text) : print(text)
+    output.isStandardOutput ? printError(text) : print(text)
   }
 
   /// The report as JSON when --json, else as `text`, unless --quiet.

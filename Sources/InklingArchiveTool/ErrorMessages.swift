@@ -87,6 +87,9 @@ extension ArchiveError {
     case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
     case .destinationIsFolder(let path):
       "\(Quoted.text(path)) is a folder; give a file name with -o, or write into the folder with --to"
+    case .destinationNotRegularFile(let path):
+      "\(Quoted.text(path)) is a symbolic link, a folder or a device, and is left as it is; remove it, or "
+        + "write into another folder"
     case .fileSystem(let path, let operation, let code):
       "cannot \(operation.rawValue) \(Quoted.text(path)): \(String(cString: strerror(code)))"
     case .backupIsArchive(let path): "\(Quoted.text(path)) is the archive itself; choose another file for the backup"

@@ -24,6 +24,16 @@ package enum StandardStreams {
     _ = write(Array(text.utf8), to: 2)
   }
 
+  /// Whether `path` names the file standard output is open on (`/dev/stdout`,
+  /// `/proc/self/fd/1`, or the terminal, FIFO or file it is): a command that wrote its data
+  /// there says what it wrote on standard error, not after the data.
+  package static func isStandardOutput(path: String) -> Bool {
+    var file = stat()
+    var output = stat()
+    return !path.isEmpty && stat(path, &file) == 0 && fstat(1, &output) == 0 && file.st_dev == output.st_dev
+      && file.st_ino == output.st_ino
+  }
+
   /// Writes `bytes` to standard output (a file's, for `-o -`); the `errno` of a write that
   /// failed, else nil.
   package static func writeOutput(_ bytes: [UInt8]) -> Int32? {

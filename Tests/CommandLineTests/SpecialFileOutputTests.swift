@@ -127,6 +127,94 @@ import Testing
     }
   }
 
+  /// Runs the tool with its standard output a pipe (`… | cat`), as a shell pipeline does.
+  func throughAPipe(_ arguments: [String]) throws -> ChildProcess.Result {
+    try ChildProcess.run(
+      ["/bin/bash", "-c", "set -o pipefail; \"$@\" | cat", "bash", inklingArchiveBinary, "--archive", runner.archive]
+        + arguments, environment: BinaryRunner.environment, workingDirectory: folder)
+  }
+
+  /// A path that names standard output gets the data and nothing else, as `-` does: what was
+  /// written is said on standard error. `backup -` writes a checked copy there.
+  @Test func standardOutputByAnyNameHoldsOnlyTheData() throws {
+    let restored = try throughAPipe(["restore", "Cat", "-o", "/dev/stdout"])
+    #expect(restored.status == 0, "\(restored.stderr)")
+    #expect(restored.stdoutBytes == original)
+    #expect(restored.stderr.hasPrefix("/dev/stdout  (version 1, saved "), "\(restored.stderr)")
+
+    let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    for command in [["thumbnail", "Cat"], ["contact-sheet"]] {
+      let result = try throughAPipe(command + ["-o", "/dev/stdout"])
+      #expect(result.status == 0, "\(command): \(result.stderr)")
+      #expect(result.stdoutBytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(command)")
+      #expect(Array(result.stdoutBytes.suffix(12)) == iend, "\(command): the PNG ends the output")
+      #expect(result.stderr.hasPrefix("/dev/stdout  ("), "\(command): \(result.stderr)")
+    }
+
+    for destination in ["-", "/dev/stdout"] {
+      let backup = try throughAPipe(["backup", destination])
+      #expect(backup.status == 0, "\(destination): \(backup.stderr)")
+      #expect(backup.stdoutBytes.starts(with: Array("SQLite format 3\0".utf8)), "\(destination)")
+      #expect(backup.stderr.hasPrefix("Backed up 1 version of 1 draft to "), "\(destination): \(backup.stderr)")
+      let copy = folder + "/from-stdout.sqlite"
+      try Data(backup.stdoutBytes).write(to: URL(fileURLWithPath: copy))
+      #expect(try sqlite3(copy, "SELECT count(*) FROM draft") == "1", "\(destination)")
+      #expect(try runner.run(["--archive", copy, "check", "--full"]).status == 0, "\(destination)")
+      try FileManager.default.removeItem(atPath: copy)
+    }
+    // `-` needs no pipe: a file the shell opened for standard output gets the copy too.
+    #expect(try runner.run(["backup", "-"]).stderr.contains("to standard output ("))
+    let json = try runner.run(["--json", "backup", "-"])
+    #expect(json.stdoutBytes.starts(with: Array("SQLite format 3\0".utf8)))
+    #expect(json.stderr.hasPrefix("{"), "\(json.stderr)")
+    #expect(filesUnder(folder).filter { $0.hasSuffix(".tmp") } == [])
+  }
+
+  /// In a folder given with `--to` (or `--frames`) the program chooses the names, from the
+  /// archive: a link planted there under such a name is never written through, with or
+  /// without --force, and the file it points to is neither made nor changed.
+  @Test func namesChosenInAFolderAreNeverWrittenThroughALink() throws {
+    let into = folder + "/into"
+    let outside = folder + "/outside"
+    for path in [into, outside] {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    let victim = outside + "/victim"
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+    let name = into + "/Cat-2025-10-05T14:03:12Z.inkling"
+    try FileManager.default.createSymbolicLink(atPath: name, withDestinationPath: "../outside/victim")
+    let frame = into + "/frames/00001.png"
+    try FileManager.default.createDirectory(atPath: into + "/frames", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: frame, withDestinationPath: "../../outside/planted.png")
+
+    for command in [["restore", "Cat", "--to", into], ["restore", "Cat", "--all-versions", "--to", into]] {
+      for force in [[String](), ["--force"]] {
+        let result = try runner.run(command + force)
+        #expect(result.status == 1, "\(command) \(force): \(result.stdout)")
+        #expect(
+          result.stderr == "Error: \(name) is a symbolic link, a folder or a device, and is left as it is; "
+            + "remove it, or write into another folder\n", "\(command) \(force)")
+      }
+    }
+    let frames = try runner.run([
+      "timelapse", "Cat", "--frames", into + "/frames", "--duration", "3", "--fps", "5", "--force",
+    ])
+    #expect(frames.status == 1, "\(frames.stdout)")
+    #expect(frames.stderr.contains("\(frame) is a symbolic link"), "\(frames.stderr)")
+
+    #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("precious".utf8))
+    #expect(Self.info(outside + "/planted.png") == nil)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: name) == "../outside/victim")
+    #expect(filesUnder(folder).filter { $0.hasSuffix(".tmp") } == [])
+
+    // A regular file there is replaced with --force, as before.
+    try FileManager.default.removeItem(atPath: name)
+    try Data("old".utf8).write(to: URL(fileURLWithPath: name))
+    let forced = try runner.run(["restore", "Cat", "--to", into, "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: name))) == original)
+  }
+
   /// Runs `body` while a thread reads `fifo` to its end; returns what it read.
   func readingFIFO(_ fifo: String, _ body: () throws -> ChildProcess.Result) throws -> (
     ChildProcess.Result, [UInt8]

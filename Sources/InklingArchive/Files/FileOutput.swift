@@ -12,6 +12,10 @@
 //   4. anything else that is not a folder (a FIFO, a device, a socket): the bytes are
 //      written into it as it is, with no temporary file, no sync and no time set. It is
 //      never replaced by a regular file, so `-o /dev/null --force` leaves /dev/null a device.
+// Rules 3 and 4 are for a path the person named. A file whose name the program chose in a
+// folder (`restore --to`, `timelapse --frames`) is written only where nothing or a regular
+// file has the name (`FileOutput.Naming.chosenInFolder`): a link planted in a shared folder
+// under a name the archive will use must not send the bytes elsewhere, as export's files.
 
 #if canImport(Glibc)
   import Glibc
@@ -20,14 +24,26 @@
 #endif
 
 enum FileOutput {
+  /// Who named the file written.
+  enum Naming {
+    /// The person, with `-o`: rules 1–4.
+    case given
+    /// The program, in a folder the person named: rules 1 and 2 only.
+    case chosenInFolder
+  }
+
   /// Writes `bytes` to `path`: atomically, with modification time `modificationNanoseconds`
   /// when it is a regular file, and on the disk before its name appears when `durable`.
   ///
   /// - Throws: `ArchiveError.destinationExists` when the file exists and `overwrite` is false,
-  ///   `.destinationIsFolder` when the path names a folder, `.fileSystem` on I/O errors.
+  ///   `.destinationIsFolder` when the path names a folder, `.destinationNotRegularFile` when
+  ///   something other than a regular file has a name `.chosenInFolder`, `.fileSystem` on I/O
+  ///   errors.
   static func write(
-    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool = true
+    _ bytes: [UInt8], to path: String, modificationNanoseconds: Int64?, overwrite: Bool, durable: Bool = true,
+    naming: Naming = .given
   ) throws(ArchiveError) {
+    if naming == .chosenInFolder { try refuseAnythingButARegularFile(at: path) }
     let target: String
     switch try destination(path) {
     case .folder: throw .destinationIsFolder(path: path)
@@ -87,6 +103,19 @@ enum FileOutput {
     }
     unlink(temporary)
     if let failure { throw failure }
+  }
+
+  /// Throws `.destinationNotRegularFile` when something other than a regular file is at
+  /// `path` itself. What appears there after this look is still never written through: a
+  /// new file is linked into place, which fails on any name taken, and a regular file is
+  /// renamed over, which replaces a link rather than following it.
+  private static func refuseAnythingButARegularFile(at path: String) throws(ArchiveError) {
+    var info = stat()
+    if lstat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFREG else { throw .destinationNotRegularFile(path: path) }
+    } else if errno != ENOENT {
+      throw .fileSystem(path: path, operation: .write, code: errno)
+    }
   }
 
   /// What a write to a path meets, symbolic links followed.
@@ -286,9 +315,6 @@ enum FileOutput {
   /// - Throws: `ArchiveError.destinationExists` when `path` is a regular file once open,
   ///   `.fileSystem` when either cannot be opened, read or written.
   static func pour(from source: String, into path: String) throws(ArchiveError) {
-    let input = open(source, O_RDONLY | O_CLOEXEC)
-    guard input >= 0 else { throw .fileSystem(path: source, operation: .read, code: errno) }
-    defer { close(input) }
     var output: Int32
     repeat { output = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) } while output < 0 && errno == EINTR
     guard output >= 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
@@ -296,7 +322,19 @@ enum FileOutput {
     var info = stat()
     guard fstat(output, &info) == 0 else { throw .fileSystem(path: path, operation: .write, code: errno) }
     guard (info.st_mode & S_IFMT) != S_IFREG else { throw .destinationExists(path: path) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    try forEachPiece(of: source, size: 1 << 20) { (piece) throws(ArchiveError) in
+      try writeAll(piece, to: output, path: path)
+    }
+  }
+
+  /// Reads the file at `source` to its end, handing `body` each piece of at most `size` bytes.
+  static func forEachPiece(
+    of source: String, size: Int, _ body: ([UInt8]) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    let input = open(source, O_RDONLY | O_CLOEXEC)
+    guard input >= 0 else { throw .fileSystem(path: source, operation: .read, code: errno) }
+    defer { close(input) }
+    var buffer = [UInt8](repeating: 0, count: size)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
       if count < 0 {
@@ -304,7 +342,7 @@ enum FileOutput {
         throw .fileSystem(path: source, operation: .read, code: errno)
       }
       if count == 0 { return }
-      try writeAll(Array(buffer.prefix(count)), to: output, path: path)
+      try body(Array(buffer.prefix(count)))
     }
   }
 

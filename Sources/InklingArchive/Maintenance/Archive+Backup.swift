@@ -73,8 +73,46 @@ extension Archive {
     let (target, into) = try backupTarget(destination, overwrite: overwrite)
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: target) }
     let temporaryFolder = into ? OutputPath.temporaryFolder : parts.folder
-    Leftovers.remove(.backup, in: temporaryFolder, name: parts.name)
-    let temporary = OutputPath.joining(temporaryFolder, Leftovers.temporaryName(for: parts.name, .backup))
+    let (temporary, report, size) = try checkedCopy(
+      in: temporaryFolder, named: parts.name, reportedAs: target, fullCheck: fullCheck, onProgress: onProgress)
+    if into {
+      defer { Database.removeDatabaseFiles(temporary) }
+      try FileOutput.pour(from: temporary, into: target)
+    } else {
+      try moveIntoPlace(temporary, target, overwrite: overwrite)
+    }
+    return BackupReport(path: target, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
+  }
+
+  /// Hands a consistent, checked copy of the archive to `write`, a megabyte at a time, for a
+  /// caller that sends it on (`backup -` writes it to standard output). The copy is made and
+  /// checked in the temporary folder ($TMPDIR or /tmp) first, so `write` never gets a copy
+  /// that failed its check; the report's path is `name`.
+  ///
+  /// - Throws: as `backup(to:)`, and what `write` throws.
+  @discardableResult
+  public func backup(
+    reportedAs name: String, fullCheck: Bool = false, onProgress: ((BackupProgress) -> Void)? = nil,
+    writingTo write: ([UInt8]) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) -> BackupReport {
+    let started = Date()
+    let (temporary, report, size) = try checkedCopy(
+      in: OutputPath.temporaryFolder, named: OutputPath(path)?.name ?? "drafts.sqlite", reportedAs: name,
+      fullCheck: fullCheck, onProgress: onProgress)
+    defer { Database.removeDatabaseFiles(temporary) }
+    try FileOutput.forEachPiece(of: temporary, size: 1 << 20, write)
+    return BackupReport(path: name, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
+  }
+
+  /// A copy of the archive in `folder` under a temporary name for `name`, checked: its path,
+  /// its check and its size. A copy that fails its check is removed, and reported as the
+  /// backup to `target`.
+  private func checkedCopy(
+    in folder: String, named name: String, reportedAs target: String, fullCheck: Bool,
+    onProgress: ((BackupProgress) -> Void)?
+  ) throws(ArchiveError) -> (path: String, check: CheckReport, bytes: Int64) {
+    Leftovers.remove(.backup, in: folder, name: name)
+    let temporary = OutputPath.joining(folder, Leftovers.temporaryName(for: name, .backup))
     try storeCall {
       do {
         try database.backup(toNewFile: temporary) { copied, total in onProgress?(.copying(pages: copied, of: total)) }
@@ -96,14 +134,7 @@ extension Archive {
         path: target, problemCount: report.problemCount, firstProblem: report.problems.first?.description)
     }
     var info = stat()
-    let size = stat(temporary, &info) == 0 ? Int64(info.st_size) : 0
-    if into {
-      defer { Database.removeDatabaseFiles(temporary) }
-      try FileOutput.pour(from: temporary, into: target)
-    } else {
-      try moveIntoPlace(temporary, target, overwrite: overwrite)
-    }
-    return BackupReport(path: target, bytes: size, check: report, seconds: Date().timeIntervalSince(started))
+    return (temporary, report, stat(temporary, &info) == 0 ? Int64(info.st_size) : 0)
   }
 
   /// The file the copy goes to (symbolic links followed), after refusing the archive itself

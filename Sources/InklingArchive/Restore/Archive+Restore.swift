@@ -97,7 +97,7 @@ extension Archive {
         let path = OutputPath.joining(folder, fileName)
         try FileOutput.write(
           try verifiedFile(of: row, number: info.number).file, to: path,
-          modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+          modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite, naming: .chosenInFolder)
         restored.append(
           RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
       }
@@ -184,10 +184,12 @@ extension Archive {
     let path: String
     var renamedFrom: String?
     var change: FileNameChange?
+    var naming = FileOutput.Naming.given
     switch destination {
     case .file(let file):
       path = file
     case .folder(let folder):
+      naming = .chosenInFolder
       try FileOutput.makeFolder(folder)
       let (name, why) = try Self.fileName(of: row, in: nil)
       if why != nil { (renamedFrom, change) = (row.fileName, why) }
@@ -197,7 +199,7 @@ extension Archive {
       Leftovers.remove(.file, in: parts.folder, name: parts.name)
     }
     try FileOutput.write(
-      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite)
+      bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite, naming: naming)
     return RestoredFile(path: path, version: info, renamedFrom: renamedFrom, nameChange: change)
   }
 }

@@ -1,7 +1,8 @@
 // `timelapse --frames DIR`: each frame as a numbered PNG (00001.png, 00002.png, …), the
 // pattern other tools read (`ffmpeg -i %05d.png`, Krita's recorder). Each file is written as
-// the picture commands write theirs (ImageFile): atomically, never over an existing frame
-// unless asked. The rows are not filtered and zlib runs at level 1: frames are a hand-over to
+// the picture commands write theirs (ImageFile): atomically, not synced, never over an
+// existing frame unless asked, and never through a link or into a device that has a frame's
+// name (FileOutput.Naming.chosenInFolder). The rows are not filtered and zlib runs at level 1: frames are a hand-over to
 // another program, and on a flat background unfiltered rows cost little size for much time.
 
 import InklingRendering
@@ -32,8 +33,9 @@ struct FrameFolderSink: TimelapseSink {
     } catch {
       throw .imageEncoding(detail: "\(error)")
     }
-    try ImageFile.write(
-      png, to: OutputPath.joining(folder, Self.name(ofFrame: written)), overwrite: overwrite)
+    try FileOutput.write(
+      png, to: OutputPath.joining(folder, Self.name(ofFrame: written)), modificationNanoseconds: nil,
+      overwrite: overwrite, durable: false, naming: .chosenInFolder)
   }
 
   func finish() throws(ArchiveError) {}

@@ -1,7 +1,8 @@
 // Where a command's `-o` sends what it writes: a file, which the library writes safely, or
 // standard output for `-`, which only the command line writes to (the library never writes to
 // the process's streams): the bytes and nothing else go there, and the report goes to
-// standard error (CommandContext.printReport).
+// standard error (CommandContext.printReport), as it does for a path that names standard
+// output (`-o /dev/stdout`).
 
 import InklingArchive
 import InklingCommandLine
@@ -23,6 +24,14 @@ enum OutputTarget: Sendable, Equatable {
     switch self {
     case .file(let path): path
     case .standardOutput: "-"
+    }
+  }
+
+  /// Whether the bytes went to standard output: `-`, or a path that names it.
+  var isStandardOutput: Bool {
+    switch self {
+    case .file(let path): StandardStreams.isStandardOutput(path: path)
+    case .standardOutput: true
     }
   }
 

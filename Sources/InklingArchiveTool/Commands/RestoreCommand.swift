@@ -69,7 +69,12 @@ struct RestoreCommand: Command {
       try OutputTarget.writeToStandardOutput(bytes)
       restored = [RestoredFile(path: OutputTarget.standardOutput.path, version: version)]
     }
-    let target: OutputTarget = destination == nil ? .standardOutput : .file("")
+    let target: OutputTarget =
+      switch destination {
+      case nil: .standardOutput
+      case .file(let path): .file(path)
+      case .folder(let folder): .file(folder)
+      }
     if context.json {
       context.printReport(JSONWriter().string(["restored": .array(restored.map(\.json))]), dataTo: target)
     } else if !context.quiet {

@@ -26,8 +26,9 @@ enum RootCommand {
       given its own; an existing regular file is replaced only with --force; a symbolic link \
       is followed, and what it points to is written or replaced; a FIFO, a device (such as \
       /dev/null) or a socket is written into as it is, with or without --force, and never \
-      replaced. In an export folder only regular files are ever replaced: a link or a \
-      device there is left as it is and reported.
+      replaced. In a folder where the archive names the files (export, restore --to, \
+      timelapse --frames) only regular files are ever written or replaced: a link or a \
+      device with such a name is left as it is and reported.
       """,
     sections: sections,
     options: [archive.spec, json.spec, quiet.spec],

@@ -63,6 +63,7 @@ extension RequestError {
         "The versions of \u{201C}\(Escape.isolated(draft))\u{201D} hold \(Format.bytes(bytes)), more than this server puts in one zip file (\(Format.bytes(limit))): download them one by one, or restore them all with the command line."
       )
     case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
+      .destinationNotRegularFile,
       .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
       .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread:
