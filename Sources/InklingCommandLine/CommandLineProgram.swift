@@ -4,6 +4,7 @@
 //   help requested     → help on stdout, exit 0
 //   --version          → "<name> <version>" on stdout, exit 0
 //   usage error        → Error/Usage/See lines on stderr, exit 2
+// Every message on stderr goes through VisibleText: it may echo what someone else typed.
 //   a command to run   → dispatch(path, parsed); its status, or for a thrown error:
 //                        UsageError → rendered as above, exit 2;
 //                        ExitStatusError → "Error: …" on stderr, its status;
@@ -46,7 +47,7 @@ package struct CommandLineProgram: Sendable {
     do {
       outcome = try ArgumentParser(root: root).parse(arguments)
     } catch {
-      errorOutput(error.rendered(root: root))
+      errorOutput(VisibleText.of(error.rendered(root: root)))
       return ExitStatus.usage
     }
     switch outcome {
@@ -60,13 +61,13 @@ package struct CommandLineProgram: Sendable {
       do {
         return try dispatch(parsed.commandPath, parsed)
       } catch let error as UsageError {
-        errorOutput(error.rendered(root: root, path: parsed.commandPath))
+        errorOutput(VisibleText.of(error.rendered(root: root, path: parsed.commandPath)))
         return ExitStatus.usage
       } catch let error as any ExitStatusError {
-        errorOutput("Error: \(error.description)\n")
+        errorOutput(VisibleText.of("Error: \(error.description)\n"))
         return error.exitStatus
       } catch {
-        errorOutput("Error: \(String(describing: error))\n")
+        errorOutput(VisibleText.of("Error: \(String(describing: error))\n"))
         return ExitStatus.someInputsRejected
       }
     }

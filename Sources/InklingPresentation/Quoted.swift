@@ -2,12 +2,16 @@
 // "Esc\u{1B}[31mRED" or "New\nline", and printed raw the first would recolour the terminal and
 // the second read as two names. We quote as git does with core.quotePath: a text that needs
 // it is shown in double quotes with C escapes (\n, \t, \033, \\, \") and invisible characters
-// as \u{…}; any other text is shown as it is. JSON output is exact and never goes through here.
+// as \u{…}; any other text is shown as it is. A name (or a label, a file name) also needs it
+// when it holds a `"` or a `\`, as a path does for git: shown raw, a draft called `"New\nline"`
+// would read as the quoted form of another, `New` and `line` on two lines. A sentence's text
+// (`text`), such as the place of a merged version, `a.sqlite: "Dog" version 2`, keeps its quotes.
+// JSON output is exact and never goes through here.
 
 /// Quoting names and paths for people.
 package enum Quoted {
-  /// `text` as it is when it is safe to print, else quoted and escaped:
-  /// `Plan-B` → `Plan-B`, `New\nline` → `"New\nline"`.
+  /// A name as it is when it is safe to print and cannot be misread, else quoted and
+  /// escaped: `Plan-B` → `Plan-B`, `New\nline` → `"New\nline"`, `say "hi"` → `"say \"hi\""`.
   package static func display(_ text: String) -> String {
     needsQuoting(text) ? escaped(text) : text
   }
@@ -18,12 +22,15 @@ package enum Quoted {
     needsQuoting(name) ? escaped(name) : "\"" + name + "\""
   }
 
-  /// A path or other text in a sentence: as it is when safe, else quoted and escaped.
-  package static func text(_ text: String) -> String { display(text) }
+  /// A path or other text in a sentence: as it is when safe to print, else quoted and
+  /// escaped.
+  package static func text(_ text: String) -> String {
+    text.unicodeScalars.contains(where: isUnsafe) ? escaped(text) : text
+  }
 
-  /// Whether printing `text` raw could change or mislead the terminal, or be misread.
+  /// Whether printing the name `text` raw could change or mislead the terminal, or be misread.
   package static func needsQuoting(_ text: String) -> Bool {
-    text.unicodeScalars.contains(where: isUnsafe)
+    text.unicodeScalars.contains { $0 == "\"" || $0 == "\\" || isUnsafe($0) }
   }
 
   /// `"…"` with `"` and `\` escaped, control characters as C escapes or octal bytes, and
@@ -56,7 +63,7 @@ package enum Quoted {
 
   /// Control characters (C0, DEL, C1), format characters such as zero-width spaces and the
   /// bidirectional overrides, line and paragraph separators, and unassigned or private code
-  /// points that a terminal may draw as anything. A backslash or double quote alone is safe.
+  /// points that a terminal may draw as anything.
   static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.properties.generalCategory {
     case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned: true

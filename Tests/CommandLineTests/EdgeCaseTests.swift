@@ -166,6 +166,40 @@ import Testing
     #expect(missing.stderr.hasPrefix(#"Error: no draft named "Esc" in the archive; did you mean "Esc\033[31mRED"?"#))
   }
 
+  /// A name written with quotes and a backslash is quoted and escaped too, as git does: shown
+  /// raw, `"New\nline"` would read as the quoted form of the name on two lines.
+  @Test func namesWithQuotesOrBackslashesAreQuoted() throws {
+    try write("New\nline-2025-10-06T14:03:12Z.inkling")
+    try write(#""New\nline"-2025-10-07T14:03:12Z.inkling"#)
+    try write(#"Back\slash-2025-10-08T14:03:12Z.inkling"#)
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let paths = try runner.run(["list", "--paths"])
+    #expect(
+      paths.stdout.split(separator: "\n") == [#""Back\\slash""#, #""\"New\\nline\"""#, #""New\nline""#],
+      "\(paths.stdout)")
+    let missing = try runner.run(["history", "New"])
+    #expect(missing.stderr.contains(#""\"New\\nline\"""#), "\(missing.stderr)")
+  }
+
+  /// What someone typed is echoed in an error with its control characters made visible: an
+  /// escape sequence there would retitle or recolour the terminal.
+  @Test func typedEscapesInErrorsAreShownNotRun() throws {
+    let typed = "\u{1B}]0;PWN\u{07}\u{1B}[31mX\u{202E}"
+    let commands: [[String]] = [
+      [typed], ["list", "--" + typed], ["list", "--sort", typed], ["list", "--limit", typed],
+      ["search", "name:" + typed + " ("], ["search", "saved:" + typed], ["search", typed + ":x"],
+    ]
+    for command in commands {
+      let result = try runner.run(command)
+      #expect(result.status == 2, "\(command): \(result.stderr)")
+      #expect(
+        !result.stderr.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0 == "\u{202E}" },
+        "\(command): \(result.stderr.debugDescription)")
+    }
+    #expect(try runner.run([typed]).stderr.contains(#"\033]0;PWN\007\033[31mX\u{202E}"#))
+    #expect(try runner.run(["search", "saved:" + typed]).stderr.contains("␛]0;PWN␇␛[31mX�"))
+  }
+
   /// Item 6: one rule for a draft's name, and the nearest names on a miss.
   @Test func draftNamesAreExactWithSuggestions() throws {
     try write("Café sketch-2025-10-05T14:03:12Z.inkling")

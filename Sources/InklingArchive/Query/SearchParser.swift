@@ -48,7 +48,7 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
   /// The message, then the query (up to `window` characters each side of the problem, `…`
   /// where cut) and a caret under `column`, each indented by two spaces.
   public var description: String {
-    let scalars = query.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }
+    let scalars = query.unicodeScalars.map(Self.shown)
     let at = min(max(column, 0), scalars.count)
     let start = max(0, at - Self.window)
     let end = min(scalars.count, at + Self.window)
@@ -60,6 +60,23 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
     shown.append(contentsOf: scalars[at..<end])
     if end < scalars.count { shown.append("…") }
     return "\(message)\n  \(String(shown))\n  \(String(repeating: " ", count: offset))^"
+  }
+
+  /// How a scalar of the query is shown on its one line, one column each: white space as a
+  /// space; other control characters as their Unicode pictures (ESC as ␛), and invisible or
+  /// direction-changing ones as �, so that an escape sequence in a query is seen, not run,
+  /// and the caret stays under its column.
+  private static func shown(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+    switch scalar {
+    case "\n", "\r", "\t": return " "
+    case "\u{00}"..."\u{1F}": return Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
+    case "\u{7F}": return "\u{2421}"
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .control, .format, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
+    default: return scalar
+    }
   }
 
   private static func width(of scalar: Unicode.Scalar) -> Int {
