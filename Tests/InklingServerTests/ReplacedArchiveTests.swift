@@ -45,6 +45,45 @@ import Testing
     #expect(try served.get("/").status == 200)
   }
 
+  /// A purged draft's ids are given to the next drafts and versions imported (SQLite reuses the
+  /// largest rowid once it is deleted): the server then shows what the ids name now, never
+  /// the purged drawings it remembered under them.
+  @Test func idsOfPurgedVersionsNameTheNewOnes() throws {
+    let served = try ServedArchive(
+      spec: CorpusSpec(drafts: 1, versionsPerDraft: 2...2, seed: 41, strokesPerVersion: 2...4), hostile: false)
+    let before = try served.archive().timeline(of: .name(try #require(try served.archive().drafts().first?.name)))
+    let version = try #require(before.versions.last?.id)
+    let thumbnail = "/versions/\(version)/thumbnail.png?size=256"
+    let video = "/draft/timelapse.mp4?id=\(before.id.rawValue)"
+    let oldPNG = try served.get(thumbnail)
+    let oldVideo = try served.get(video)
+    #expect(oldPNG.status == 200 && oldVideo.status == 200)
+    #expect(try served.get(thumbnail).body == oldPNG.body)  // kept in memory now
+
+    let writer = try Archive(path: served.archivePath)
+    _ = try writer.delete(draft: before.name)
+    _ = try writer.purge(drafts: [before.name])
+    let other = served.folder + "/Other"
+    try writeCorpus(
+      CorpusSpec(drafts: 1, versionsPerDraft: 2...2, seed: 42, strokesPerVersion: 5...8),
+      to: URL(fileURLWithPath: other))
+    _ = try writer.importFiles(at: [other])
+    let after = try served.archive().timeline(of: .id(before.id))
+    try #require(after.name != before.name && after.versions.last?.id == version, "the ids were not reused")
+
+    let newPNG = try served.get(thumbnail)
+    #expect(newPNG.status == 200)
+    #expect(newPNG.body != oldPNG.body)
+    #expect(newPNG.header("ETag") == "\"\(try served.archive().thumbnailRequest(version: version, size: 256).tag)\"")
+    let newVideo = try served.get(video)
+    #expect(newVideo.status == 200)
+    #expect(newVideo.header("ETag") != oldVideo.header("ETag"))
+    #expect(newVideo.body != oldVideo.body)
+    // A browser asking with the purged draft's tag gets the new video, not 304.
+    let revalidated = try served.get(video, headers: [("If-None-Match", try #require(oldVideo.header("ETag")))])
+    #expect(revalidated.status == 200)
+  }
+
   @Test func versionURLsAreImmutableOnlyWhenTheyNameTheirContent() throws {
     let served = try SharedArchive.get()
     let archive = try served.archive()

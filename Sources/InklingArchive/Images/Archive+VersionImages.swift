@@ -33,6 +33,13 @@ public struct RenderedThumbnail: Sendable {
   let png: [UInt8]
 }
 
+/// What `Archive.versionNow` tells of a version.
+public struct VersionNow: Sendable, Equatable {
+  public var draftInTrash: Bool
+  /// The SHA-256 of the saved file the version's id names now.
+  public var fileSHA256: [UInt8]
+}
+
 /// What names a version's saved file.
 public struct VersionFile: Sendable, Equatable {
   public var draftName: String
@@ -147,14 +154,16 @@ extension Archive {
     try storeCall { try DraftRecords.isInTrash(row.draftID, in: database) }
   }
 
-  /// Whether version `id`'s draft is in the trash now (a thumbnail's request, which never
-  /// changes, does not say: the draft can go to the trash and come back).
+  /// What may have changed of version `id` since a caller last looked: whether its draft is
+  /// in the trash (it can go there and come back), and which file the id names. A purged
+  /// version's id is given to the next version imported, so what a caller remembers of an id
+  /// (a thumbnail's request) holds only while the file is the same.
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
-  public func draftIsInTrash(version id: VersionID) throws(ArchiveError) -> Bool {
-    let inTrash = try storeCall { try DraftRecords.isInTrash(version: id.rawValue, in: database) }
-    guard let inTrash else { throw .noVersionWithID(id) }
-    return inTrash
+  public func versionNow(_ id: VersionID) throws(ArchiveError) -> VersionNow {
+    let found = try storeCall { try DraftRecords.trashAndFile(version: id.rawValue, in: database) }
+    guard let found else { throw .noVersionWithID(id) }
+    return VersionNow(draftInTrash: found.inTrash, fileSHA256: found.fileSHA256)
   }
 
   /// What version `id`'s drawing holds, from the drawing index (as `show` tells it).

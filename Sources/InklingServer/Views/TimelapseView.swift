@@ -153,14 +153,18 @@ enum TimelapseView {
     return try pool.withArchive { try $0.timelapsePlan(of: draft.name, options: options).1 }
   }
 
-  /// What names the draft's video: its id, its versions (FNV-1a of their ids) and the renderer.
+  /// What names the draft's video: what it is made of, each version's file and save time
+  /// (FNV-1a of them), and the renderer. Not the ids: a purged version's id is given to the
+  /// next version imported, and another archive at the path (or in another server the
+  /// browser asked before) numbers its own drafts and versions alike.
   static func tag(_ draft: DraftTimeline) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for entry in draft.versions {
-      for byte in "\(entry.id.rawValue),".utf8 {
+      let saved = Int64((entry.version.saved.timeIntervalSince1970 * 1000).rounded())
+      for byte in "\(entry.version.fileSHA256)@\(saved),".utf8 {
         hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
       }
     }
-    return "timelapse-\(draft.id.rawValue)-\(draft.versions.count)-\(String(hash, radix: 16))-r\(Renderer.version)"
+    return "timelapse-\(draft.versions.count)-\(String(hash, radix: 16))-r\(Renderer.version)"
   }
 }

@@ -64,9 +64,12 @@ enum VersionFiles {
     }
     // One connection for the whole answer of a cached thumbnail, the most frequent request.
     let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
-      let thumbnail = try keys.request(id, size: size) { try archive.thumbnailRequest(version: id, size: size) }
-      let inTrash = try archive.draftIsInTrash(version: id)
+      let now = try archive.versionNow(id)
+      let inTrash = now.draftInTrash
       try requireTrashAsked(inTrash, target)
+      let thumbnail = try keys.request(id, size: size, file: now.fileSHA256) {
+        try archive.thumbnailRequest(version: id, size: size)
+      }
       if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
         // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
         return (thumbnail, inTrash, [])

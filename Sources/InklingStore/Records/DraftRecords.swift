@@ -91,12 +91,15 @@ package enum DraftRecords {
     try db.fetchOne("SELECT deleted_ms IS NOT NULL FROM draft WHERE id = ?", [id]) { $0.int(0) != 0 } ?? false
   }
 
-  /// Whether the draft of version `id` is in the trash; nil when there is no such version.
-  package static func isInTrash(version id: Int64, in db: Database) throws -> Bool? {
+  /// Whether the draft of version `id` is in the trash, and the SHA-256 of the version's file;
+  /// nil when there is no such version.
+  package static func trashAndFile(version id: Int64, in db: Database) throws -> (inTrash: Bool, fileSHA256: [UInt8])? {
     try db.fetchOne(
-      "SELECT draft.deleted_ms IS NOT NULL FROM version JOIN draft ON draft.id = version.draft_id WHERE version.id = ?",
-      [id]
-    ) { $0.int(0) != 0 }
+      """
+      SELECT draft.deleted_ms IS NOT NULL, version.file_sha256 FROM version JOIN draft ON draft.id = version.draft_id
+      WHERE version.id = ?
+      """, [id]
+    ) { ($0.int(0) != 0, $0.bytes(1)) }
   }
 
   /// Takes a draft out of the trash.
