@@ -25,6 +25,13 @@ import Testing
     let opened = try served.get("/?q=name%3Aa&token=\(Self.token)")
     #expect(opened.status == 302)
     #expect(opened.header("Location") == "/?q=name%3Aa")
+    // The redirect stays on this server, whatever the path: `//host` would be another site.
+    for (path, location) in [("//evil.example", "/evil.example"), ("///evil.example/x", "/evil.example/x")] {
+      let redirected = try served.get("\(path)?token=\(Self.token)")
+      #expect(redirected.status == 302, "\(path)")
+      #expect(redirected.header("Location") == location, "\(path)")
+    }
+    #expect(try served.get(#"/\evil.example?token="# + Self.token).status == 400)
     let cookie = try #require(opened.header("Set-Cookie"))
     #expect(cookie.hasSuffix("=\(Self.token); Path=/; HttpOnly; SameSite=Strict"))
     let pair = String(cookie.prefix { $0 != ";" })

@@ -130,8 +130,10 @@ enum Links {
   }
 
   /// The path and query of a request target, encoded again (a redirect to the same page).
+  /// Without its empty segments: `//evil.example/` as a Location is another site.
   static func sameTarget(_ target: RequestTarget) -> URLReference {
-    url("/" + target.segments.map(Escape.urlComponent).joined(separator: "/"), target.query.map { ($0.key, $0.value) })
+    let segments = target.segments.filter { !$0.isEmpty }.map(Escape.urlComponent)
+    return url("/" + segments.joined(separator: "/"), target.query.map { ($0.key, $0.value) })
   }
 
   /// `path` (fixed names, numbers or encoded segments) with encoded parameters.
