@@ -13,7 +13,7 @@ package enum ExitStatus {
   package static let archiveUnusable: Int32 = 3
   /// Stopped by Ctrl-C (SIGINT) after committing what it had done: 128 + 2, as shells report it.
   package static let interrupted: Int32 = 130
-  /// An import stopped by SIGTERM before it was done: 128 + 15.
+  /// An import or export stopped by SIGTERM before it was done: 128 + 15.
   package static let terminated: Int32 = 143
 }
 

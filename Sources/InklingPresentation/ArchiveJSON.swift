@@ -109,7 +109,7 @@ extension ExportReport {
       "filesUnchanged": .int(filesUnchanged), "filesReplaced": .int(filesReplaced),
       "picturesWritten": .int(picturesWritten), "picturesUnchanged": .int(picturesUnchanged),
       "earlierFilesListed": .int(earlierFilesListed), "bytesWritten": .int(Int(bytesWritten)),
-      "complete": .bool(isComplete),
+      "complete": .bool(isComplete), "stopped": .bool(stopped),
       "renamed": .array(
         renamed.map {
           ["path": .string($0.path), "renamedFrom": .string($0.renamedFrom), "because": .string($0.change.rawValue)]

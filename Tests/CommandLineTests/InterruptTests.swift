@@ -8,6 +8,7 @@ import Testing
 
 /// Ctrl-C during an import (issue 31, item 15): it stops after the batch being written,
 /// prints what was committed, and exits 130; the same import run again finishes the work.
+/// An export likewise stops before its next file with its folder whole.
 @Suite struct InterruptTests {
   @Test func ctrlCStopsAnImportThatSaysWhatItCommitted() throws {
     let runner = try BinaryRunner(fresh: "interrupt", making: ["Drafts"])
@@ -47,5 +48,105 @@ import Testing
     #expect(try sqlite3(runner.archive, "SELECT count(*) FROM version") == "1200")
     let check = try runner.run(["check"])
     #expect(check.status == 0 && !check.stdout.contains("interrupted"), "\(check.stdout)")
+  }
+
+  /// Ctrl-C or SIGTERM during an export (it died of the signal, leaving its temporary files
+  /// and no manifest): the files written are whole and listed, nothing hidden is left, it
+  /// says so and exits 130 or 143; the same export again finishes it.
+  @Test func ctrlCStopsAnExportThatLeavesItsFolderWhole() throws {
+    let runner = try BinaryRunner(fresh: "interrupt-export", making: ["Drafts"])
+    let folder = runner.workingDirectory
+    var corpus = TestCorpus(root: folder + "/Drafts", seed: 16)
+    // Four batches (FileBatch.files is 512): the first names appear when the first commits,
+    // while the second is being written.
+    for draft in 0..<400 {
+      for _ in 0..<5 { try corpus.save("Draft \(draft)") }
+    }
+    let imported = try runner.run(["--quiet", "import", folder + "/Drafts"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    let sources = Dictionary(
+      uniqueKeysWithValues: corpus.files.map { (($0.key as NSString).lastPathComponent, $0.value) })
+    let hashes = try Dictionary(
+      uniqueKeysWithValues: sqlite3(runner.archive, "SELECT file_name, lower(hex(file_sha256)) FROM version")
+        .split(separator: "\n").map { line in
+          let fields = line.split(separator: "|")
+          return (String(fields[0]), String(fields[1]))
+        })
+    #expect(hashes.count == 2000)
+
+    // The files are what was imported (what restore gives), and the manifest lists exactly
+    // them, with their sizes and hashes.
+    func expectWholeAndListed(_ out: String) throws -> Int {
+      let names = try FileManager.default.contentsOfDirectory(atPath: out)
+      #expect(!names.contains { $0.hasPrefix(".") }, "temporary files left: \(names.filter { $0.hasPrefix(".") })")
+      let files = Set(names.filter { !$0.hasPrefix(".") && $0 != "inkling-export.json" })
+      for name in files {
+        #expect(FileManager.default.contents(atPath: out + "/" + name).map { [UInt8]($0) } == sources[name], "\(name)")
+      }
+      let manifest =
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: URL(fileURLWithPath: out + "/inkling-export.json"))) as? [String: Any]
+      let entries = manifest?["files"] as? [[String: Any]] ?? []
+      #expect(Set(entries.compactMap { $0["file"] as? String }) == files && entries.count == files.count)
+      for entry in entries {
+        let name = entry["file"] as? String ?? ""
+        #expect(entry["size"] as? Int == sources[name]?.count && entry["sha256"] as? String == hashes[name], "\(name)")
+      }
+      return files.count
+    }
+
+    for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, 143)] {
+      let out = folder + "/Out \(signal)"
+      let exporting = try BinaryRunner.start(
+        ["--archive", runner.archive, "export", "--all-versions", "--to", out], outputFolder: folder)
+      // Interrupted once its first files have their names: then it has more to write.
+      let started = Date()
+      while Self.draftFiles(in: out) == 0 {
+        if Date().timeIntervalSince(started) > 120 || exporting.poll() != nil { break }
+        usleep(5_000)
+      }
+      kill(exporting.pid, signal)
+      let namedAfterSignal = Self.draftFiles(in: out)
+      let outcome = exporting.wait(timeout: 60)
+      let written = try expectWholeAndListed(out)
+      if outcome.status == 0 {
+        // The export had asked whether to stop for the last time when the signal came: it
+        // had 2 batches named then (FileBatch.files, 512, each; at most 2 are staged), so
+        // fewer names mean the signal was missed.
+        #expect(namedAfterSignal >= 1024, "went on after the signal, with \(namedAfterSignal) files named")
+        #expect(written == 2000)
+        continue
+      }
+      #expect(outcome.status == status, "\(exporting.stderr)")
+      #expect(written > 0 && written < 2000)
+      #expect(
+        exporting.stdout.hasPrefix(
+          "Stopped exporting 2,000 versions of 400 drafts to \(out): \(Self.grouped(written)) files written "),
+        "\(exporting.stdout)")
+      #expect(
+        exporting.stderr
+          == "Stopped: the files counted above are in \(out), complete, and its manifest lists them; the other "
+          + "versions were not written. Run the same export again to finish it.\n", "\(exporting.stderr)")
+
+      let rerun = try runner.run(["export", "--all-versions", "--to", out])
+      #expect(rerun.status == 0, "\(rerun.stderr)")
+      #expect(
+        rerun.stdout.hasPrefix(
+          "Exported 2,000 versions of 400 drafts to \(out): \(Self.grouped(2000 - written)) files written "),
+        "\(rerun.stdout)")
+      #expect(try expectWholeAndListed(out) == 2000)
+    }
+  }
+
+  /// The files an export gave their names in `folder` so far, not its temporary files
+  /// (`.NAME.inkling.PID.N.tmp`).
+  static func draftFiles(in folder: String) -> Int {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".inkling") && !$0.hasPrefix(".") }.count
+  }
+
+  /// 1234 as the summaries write it, "1,234".
+  static func grouped(_ count: Int) -> String {
+    count < 1000 ? "\(count)" : "\(count / 1000)," + String(String(count % 1000 + 1000).dropFirst())
   }
 }

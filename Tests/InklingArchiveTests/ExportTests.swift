@@ -4,6 +4,7 @@ import InklingFormats
 import InklingRendering
 import InklingStore
 import InklingTestSupport
+import Synchronization
 import Testing
 
 @testable import InklingArchive
@@ -138,6 +139,47 @@ import Testing
     #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: linked)) == outside)
     #expect(try Self.bytes(outside) == Array("outside".utf8))
     #expect(try Self.manifest(out).count == 6)
+  }
+
+  /// A stop asked for part way (Ctrl-C in the command line): the versions reached are in the
+  /// folder, whole, with a manifest that lists them and no temporary file; exporting again
+  /// writes the rest, and the folder ends as an export that was never stopped leaves it.
+  @Test func aStoppedExportLeavesWhatItWroteListed() throws {
+    let folder = try TemporaryFolder("stopped")
+    let archive = try Self.sample(folder)
+    let out = folder.path("out")
+    let asked = Mutex(0)
+    // Asked before each version: the fifth time, four are written.
+    let stopping = ExportOptions(
+      allVersions: true,
+      shouldStop: {
+        asked.withLock {
+          $0 += 1
+          return $0 > 4
+        }
+      })
+    let stopped = try archive.export(to: out, options: stopping)
+    #expect(stopped.stopped && !stopped.isComplete && stopped.problems.isEmpty)
+    #expect(stopped.versions == 7 && stopped.filesWritten == 4 && stopped.manifestWritten)
+    let written = try Self.names(out).filter { $0 != "inkling-export.json" }
+    #expect(written.count == 4, "\(written)")
+    #expect(Set(try Self.manifest(out).compactMap { $0["file"] as? String }) == Set(written))
+    for name in written {
+      #expect(try Self.bytes(out + "/" + name) == Self.bytes(folder.path("Drafts/\(name)")), "\(name)")
+    }
+
+    let again = try archive.export(to: out, options: ExportOptions(allVersions: true))
+    #expect(!again.stopped && again.isComplete)
+    #expect(again.filesWritten == 3 && again.filesUnchanged == 4 && again.earlierFilesListed == 0)
+    _ = try archive.export(to: folder.path("whole"), options: ExportOptions(allVersions: true))
+    #expect(try Self.names(out) == Self.names(folder.path("whole")))
+    #expect(try Self.bytes(out + "/inkling-export.json") == Self.bytes(folder.path("whole/inkling-export.json")))
+
+    // Stopped before the first version, into an earlier export's folder: nothing is written,
+    // and the manifest still lists the earlier files.
+    let none = try archive.export(to: out, options: ExportOptions(allVersions: true, shouldStop: { true }))
+    #expect(none.stopped && none.filesWritten == 0 && none.filesUnchanged == 0 && none.earlierFilesListed == 7)
+    #expect(try !none.manifestWritten && Self.manifest(out).count == 7)
   }
 
   @Test func namesThatCollideGetDistinctOnesInTheOrderArchived() throws {

@@ -18,6 +18,14 @@
 //               (EarlierExport.swift): an earlier file's version keeps its name, and no other
 //               version is given it.
 //
+// Stopping (`ExportOptions.shouldStop`, asked before each version): the versions not reached
+// are not written, and steps 3 and 4 end as they do after the last version: the files staged
+// (whole already) are committed, no temporary file stays, and the manifest lists what is in
+// the folder. Without it the files written would be listed nowhere, and importing the folder
+// would take a renamed draft's files, or names made safe, for drafts of those names.
+// Exporting again finds this manifest's files as an earlier export's, so they keep their
+// names, and writes the rest.
+//
 // Invariants: nothing is written outside `folder` (names are FolderNaming.safeName's: one
 // path component, never `.` or `..`; existing names are never followed); every file named in
 // the manifest is in the folder with the listed bytes; a version that fails its check is
@@ -39,16 +47,21 @@ public struct ExportOptions: Sendable {
   public var overwrite = false
   /// Called now and then, from the calling thread.
   public var onProgress: (@Sendable (ExportProgress) -> Void)?
+  /// Asked before each version is written, from the calling thread; true ends the export
+  /// there (`ExportReport.stopped`): what it wrote is in the folder and in its manifest, and
+  /// exporting again writes the rest.
+  public var shouldStop: (@Sendable () -> Bool)?
 
   public init(
     allVersions: Bool = false, pictures: Bool = false, pictureScale: Double = 2, overwrite: Bool = false,
-    onProgress: (@Sendable (ExportProgress) -> Void)? = nil
+    onProgress: (@Sendable (ExportProgress) -> Void)? = nil, shouldStop: (@Sendable () -> Bool)? = nil
   ) {
     self.allVersions = allVersions
     self.pictures = pictures
     self.pictureScale = pictureScale
     self.overwrite = overwrite
     self.onProgress = onProgress
+    self.shouldStop = shouldStop
   }
 }
 
@@ -116,12 +129,16 @@ public struct ExportReport: Sendable, Equatable {
   public var bytesWritten: Int64 = 0
   public var renamed: [RenamedFile] = []
   public var problems: [Problem] = []
+  /// `ExportOptions.shouldStop` ended the export before the last version: the counts are of
+  /// the versions it reached.
+  public var stopped = false
   public var seconds = 0.0
 
   /// Nothing was written: the folder held every file already, and the same manifest.
   public var wroteNothing: Bool { filesWritten == 0 && picturesWritten == 0 && !manifestWritten }
-  /// Every chosen version is in the folder (pictures aside): nothing damaged, nothing left alone.
-  public var isComplete: Bool { !problems.contains { $0.kind != .placeholderPicture } }
+  /// Every chosen version is in the folder (pictures aside): not stopped, nothing damaged,
+  /// nothing left alone.
+  public var isComplete: Bool { !stopped && !problems.contains { $0.kind != .placeholderPicture } }
 }
 
 extension Archive {
@@ -136,7 +153,8 @@ extension Archive {
   ///   `.fileSystem` when the folder or a file cannot be written (the
   ///   export stops there; what it wrote stays), `.invalidArgument` for a picture scale out
   ///   of range, `.unusableArchive` when the archive cannot be read at all. Damaged versions
-  ///   and names in the way are problems in the report, not errors.
+  ///   and names in the way are problems in the report, not errors; a stop asked through
+  ///   `options.shouldStop` is `ExportReport.stopped`.
   public func export(matching query: DraftQuery = .all, to folder: String, options: ExportOptions = ExportOptions())
     throws(ArchiveError) -> ExportReport
   {
@@ -239,7 +257,12 @@ extension Archive {
     let total = try selection.size()
     var progress = ExportProgress(versionsDone: 0, versionsTotal: total.versions, bytesDone: 0, bytesTotal: total.bytes)
     var lastProgress = Date.distantPast
+    var stopped = false
     try selection.forEachToWrite { item in
+      if options.shouldStop?() == true {
+        stopped = true
+        return false
+      }
       let file = try exportFile(item, writer)
       if file.verified, let pictureName = item.pictureName {
         try exportPicture(item, named: pictureName, drawing: file.drawing, options, writer)
@@ -251,8 +274,10 @@ extension Archive {
         lastProgress = Date()
         onProgress(progress)
       }
+      return true
     }
     report = try writer.finish()
+    report.stopped = stopped
     options.onProgress?(progress)
   }
 

@@ -27,7 +27,10 @@ struct ExportCommand: Command {
       folder that are still there: a version exported before keeps its name, and no other \
       takes it. Importing the folder reads the manifest, so the drafts, save times and file \
       names come back as they were. From a damaged archive, what verifies is \
-      written, what does not is named, and the exit status is 1.
+      written, what does not is named, and the exit status is 1. Ctrl-C or SIGTERM stops \
+      before the next file: the files written are complete and in the manifest, no temporary \
+      file is left, and the exit status is 130 (143 for SIGTERM); running the same export \
+      again finishes it.
 
       Examples:
         inkling-archive export --to ~/Exported
@@ -58,8 +61,11 @@ struct ExportCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let progress = context.progressLine()
     var options = options
+    let stop = try WatchStop()
+    StopSignals.install(stop)
+    options.shouldStop = { stop.isRequested }
+    let progress = context.progressLine()
     if progress.isEnabled {
       options.onProgress = { state in
         progress.update(
@@ -86,6 +92,14 @@ struct ExportCommand: Command {
         context.print("\(Quoted.text(file.path))  (renamed from \(Quoted.text(file.renamedFrom)): \(why))")
       }
       context.print(Self.summary(report))
+    }
+    if report.stopped {
+      if !context.quiet {
+        context.printError(
+          "Stopped: the files counted above are in \(Quoted.text(report.folder)), complete, and its manifest lists "
+            + "them; the other versions were not written. Run the same export again to finish it.")
+      }
+      if let status = StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) { return status }
     }
     return report.isComplete ? ExitStatus.success : ExitStatus.someInputsRejected
   }
@@ -131,7 +145,8 @@ struct ExportCommand: Command {
     let placeholders = count(.placeholderPicture)
     if placeholders > 0 { parts.append("\(Plural.count(placeholders, "placeholder picture")) (undecodable drawings)") }
     let manifest = report.manifestWritten ? "written" : "unchanged"
-    return "Exported \(versions) to \(folder): " + parts.joined(separator: ", ")
+    return (report.stopped ? "Stopped exporting" : "Exported") + " \(versions) to \(folder): "
+      + parts.joined(separator: ", ")
       + ". Manifest \(Quoted.text(report.manifest)) \(manifest); \(Format.seconds(report.seconds))."
   }
 }

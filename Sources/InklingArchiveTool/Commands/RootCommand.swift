@@ -44,8 +44,8 @@ enum RootCommand {
       exist, or a search matched nothing. 2 usage error: the command line is wrong, nothing \
       was done. 3 the archive cannot be used: locked by another process too long, damaged, \
       not an archive, or from a newer version. 130 stopped by Ctrl-C (SIGINT): import, watch \
-      and serve first finish the batch or the requests in flight; SIGTERM ends watch and serve \
-      with 0, an import with 143.
+      and serve first finish the batch or the requests in flight, export the file it is \
+      writing; SIGTERM ends watch and serve with 0, an import or export with 143.
       """),
     HelpSection(
       "ENVIRONMENT",

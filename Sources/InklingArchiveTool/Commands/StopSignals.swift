@@ -1,5 +1,6 @@
 // Ctrl-C and SIGTERM for the commands that stop cleanly rather than die: import and watch
-// stop after the batch being written commits, and say what was done.
+// stop after the batch being written commits, export before its next file, and each says
+// what was done.
 
 import InklingArchive
 import InklingCommandLine
@@ -41,7 +42,7 @@ enum StopSignals {
 
   /// The exit status after a stop by `signal`, nil for none: 130 for Ctrl-C, as a shell
   /// reports a job it interrupted. SIGTERM, the way a service manager ends watch and serve,
-  /// is a clean end of work that has no end; an import it stops is not done (143).
+  /// is a clean end of work that has no end; an import or export it stops is not done (143).
   static func exitStatus(after signal: Int32, workHasAnEnd: Bool = false) -> Int32? {
     switch signal {
     case SIGINT: ExitStatus.interrupted

@@ -105,14 +105,15 @@ package final class ExportSelection {
       .execute([versionID, name, picture])
   }
 
-  /// Calls `body` with each named version, draft by draft, oldest first within a draft.
-  package func forEachToWrite(_ body: (ExportItem) throws -> Void) throws {
+  /// Calls `body` with each named version, draft by draft, oldest first within a draft, until
+  /// it returns false.
+  package func forEachToWrite(_ body: (ExportItem) throws -> Bool) throws {
     // Each version's number is its place in its draft's history (history's order: save
     // time, then id), so every version of a chosen draft is numbered, not only the chosen
     // ones: one window over each draft's versions numbers them in one pass through its
     // history, not one pass per version. The chosen drafts are found from the chosen files
     // (CROSS JOIN keeps them the outer loop), so a small export reads no other draft's rows.
-    try db.makeStatement(
+    let statement = try db.makeStatement(
       """
       SELECT \(VersionRecords.columns), f.file_name, f.picture_name, n.number
       FROM (
@@ -122,12 +123,13 @@ package final class ExportSelection {
       JOIN \(files) AS f ON f.version_id = n.id
       JOIN main.version ON version.id = n.id JOIN main.draft ON draft.id = version.draft_id
       ORDER BY version.draft_id, version.saved_ms, version.id
-      """
-    ).forEach { row in
-      try body(
-        ExportItem(
-          version: VersionRecords.row(row), number: row.int(19), fileName: row.string(17),
-          pictureName: row.isNull(18) ? nil : row.string(18)))
+      """)
+    defer { statement.finish() }
+    while let row = try statement.step() {
+      let item = ExportItem(
+        version: VersionRecords.row(row), number: row.int(19), fileName: row.string(17),
+        pictureName: row.isNull(18) ? nil : row.string(18))
+      guard try body(item) else { return }
     }
   }
 }
