@@ -1,5 +1,6 @@
 // Beyond loopback the API shows where a version came from as its source's label and file
-// name, not the machine's folders (issue 30, item 5); on loopback the full path, as the CLI.
+// name, not the machine's folders (issue 30, item 5): a label that is a path, as an import's
+// default is, only by its last folder's name; on loopback the full paths, as the CLI.
 
 import Foundation
 import Testing
@@ -24,7 +25,8 @@ import Testing
     for source in sources {
       let path = try #require(source["path"] as? String)
       #expect(!path.contains("/") && !path.contains(served.folder) && path.hasSuffix(".inkling"), "\(path)")
-      #expect(source["label"] is String)
+      // The default label is the folder imported, a path: only its name is shown.
+      #expect(source["label"] as? String == "Drafts", "\(source)")
     }
   }
 
@@ -33,5 +35,6 @@ import Testing
     let sources = try Self.sources(served, token: nil)
     #expect(!sources.isEmpty)
     #expect(sources.allSatisfy { ($0["path"] as? String)?.hasPrefix(served.draftsFolder) == true })
+    #expect(sources.allSatisfy { ($0["label"] as? String) == served.draftsFolder })
   }
 }

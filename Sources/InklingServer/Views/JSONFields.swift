@@ -21,14 +21,22 @@ enum JSONFields {
     ]
   }
 
+  private static func lastComponent(_ path: String) -> String {
+    String(path.split(separator: "/").last ?? "")
+  }
+
   /// What the API adds to a version of the timeline: its id, changes and URLs. Without
   /// `fullPaths` (a server reachable beyond this machine), each source's path is only its file
-  /// name, beside the source's label: the machine's folders are not the visitors' business.
+  /// name, and a label that is a path (an import's default, the folder it read) only its last
+  /// folder's: the machine's folders are not the visitors' business.
   static func version(_ entry: TimelineEntry, draft: DraftID, trash: Bool, fullPaths: Bool) -> JSONValue {
     var version = entry.version
     if !fullPaths {
       for index in version.sources.indices {
-        version.sources[index].path = String(version.sources[index].path.split(separator: "/").last ?? "")
+        version.sources[index].path = lastComponent(version.sources[index].path)
+        if version.sources[index].label.hasPrefix("/") {
+          version.sources[index].label = lastComponent(version.sources[index].label)
+        }
       }
     }
     return adding(
