@@ -6,6 +6,8 @@ import InklingArchive
 import InklingRendering
 import Testing
 
+@testable import InklingServer
+
 @Suite struct PageTests {
   /// The names on a grid page and its next page's link.
   func grid(_ served: ServedArchive, _ target: String) throws -> (names: [String], next: String?, html: String) {
@@ -147,6 +149,15 @@ import Testing
         #expect(response.header("ETag") == "\"\(entry.version.fileSHA256)\"")
       }
     }
+  }
+
+  /// A name's control, invisible and direction-changing characters become `_` in a download's
+  /// name: `rtl\u{202E}gnp.exe` would be saved showing as `rtlexe.png`.
+  @Test func downloadNamesCannotLie() {
+    let disposition = VersionFiles.contentDisposition("new\nline\r\nrtl\u{202E}gnp.exe")
+    #expect(disposition == "attachment; filename=\"new_line__rtl_gnp.exe\"; filename*=UTF-8''new_line__rtl_gnp.exe")
+    #expect(VersionFiles.contentDisposition("a/b\\c\u{200B}d.zip").hasSuffix("''a_b_c_d.zip"))
+    #expect(VersionFiles.contentDisposition("Café.inkling").hasSuffix("''Caf%C3%A9.inkling"))
   }
 
   @Test func aVersionPageShowsItLarge() throws {

@@ -146,10 +146,7 @@ enum VersionFiles {
     let draft = try pool.withArchive { try $0.timeline(of: reference, changesFor: []) }
     let total = draft.versions.reduce(Int64(0)) { $0 + $1.version.fileSize }
     guard total <= limit else { throw ArchiveError.tooLargeToZip(draft: draft.name, bytes: total, limit: limit) }
-    let name =
-      String(
-        String.UnicodeScalarView(
-          draft.name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F || $0 == "/" ? "_" : $0 })) + ".zip"
+    let name = draft.name + ".zip"
     return .later {
       let bytes = try pool.withArchive { try $0.versionsZip(draft: draft.name, limit: limit) }
       var response = HTTPResponse(
@@ -178,12 +175,21 @@ enum VersionFiles {
   }
 
   /// `attachment` with the name twice (RFC 6266): an ASCII fallback in which anything else is
-  /// `_`, and the exact name as UTF-8 in `filename*` (RFC 8187), percent-encoded.
+  /// `_`, and the name as UTF-8 in `filename*` (RFC 8187), percent-encoded. In both, what
+  /// would make the saved file's name lie or break is `_`: control characters, slashes, and
+  /// the invisible and direction-changing ones (`x\u{202E}gnp.exe` shows as `xexe.png`).
   static func contentDisposition(_ name: String) -> String {
+    let name = String(
+      String.UnicodeScalarView(
+        name.unicodeScalars.map { scalar in
+          switch scalar.properties.generalCategory {
+          case .control, .format, .lineSeparator, .paragraphSeparator: "_"
+          default: scalar == "/" || scalar == "\\" ? "_" : scalar
+          }
+        }))
     let fallback = String(
       name.unicodeScalars.map { scalar -> Character in
-        scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar != "%"
-          ? Character(scalar) : "_"
+        scalar.isASCII && scalar != "\"" && scalar != "%" ? Character(scalar) : "_"
       })
     return "attachment; filename=\"\(fallback)\"; filename*=UTF-8''\(Escape.urlComponent(name))"
   }
