@@ -46,6 +46,21 @@ import Testing
     #expect(try runner.run(["list", "--paths", "--source", "ben"]).stdout == "")
   }
 
+  /// The other archive's trash is not merged, and the summary says what stayed there.
+  @Test func whatStaysInTheOtherArchivesTrashIsSaid() throws {
+    _ = try other("anna")
+    let anna = BinaryRunner(in: runner.temporary, archive: folder + "/anna.sqlite")
+    #expect(try anna.run(["delete", "Dog"]).status == 0)
+    let merged = try runner.run(["import", "anna.sqlite"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(
+      merged.stdout.contains(
+        "Not merged: 3 versions of 1 draft in its trash (`undelete` them there to merge them)."), "\(merged.stdout)")
+    let json = try runner.run(["--json", "import", "anna.sqlite"])
+    #expect(json.stdout.contains(#""draftsInTrashNotMerged":1,"versionsInTrashNotMerged":3"#), "\(json.stdout)")
+    #expect(try runner.run(["list", "--paths"]).stdout == "Cat\n")
+  }
+
   /// A draft renamed after its files were imported: a file that still carries the old name,
   /// imported again from another source, is the renamed draft's version with both sources.
   @Test func aRenamedDraftsFileImportedFromAnotherSourceShowsBothSources() throws {

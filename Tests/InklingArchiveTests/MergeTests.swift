@@ -70,7 +70,10 @@ import Testing
     let here = try Archive(path: folder.path("here.sqlite"))
     _ = try here.importFiles(at: [folder.path("All")])
     _ = try here.delete(draft: names[1])
-    _ = try here.merge(archiveAt: folder.path("other.sqlite"))
+    let summary = try here.merge(archiveAt: folder.path("other.sqlite"))
+    // What stayed behind is said.
+    #expect(summary.draftsInTrashNotMerged == 1)
+    #expect(summary.versionsInTrashNotMerged == (try other.history(of: names[0]).count))
 
     // The draft trashed there is not brought in live; the one trashed here stays in the trash.
     let live = try here.drafts(sort: .name).map(\.name)

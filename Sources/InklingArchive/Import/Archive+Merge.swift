@@ -36,6 +36,10 @@ public struct MergeSummary: Sendable, Equatable {
   public var versions: ImportSummary
   /// Cached thumbnails copied (drawn by this build's renderer, and not cached here yet).
   public var thumbnailsCopied: Int
+  /// The drafts in the other archive's trash, and their versions, which stay its own (not
+  /// merged): said, so that nobody throws that archive away thinking it was all merged.
+  public var draftsInTrashNotMerged = 0
+  public var versionsInTrashNotMerged = 0
 }
 
 extension Archive {
@@ -99,8 +103,16 @@ extension Archive {
     var merged: [MergeSummary] = []
     for (index, (path, readPath)) in zip(paths, readPaths).enumerated() {
       let thumbnails = try copyThumbnails(from: readPath, otherPath: path)
-      merged.append(
-        MergeSummary(path: path, versions: run.byOrigin[index] ?? ImportSummary(), thumbnailsCopied: thumbnails))
+      var summary = MergeSummary(
+        path: path, versions: run.byOrigin[index] ?? ImportSummary(), thumbnailsCopied: thumbnails)
+      let trashed = try Self.otherArchiveCall(path) {
+        let other = try ArchiveDatabase.open(path: readPath, mode: .readOnly)
+        defer { other.close() }
+        return try DraftRecords.trashed(before: nil, in: other)
+      }
+      summary.draftsInTrashNotMerged = trashed.count
+      summary.versionsInTrashNotMerged = trashed.reduce(0) { $0 + $1.versionCount }
+      merged.append(summary)
     }
     let seconds = Date().timeIntervalSince(started)
     for index in merged.indices { merged[index].versions.seconds = seconds }

@@ -36,9 +36,10 @@ struct ImportCommand: Command {
 
       Each version remembers its source: --source LABEL, else the folder given (`history`, \
       `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
-      archive: every version of it with its names, dates and sources, its drawings copied as \
-      stored and verified; merging again adds nothing. A damaged archive stops the merge at the \
-      first version that does not verify, unless --salvage.
+      archive: every version of its live drafts with their names, dates and sources, its drawings \
+      copied as stored and verified; merging again adds nothing. Its trash stays its own: the \
+      drafts in it are not merged, and the summary says how many there are. A damaged archive \
+      stops the merge at the first version that does not verify, unless --salvage.
 
       Examples:
         inkling-archive import ~/Drafts
@@ -112,7 +113,8 @@ struct ImportCommand: Command {
         if !ndjson && !context.json && !quiet {
           context.print(
             "Merged \(Quoted.text(merged.path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
-              + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : ""))
+              + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : "")
+              + Self.trashLeft(merged))
         }
       }
     }
@@ -156,6 +158,13 @@ struct ImportCommand: Command {
   }
 
   /// "Imported 3 versions (1 new draft); 2 already archived, 0 ignored, 0 rejected. 1.2 MB in 0.3 s."
+  /// What stayed in a merged archive's trash, as the end of its summary line.
+  static func trashLeft(_ merged: MergeSummary) -> String {
+    guard merged.draftsInTrashNotMerged > 0 else { return "" }
+    return " Not merged: \(Plural.count(merged.versionsInTrashNotMerged, "version")) of "
+      + "\(Plural.count(merged.draftsInTrashNotMerged, "draft")) in its trash (`undelete` them there to merge them)."
+  }
+
   static func describe(_ summary: ImportSummary, verb: String, skipped: String) -> String {
     (verb.isEmpty ? "" : verb + " ")
       + "\(Plural.count(summary.versionsImported, "version")) "
