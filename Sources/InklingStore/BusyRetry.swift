@@ -15,7 +15,8 @@
 //   1. Only steps that have no effect when they fail with SQLITE_BUSY are retried: opening,
 //      `BEGIN IMMEDIATE`, `COMMIT` (a failed COMMIT leaves the transaction open, and may be
 //      retried: https://www.sqlite.org/lang_transaction.html), single autocommit statements.
-//   2. The total wait is bounded: `bound` seconds of retries on top of the busy timeouts.
+//   2. The total wait is bounded: about `bound` seconds, the busy timeouts inside it included,
+//      and the last one started before the bound may end past it.
 
 import FoundationEssentials
 
@@ -25,14 +26,8 @@ import FoundationEssentials
   import Darwin
 #endif
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 package enum BusyRetry {
-  /// How long to keep retrying a busy step, in seconds, on top of the busy timeout.
+  /// How long to keep retrying a busy step, in seconds, its calls' busy timeouts included.
   package static let bound: Double = 30
 
   /// Runs `body`, retrying it while it fails with a `.busy` StoreError, for at most
@@ -56,11 +51,11 @@ package enum BusyRetry {
     }
   }
 
+  /// `seconds` is the whole wait: it was measured around the calls, busy timeouts included.
+  /// The statement stays in `sql`, out of the sentence a person reads.
   private static func gaveUp(_ error: StoreError, after seconds: Double) -> StoreError {
-    let total = Int((seconds + Double(ArchiveDatabase.busyTimeout) / 1000).rounded())
-    return StoreError(
-      kind: .busy, code: error.code,
-      message: "for more than \(total) s, SQLite error \(error.code)\(error.sql.map { " on `\($0)`" } ?? "")",
+    StoreError(
+      kind: .busy, code: error.code, message: "for more than \(Int(seconds)) s, SQLite error \(error.code)",
       sql: error.sql, path: error.path)
   }
 }

@@ -212,6 +212,28 @@ func rawSQLite(_ path: String, _ sql: String) throws {
     try other.transaction { try other.execute("INSERT INTO import_run (started_ms) VALUES (2)") }
   }
 
+  /// A step retried past its bound says the whole wait, busy timeouts included, and not the
+  /// SQL it ran (which stays in the error's `sql`).
+  @Test func aRetriedStepSaysHowLongItWaited() throws {
+    let writer = try ArchiveDatabase.open(path: path, mode: .readWrite)
+    let other = try ArchiveDatabase.open(path: path, mode: .readWrite)
+    try other.setBusyTimeout(milliseconds: 400)
+    try writer.transaction {
+      try writer.execute("INSERT INTO import_run (started_ms) VALUES (1)")
+      let started = Date()
+      let error = storeError {
+        try BusyRetry.run(bound: 1) { try other.execute("INSERT INTO import_run (started_ms) VALUES (2)") }
+      }
+      let waited = Int(Date().timeIntervalSince(started))
+      #expect(error?.kind == .busy)
+      // Measured a moment before the clock here: a second boundary may fall between the two.
+      let said = [waited, waited - 1].map { "for more than \($0) s, SQLite error 5" }
+      #expect(said.contains(error?.message ?? ""), "\(error?.message ?? "")")
+      #expect(waited >= 1)
+      #expect(error?.sql == "INSERT INTO import_run (started_ms) VALUES (2)")
+    }
+  }
+
   @Test func readTransactionsSeeOneSnapshot() throws {
     let writer = try ArchiveDatabase.open(path: path, mode: .readWrite)
     let reader = try ArchiveDatabase.open(path: path, mode: .readOnly)
