@@ -98,7 +98,9 @@ final class ArchivePool: Sendable {
     do {
       archive = try Self.open(path)
     } catch {
-      throw RequestError(503, "The file at the archive's path cannot be read as an archive now: \(error).")
+      guard case .unusableArchive(_, let reason) = error else { throw RequestError(error) }
+      throw RequestError(
+        503, "The file at the archive's path cannot be read as an archive now: \(RequestError.why(reason)).")
     }
     let replaced = idle.withLock { idle -> Bool in
       guard idle.file != now else { return false }

@@ -84,6 +84,21 @@ import Testing
     #expect(revalidated.status == 200)
   }
 
+  /// A file at the path that is not an archive answers 503 with a sentence, not the library's
+  /// error as Swift prints it.
+  @Test func aFileThatIsNotAnArchiveAnswersWithASentence() throws {
+    let served = try ServedArchive(spec: CorpusSpec(drafts: 1, versionsPerDraft: 1...1, seed: 43), hostile: false)
+    Self.remove(served.archivePath)
+    try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: served.archivePath))
+    let response = try served.get("/")
+    #expect(response.status == 503)
+    #expect(
+      response.text.contains(
+        "The file at the archive&#39;s path cannot be read as an archive now: the file at its path is not an inkling archive."
+      ), "\(response.text)")
+    #expect(!response.text.contains("notAnArchive"))
+  }
+
   @Test func versionURLsAreImmutableOnlyWhenTheyNameTheirContent() throws {
     let served = try SharedArchive.get()
     let archive = try served.archive()

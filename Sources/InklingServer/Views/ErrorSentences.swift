@@ -8,6 +8,24 @@ import InklingArchive
 import InklingPresentation
 
 extension RequestError {
+  /// Why the archive cannot be used, in a page's words (no path: a visitor beyond this
+  /// machine is not told its folders).
+  static func why(_ reason: ArchiveError.UnusableArchive) -> String {
+    switch reason {
+    case .missing: "there is no archive file at its path"
+    case .folder: "its path names a folder"
+    case .notAnArchive: "the file at its path is not an inkling archive"
+    case .newerSchema: "it was written by a newer inkling-archive"
+    case .changedSchema: "it was changed outside inkling-archive (its schema differs)"
+    case .damaged(_, onlyDrawingIndex: true): "its drawing index is damaged"
+    case .damaged: "it is damaged"
+    case .locked: "another program has kept it locked"
+    case .cannotWrite, .unreadableLog: "it cannot be read or written here"
+    case .diskFull: "the disk holding it is full"
+    case .failed(let detail): detail
+    }
+  }
+
   init(_ error: ArchiveError) {
     switch error {
     case .noSuchDraft(let name, let suggestions):
@@ -46,7 +64,7 @@ extension RequestError {
       self.init(400, "\(problem) in the pattern \u{201C}\(Escape.isolated(pattern))\u{201D}.")
     case .invalidArgument(let argument): self.init(400, Self.sentence(argument))
     case .searchSyntax(let syntax): self.init(400, syntax.description)
-    case .unusableArchive(let path, let reason): self.init(500, "The archive \(path) cannot be used: \(reason).")
+    case .unusableArchive(_, let reason): self.init(500, "The archive cannot be used: \(Self.why(reason)).")
     case .damagedVersion(let draft, let version, let fileName, let detail):
       self.init(
         500,
