@@ -253,7 +253,9 @@ extension ArchiveError {
       "--size must be 2 to \(RenderGeometry.maxDimension) pixels a side, not \(width)x\(height)"
     case .range(let from, let to): "--from (\(from)) must not come after --to (\(to))"
     case .length(let seconds):
-      "at this pace the video would last \(Format.number(seconds)) seconds, more than "
+      // A factor like 1e-300x gives a length hundreds of digits long, which says no more.
+      "at this pace the video would last "
+        + (seconds < 1e9 ? "\(Format.number(seconds)) seconds, more than " : "more than a billion seconds; at most ")
         + "\(Format.number(TimelapseOptions.maximumSeconds)); use --duration or a higher --speed"
     }
   }

@@ -89,6 +89,26 @@ import Testing
     #expect(try error(["Nobody", "--frames", "f"]).1.hasPrefix("Error: no draft named \"Nobody\""))
     let speed = try error(["Plan", "--frames", "f", "--speed", "0.0000001x"])
     #expect(speed.0 == 2 && speed.1.hasPrefix("Error: at this pace the video would last"))
+    // Factors whose frame count no Int holds are refused as well, not a crash (exit 132).
+    for tiny in ["1e-20x", "1e-300x", "4.9e-324x"] {
+      #expect(
+        try error(["Plan", "--frames", "f", "--speed", tiny])
+          == (
+            2,
+            "Error: at this pace the video would last more than a billion seconds; at most 36000; use --duration "
+              + "or a higher --speed"
+          ), "\(tiny)")
+    }
+    for unusable in ["inf", "nan", "-1x"] {
+      #expect(try error(["Plan", "--frames", "f", "--speed", unusable]).0 == 2, "\(unusable)")
+    }
+    for (option, value) in [
+      ("--fps", "1e300"), ("--fps", "99999999999999999999"), ("--size", "99999999999999999999"),
+      ("--size", "9223372036854775807"), ("--scale", "1e300"), ("--scale", "inf"), ("--hold", "1e300"),
+      ("--hold", "nan"), ("--duration", "1e300"), ("--duration", "inf"),
+    ] {
+      #expect(try error(["Plan", "--frames", "f", option, value]).0 == 2, "\(option) \(value)")
+    }
     // Frames already there stay unless --force.
     let short = ["Plan", "--frames", "f", "--duration", "1s", "--hold", "0", "--fps", "2", "--size", "32"]
     #expect(try runner.run(["timelapse"] + short).status == 0)

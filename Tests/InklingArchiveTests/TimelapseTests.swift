@@ -323,6 +323,26 @@ import Testing
     }
   }
 
+  /// A stroke whose times say it took 10^38 seconds (the largest a float time offset holds):
+  /// refused at its own pace, not a trap, and fitted to a duration.
+  @Test func aStrokeOfAbsurdLengthIsRefusedOrFitted() throws {
+    let folder = try TemporaryFolder("timelapse-absurd")
+    var drawing = try decode(try deviceSample("three-pen-strokes"))
+    let points = drawing.strokes[0].path!.points.indices
+    drawing.strokes[0].path!.points[points.last!].timeOffset = 3e38
+    let archive = try archive(folder, [(try DrawingWriter.write(drawing), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.pace = .realTime
+    #expect(throws: ArchiveError.self) { try archive.timelapsePlan(of: "Plan", options: options) }
+    options.pace = .speed(1000)
+    #expect(throws: ArchiveError.self) { try archive.timelapsePlan(of: "Plan", options: options) }
+    options.pace = .duration(3)
+    options.hold = 1
+    options.fps = 10
+    let (_, summary) = try archive.timelapsePlan(of: "Plan", options: options)
+    #expect(summary.frames == 30)
+  }
+
   /// A draft of many strokes (20,000 here; scripts/bench-timelapse times 200,000 in a release
   /// build): every stroke drawn, in the frames asked for, with progress all along.
   @Test func aDraftOfManyStrokesFinishes() throws {
@@ -381,6 +401,12 @@ import Testing
       return
     }
     #expect(seconds > TimelapseOptions.maximumSeconds)
+    // More frames than an Int holds: refused too, not a trap in the planner.
+    guard case .invalidArgument(.timelapse(.length(let endless)))? = refused({ $0.pace = .speed(1e-300) }) else {
+      Issue.record("a pace that would last 1e300 seconds is refused")
+      return
+    }
+    #expect(endless > 1e300)
     do {
       _ = try archive.timelapsePlan(of: "Nope", options: TimelapseOptions())
       Issue.record("no draft called Nope")

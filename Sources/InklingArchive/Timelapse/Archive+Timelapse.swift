@@ -183,6 +183,12 @@ extension Archive {
       }
     }
     guard !replayed.isEmpty else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
+    // Refused before it is made into frames: a speed factor like 1e-300 (or a stroke whose
+    // times say it took centuries) asks for more frames than an Int holds.
+    let drawing = planner.drawingSeconds(pace: options.pace, hold: options.hold)
+    guard drawing <= TimelapseOptions.maximumSeconds else {
+      throw .invalidArgument(.timelapse(.length(seconds: drawing + options.hold)))
+    }
     let plan = planner.plan(pace: options.pace, fps: options.fps, hold: options.hold, size: options.size)
     let seconds = Double(plan.frameCount) / Double(plan.fps)
     guard seconds <= TimelapseOptions.maximumSeconds + options.hold else {
