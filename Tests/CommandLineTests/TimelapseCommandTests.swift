@@ -55,6 +55,55 @@ import Testing
     #expect(marks?.first?["seconds"] as? Double == Double(frame) / 5)
   }
 
+  /// TIME is one grammar for --duration and --hold: decimal numbers and the units h, min (or
+  /// m), s and ms, largest first. The values read show in the library's range errors.
+  @Test func timesAreReadInTheirUnits() throws {
+    func error(_ arguments: [String]) throws -> (Int32, String) {
+      let result = try runner.run(["timelapse", "Plan", "--frames", "f"] + arguments)
+      return (result.status, String(result.stderr.prefix { $0 != "\n" }))
+    }
+    for (hold, seconds) in [
+      ("1h", "3600"), ("1.5h", "5400"), ("1h30m", "5400"), ("1h30min", "5400"), ("11min", "660"), ("11m", "660"),
+      ("10m1s", "601"), ("10min0.5s", "600.5"), ("601000ms", "601"), ("10m1s500ms", "601.5"), ("700", "700"),
+      ("1H", "3600"),
+    ] {
+      #expect(
+        try error(["--hold", hold]) == (2, "Error: --hold must be 0 to 600 seconds, not \(seconds)"), "\(hold)")
+    }
+    for (duration, seconds) in [("1ms", "0.0"), ("1500ms", "1.5"), ("1min", "60"), ("1m30s", "90"), ("90", "90")] {
+      #expect(
+        try error(["--hold", "10min", "--duration", duration])
+          == (2, "Error: --duration must be longer than the hold (600 s) and at most 36000 seconds, not \(seconds)"),
+        "\(duration)")
+    }
+    #expect(
+      try error(["--duration", "10h1s"])
+        == (2, "Error: --duration must be longer than the hold (2 s) and at most 36000 seconds, not 36001"))
+    let expected =
+      "like 45s, 1m30s, 1.5h or 500ms (units h, min or m, s, ms; a number alone is seconds)."
+    for refused in [
+      "0x10s", "1e3s", "1e3", "0x10", "1d", "2mo", "1m30", "30s1m", "1s1s", "1min1m", "1.s", ".5s", "1,5s", "-1s",
+      "inf", "nan", "s", "1 s", "+1s", "١s",
+    ] {
+      #expect(
+        try error(["--duration", refused])
+          == (2, "Error: Invalid value '\(refused)' for '--duration TIME': expected a time above 0, \(expected)"),
+        "\(refused)")
+      #expect(
+        try error(["--hold", refused])
+          == (2, "Error: Invalid value '\(refused)' for '--hold TIME': expected a time of 0 or more, \(expected)"),
+        "\(refused)")
+    }
+    // The help says what TIME is.
+    let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    #expect(
+      help.contains(
+        "TIME (--duration, --hold) is a decimal number and a unit, h, min (or m), s or ms, or several from the "
+          + "largest unit to the smallest: 45s, 1.5h, 1m30s, 2s500ms. A number alone is seconds."))
+    #expect(help.contains("(default 30s, at most 10h)") && help.contains("(at most 10min)"))
+  }
+
   @Test func refusals() throws {
     func error(_ arguments: [String]) throws -> (Int32, String) {
       let result = try runner.run(["timelapse"] + arguments)

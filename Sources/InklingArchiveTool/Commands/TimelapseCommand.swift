@@ -15,8 +15,9 @@ struct TimelapseCommand: Command {
     "frames", valueName: "DIR", .folder,
     help: "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing.")
   static let duration = Option(
-    "duration", valueName: "TIME", seconds.where("a time above 0, like 30s or 1m") { $0 > 0 },
-    help: "How long the video lasts, the hold included (default 30s): the drawing time is fitted to it.")
+    "duration", valueName: "TIME", seconds.where("a time above 0, " + timeForms) { $0 > 0 },
+    help: "How long the video lasts, the hold included (default 30s, at most "
+      + "\(Format.number(TimelapseOptions.maximumSeconds / 3600))h): the drawing time is fitted to it.")
   static let speed = Option(
     "speed", valueName: "FACTOR", factor,
     help: "Play the drawing time (long pauses shortened) this many times faster, like 20x, instead of fitting it.")
@@ -33,8 +34,8 @@ struct TimelapseCommand: Command {
   static let from = Option("from", valueName: "N", .positive, help: "Start the replay at version N (1 is the oldest).")
   static let to = Option("to", valueName: "N", .positive, help: "End the replay at version N (default: the newest).")
   static let hold = Option(
-    "hold", valueName: "TIME", seconds.where("a time of 0 or more, like 2s") { $0 >= 0 }, default: 2,
-    help: "Hold the last frame this long.")
+    "hold", valueName: "TIME", seconds.where("a time of 0 or more, " + timeForms) { $0 >= 0 }, default: 2,
+    help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min).")
 
   static let name = "timelapse"
 
@@ -50,6 +51,10 @@ struct TimelapseCommand: Command {
       whose drawings do not decode are skipped with a note; strokes without usable times \
       are drawn at an even pace, with a note. Progress is shown while standard error is a \
       terminal.
+
+      TIME (--duration, --hold) is a decimal number and a unit, h, min (or m), s or ms, or \
+      several from the largest unit to the smallest: 45s, 1.5h, 1m30s, 2s500ms. A number \
+      alone is seconds.
 
       Examples:
         inkling-archive timelapse Cat -o cat.mp4
@@ -184,26 +189,51 @@ struct TimelapseCommand: Command {
 
   // MARK: - Value kinds
 
-  /// `30`, `30s`, `1.5s`, `2m`, `1m30s`: seconds.
-  static let seconds = ValueKind<Double>(
-    expected: "a time like 30s or 1m", format: { Format.number($0) + "s" }, parse: parseSeconds)
+  /// The forms of TIME, for the help and every error about one.
+  static let timeForms = "like 45s, 1m30s, 1.5h or 500ms (units h, min or m, s, ms; a number alone is seconds)"
 
+  /// TIME: `45`, `45s`, `1.5h`, `1m30s`, `2min`, `500ms`, in seconds (see `parseSeconds`).
+  static let seconds = ValueKind<Double>(
+    expected: "a time " + timeForms, format: { Format.number($0) + "s" }, parse: parseSeconds)
+
+  /// The units of TIME, largest first, in seconds. `m` is minutes, as `min` is: a time-lapse
+  /// is never months long, so the `m` the date grammar refuses as ambiguous is not here.
+  private static let timeUnits: [String: Double] = ["h": 3600, "min": 60, "m": 60, "s": 1, "ms": 0.001]
+
+  /// TIME in seconds: a plain decimal number (`1`, `1.5`) and a unit of `timeUnits`, or
+  /// several, each unit smaller than the one before (`1h30m`, `2s500ms`); a number alone is
+  /// seconds. Nothing else: `Double(_:)` alone would read `0x10` and `1e3`, a number after a
+  /// unit (`1m30`) could be seconds or the minutes of `1h30`, and nil is the refusal.
   private static func parseSeconds(_ text: String) -> Double? {
-    var rest = Substring(text)
+    let characters = Array(text.lowercased())
+    func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
+    var index = 0
     var total = 0.0
-    var any = false
-    if let m = rest.firstIndex(of: "m"), let minutes = Double(rest[..<m]), minutes.isFinite, minutes >= 0 {
-      total += minutes * 60
-      rest = rest[rest.index(after: m)...]
-      any = true
+    var previousUnit = Double.infinity
+    var parts = 0
+    while index < characters.count {
+      let start = index
+      while index < characters.count && isDigit(characters[index]) { index += 1 }
+      guard index > start else { return nil }
+      if index < characters.count && characters[index] == "." {
+        index += 1
+        let fraction = index
+        while index < characters.count && isDigit(characters[index]) { index += 1 }
+        guard index > fraction else { return nil }
+      }
+      guard let number = Double(String(characters[start..<index])) else { return nil }
+      let unitStart = index
+      while index < characters.count && ("a"..."z").contains(characters[index]) { index += 1 }
+      guard index > unitStart else {
+        // A number alone is seconds; after a unit it is refused (see above).
+        return parts == 0 && index == characters.count && number.isFinite ? number : nil
+      }
+      guard let unit = timeUnits[String(characters[unitStart..<index])], unit < previousUnit else { return nil }
+      total += number * unit
+      previousUnit = unit
+      parts += 1
     }
-    if rest.hasSuffix("s") { rest = rest.dropLast() }
-    if !rest.isEmpty {
-      guard let seconds = Double(rest), seconds.isFinite, seconds >= 0 else { return nil }
-      total += seconds
-      any = true
-    }
-    return any ? total : nil
+    return parts > 0 && total.isFinite ? total : nil
   }
 
   /// `20x` or `20`: a speed factor above 0.
