@@ -28,6 +28,8 @@ extension ArchiveError {
     switch self {
     case .unusableArchive, .importStopped, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
       ExitStatus.archiveUnusable
+    // The command that stops a time-lapse says 143 for SIGTERM itself (StopSignals).
+    case .timelapseStopped: ExitStatus.interrupted
     case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
     default: ExitStatus.someInputsRejected
     }
@@ -73,6 +75,10 @@ extension ArchiveError {
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
     case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
     case .videoEncoding(let detail): "the video could not be encoded: \(detail)"
+    case .timelapseStopped(let written):
+      written == 0
+        ? "the time-lapse was stopped; nothing was written"
+        : "the time-lapse was stopped after \(Plural.count(written, "frame")); the rest were not written"
     case .noReadableVersions(let draft, let from, let to):
       from == to
         ? "the drawing of \(Quoted.name(draft)) version \(from) does not decode, so there is nothing to replay"

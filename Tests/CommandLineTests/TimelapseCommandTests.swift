@@ -2,6 +2,10 @@ import Foundation
 import InklingTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `timelapse` run as a person would: the frames it writes, its report and every refusal.
 @Suite struct TimelapseCommandTests {
   let runner: BinaryRunner
@@ -257,6 +261,47 @@ import Testing
         "--size", "200",
       ])
     #expect(again.stdoutBytes == bytes)
+  }
+
+  /// Ctrl-C or SIGTERM during a long time-lapse stops it between two frames: no video and no
+  /// temporary file are left, one line says so, and the status is 130 or 143, as for import.
+  /// The frames of a folder written so far stay, and the line counts them.
+  @Test func aSignalStopsTheTimelapseWithoutLeavingItsTemporaryFile() throws {
+    // 90,000 frames of 1080 px: minutes of work, however fast the machine.
+    let long = ["--archive", runner.archive, "timelapse", "Notes", "--duration", "3000s"]
+    for (signal, status, target) in [
+      (SIGINT, Int32(130), ["-o", folder + "/s.mp4"]), (SIGTERM, 143, ["-o", folder + "/s.mp4"]),
+      (SIGINT, 130, ["--frames", folder + "/frames"]),
+    ] {
+      let child = try BinaryRunner.start(long + target, outputFolder: folder)
+      // Signalled once it is writing: its temporary file, or its first frame, is there.
+      let started = Date()
+      while child.poll() == nil && Date().timeIntervalSince(started) < 60 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        if names.contains(where: { $0.hasSuffix(".tmp") })
+          || FileManager.default.fileExists(atPath: folder + "/frames/00001.png")
+        {
+          break
+        }
+        usleep(5_000)
+      }
+      usleep(200_000)
+      kill(child.pid, signal)
+      let outcome = child.wait(timeout: 60)
+      #expect(outcome.status == status, "\(target): \(child.stderr)")
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      #expect(!names.contains { $0.hasSuffix(".tmp") || $0.hasPrefix("s.mp4") }, "\(names)")
+      if target[0] == "-o" {
+        #expect(child.stderr == "Stopped: \(folder)/s.mp4 was not written.\n")
+      } else {
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/frames").count
+        #expect(written > 0 && written < 90_000)
+        // The count has its thousands separated (11,483).
+        #expect(
+          child.stderr.replacingOccurrences(of: ",", with: "")
+            == "Stopped: \(written) frames of the time-lapse are in \(folder)/frames; the rest were not drawn.\n")
+      }
+    }
   }
 
   @Test func videoRefusals() throws {

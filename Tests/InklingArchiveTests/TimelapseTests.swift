@@ -323,6 +323,43 @@ import Testing
     }
   }
 
+  /// A stop asked for between frames ends the time-lapse with `.timelapseStopped`: the frames
+  /// of a folder written before it stay, a video leaves nothing, not even its temporary file.
+  @Test func aStopEndsTheTimelapseBetweenFrames() throws {
+    let folder = try TemporaryFolder("timelapse-stop")
+    let archive = try archive(folder, [(try deviceSample("three-pen-strokes"), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.pace = .duration(10)
+    options.fps = 10
+    options.size = .fit(width: 64, height: 64)
+    var asked = 0
+    #expect(throws: ArchiveError.timelapseStopped(framesWritten: 3)) {
+      try archive.timelapse(
+        of: "Plan", options: options, to: .frames(folder: folder.path("frames")),
+        shouldStop: {
+          asked += 1
+          return asked > 3
+        })
+    }
+    #expect(try frames(in: folder.path("frames")).count == 3)
+    for format in TimelapseFormat.allCases {
+      asked = 0
+      _ = try folder.makeFolder(format.rawValue)
+      #expect(throws: ArchiveError.timelapseStopped(framesWritten: 0)) {
+        try archive.timelapse(
+          of: "Plan", options: options, to: .video(folder.path("\(format)/video.\(format)"), format),
+          shouldStop: {
+            asked += 1
+            return asked > 3
+          })
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path(format.rawValue)) == [])
+    }
+    #expect(throws: ArchiveError.timelapseStopped(framesWritten: 0)) {
+      try archive.timelapseVideo(of: "Plan", options: options, shouldStop: { true })
+    }
+  }
+
   /// A stroke whose times say it took 10^38 seconds (the largest a float time offset holds):
   /// refused at its own pace, not a trap, and fitted to a duration.
   @Test func aStrokeOfAbsurdLengthIsRefusedOrFitted() throws {

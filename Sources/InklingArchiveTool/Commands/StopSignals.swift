@@ -1,5 +1,6 @@
 // Ctrl-C and SIGTERM for the commands that stop cleanly rather than die: import and watch
-// stop after the batch being written commits, and say what was done.
+// stop after the batch being written commits, timelapse between two frames (removing its
+// video's temporary file), and say what was done.
 
 import InklingArchive
 import InklingCommandLine

@@ -50,7 +50,8 @@ struct TimelapseCommand: Command {
       are the drawing's share image (as `render` draws it), fitted into --size. Versions \
       whose drawings do not decode are skipped with a note; strokes without usable times \
       are drawn at an even pace, with a note. Progress is shown while standard error is a \
-      terminal.
+      terminal. Ctrl-C or SIGTERM stops it between two frames: no video is written (nor a \
+      temporary file left), and the frames already in --frames DIR stay.
 
       TIME (--duration, --hold) is a decimal number and a unit, h, min (or m), s or ms, or \
       several from the largest unit to the smallest: 45s, 1.5h, 1m30s, 2s500ms. A number \
@@ -130,6 +131,10 @@ struct TimelapseCommand: Command {
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)
     let progress = context.progressLine()
+    // Ctrl-C or SIGTERM ends the time-lapse between two frames, so that the library removes
+    // the video's temporary file, which a signal's default action would leave behind.
+    let stop = try WatchStop()
+    StopSignals.install(stop)
     let summary: TimelapseSummary
     do {
       let show = { (done: Int, total: Int) in
@@ -139,12 +144,19 @@ struct TimelapseCommand: Command {
       }
       switch destination {
       case .written(let destination):
-        summary = try archive.timelapse(of: draft, options: options, to: destination, overwrite: force, progress: show)
+        summary = try archive.timelapse(
+          of: draft, options: options, to: destination, overwrite: force, progress: show,
+          shouldStop: { stop.isRequested })
       case .standardOutput(let format):
         let video: [UInt8]
-        (video, summary) = try archive.timelapseVideo(of: draft, options: options, format: format, progress: show)
+        (video, summary) = try archive.timelapseVideo(
+          of: draft, options: options, format: format, progress: show, shouldStop: { stop.isRequested })
         try OutputTarget.writeToStandardOutput(video)
       }
+    } catch ArchiveError.timelapseStopped(let written) {
+      progress.finish()
+      if !context.quiet { context.printError("Stopped: " + stoppedSentence(framesWritten: written)) }
+      return StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) ?? ExitStatus.interrupted
     } catch {
       progress.finish()
       throw error
@@ -182,6 +194,17 @@ struct TimelapseCommand: Command {
         + "at \(summary.fps) fps = \(Format.number(summary.seconds)) s, \(summary.width) × \(summary.height) px)",
       dataTo: target)
     return ExitStatus.success
+  }
+
+  /// What a stop left: no video, or the frames written so far.
+  private func stoppedSentence(framesWritten: Int) -> String {
+    switch destination {
+    case .written(.frames(let folder)):
+      "\(Plural.count(framesWritten, "frame")) of the time-lapse \(framesWritten == 1 ? "is" : "are") in "
+        + "\(Quoted.text(folder)); the rest were not drawn."
+    case .written(.video(let path, _)): "\(Quoted.text(path)) was not written."
+    case .standardOutput: "nothing was written to standard output."
+    }
   }
 
   private static var formatNames: String { TimelapseFormat.allCases.map(\.rawValue).joined(separator: " or ") }
