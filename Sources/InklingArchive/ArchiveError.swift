@@ -222,6 +222,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case speed(Double)
     /// A time-lapse's frames are 2 … `RenderGeometry.maxDimension` pixels a side.
     case size(width: Int, height: Int)
+    /// An animated WebP's frames are at most `TimelapseOptions.maximumWebPSide` pixels a
+    /// side; these would be `width` × `height` (after fitting or scaling).
+    case webpSize(width: Int, height: Int)
     /// The first version replayed comes after the last.
     case range(from: Int, to: Int)
     /// At this pace the drawing would last longer than `TimelapseOptions.maximumSeconds`.

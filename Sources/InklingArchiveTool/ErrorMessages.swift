@@ -257,6 +257,9 @@ extension ArchiveError {
     case .speed(let factor): "--speed must be above 0, not \(Format.number(factor))"
     case .size(let width, let height):
       "--size must be 2 to \(RenderGeometry.maxDimension) pixels a side, not \(width)x\(height)"
+    case .webpSize(let width, let height):
+      "an animated WebP is at most \(TimelapseOptions.maximumWebPSide) pixels a side, and these frames would be "
+        + "\(width) × \(height); give a smaller --size or --scale, or write an MP4"
     case .range(let from, let to): "--from (\(from)) must not come after --to (\(to))"
     case .length(let seconds):
       // A factor like 1e-300x gives a length hundreds of digits long, which says no more.

@@ -304,6 +304,34 @@ import Testing
     }
   }
 
+  /// libwebp's frames are at most 16383 pixels a side, one short of the renderer's: a wide
+  /// strip at --size 16384 is refused before a frame is drawn (libwebp refused it at the
+  /// first frame, "WebPEncodingError: 5"), and at --size 16383 it is written.
+  @Test func webpFramesAreAtMost16383PixelsASide() throws {
+    let drawing = Data(try HandwritingPage.lineBytes(length: 3000))
+    let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
+    try runner.temporary.write("Strip/Strip-2026-07-01T12:00:00Z.inkling", json)
+    #expect(try runner.run(["--quiet", "import", folder + "/Strip"]).status == 0)
+    let one = ["--duration", "1s", "--hold", "0", "--fps", "1"]
+    for arguments in [["-o", "wide.webp"], ["-o", "-", "--format", "webp"]] {
+      let result = try runner.run(["timelapse", "Strip", "--size", "16384"] + one + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(
+        result.stderr.hasPrefix(
+          "Error: an animated WebP is at most 16383 pixels a side, and these frames would be 16384 × "),
+        "\(result.stderr)")
+      #expect(result.stderr.contains("; give a smaller --size or --scale, or write an MP4\n"))
+      #expect(result.stdout.isEmpty)
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder + "/wide.webp"))
+    let widest = try runner.run(["timelapse", "Strip", "--size", "16383", "-o", "wide.webp"] + one)
+    #expect(widest.status == 0, "\(widest.stderr)")
+    #expect(widest.stdout.hasPrefix("wide.webp  (Strip, versions 1 to 1, 1 stroke, 1 frames at 1 fps = 1 s, 16382 × "))
+    let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    #expect(help.contains("sides are even, 16384 at most (16383 for WebP) and 64 megapixels in all."), "\(help)")
+  }
+
   @Test func videoRefusals() throws {
     func error(_ arguments: [String]) throws -> (Int32, String) {
       let result = try runner.run(["timelapse", "Notes"] + arguments)

@@ -323,6 +323,21 @@ import Testing
     }
   }
 
+  /// WebP frames stop one pixel short of the renderer's (libwebp's limit): a strip drawn
+  /// 16384 pixels wide is refused before a frame is drawn.
+  @Test func webpFramesAreAtMost16383PixelsASide() throws {
+    let folder = try TemporaryFolder("timelapse-wide")
+    let archive = try archive(folder, [(try HandwritingPage.lineBytes(length: 3000), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.size = .fit(width: 16_384, height: 16_384)
+    let (plan, _) = try archive.timelapsePlan(of: "Plan", options: options)
+    #expect(plan.geometry.width == 16_384 && plan.geometry.height < 4096)
+    #expect(throws: ArchiveError.invalidArgument(.timelapse(.webpSize(width: 16_384, height: plan.geometry.height)))) {
+      try archive.timelapse(of: "Plan", options: options, to: .video(folder.path("wide.webp"), .webp))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("wide.webp")))
+  }
+
   /// A stop asked for between frames ends the time-lapse with `.timelapseStopped`: the frames
   /// of a folder written before it stay, a video leaves nothing, not even its temporary file.
   @Test func aStopEndsTheTimelapseBetweenFrames() throws {

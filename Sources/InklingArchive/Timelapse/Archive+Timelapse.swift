@@ -37,6 +37,9 @@ public struct TimelapseOptions: Sendable, Equatable {
   public static let maximumSeconds = 36_000.0
   public static let fpsRange = 1...120
   public static let maximumHold = 600.0
+  /// The widest and tallest frame of an animated WebP: libwebp's `WEBP_MAX_DIMENSION`, one
+  /// pixel short of the renderer's `RenderGeometry.maxDimension`.
+  public static let maximumWebPSide = 16_383
 }
 
 /// What a time-lapse video is written as.
@@ -108,8 +111,9 @@ extension Archive {
   ///   does not have, `.invalidArgument(.timelapse…)` for options out of range,
   ///   `.noReadableVersions` when no version in the range decodes, `.destinationExists`
   ///   (a file, or a frame in the folder) unless `overwrite`, `.destinationIsFolder`,
-  ///   `.fileSystem`, `.imageEncoding`, `.videoEncoding`, or `.timelapseStopped` when
-  ///   `shouldStop` asked.
+  ///   `.invalidArgument(.timelapse(.webpSize))` for WebP frames wider or taller than
+  ///   `TimelapseOptions.maximumWebPSide`, `.fileSystem`, `.imageEncoding`,
+  ///   `.videoEncoding`, or `.timelapseStopped` when `shouldStop` asked.
   public func timelapse(
     of name: String, options: TimelapseOptions = TimelapseOptions(), to destination: TimelapseDestination,
     overwrite: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },

@@ -27,7 +27,9 @@ struct TimelapseCommand: Command {
     "fps", valueName: "N", .integer(in: TimelapseOptions.fpsRange), default: 30, help: "Frames per second.")
   static let size = Option(
     "size", valueName: "WxH", dimensions,
-    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even.")
+    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even, "
+      + "\(RenderGeometry.maxDimension) at most (\(TimelapseOptions.maximumWebPSide) for WebP) and "
+      + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all.")
   static let scale = Option(
     "scale", valueName: "S", .number(above: 0, atMost: 16),
     help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
