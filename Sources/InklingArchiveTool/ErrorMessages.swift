@@ -35,8 +35,12 @@ extension ArchiveError {
     }
   }
 
-  /// The sentence printed after `Error: `.
-  var sentence: String {
+  /// The sentence printed after `Error: `, when no command says more.
+  var sentence: String { sentence(folderAdvice: "give a file name") }
+
+  /// The sentence printed after `Error: ` by a command whose advice for a destination that
+  /// is a folder is `folderAdvice` (`Command.folderAdvice`): each command has its own options.
+  func sentence(folderAdvice: String) -> String {
     switch self {
     case .unusableArchive(let path, let reason): Self.sentence(path, reason)
     case .importStopped(let path, let committed, let reason): Self.stoppedSentence(path, committed, reason)
@@ -91,8 +95,7 @@ extension ArchiveError {
       "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
         + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"
     case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
-    case .destinationIsFolder(let path):
-      "\(Quoted.text(path)) is a folder; give a file name with -o, or write into the folder with --to"
+    case .destinationIsFolder(let path): "\(Quoted.text(path)) is a folder; \(folderAdvice)"
     case .destinationNotRegularFile(let path):
       "\(Quoted.text(path)) is a symbolic link, a folder or a device, and is left as it is; remove it, or "
         + "write into another folder"

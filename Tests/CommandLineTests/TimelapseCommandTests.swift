@@ -346,7 +346,14 @@ import Testing
     #expect(try error(["-o", "taken.mp4"]) == (1, "Error: taken.mp4 already exists; use --force to replace it"))
     #expect(try String(contentsOfFile: folder + "/taken.mp4", encoding: .utf8) == "keep")
     _ = try runner.temporary.makeFolder("folder.mp4")
-    #expect(try error(["-o", "folder.mp4"]).0 == 1)
+    // timelapse has no --to: the advice names its own options.
+    #expect(
+      try error(["-o", "folder.mp4"])
+        == (
+          1,
+          "Error: folder.mp4 is a folder; give the video a file name with -o, or write numbered PNG frames into it "
+            + "with --frames"
+        ))
     // Nothing is left behind by a refused or finished write.
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
   }

@@ -40,6 +40,7 @@ struct TimelapseCommand: Command {
     help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min).")
 
   static let name = "timelapse"
+  static let folderAdvice = "give the video a file name with -o, or write numbered PNG frames into it with --frames"
 
   static let spec = CommandSpec(
     name, abstract: "Replay a draft being drawn, stroke by stroke, across every save.",
