@@ -63,6 +63,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case imageEncoding(detail: String)
   /// The video encoder or muxer failed (libavcodec, libavformat or libwebp's message).
   case videoEncoding(detail: String)
+  /// A time-lapse stopped before its last frame because its caller asked (`shouldStop`): a
+  /// video's file is not made (nor its temporary file left), while the `framesWritten` PNG
+  /// frames of a frame folder stay in it.
+  case timelapseStopped(framesWritten: Int)
   /// Text cannot be drawn (captions): no font could be opened, or FreeType failed.
   case textRendering(TextError)
   /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
@@ -218,6 +222,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case speed(Double)
     /// A time-lapse's frames are 2 … `RenderGeometry.maxDimension` pixels a side.
     case size(width: Int, height: Int)
+    /// An animated WebP's frames are at most `TimelapseOptions.maximumWebPSide` pixels a
+    /// side; these would be `width` × `height` (after fitting or scaling).
+    case webpSize(width: Int, height: Int)
     /// The first version replayed comes after the last.
     case range(from: Int, to: Int)
     /// At this pace the drawing would last longer than `TimelapseOptions.maximumSeconds`.
@@ -254,6 +261,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .draftNotInTrash(let name): "\"\(name)\" is not in the trash"
     case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
+    case .timelapseStopped(let written): "the time-lapse was stopped after \(written) frames written"
     case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
     case .tooLargeToZip(let draft, let bytes, let limit):

@@ -14,4 +14,12 @@ protocol Command: SendableMetatype {
   init(_ parsed: ParsedArguments) throws
   /// Does the work; returns the exit status.
   func run(_ context: CommandContext) throws -> Int32
+  /// What to do when the file to write is a folder (`ArchiveError.destinationIsFolder`), in
+  /// this command's options: the end of "PATH is a folder; …". Only restore can write into
+  /// the folder with --to.
+  static var folderAdvice: String { get }
+}
+
+extension Command {
+  static var folderAdvice: String { "give a file name with -o" }
 }

@@ -28,7 +28,7 @@ enum Dispatch {
         }
         throw parsed.usageError(error.sentence)
       }
-      context.printError("Error: \(error.sentence)")
+      context.printError("Error: \(error.sentence(folderAdvice: command.folderAdvice))")
       return error.exitStatus
     }
   }

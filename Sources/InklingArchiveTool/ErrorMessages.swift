@@ -28,13 +28,19 @@ extension ArchiveError {
     switch self {
     case .unusableArchive, .importStopped, .openedReadOnly, .damagedVersion, .cannotMerge, .mergeStoppedAtDamage:
       ExitStatus.archiveUnusable
+    // The command that stops a time-lapse says 143 for SIGTERM itself (StopSignals).
+    case .timelapseStopped: ExitStatus.interrupted
     case .invalidDate, .invalidPattern, .invalidArgument, .searchSyntax: ExitStatus.usage
     default: ExitStatus.someInputsRejected
     }
   }
 
-  /// The sentence printed after `Error: `.
-  var sentence: String {
+  /// The sentence printed after `Error: `, when no command says more.
+  var sentence: String { sentence(folderAdvice: "give a file name") }
+
+  /// The sentence printed after `Error: ` by a command whose advice for a destination that
+  /// is a folder is `folderAdvice` (`Command.folderAdvice`): each command has its own options.
+  func sentence(folderAdvice: String) -> String {
     switch self {
     case .unusableArchive(let path, let reason): Self.sentence(path, reason)
     case .importStopped(let path, let committed, let reason): Self.stoppedSentence(path, committed, reason)
@@ -73,6 +79,10 @@ extension ArchiveError {
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
     case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
     case .videoEncoding(let detail): "the video could not be encoded: \(detail)"
+    case .timelapseStopped(let written):
+      written == 0
+        ? "the time-lapse was stopped; nothing was written"
+        : "the time-lapse was stopped after \(Plural.count(written, "frame")); the rest were not written"
     case .noReadableVersions(let draft, let from, let to):
       from == to
         ? "the drawing of \(Quoted.name(draft)) version \(from) does not decode, so there is nothing to replay"
@@ -85,8 +95,7 @@ extension ArchiveError {
       "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
         + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"
     case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
-    case .destinationIsFolder(let path):
-      "\(Quoted.text(path)) is a folder; give a file name with -o, or write into the folder with --to"
+    case .destinationIsFolder(let path): "\(Quoted.text(path)) is a folder; \(folderAdvice)"
     case .destinationNotRegularFile(let path):
       "\(Quoted.text(path)) is a symbolic link, a folder or a device, and is left as it is; remove it, or "
         + "write into another folder"
@@ -251,9 +260,14 @@ extension ArchiveError {
     case .speed(let factor): "--speed must be above 0, not \(Format.number(factor))"
     case .size(let width, let height):
       "--size must be 2 to \(RenderGeometry.maxDimension) pixels a side, not \(width)x\(height)"
+    case .webpSize(let width, let height):
+      "an animated WebP is at most \(TimelapseOptions.maximumWebPSide) pixels a side, and these frames would be "
+        + "\(width) × \(height); give a smaller --size or --scale, or write an MP4"
     case .range(let from, let to): "--from (\(from)) must not come after --to (\(to))"
     case .length(let seconds):
-      "at this pace the video would last \(Format.number(seconds)) seconds, more than "
+      // A factor like 1e-300x gives a length hundreds of digits long, which says no more.
+      "at this pace the video would last "
+        + (seconds < 1e9 ? "\(Format.number(seconds)) seconds, more than " : "more than a billion seconds; at most ")
         + "\(Format.number(TimelapseOptions.maximumSeconds)); use --duration or a higher --speed"
     }
   }

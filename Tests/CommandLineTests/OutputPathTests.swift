@@ -65,6 +65,12 @@ import Testing
     #expect(
       folderTarget.stderr
         == "Error: Drafts/ is a folder; give a file name with -o, or write into the folder with --to\n")
+    // Only restore has --to; the others are not told to use it.
+    for (command, extra) in [("render", ["--scale", "1"]), ("thumbnail", [])] {
+      let folderPicture = try runner.run([command, "Cat", "-o", "Drafts/"] + extra)
+      #expect(folderPicture.status == 1, "\(command)")
+      #expect(folderPicture.stderr == "Error: Drafts/ is a folder; give a file name with -o\n", "\(command)")
+    }
   }
 
   @Test func everyVersionLandsEvenWhenTwoShareAFileName() throws {

@@ -2,6 +2,10 @@ import Foundation
 import InklingTestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `timelapse` run as a person would: the frames it writes, its report and every refusal.
 @Suite struct TimelapseCommandTests {
   let runner: BinaryRunner
@@ -55,6 +59,55 @@ import Testing
     #expect(marks?.first?["seconds"] as? Double == Double(frame) / 5)
   }
 
+  /// TIME is one grammar for --duration and --hold: decimal numbers and the units h, min (or
+  /// m), s and ms, largest first. The values read show in the library's range errors.
+  @Test func timesAreReadInTheirUnits() throws {
+    func error(_ arguments: [String]) throws -> (Int32, String) {
+      let result = try runner.run(["timelapse", "Plan", "--frames", "f"] + arguments)
+      return (result.status, String(result.stderr.prefix { $0 != "\n" }))
+    }
+    for (hold, seconds) in [
+      ("1h", "3600"), ("1.5h", "5400"), ("1h30m", "5400"), ("1h30min", "5400"), ("11min", "660"), ("11m", "660"),
+      ("10m1s", "601"), ("10min0.5s", "600.5"), ("601000ms", "601"), ("10m1s500ms", "601.5"), ("700", "700"),
+      ("1H", "3600"),
+    ] {
+      #expect(
+        try error(["--hold", hold]) == (2, "Error: --hold must be 0 to 600 seconds, not \(seconds)"), "\(hold)")
+    }
+    for (duration, seconds) in [("1ms", "0.0"), ("1500ms", "1.5"), ("1min", "60"), ("1m30s", "90"), ("90", "90")] {
+      #expect(
+        try error(["--hold", "10min", "--duration", duration])
+          == (2, "Error: --duration must be longer than the hold (600 s) and at most 36000 seconds, not \(seconds)"),
+        "\(duration)")
+    }
+    #expect(
+      try error(["--duration", "10h1s"])
+        == (2, "Error: --duration must be longer than the hold (2 s) and at most 36000 seconds, not 36001"))
+    let expected =
+      "like 45s, 1m30s, 1.5h or 500ms (units h, min or m, s, ms; a number alone is seconds)."
+    for refused in [
+      "0x10s", "1e3s", "1e3", "0x10", "1d", "2mo", "1m30", "30s1m", "1s1s", "1min1m", "1.s", ".5s", "1,5s", "-1s",
+      "inf", "nan", "s", "1 s", "+1s", "١s",
+    ] {
+      #expect(
+        try error(["--duration", refused])
+          == (2, "Error: Invalid value '\(refused)' for '--duration TIME': expected a time above 0, \(expected)"),
+        "\(refused)")
+      #expect(
+        try error(["--hold", refused])
+          == (2, "Error: Invalid value '\(refused)' for '--hold TIME': expected a time of 0 or more, \(expected)"),
+        "\(refused)")
+    }
+    // The help says what TIME is.
+    let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    #expect(
+      help.contains(
+        "TIME (--duration, --hold) is a decimal number and a unit, h, min (or m), s or ms, or several from the "
+          + "largest unit to the smallest: 45s, 1.5h, 1m30s, 2s500ms. A number alone is seconds."))
+    #expect(help.contains("(default 30s, at most 10h)") && help.contains("(at most 10min)"))
+  }
+
   @Test func refusals() throws {
     func error(_ arguments: [String]) throws -> (Int32, String) {
       let result = try runner.run(["timelapse"] + arguments)
@@ -89,6 +142,26 @@ import Testing
     #expect(try error(["Nobody", "--frames", "f"]).1.hasPrefix("Error: no draft named \"Nobody\""))
     let speed = try error(["Plan", "--frames", "f", "--speed", "0.0000001x"])
     #expect(speed.0 == 2 && speed.1.hasPrefix("Error: at this pace the video would last"))
+    // Factors whose frame count no Int holds are refused as well, not a crash (exit 132).
+    for tiny in ["1e-20x", "1e-300x", "4.9e-324x"] {
+      #expect(
+        try error(["Plan", "--frames", "f", "--speed", tiny])
+          == (
+            2,
+            "Error: at this pace the video would last more than a billion seconds; at most 36000; use --duration "
+              + "or a higher --speed"
+          ), "\(tiny)")
+    }
+    for unusable in ["inf", "nan", "-1x"] {
+      #expect(try error(["Plan", "--frames", "f", "--speed", unusable]).0 == 2, "\(unusable)")
+    }
+    for (option, value) in [
+      ("--fps", "1e300"), ("--fps", "99999999999999999999"), ("--size", "99999999999999999999"),
+      ("--size", "9223372036854775807"), ("--scale", "1e300"), ("--scale", "inf"), ("--hold", "1e300"),
+      ("--hold", "nan"), ("--duration", "1e300"), ("--duration", "inf"),
+    ] {
+      #expect(try error(["Plan", "--frames", "f", option, value]).0 == 2, "\(option) \(value)")
+    }
     // Frames already there stay unless --force.
     let short = ["Plan", "--frames", "f", "--duration", "1s", "--hold", "0", "--fps", "2", "--size", "32"]
     #expect(try runner.run(["timelapse"] + short).status == 0)
@@ -190,6 +263,75 @@ import Testing
     #expect(again.stdoutBytes == bytes)
   }
 
+  /// Ctrl-C or SIGTERM during a long time-lapse stops it between two frames: no video and no
+  /// temporary file are left, one line says so, and the status is 130 or 143, as for import.
+  /// The frames of a folder written so far stay, and the line counts them.
+  @Test func aSignalStopsTheTimelapseWithoutLeavingItsTemporaryFile() throws {
+    // 90,000 frames of 1080 px: minutes of work, however fast the machine.
+    let long = ["--archive", runner.archive, "timelapse", "Notes", "--duration", "3000s"]
+    for (signal, status, target) in [
+      (SIGINT, Int32(130), ["-o", folder + "/s.mp4"]), (SIGTERM, 143, ["-o", folder + "/s.mp4"]),
+      (SIGINT, 130, ["--frames", folder + "/frames"]),
+    ] {
+      let child = try BinaryRunner.start(long + target, outputFolder: folder)
+      // Signalled once it is writing: its temporary file, or its first frame, is there.
+      let started = Date()
+      while child.poll() == nil && Date().timeIntervalSince(started) < 60 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        if names.contains(where: { $0.hasSuffix(".tmp") })
+          || FileManager.default.fileExists(atPath: folder + "/frames/00001.png")
+        {
+          break
+        }
+        usleep(5_000)
+      }
+      usleep(200_000)
+      kill(child.pid, signal)
+      let outcome = child.wait(timeout: 60)
+      #expect(outcome.status == status, "\(target): \(child.stderr)")
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      #expect(!names.contains { $0.hasSuffix(".tmp") || $0.hasPrefix("s.mp4") }, "\(names)")
+      if target[0] == "-o" {
+        #expect(child.stderr == "Stopped: \(folder)/s.mp4 was not written.\n")
+      } else {
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/frames").count
+        #expect(written > 0 && written < 90_000)
+        // The count has its thousands separated (11,483).
+        #expect(
+          child.stderr.replacingOccurrences(of: ",", with: "")
+            == "Stopped: \(written) frames of the time-lapse are in \(folder)/frames; the rest were not drawn.\n")
+      }
+    }
+  }
+
+  /// libwebp's frames are at most 16383 pixels a side, one short of the renderer's: a wide
+  /// strip at --size 16384 is refused before a frame is drawn (libwebp refused it at the
+  /// first frame, "WebPEncodingError: 5"), and at --size 16383 it is written.
+  @Test func webpFramesAreAtMost16383PixelsASide() throws {
+    let drawing = Data(try HandwritingPage.lineBytes(length: 3000))
+    let json = #"{"drawingData":"\#(drawing.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
+    try runner.temporary.write("Strip/Strip-2026-07-01T12:00:00Z.inkling", json)
+    #expect(try runner.run(["--quiet", "import", folder + "/Strip"]).status == 0)
+    let one = ["--duration", "1s", "--hold", "0", "--fps", "1"]
+    for arguments in [["-o", "wide.webp"], ["-o", "-", "--format", "webp"]] {
+      let result = try runner.run(["timelapse", "Strip", "--size", "16384"] + one + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(
+        result.stderr.hasPrefix(
+          "Error: an animated WebP is at most 16383 pixels a side, and these frames would be 16384 × "),
+        "\(result.stderr)")
+      #expect(result.stderr.contains("; give a smaller --size or --scale, or write an MP4\n"))
+      #expect(result.stdout.isEmpty)
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder + "/wide.webp"))
+    let widest = try runner.run(["timelapse", "Strip", "--size", "16383", "-o", "wide.webp"] + one)
+    #expect(widest.status == 0, "\(widest.stderr)")
+    #expect(widest.stdout.hasPrefix("wide.webp  (Strip, versions 1 to 1, 1 stroke, 1 frames at 1 fps = 1 s, 16382 × "))
+    let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    #expect(help.contains("sides are even, 16384 at most (16383 for WebP) and 64 megapixels in all."), "\(help)")
+  }
+
   @Test func videoRefusals() throws {
     func error(_ arguments: [String]) throws -> (Int32, String) {
       let result = try runner.run(["timelapse", "Notes"] + arguments)
@@ -204,7 +346,14 @@ import Testing
     #expect(try error(["-o", "taken.mp4"]) == (1, "Error: taken.mp4 already exists; use --force to replace it"))
     #expect(try String(contentsOfFile: folder + "/taken.mp4", encoding: .utf8) == "keep")
     _ = try runner.temporary.makeFolder("folder.mp4")
-    #expect(try error(["-o", "folder.mp4"]).0 == 1)
+    // timelapse has no --to: the advice names its own options.
+    #expect(
+      try error(["-o", "folder.mp4"])
+        == (
+          1,
+          "Error: folder.mp4 is a folder; give the video a file name with -o, or write numbered PNG frames into it "
+            + "with --frames"
+        ))
     // Nothing is left behind by a refused or finished write.
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".tmp") }.isEmpty)
   }

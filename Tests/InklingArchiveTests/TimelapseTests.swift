@@ -323,6 +323,78 @@ import Testing
     }
   }
 
+  /// WebP frames stop one pixel short of the renderer's (libwebp's limit): a strip drawn
+  /// 16384 pixels wide is refused before a frame is drawn.
+  @Test func webpFramesAreAtMost16383PixelsASide() throws {
+    let folder = try TemporaryFolder("timelapse-wide")
+    let archive = try archive(folder, [(try HandwritingPage.lineBytes(length: 3000), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.size = .fit(width: 16_384, height: 16_384)
+    let (plan, _) = try archive.timelapsePlan(of: "Plan", options: options)
+    #expect(plan.geometry.width == 16_384 && plan.geometry.height < 4096)
+    #expect(throws: ArchiveError.invalidArgument(.timelapse(.webpSize(width: 16_384, height: plan.geometry.height)))) {
+      try archive.timelapse(of: "Plan", options: options, to: .video(folder.path("wide.webp"), .webp))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("wide.webp")))
+  }
+
+  /// A stop asked for between frames ends the time-lapse with `.timelapseStopped`: the frames
+  /// of a folder written before it stay, a video leaves nothing, not even its temporary file.
+  @Test func aStopEndsTheTimelapseBetweenFrames() throws {
+    let folder = try TemporaryFolder("timelapse-stop")
+    let archive = try archive(folder, [(try deviceSample("three-pen-strokes"), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.pace = .duration(10)
+    options.fps = 10
+    options.size = .fit(width: 64, height: 64)
+    var asked = 0
+    #expect(throws: ArchiveError.timelapseStopped(framesWritten: 3)) {
+      try archive.timelapse(
+        of: "Plan", options: options, to: .frames(folder: folder.path("frames")),
+        shouldStop: {
+          asked += 1
+          return asked > 3
+        })
+    }
+    #expect(try frames(in: folder.path("frames")).count == 3)
+    for format in TimelapseFormat.allCases {
+      asked = 0
+      _ = try folder.makeFolder(format.rawValue)
+      #expect(throws: ArchiveError.timelapseStopped(framesWritten: 0)) {
+        try archive.timelapse(
+          of: "Plan", options: options, to: .video(folder.path("\(format)/video.\(format)"), format),
+          shouldStop: {
+            asked += 1
+            return asked > 3
+          })
+      }
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path(format.rawValue)) == [])
+    }
+    #expect(throws: ArchiveError.timelapseStopped(framesWritten: 0)) {
+      try archive.timelapseVideo(of: "Plan", options: options, shouldStop: { true })
+    }
+  }
+
+  /// A stroke whose times say it took 10^38 seconds (the largest a float time offset holds):
+  /// refused at its own pace, not a trap, and fitted to a duration.
+  @Test func aStrokeOfAbsurdLengthIsRefusedOrFitted() throws {
+    let folder = try TemporaryFolder("timelapse-absurd")
+    var drawing = try decode(try deviceSample("three-pen-strokes"))
+    let points = drawing.strokes[0].path!.points.indices
+    drawing.strokes[0].path!.points[points.last!].timeOffset = 3e38
+    let archive = try archive(folder, [(try DrawingWriter.write(drawing), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.pace = .realTime
+    #expect(throws: ArchiveError.self) { try archive.timelapsePlan(of: "Plan", options: options) }
+    options.pace = .speed(1000)
+    #expect(throws: ArchiveError.self) { try archive.timelapsePlan(of: "Plan", options: options) }
+    options.pace = .duration(3)
+    options.hold = 1
+    options.fps = 10
+    let (_, summary) = try archive.timelapsePlan(of: "Plan", options: options)
+    #expect(summary.frames == 30)
+  }
+
   /// A draft of many strokes (20,000 here; scripts/bench-timelapse times 200,000 in a release
   /// build): every stroke drawn, in the frames asked for, with progress all along.
   @Test func aDraftOfManyStrokesFinishes() throws {
@@ -381,6 +453,12 @@ import Testing
       return
     }
     #expect(seconds > TimelapseOptions.maximumSeconds)
+    // More frames than an Int holds: refused too, not a trap in the planner.
+    guard case .invalidArgument(.timelapse(.length(let endless)))? = refused({ $0.pace = .speed(1e-300) }) else {
+      Issue.record("a pace that would last 1e300 seconds is refused")
+      return
+    }
+    #expect(endless > 1e300)
     do {
       _ = try archive.timelapsePlan(of: "Nope", options: TimelapseOptions())
       Issue.record("no draft called Nope")

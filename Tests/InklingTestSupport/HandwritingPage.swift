@@ -23,6 +23,22 @@ package enum HandwritingPage {
       })
   }
 
+  /// The bytes of a drawing of one stroke of loops `length` points long, with a time at each
+  /// point: a strip many times wider than tall, whose frames reach the widest sides. The
+  /// stroke is the first of a device sample with its points replaced, so that the drawing has
+  /// everything PencilKit needs (the iOS 26 threshold left out, as the writer does).
+  package static func lineBytes(length: Double) throws -> [UInt8] {
+    var drawing = try Drawing(bytes: DeviceSamples.drawing("three-pen-strokes"))
+    var stroke = drawing.strokes[0]
+    var points = loops(x: 0, y: 0, length: length, count: 400).points
+    for k in points.indices { points[k].timeOffset = Double(k) / 120 }
+    stroke.path?.points = points
+    stroke.path?.varyingProperties.remove(.threshold)
+    stroke.path?.constantProperties.remove(.threshold)
+    drawing.strokes = [stroke]
+    return try DrawingWriter.write(drawing)
+  }
+
   /// A page of `count` strokes of `points` points each, four in five with a black pen and the
   /// rest with a blue marker, at random places on a 700 × 900 pt page.
   package static func page(strokes count: Int, points: Int, seed: UInt64 = 1) -> Drawing {

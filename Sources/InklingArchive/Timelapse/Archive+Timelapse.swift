@@ -37,6 +37,9 @@ public struct TimelapseOptions: Sendable, Equatable {
   public static let maximumSeconds = 36_000.0
   public static let fpsRange = 1...120
   public static let maximumHold = 600.0
+  /// The widest and tallest frame of an animated WebP: libwebp's `WEBP_MAX_DIMENSION`, one
+  /// pixel short of the renderer's `RenderGeometry.maxDimension`.
+  public static let maximumWebPSide = 16_383
 }
 
 /// What a time-lapse video is written as.
@@ -100,16 +103,21 @@ protocol TimelapseSink {
 
 extension Archive {
   /// Writes the time-lapse of the draft called `name` to `destination`, calling `progress`
-  /// with the frames written and the frames in all after each frame.
+  /// with the frames written and the frames in all after each frame. `shouldStop` is asked
+  /// before each frame (Ctrl-C in the command line): when it says true, the time-lapse ends
+  /// there.
   ///
   /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion` for a `from` or `to` the draft
   ///   does not have, `.invalidArgument(.timelapse…)` for options out of range,
   ///   `.noReadableVersions` when no version in the range decodes, `.destinationExists`
   ///   (a file, or a frame in the folder) unless `overwrite`, `.destinationIsFolder`,
-  ///   `.fileSystem`, `.imageEncoding` or `.videoEncoding`.
+  ///   `.invalidArgument(.timelapse(.webpSize))` for WebP frames wider or taller than
+  ///   `TimelapseOptions.maximumWebPSide`, `.fileSystem`, `.imageEncoding`,
+  ///   `.videoEncoding`, or `.timelapseStopped` when `shouldStop` asked.
   public func timelapse(
     of name: String, options: TimelapseOptions = TimelapseOptions(), to destination: TimelapseDestination,
-    overwrite: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    overwrite: Bool = false, progress: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+    shouldStop: () -> Bool = { false }
   ) throws(ArchiveError) -> TimelapseSummary {
     let (plan, summary) = try timelapsePlan(of: name, options: options)
     var sink: any TimelapseSink
@@ -122,33 +130,40 @@ extension Archive {
     }
     var frames = TimelapseFrames(plan)
     let total = plan.frameCount
-    while let image = frames.next() {
+    while !shouldStop() {
+      guard let image = frames.next() else {
+        try sink.finish()
+        return summary
+      }
       try sink.add(image)
       progress(frames.nextFrame, total)
     }
-    try sink.finish()
-    return summary
+    // The sink goes with this scope: a video's temporary file with it (MP4Sink's deinit),
+    // while the frames of a folder, each a whole PNG, stay.
+    if case .frames = destination { throw .timelapseStopped(framesWritten: frames.nextFrame) }
+    throw .timelapseStopped(framesWritten: 0)
   }
 
   /// The draft's time-lapse as the bytes of one video, for a caller that keeps it or sends it
   /// on rather than writing a file (the server's draft page, `timelapse -o -`). It is made in
   /// a temporary file in `$TMPDIR`.
   ///
-  /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`.
+  /// - Throws: as `timelapse(of:options:to:overwrite:progress:shouldStop:)`.
   public func timelapseVideo(
     of name: String, options: TimelapseOptions = TimelapseOptions(), format: TimelapseFormat = .mp4,
-    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }, shouldStop: () -> Bool = { false }
   ) throws(ArchiveError) -> (video: [UInt8], summary: TimelapseSummary) {
     let path = try FileOutput.temporaryFile(for: nil, overwrite: true)
     defer { unlink(path) }
     let summary = try timelapse(
-      of: name, options: options, to: .video(path, format), overwrite: true, progress: progress)
+      of: name, options: options, to: .video(path, format), overwrite: true, progress: progress,
+      shouldStop: shouldStop)
     return (try FileOutput.contents(of: path), summary)
   }
 
   /// The plan of the draft's time-lapse and what it will show, without drawing a frame.
   ///
-  /// - Throws: as `timelapse(of:options:to:overwrite:progress:)`, less the output's errors.
+  /// - Throws: as `timelapse(of:options:to:overwrite:progress:shouldStop:)`, less the output's errors.
   public func timelapsePlan(of name: String, options: TimelapseOptions) throws(ArchiveError) -> (
     TimelapsePlan, TimelapseSummary
   ) {
@@ -183,6 +198,12 @@ extension Archive {
       }
     }
     guard !replayed.isEmpty else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
+    // Refused before it is made into frames: a speed factor like 1e-300 (or a stroke whose
+    // times say it took centuries) asks for more frames than an Int holds.
+    let drawing = planner.drawingSeconds(pace: options.pace, hold: options.hold)
+    guard drawing <= TimelapseOptions.maximumSeconds else {
+      throw .invalidArgument(.timelapse(.length(seconds: drawing + options.hold)))
+    }
     let plan = planner.plan(pace: options.pace, fps: options.fps, hold: options.hold, size: options.size)
     let seconds = Double(plan.frameCount) / Double(plan.fps)
     guard seconds <= TimelapseOptions.maximumSeconds + options.hold else {

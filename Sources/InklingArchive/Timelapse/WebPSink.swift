@@ -11,9 +11,15 @@ final class WebPSink: TimelapseSink {
   private let size: (width: Int, height: Int)
   private var animation: OpaquePointer?
 
-  /// - Throws: `ArchiveError.destinationExists` or `.destinationIsFolder` before any frame is
-  ///   drawn, `.videoEncoding` when the encoder cannot start.
+  /// - Throws: `ArchiveError.invalidArgument(.timelapse(.webpSize))`,
+  ///   `.destinationExists` or `.destinationIsFolder` before any frame is drawn,
+  ///   `.videoEncoding` when the encoder cannot start.
   init(target: String, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
+    // libwebp takes larger frames only to refuse them when the first is added
+    // ("WebPEncodingError: 5"), after the first frame is drawn.
+    guard Swift.max(geometry.width, geometry.height) <= TimelapseOptions.maximumWebPSide else {
+      throw .invalidArgument(.timelapse(.webpSize(width: geometry.width, height: geometry.height)))
+    }
     try FileOutput.checkWritable(target, overwrite: overwrite)
     self.target = target
     self.overwrite = overwrite

@@ -11,6 +11,7 @@ struct BackupCommand: Command {
   static let full = Flag("full", help: "Check the copy with check --full (reads all of it).")
 
   static let name = "backup"
+  static let folderAdvice = "give the backup a file name"
 
   static let spec = CommandSpec(
     name, abstract: "Copy the archive safely, even while it is in use.",

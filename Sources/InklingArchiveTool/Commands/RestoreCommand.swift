@@ -12,6 +12,7 @@ struct RestoreCommand: Command {
     "all-versions", help: "Restore every version into the folder (--to, else the current folder).")
 
   static let name = "restore"
+  static let folderAdvice = "give a file name with -o, or write into the folder with --to"
 
   static let spec = CommandSpec(
     name, abstract: "Write a version of a draft back out, byte for byte.",

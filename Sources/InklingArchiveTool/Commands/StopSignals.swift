@@ -1,6 +1,6 @@
 // Ctrl-C and SIGTERM for the commands that stop cleanly rather than die: import and watch
-// stop after the batch being written commits, export before its next file, and each says
-// what was done.
+// stop after the batch being written commits, export before its next file, timelapse between
+// two frames (removing its video's temporary file), and each says what was done.
 
 import InklingArchive
 import InklingCommandLine

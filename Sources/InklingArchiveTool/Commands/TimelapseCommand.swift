@@ -15,8 +15,9 @@ struct TimelapseCommand: Command {
     "frames", valueName: "DIR", .folder,
     help: "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing.")
   static let duration = Option(
-    "duration", valueName: "TIME", seconds.where("a time above 0, like 30s or 1m") { $0 > 0 },
-    help: "How long the video lasts, the hold included (default 30s): the drawing time is fitted to it.")
+    "duration", valueName: "TIME", seconds.where("a time above 0, " + timeForms) { $0 > 0 },
+    help: "How long the video lasts, the hold included (default 30s, at most "
+      + "\(Format.number(TimelapseOptions.maximumSeconds / 3600))h): the drawing time is fitted to it.")
   static let speed = Option(
     "speed", valueName: "FACTOR", factor,
     help: "Play the drawing time (long pauses shortened) this many times faster, like 20x, instead of fitting it.")
@@ -26,17 +27,20 @@ struct TimelapseCommand: Command {
     "fps", valueName: "N", .integer(in: TimelapseOptions.fpsRange), default: 30, help: "Frames per second.")
   static let size = Option(
     "size", valueName: "WxH", dimensions,
-    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even.")
+    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even, "
+      + "\(RenderGeometry.maxDimension) at most (\(TimelapseOptions.maximumWebPSide) for WebP) and "
+      + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all.")
   static let scale = Option(
     "scale", valueName: "S", .number(above: 0, atMost: 16),
     help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
   static let from = Option("from", valueName: "N", .positive, help: "Start the replay at version N (1 is the oldest).")
   static let to = Option("to", valueName: "N", .positive, help: "End the replay at version N (default: the newest).")
   static let hold = Option(
-    "hold", valueName: "TIME", seconds.where("a time of 0 or more, like 2s") { $0 >= 0 }, default: 2,
-    help: "Hold the last frame this long.")
+    "hold", valueName: "TIME", seconds.where("a time of 0 or more, " + timeForms) { $0 >= 0 }, default: 2,
+    help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min).")
 
   static let name = "timelapse"
+  static let folderAdvice = "give the video a file name with -o, or write numbered PNG frames into it with --frames"
 
   static let spec = CommandSpec(
     name, abstract: "Replay a draft being drawn, stroke by stroke, across every save.",
@@ -49,7 +53,12 @@ struct TimelapseCommand: Command {
       are the drawing's share image (as `render` draws it), fitted into --size. Versions \
       whose drawings do not decode are skipped with a note; strokes without usable times \
       are drawn at an even pace, with a note. Progress is shown while standard error is a \
-      terminal.
+      terminal. Ctrl-C or SIGTERM stops it between two frames: no video is written (nor a \
+      temporary file left), and the frames already in --frames DIR stay.
+
+      TIME (--duration, --hold) is a decimal number and a unit, h, min (or m), s or ms, or \
+      several from the largest unit to the smallest: 45s, 1.5h, 1m30s, 2s500ms. A number \
+      alone is seconds.
 
       Examples:
         inkling-archive timelapse Cat -o cat.mp4
@@ -125,6 +134,10 @@ struct TimelapseCommand: Command {
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)
     let progress = context.progressLine()
+    // Ctrl-C or SIGTERM ends the time-lapse between two frames, so that the library removes
+    // the video's temporary file, which a signal's default action would leave behind.
+    let stop = try WatchStop()
+    StopSignals.install(stop)
     let summary: TimelapseSummary
     do {
       let show = { (done: Int, total: Int) in
@@ -134,12 +147,19 @@ struct TimelapseCommand: Command {
       }
       switch destination {
       case .written(let destination):
-        summary = try archive.timelapse(of: draft, options: options, to: destination, overwrite: force, progress: show)
+        summary = try archive.timelapse(
+          of: draft, options: options, to: destination, overwrite: force, progress: show,
+          shouldStop: { stop.isRequested })
       case .standardOutput(let format):
         let video: [UInt8]
-        (video, summary) = try archive.timelapseVideo(of: draft, options: options, format: format, progress: show)
+        (video, summary) = try archive.timelapseVideo(
+          of: draft, options: options, format: format, progress: show, shouldStop: { stop.isRequested })
         try OutputTarget.writeToStandardOutput(video)
       }
+    } catch ArchiveError.timelapseStopped(let written) {
+      progress.finish()
+      if !context.quiet { context.printError("Stopped: " + stoppedSentence(framesWritten: written)) }
+      return StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) ?? ExitStatus.interrupted
     } catch {
       progress.finish()
       throw error
@@ -179,31 +199,67 @@ struct TimelapseCommand: Command {
     return ExitStatus.success
   }
 
+  /// What a stop left: no video, or the frames written so far.
+  private func stoppedSentence(framesWritten: Int) -> String {
+    switch destination {
+    case .written(.frames(let folder)):
+      "\(Plural.count(framesWritten, "frame")) of the time-lapse \(framesWritten == 1 ? "is" : "are") in "
+        + "\(Quoted.text(folder)); the rest were not drawn."
+    case .written(.video(let path, _)): "\(Quoted.text(path)) was not written."
+    case .standardOutput: "nothing was written to standard output."
+    }
+  }
+
   private static var formatNames: String { TimelapseFormat.allCases.map(\.rawValue).joined(separator: " or ") }
   private static var extensions: String { TimelapseFormat.allCases.map { "." + $0.rawValue }.joined(separator: " or ") }
 
   // MARK: - Value kinds
 
-  /// `30`, `30s`, `1.5s`, `2m`, `1m30s`: seconds.
-  static let seconds = ValueKind<Double>(
-    expected: "a time like 30s or 1m", format: { Format.number($0) + "s" }, parse: parseSeconds)
+  /// The forms of TIME, for the help and every error about one.
+  static let timeForms = "like 45s, 1m30s, 1.5h or 500ms (units h, min or m, s, ms; a number alone is seconds)"
 
+  /// TIME: `45`, `45s`, `1.5h`, `1m30s`, `2min`, `500ms`, in seconds (see `parseSeconds`).
+  static let seconds = ValueKind<Double>(
+    expected: "a time " + timeForms, format: { Format.number($0) + "s" }, parse: parseSeconds)
+
+  /// The units of TIME, largest first, in seconds. `m` is minutes, as `min` is: a time-lapse
+  /// is never months long, so the `m` the date grammar refuses as ambiguous is not here.
+  private static let timeUnits: [String: Double] = ["h": 3600, "min": 60, "m": 60, "s": 1, "ms": 0.001]
+
+  /// TIME in seconds: a plain decimal number (`1`, `1.5`) and a unit of `timeUnits`, or
+  /// several, each unit smaller than the one before (`1h30m`, `2s500ms`); a number alone is
+  /// seconds. Nothing else: `Double(_:)` alone would read `0x10` and `1e3`, a number after a
+  /// unit (`1m30`) could be seconds or the minutes of `1h30`, and nil is the refusal.
   private static func parseSeconds(_ text: String) -> Double? {
-    var rest = Substring(text)
+    let characters = Array(text.lowercased())
+    func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
+    var index = 0
     var total = 0.0
-    var any = false
-    if let m = rest.firstIndex(of: "m"), let minutes = Double(rest[..<m]), minutes.isFinite, minutes >= 0 {
-      total += minutes * 60
-      rest = rest[rest.index(after: m)...]
-      any = true
+    var previousUnit = Double.infinity
+    var parts = 0
+    while index < characters.count {
+      let start = index
+      while index < characters.count && isDigit(characters[index]) { index += 1 }
+      guard index > start else { return nil }
+      if index < characters.count && characters[index] == "." {
+        index += 1
+        let fraction = index
+        while index < characters.count && isDigit(characters[index]) { index += 1 }
+        guard index > fraction else { return nil }
+      }
+      guard let number = Double(String(characters[start..<index])) else { return nil }
+      let unitStart = index
+      while index < characters.count && ("a"..."z").contains(characters[index]) { index += 1 }
+      guard index > unitStart else {
+        // A number alone is seconds; after a unit it is refused (see above).
+        return parts == 0 && index == characters.count && number.isFinite ? number : nil
+      }
+      guard let unit = timeUnits[String(characters[unitStart..<index])], unit < previousUnit else { return nil }
+      total += number * unit
+      previousUnit = unit
+      parts += 1
     }
-    if rest.hasSuffix("s") { rest = rest.dropLast() }
-    if !rest.isEmpty {
-      guard let seconds = Double(rest), seconds.isFinite, seconds >= 0 else { return nil }
-      total += seconds
-      any = true
-    }
-    return any ? total : nil
+    return parts > 0 && total.isFinite ? total : nil
   }
 
   /// `20x` or `20`: a speed factor above 0.

@@ -190,10 +190,57 @@ public struct TimelapsePlanner {
     saveEnds.append(steps.count)
   }
 
+  /// How long the drawing part lasts at `pace`, the hold left out, in seconds; it may be
+  /// infinite. A caller refuses a drawing too long before asking for its `plan`: a tiny
+  /// speed factor (or a stroke whose times say it took centuries) gives more frames than
+  /// anyone would wait for, or than an `Int` holds.
+  public func drawingSeconds(pace: TimelapsePace, hold: Double) -> Double {
+    Self.seconds(clock: clock(even: !timesAreUsable).end, pace: pace, hold: hold)
+  }
+
   /// The plan: the clock fitted to `pace`, `fps` frames a second, the last frame held for
-  /// `hold` seconds, frames of `size`.
+  /// `hold` seconds, frames of `size`. A drawing part or a hold longer than
+  /// `maximumFrames` frames is cut to it: `drawingSeconds` tells the caller first.
   public func plan(pace: TimelapsePace, fps: Int, hold: Double, size: TimelapseSize) -> TimelapsePlan {
     let even = !timesAreUsable
+    let (times, clock) = clock(even: even)
+    let seconds = Self.seconds(clock: clock, pace: pace, hold: hold)
+    let drawingFrames = clock > 0 ? Swift.max(Self.frames(seconds, fps: fps), 1) : 0
+    let holdFrames = Swift.max(Self.frames(hold, fps: fps), drawingFrames == 0 ? 1 : 0)
+    // A stroke's box can decide its edge pixels (render gives the pieces at the drawing's
+    // edges their exact bounds, the rest a looser box), so the newest save's strokes are
+    // drawn in the boxes its render uses, and the last frame is its render.
+    var strokes = strokes
+    for (index, pieces) in lastBoxes { strokes[index].pieces = pieces }
+    return TimelapsePlan(
+      strokes: strokes, steps: steps, times: times,
+      geometry: Self.geometry(bounds: lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
+      drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even, saveEnds: saveEnds)
+  }
+
+  /// The most frames `plan` gives a drawing part or a hold: more than ten hours at any frame
+  /// rate, and far from `Int.max`, so that their sum and `Double`'s rounding never overflow.
+  static let maximumFrames = Int(Int32.max)
+
+  /// `seconds` at `fps` in whole frames, at most `maximumFrames`: `Int(_:)` of a `Double`
+  /// beyond `Int.max` (or infinite, or not a number) stops the process.
+  private static func frames(_ seconds: Double, fps: Int) -> Int {
+    let frames = (seconds * Double(fps)).rounded()
+    guard frames < Double(maximumFrames) else { return maximumFrames }
+    return frames > 0 ? Int(frames) : 0
+  }
+
+  /// The drawing part's length at `pace`, for a clock that ends at `clock`.
+  private static func seconds(clock: Double, pace: TimelapsePace, hold: Double) -> Double {
+    switch pace {
+    case .duration(let total): Swift.max(total - hold, 0)
+    case .speed(let factor): clock / factor
+    case .realTime: clock
+    }
+  }
+
+  /// When each step begins and ends on the clock, and the clock's end.
+  private func clock(even: Bool) -> (times: [(begin: Double, end: Double)], end: Double) {
     var times: [(begin: Double, end: Double)] = []
     var clock = 0.0
     var realEnd: Double?
@@ -219,23 +266,7 @@ public struct TimelapsePlanner {
       times.append((begin, begin + length))
       clock = begin + length
     }
-    let seconds: Double
-    switch pace {
-    case .duration(let total): seconds = Swift.max(total - hold, 0)
-    case .speed(let factor): seconds = clock / factor
-    case .realTime: seconds = clock
-    }
-    let drawingFrames = clock > 0 ? Swift.max(Int((seconds * Double(fps)).rounded()), 1) : 0
-    let holdFrames = Swift.max(Int((hold * Double(fps)).rounded()), drawingFrames == 0 ? 1 : 0)
-    // A stroke's box can decide its edge pixels (render gives the pieces at the drawing's
-    // edges their exact bounds, the rest a looser box), so the newest save's strokes are
-    // drawn in the boxes its render uses, and the last frame is its render.
-    var strokes = strokes
-    for (index, pieces) in lastBoxes { strokes[index].pieces = pieces }
-    return TimelapsePlan(
-      strokes: strokes, steps: steps, times: times,
-      geometry: Self.geometry(bounds: lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
-      drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even, saveEnds: saveEnds)
+    return (times, clock)
   }
 
   /// Whether the new strokes' times can be replayed (see the file comment).

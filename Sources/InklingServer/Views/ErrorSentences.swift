@@ -84,8 +84,9 @@ extension RequestError {
       .destinationNotRegularFile,
       .fileSystem,
       .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
-      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread:
-      // Errors of operations that write files or the archive (or start threads), which no page calls.
+      .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread, .timelapseStopped:
+      // Errors of operations that write files or the archive (or start threads, or are
+      // stopped by a signal), which no page calls.
       self.init(500, "\(error)")
     }
   }
