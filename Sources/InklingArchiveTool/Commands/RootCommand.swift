@@ -45,7 +45,8 @@ enum RootCommand {
       was done. 3 the archive cannot be used: locked by another process too long, damaged, \
       not an archive, or from a newer version. 130 stopped by Ctrl-C (SIGINT): import, watch \
       and serve first finish the batch or the requests in flight, export the file it is \
-      writing; SIGTERM ends watch and serve with 0, an import or export with 143.
+      writing, timelapse the frame it is drawing; SIGTERM ends watch and serve with 0, an \
+      import, export or timelapse with 143.
       """),
     HelpSection(
       "ENVIRONMENT",
