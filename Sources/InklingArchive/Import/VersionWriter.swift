@@ -97,8 +97,14 @@ final class VersionWriter {
     // copies are a few hundred kilobytes, a batch's index rows' a few megabytes at most, all
     // freed at its release.
     try database.keepTemporaryDataInMemory(true)
-    runID = try BusyRetry.run { try ImportRunRecords.start(at: Self.now(), in: database) }
-    runLock = ImportRunLock(run: runID, archivePath: database.path)
+    // The run's row is committed only once its lock is held: `check` never sees a running
+    // import without its lock, and never counts it as interrupted.
+    (runID, runLock) = try BusyRetry.run {
+      try database.transaction {
+        let id = try ImportRunRecords.start(at: Self.now(), in: database)
+        return (id, ImportRunLock(run: id, archivePath: database.path))
+      }
+    }
   }
 
   /// The connection outlives the import: other work on it keeps SQLite's default
