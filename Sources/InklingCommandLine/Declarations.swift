@@ -97,7 +97,7 @@ extension ValueKind where Value == Double {
   /// A finite number above `lower` and at most `upper`.
   package static func number(above lower: Double, atMost upper: Double) -> ValueKind {
     ValueKind(expected: "a number above \(Self.text(lower)) and at most \(Self.text(upper))", format: text) { value in
-      guard let number = Double(value), number.isFinite, number > lower, number <= upper else { return nil }
+      guard let number = DecimalNumber.parse(value), number > lower, number <= upper else { return nil }
       return number
     }
   }
@@ -342,7 +342,7 @@ extension ValueKind where Value == Double {
         unit = seconds
         break
       }
-      guard let value = Double(number), value.isFinite, value >= 0, value * unit <= maximum else { return nil }
+      guard let value = DecimalNumber.parse(number), value >= 0, value * unit <= maximum else { return nil }
       return value * unit
     }
   }

@@ -62,9 +62,9 @@ package struct ParsedArguments: Sendable {
   }
 
   /// The option's value as a number: `try parsed.double("--scale")`.
-  /// - Throws: `UsageError` naming the option when the value is not a finite number.
+  /// - Throws: `UsageError` naming the option when the value is not a decimal number.
   package func double(_ name: String) throws(UsageError) -> Double? {
-    try value(name, expected: "a number") { Double($0).flatMap { $0.isFinite ? $0 : nil } }
+    try value(name, expected: "a number") { DecimalNumber.parse($0) }
   }
 
   /// The option's value converted by `transform`; nil when absent with no default.

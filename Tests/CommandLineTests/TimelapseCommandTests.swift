@@ -143,7 +143,7 @@ import Testing
     let speed = try error(["Plan", "--frames", "f", "--speed", "0.0000001x"])
     #expect(speed.0 == 2 && speed.1.hasPrefix("Error: at this pace the video would last"))
     // Factors whose frame count no Int holds are refused as well, not a crash (exit 132).
-    for tiny in ["1e-20x", "1e-300x", "4.9e-324x"] {
+    for tiny in ["0." + String(repeating: "0", count: 19) + "1x", "0." + String(repeating: "0", count: 299) + "1x"] {
       #expect(
         try error(["Plan", "--frames", "f", "--speed", tiny])
           == (
@@ -152,7 +152,8 @@ import Testing
               + "or a higher --speed"
           ), "\(tiny)")
     }
-    for unusable in ["inf", "nan", "-1x"] {
+    // Numbers are decimal: no exponents, hexadecimal, infinities (DecimalNumber).
+    for unusable in ["inf", "nan", "-1x", "1e-20x", "0x10x"] {
       #expect(try error(["Plan", "--frames", "f", "--speed", unusable]).0 == 2, "\(unusable)")
     }
     for (option, value) in [

@@ -77,6 +77,21 @@ import Testing
     #expect(scaled.string("-o") == "-")
   }
 
+  /// Numbers are decimal, as typed: not hexadecimal, exponents, infinities or NaN, which
+  /// `Double(_:)` alone would take as some other number.
+  @Test func numbersAreDecimal() throws {
+    for (text, value) in [("2", 2.0), ("1.5", 1.5), (".5", 0.5), ("5.", 5.0), ("-0.25", -0.25)] {
+      #expect(DecimalNumber.parse(text) == value, "\(text)")
+      #expect(try Sample.parse(["thumbnail", "Cat", "--scale", text, "-o", "-"]).double("--scale") == value)
+    }
+    for text in ["0x8", "1e3", "inf", "nan", "", ".", "-", "1.2.3", "+2", " 2", "2 ", "٣"] {
+      #expect(DecimalNumber.parse(text) == nil, "\(text)")
+      #expect(throws: UsageError.self) {
+        try Sample.parse(["thumbnail", "Cat", "--scale", text, "-o", "-"]).double("--scale")
+      }
+    }
+  }
+
   @Test func repeatingArgumentTakesEveryPath() throws {
     let parsed = try Sample.parse(["import", "a", "--dry-run", "b", "c"])
     #expect(parsed.arguments("PATH") == ["a", "b", "c"])

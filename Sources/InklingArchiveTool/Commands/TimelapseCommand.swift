@@ -268,7 +268,7 @@ struct TimelapseCommand: Command {
 
   private static func parseFactor(_ text: String) -> Double? {
     let digits = text.hasSuffix("x") ? String(text.dropLast()) : text
-    guard let value = Double(digits), value.isFinite, value > 0 else { return nil }
+    guard let value = DecimalNumber.parse(digits), value > 0 else { return nil }
     return value
   }
 
