@@ -134,6 +134,32 @@ import Testing
     #expect(try runner.run(["list", "--paths"]).stdout.split(separator: "\n").sorted() == ["Bad", "Later", "Leap"])
   }
 
+  /// Times past what the archive's nanoseconds hold (2262-04-11) stopped the program (exit
+  /// 132): a file modified in 2300 lost its whole batch, and a revert of a draft saved in 2500
+  /// trapped. The file's time is kept as the latest the archive holds.
+  @Test func timesBeyond2262AreKept() throws {
+    try write("Far-2025-10-05T14:03:12Z.inkling")
+    try write("Near-2025-10-06T14:03:12Z.inkling")
+    let far = folder + "/Drafts/Far-2025-10-05T14:03:12Z.inkling"
+    var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]  // 2300
+    #expect(utimensat(AT_FDCWD, far, &times, 0) == 0)
+    let imported = try runner.run(["import", folder + "/Drafts"])
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout.hasPrefix("Imported 2 versions"), "\(imported.stdout)")
+    #expect(try runner.run(["restore", "Far", "--to", folder + "/Out"]).status == 0)
+    var info = stat()
+    #expect(stat(folder + "/Out/Far-2025-10-05T14:03:12Z.inkling", &info) == 0)
+    #expect(info.st_mtim.tv_sec == Int(Int64.max / 1_000_000_000))
+
+    try write("Late-2025-01-01T00:00:00Z.inkling", #"{"drawingData":"","color":{"r":1,"g":1,"b":1,"a":1}}"#)
+    try write("Late-2500-06-01T00:00:00Z.inkling")
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    let reverted = try runner.run(["revert", "Late", "--version", "1"])
+    #expect(reverted.status == 0, "\(reverted.stderr)")
+    #expect(try runner.run(["history", "Late"]).stdout.contains("2500-06-01"))
+    #expect(try runner.run(["check", "--full"]).status == 0)
+  }
+
   /// Item 3: a name that holds control characters is quoted for people, NUL-separated for
   /// scripts that ask, and exact in JSON.
   @Test func namesAreShownSafely() throws {

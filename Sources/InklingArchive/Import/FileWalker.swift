@@ -172,7 +172,7 @@ struct FileWalker {
       try emit(.problem(path: path, problem: .tooLarge(size: Int64(info.st_size), limit: maximumFileSize)))
       return nil
     }
-    let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    let nanoseconds = FileTime.nanoseconds(info.st_mtim)
     return DraftFileEntry(
       path: path, origin: origin, fileName: fileName, name: name, size: Int64(info.st_size),
       modificationNanoseconds: nanoseconds)

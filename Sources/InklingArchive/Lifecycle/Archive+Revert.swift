@@ -63,7 +63,8 @@ extension Archive {
         let fileName = DraftFileName.safeName(draft.name) + "-" + Self.iso8601(milliseconds: saved) + ".inkling"
         // A save stamped later than now is modified then too, so the file's time agrees with its name.
         let modified =
-          saved > milliseconds ? saved * 1_000_000 : Int64((now.timeIntervalSince1970 * 1e9).rounded(.down))
+          saved > milliseconds
+          ? FileTime.nanoseconds(milliseconds: saved) : Int64((now.timeIntervalSince1970 * 1e9).rounded(.down))
         let version = NewVersion(
           draftID: draft.id, savedMilliseconds: saved, savedSource: .fileName, importedMilliseconds: milliseconds,
           fileName: fileName, fileSHA256: target.fileSHA256, fileSize: target.fileSize,

@@ -305,7 +305,7 @@ public struct WatchSummary: Sendable, Equatable {
     static func sizeAndTime(_ path: String) -> (size: Int64, modified: Int64)? {
       var info = stat()
       guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-      return (Int64(info.st_size), Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+      return (Int64(info.st_size), FileTime.nanoseconds(info.st_mtim))
     }
   }
 #endif
