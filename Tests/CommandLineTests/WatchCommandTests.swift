@@ -97,8 +97,12 @@ let userNamespacesWork: Bool = {
     #expect(object?["source"] as? String == "Anna's iPad")
     #expect(object?["path"] as? String == drafts + "/Owl-2025-01-01T00:01:00Z.inkling")
     #expect(object?["saved"] as? String == "2025-01-01T00:01:00Z")
+    // A file it rejects does not make the stop a failure: SIGTERM is how a service stops.
+    try Self.drop(Array("not a draft".utf8), as: "Bad-2025-01-01T00:02:00Z.inkling", into: drafts)
+    #expect(Self.waitForError(child, "Bad-2025-01-01T00:02:00Z.inkling"), "\(child.stderr)")
     kill(child.pid, SIGTERM)
-    #expect(child.wait(timeout: 30).status == 0)
+    #expect(child.wait(timeout: 30).status == 0, "\(child.stderr)")
+    #expect(child.stderr.contains("1 rejected"), "\(child.stderr)")
     let history = try runner.run(["history", "Owl"])
     #expect(history.stdout.contains("Anna's iPad"), "\(history.stdout)")
   }

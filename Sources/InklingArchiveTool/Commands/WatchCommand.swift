@@ -95,6 +95,9 @@ struct WatchCommand: Command {
           + "\(Format.count(summary.rejected)) rejected, in \(Plural.count(summary.imports, "import")).")
     }
     if let status = StopSignals.exitStatus(after: StopSignals.received) { return status }
+    // SIGTERM is how a service manager stops the watch: a success, whatever files it
+    // rejected on the way (each said when it was), or systemd would mark the unit failed.
+    if StopSignals.received == SIGTERM { return ExitStatus.success }
     return summary.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
   }
 
