@@ -86,6 +86,32 @@ func deviceSample(_ name: String) throws -> [UInt8] { try DeviceSamples.drawing(
     #expect(try archive.show(draft: "pen-marker-hidden").drawing.strokeCount == 3)
   }
 
+  /// `check --full` compares each decoded drawing's strokes with those the index lists, as
+  /// `show` and `diff` read them: a stroke row lost, or a stroke list emptied, is damage that
+  /// `reindex --all` mends.
+  @Test func checkFullFindsStrokesTheIndexLost() throws {
+    let folder = try TemporaryFolder("check-strokes")
+    try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample("three-pen-strokes")))
+    try folder.write("B-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample("pen-marker-hidden")))
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("")])
+    #expect(try archive.check(full: true).isHealthy)
+
+    let stroke = try #require(try archive.database.fetchOne("SELECT min(id) FROM stroke") { $0.int64(0) })
+    try archive.database.execute("PRAGMA foreign_keys = OFF; DELETE FROM stroke WHERE id = \(stroke)")
+    let lost = try archive.check(full: true)
+    #expect(!lost.isHealthy)
+    #expect(lost.problems.contains { $0.message.contains("`reindex --all` builds it again") }, "\(lost.problems)")
+    _ = try archive.reindex(all: true)
+    #expect(try archive.check(full: true).isHealthy)
+
+    try archive.database.execute("UPDATE drawing SET strokes = x'' WHERE blob_id = (SELECT max(blob_id) FROM drawing)")
+    let emptied = try archive.check(full: true)
+    #expect(emptied.problems.contains { $0.message.contains("lists other strokes than the drawing has") })
+    _ = try archive.reindex(all: true)
+    #expect(try archive.check(full: true).isHealthy)
+  }
+
   @Test func reindexFillsArchivesMadeBeforeTheIndex() throws {
     let folder = try TemporaryFolder("reindex")
     try folder.write("A-2025-10-01T00:00:00Z.inkling", inklingFile(drawing: try deviceSample("pen-marker-hidden")))

@@ -486,6 +486,17 @@ final class ArchiveCheck {
         location,
         "the drawing index says \(row.strokes) strokes (\(row.hidden) hidden), \(row.points) points, but the drawing has "
           + "\(facts.strokes.count) (\(facts.hiddenCount) hidden), \(facts.pointCount), or another content hash")
+    } else if facts.status == .decoded {
+      // The counts agree; the strokes `show` and `diff` read must be the drawing's too, stroke
+      // for stroke (a stroke row lost, a stroke list emptied).
+      do {
+        let stored = try DrawingIndexRecords.read(blobID: blobID, in: database)
+        if let stored, stored.facts.strokes != facts.strokes {
+          report(location, "the drawing index lists other strokes than the drawing has; `reindex --all` builds it again")
+        }
+      } catch let error as StoreError where error.kind == .damagedIndex {
+        report(location, "the drawing index is damaged (\(error.message)); `reindex --all` builds it again")
+      }
     }
   }
 
