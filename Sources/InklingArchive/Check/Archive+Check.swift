@@ -492,7 +492,8 @@ final class ArchiveCheck {
       do {
         let stored = try DrawingIndexRecords.read(blobID: blobID, in: database)
         if let stored, stored.facts.strokes != facts.strokes {
-          report(location, "the drawing index lists other strokes than the drawing has; `reindex --all` builds it again")
+          report(
+            location, "the drawing index lists other strokes than the drawing has; `reindex --all` builds it again")
         }
       } catch let error as StoreError where error.kind == .damagedIndex {
         report(location, "the drawing index is damaged (\(error.message)); `reindex --all` builds it again")
