@@ -304,11 +304,15 @@ package enum CompletionScript {
     for option in root.options where option.kind != .flag {
       script += "            case \(option.dashedLong)\n"
       script += "                if test $i -lt (count $tokens)\n"
-      script += "                    set globals $globals \(option.dashedLong) $tokens[(math $i + 1)]\n"
+      // `~/` as the shell would have expanded it on the line: commandline -o does not.
+      script +=
+        "                    set globals $globals \(option.dashedLong) (string replace -r -- '^~/' \"$HOME/\" "
+        + "$tokens[(math $i + 1)])\n"
       script += "                end\n"
       script += "            case '\(option.dashedLong)=*'\n"
       script +=
-        "                set globals $globals \(option.dashedLong) (string replace -- '\(option.dashedLong)=' '' $tokens[$i])\n"
+        "                set globals $globals \(option.dashedLong) (string replace -r -- '^~/' \"$HOME/\" "
+        + "(string replace -- '\(option.dashedLong)=' '' $tokens[$i]))\n"
     }
     script += "        end\n    end\n"
     script += "    command \(root.name) $globals $argv 2>/dev/null | string split0\nend\n"

@@ -46,7 +46,8 @@ import Testing
   func shell(_ arguments: [String]) throws -> ChildProcess.Result {
     let path = BinaryRunner.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let result = try ChildProcess.run(
-      arguments, environment: ["PATH": path, "INKLING_ARCHIVE": other], workingDirectory: folder, timeout: 60)
+      arguments, environment: ["PATH": path, "INKLING_ARCHIVE": other, "HOME": folder], workingDirectory: folder,
+      timeout: 60)
     #expect(!result.timedOut, "\(arguments)")
     return result
   }
@@ -176,6 +177,11 @@ import Testing
     #expect(try fish("inkling-archive --archive=\(runner.archive) show Harb") == ["Harbour: idea"])
     #expect(try fish("inkling-archive show --archive \(runner.archive) Lo") == ["Logo 17275"])
     #expect(try fish("inkling-archive history Q") == ["Quiet other"])
+    // `~/` as the shell expands it on the line (HOME is the test's folder).
+    let home = "~/" + (runner.archive as NSString).lastPathComponent
+    #expect(runner.archive.hasPrefix(folder + "/"))
+    #expect(try fish("inkling-archive --archive \(home) show Harb") == ["Harbour: idea"])
+    #expect(try fish("inkling-archive --archive=\(home) show Harb") == ["Harbour: idea"])
     expectNothingRan()
   }
 }
