@@ -48,6 +48,12 @@ extension RestoredFile {
   }
 }
 
+extension AllVersionsRestore.DamagedVersion {
+  package var json: JSONValue {
+    ["draft": .string(draft), "version": .int(version), "fileName": .string(fileName), "detail": .string(detail)]
+  }
+}
+
 extension RevertResult {
   package var json: JSONValue {
     [

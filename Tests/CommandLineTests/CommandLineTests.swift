@@ -59,6 +59,55 @@ import Testing
     #expect(missing.stderr.hasPrefix("Error: no draft named \"Nope\""))
   }
 
+  /// `restore --all-versions` salvages as export does: the versions that verify are written
+  /// and listed, each damaged one is named on stderr and in the JSON, and the status is 1.
+  @Test func restoreAllVersionsWritesEveryVersionThatVerifies() throws {
+    var corpus = TestCorpus(root: folder + "/Drafts", seed: 11)
+    for _ in 0..<4 { try corpus.save("Cat") }
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    // Version 1: a delta of version 2, so no other version is built on it.
+    #expect(
+      try sqlite3(
+        folder + "/archive.sqlite",
+        """
+        UPDATE blob SET data = zeroblob(length(data)) WHERE id = (SELECT v.blob_id FROM version v JOIN draft d
+          ON d.id = v.draft_id WHERE d.name = 'Cat' ORDER BY v.saved_ms LIMIT 1); SELECT changes()
+        """) == "1")
+    let damagedName = "Cat-2025-01-01T00:01:00Z.inkling"
+    let good = corpus.versions(of: "Cat").filter { $0.key != damagedName }
+
+    let restored = try runner.run(["restore", "Cat", "--all-versions", "--to", "out"])
+    #expect(restored.status == 1)
+    #expect(restored.stderr.hasPrefix(#"Error: "Cat" version 1 (\#(damagedName)): "#), "\(restored.stderr)")
+    #expect(
+      restored.stderr.hasSuffix(
+        "; the archive is damaged. Run `inkling-archive check --full` to see what is affected, or restore the "
+          + "archive from a backup.\n"))
+    #expect(restored.stderr.split(separator: "\n").count == 1)
+    let lines = restored.stdout.split(separator: "\n")
+    #expect(lines.count == 3, "\(restored.stdout)")
+    for (line, number) in zip(lines, 2...4) {
+      #expect(line.hasPrefix("out/Cat-2025-01-01T00:0\(number):00Z.inkling  (version \(number), saved "), "\(line)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out").sorted() == good.keys.sorted())
+    for (name, bytes) in good {
+      #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/out/" + name))) == bytes, "\(name)")
+    }
+
+    let json = try runner.run(["--json", "restore", "Cat", "--all-versions", "--to", "out", "--force"])
+    #expect(json.status == 1)
+    #expect(json.stderr.hasPrefix(#"Error: "Cat" version 1 ("#))
+    #expect(json.stdout.hasPrefix(#"{"restored":[{"path":"out/Cat-2025-01-01T00:02:00Z.inkling","version":2,"#))
+    #expect(
+      json.stdout.contains(#"],"damaged":[{"draft":"Cat","version":1,"fileName":"\#(damagedName)","detail":""#),
+      "\(json.stdout)")
+
+    // One damaged version alone is still an error.
+    let one = try runner.run(["restore", "Cat", "--version", "1", "--to", "one"])
+    #expect(one.status == 3)
+    #expect(one.stderr.hasPrefix("Error: the archive \(folder)/archive.sqlite is damaged (blob "), "\(one.stderr)")
+  }
+
   @Test func refusesFilesThatAreNotArchives() throws {
     try Data("SQLite format 3\0 but not really".utf8).write(to: URL(fileURLWithPath: folder + "/archive.sqlite"))
     let result = try runner.run(["list"])

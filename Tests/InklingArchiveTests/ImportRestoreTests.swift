@@ -34,7 +34,7 @@ import Testing
     #expect(drafts.first { $0.name == "Plan-B" }?.versionCount == 4)
 
     for draft in drafts {
-      let restored = try archive.restoreAllVersions(draft: draft.name, to: folder.path("Restored"))
+      let restored = try archive.restoreAllVersions(draft: draft.name, to: folder.path("Restored")).restored
       #expect(restored.count == draft.versionCount)
       for file in restored {
         let name = (file.path as NSString).lastPathComponent
@@ -45,6 +45,49 @@ import Testing
     let again = try archive.importFiles(at: [folder.path("Drafts")])
     #expect(again.versionsImported == 0)
     #expect(again.alreadyArchived == 9)
+  }
+
+  /// As export salvages: every version that verifies is written, the others are named, and
+  /// a damaged version before good ones does not stop them.
+  @Test func everyVersionThatVerifiesIsRestoredFromADamagedArchive() throws {
+    let folder = try TemporaryFolder("restore-salvage")
+    var sources: [String] = []
+    var drawing = SeededRandom.bytes(3_000, seed: 4)
+    for version in 1...4 {
+      drawing += SeededRandom.bytes(500, seed: UInt64(version))
+      let name = "Cat-2025-10-0\(version)T14:03:12Z.inkling"
+      try folder.write("Drafts/\(name)", inklingFile(drawing: drawing))
+      sources.append(name)
+    }
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    #expect(try archive.importFiles(at: [folder.path("Drafts")]).versionsImported == 4)
+    // Version 1's drawing (a delta of version 2's: nothing else is built on it) has one byte
+    // flipped; version 3 no longer matches its file's SHA-256.
+    let (blobID, data) = try #require(
+      try archive.database.fetchOne(
+        "SELECT b.id, b.data FROM blob b JOIN version v ON v.blob_id = b.id WHERE v.file_name = ?", [sources[0]]
+      ) { ($0.int64(0), $0.bytes(1)) })
+    var damaged = data
+    damaged[damaged.count / 2] ^= 0x40
+    try archive.database.execute("UPDATE blob SET data = ? WHERE id = ?", [damaged, blobID])
+    try archive.database.execute("UPDATE version SET file_sha256 = zeroblob(32) WHERE file_name = ?", [sources[2]])
+
+    let result = try archive.restoreAllVersions(draft: "Cat", to: folder.path("out"))
+    #expect(result.restored.map(\.version.number) == [2, 4])
+    #expect(result.damaged.map(\.version) == [1, 3])
+    #expect(result.damaged.map(\.fileName) == [sources[0], sources[2]])
+    #expect(result.damaged.allSatisfy { $0.draft == "Cat" && !$0.detail.isEmpty })
+    #expect(result.damaged[1].detail.hasPrefix("the rebuilt file does not match its SHA-256"))
+    let written = try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted()
+    #expect(written == [sources[1], sources[3]])
+    for file in result.restored {
+      let name = (file.path as NSString).lastPathComponent
+      #expect(try folder.read("out/\(name)") == folder.read("Drafts/\(name)"), "\(name)")
+    }
+    // One version is restored, or refused, as before.
+    #expect(throws: result.damaged[1].error) {
+      try archive.restore(draft: "Cat", version: .number(3), to: .folder(folder.path("one")))
+    }
   }
 
   @Test func storesIdenticalDrawingsOnce() throws {

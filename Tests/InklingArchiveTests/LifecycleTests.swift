@@ -178,7 +178,7 @@ import Testing
     #expect(try archive.drafts(matching: DraftQuery(name: "plan-c")).map(\.name) == ["Plan-C"])
 
     // The stamp and the copy suffix stay; the contents are the imported bytes.
-    let restored = try archive.restoreAllVersions(draft: "Plan-C", to: folder.path("out"))
+    let restored = try archive.restoreAllVersions(draft: "Plan-C", to: folder.path("out")).restored
     #expect(
       restored.map { ($0.path as NSString).lastPathComponent } == [
         "Plan-C-2025-10-01T10:00:00Z.inkling", "Plan-C-2025-10-02T10:00:00Z 2.inkling",
@@ -245,7 +245,7 @@ import Testing
     try Self.expectHealthy(archive, "after a merge")
 
     // Every version's file, named after the merged draft, in save order.
-    let restored = try archive.restoreAllVersions(draft: "Cat", to: folder.path("out"))
+    let restored = try archive.restoreAllVersions(draft: "Cat", to: folder.path("out")).restored
     #expect(restored.allSatisfy { ($0.path as NSString).lastPathComponent.hasPrefix("Cat-") })
     #expect(
       try Self.bytes(restored[0].path) == folder.read("Drafts/cat-2025-10-01T10:00:00Z.inkling"))

@@ -12,7 +12,7 @@ import Testing
   func restoreEverything(_ archive: Archive, into folder: String) throws -> [String: [UInt8]] {
     var files: [String: [UInt8]] = [:]
     for draft in try archive.drafts() {
-      for file in try archive.restoreAllVersions(draft: draft.name, to: folder, overwrite: true) {
+      for file in try archive.restoreAllVersions(draft: draft.name, to: folder, overwrite: true).restored {
         files["\(draft.name) #\(file.version.number)"] = Array(try Data(contentsOf: URL(fileURLWithPath: file.path)))
       }
     }

@@ -51,7 +51,7 @@ import Testing
   static func restored(_ archive: Archive, into folder: String) throws -> [String: [UInt8]] {
     var files: [String: [UInt8]] = [:]
     for draft in try archive.drafts() {
-      for file in try archive.restoreAllVersions(draft: draft.name, to: folder + "/" + draft.name) {
+      for file in try archive.restoreAllVersions(draft: draft.name, to: folder + "/" + draft.name).restored {
         files[draft.name + "/" + (file.path as NSString).lastPathComponent] = Array(
           try Data(contentsOf: URL(fileURLWithPath: file.path)))
       }

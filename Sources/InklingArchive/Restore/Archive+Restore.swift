@@ -43,6 +43,41 @@ public struct RestoredFile: Sendable, Equatable {
   }
 }
 
+/// What `restoreAllVersions` did: the files written, and the versions that were not.
+public struct AllVersionsRestore: Sendable, Equatable {
+  /// A version whose stored form no longer rebuilds its file: nothing was written for it.
+  public struct DamagedVersion: Sendable, Equatable {
+    public var draft: String
+    public var version: Int
+    /// The version's original file name.
+    public var fileName: String
+    /// What is wrong, as `ArchiveError.damagedVersion` says it.
+    public var detail: String
+
+    public init(draft: String, version: Int, fileName: String, detail: String) {
+      self.draft = draft
+      self.version = version
+      self.fileName = fileName
+      self.detail = detail
+    }
+
+    /// The version's damage as an error, for a caller that words it as it words that error.
+    public var error: ArchiveError {
+      .damagedVersion(draft: draft, version: version, fileName: fileName, detail: detail)
+    }
+  }
+
+  /// Oldest first.
+  public var restored: [RestoredFile]
+  /// Oldest first; empty when every version was written.
+  public var damaged: [DamagedVersion]
+
+  public init(restored: [RestoredFile] = [], damaged: [DamagedVersion] = []) {
+    self.restored = restored
+    self.damaged = damaged
+  }
+}
+
 extension Archive {
   /// Restores one version of a draft.
   ///
@@ -80,28 +115,41 @@ extension Archive {
 
   /// Restores every version of a draft into `folder`, oldest first. Versions that share a
   /// file name each get a distinct one (the rule of FolderNaming.swift), so every version
-  /// ends up on disk.
+  /// ends up on disk. As `export` salvages, a version that no longer rebuilds its file is not
+  /// written and is named in `damaged`, and the rest go on: the versions that verify are
+  /// what a damaged archive still holds of the draft.
   ///
-  /// - Throws: `ArchiveError` as `restore` does; the versions written before the error stay.
+  /// - Throws: `ArchiveError` when the draft does not exist, a file cannot be written
+  ///   (the versions written before the error stay) or the archive cannot be read at all;
+  ///   not for damaged versions.
   public func restoreAllVersions(draft name: String, to folder: String, overwrite: Bool = false) throws(ArchiveError)
-    -> [RestoredFile]
+    -> AllVersionsRestore
   {
-    try inSnapshot { () throws -> [RestoredFile] in
+    try inSnapshot { () throws -> AllVersionsRestore in
       let versions = try versions(of: name)
       let names = try Self.folderNames(of: versions.map(\.row))
       try FileOutput.makeFolder(folder)
       Leftovers.remove(.file, in: folder)
-      var restored: [RestoredFile] = []
+      var result = AllVersionsRestore()
       for (row, info) in versions {
         let (fileName, change) = names[row.id]!
         let path = OutputPath.joining(folder, fileName)
+        let bytes: [UInt8]
+        do {
+          bytes = try verifiedFile(of: row, number: info.number).file
+        } catch {
+          guard let detail = Self.damage(error) else { throw error }
+          result.damaged.append(
+            .init(draft: row.draftName, version: info.number, fileName: row.fileName, detail: detail))
+          continue
+        }
         try FileOutput.write(
-          try verifiedFile(of: row, number: info.number).file, to: path,
-          modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite, naming: .chosenInFolder)
-        restored.append(
+          bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite,
+          naming: .chosenInFolder)
+        result.restored.append(
           RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
       }
-      return restored
+      return result
     }
   }
 

@@ -21,7 +21,9 @@ struct RestoreCommand: Command {
       written into the current folder under its original file name. With --all-versions, \
       versions whose file names are the same (or differ only in case) are written as \
       "NAME (2).inkling", "NAME (3).inkling", … in the order they were archived, so that \
-      every version lands; importing such a file again finds the same draft and save time.
+      every version lands; importing such a file again finds the same draft and save time. \
+      From a damaged archive, --all-versions writes every version that verifies, names each \
+      one that does not, and the exit status is 1; restoring one damaged version is an error.
 
       Examples:
         inkling-archive restore Cat --version 3 -o cat-v3.inkling
@@ -61,8 +63,11 @@ struct RestoreCommand: Command {
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)
     let restored: [RestoredFile]
+    var damaged: [AllVersionsRestore.DamagedVersion] = []
     if allVersions, case .folder(let folder) = destination {
-      restored = try archive.restoreAllVersions(draft: draft, to: folder, overwrite: force)
+      let result = try archive.restoreAllVersions(draft: draft, to: folder, overwrite: force)
+      restored = result.restored
+      damaged = result.damaged
     } else if let destination {
       restored = [try archive.restore(draft: draft, version: selector, to: destination, overwrite: force)]
     } else {
@@ -76,8 +81,13 @@ struct RestoreCommand: Command {
       case .file(let path): .file(path)
       case .folder(let folder): .file(folder)
       }
+    for version in damaged {
+      context.printError("Error: " + version.error.sentence(folderAdvice: Self.folderAdvice))
+    }
     if context.json {
-      context.printReport(JSONWriter().string(["restored": .array(restored.map(\.json))]), dataTo: target)
+      context.printReport(
+        JSONWriter().string(["restored": .array(restored.map(\.json)), "damaged": .array(damaged.map(\.json))]),
+        dataTo: target)
     } else if !context.quiet {
       for file in restored {
         let renamed = file.renamedFrom.map { Self.renamed(from: $0, file.nameChange) } ?? ""
@@ -88,7 +98,8 @@ struct RestoreCommand: Command {
           dataTo: target)
       }
     }
-    return ExitStatus.success
+    // As export's salvage: what verified is written, and the status says some was not.
+    return damaged.isEmpty ? ExitStatus.success : ExitStatus.someInputsRejected
   }
 
   /// Why a file has another name than its original.
