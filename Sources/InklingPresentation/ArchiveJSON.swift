@@ -235,7 +235,7 @@ extension CheckReport {
   package func json(archive: String) -> JSONValue {
     [
       "archive": .string(archive), "full": .bool(full), "healthy": .bool(isHealthy),
-      "problemCount": .int(problemCount),
+      "problemCount": .int(problemCount), "drawingIndexProblemCount": .int(drawingIndexProblemCount),
       "problems": .array(problems.map { ["location": .string($0.location), "message": .string($0.message)] }),
       "counts": [
         "drafts": .int(counts.drafts), "versions": .int(counts.versions), "blobs": .int(counts.blobs),

@@ -86,4 +86,22 @@ import Testing
     let check = try runner.run(["check", "--full"])
     #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
   }
+
+  /// Problems only in the drawing index point to `reindex --all`, not to a backup: the
+  /// drawings are whole, and the index is built again from them.
+  @Test func checkPointsDrawingIndexProblemsToReindex() throws {
+    _ = try sqlite3(runner.archive, "UPDATE draft SET latest_strokes = 999 WHERE id = (SELECT min(id) FROM draft)")
+    let check = try runner.run(["check"])
+    #expect(check.status != 0)
+    #expect(
+      check.stdout.hasSuffix(
+        "Found 1 problem, all in the drawing index, which `inkling-archive reindex --all` builds again from the "
+          + "drawings; the drawings themselves are not affected.\n"), "\(check.stdout)")
+    #expect(try runner.run(["check", "--json"]).stdout.contains(#""problemCount":1,"drawingIndexProblemCount":1"#))
+    #expect(try runner.run(["reindex", "--all"]).status == 0)
+    #expect(try runner.run(["check"]).status == 0)
+    // Anything else still says to restore a backup.
+    _ = try sqlite3(runner.archive, "UPDATE draft SET version_count = 99 WHERE id = (SELECT min(id) FROM draft)")
+    #expect(try runner.run(["check"]).stdout.contains("Restore the archive from a backup"))
+  }
 }

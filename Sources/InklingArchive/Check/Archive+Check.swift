@@ -80,6 +80,9 @@ public struct CheckReport: Sendable {
   public var problems: [Problem]
   /// How many problems were found in all (may exceed `problems.count`).
   public var problemCount: Int
+  /// How many of them are in what `reindex(all: true)` builds again from the drawings (the
+  /// drawing index, and what drafts keep of their newest drawing's index rows).
+  public var drawingIndexProblemCount = 0
   public var counts: Counts
   /// What this check did not look at.
   public var notChecked: [NotChecked]
@@ -87,6 +90,8 @@ public struct CheckReport: Sendable {
 
   /// True when no problem was found.
   public var isHealthy: Bool { problemCount == 0 }
+  /// True when every problem found is one `reindex(all: true)` mends.
+  public var onlyDrawingIndexProblems: Bool { problemCount > 0 && drawingIndexProblemCount == problemCount }
 
   /// Something a check did not look at.
   public enum NotChecked: Sendable, Equatable {
@@ -160,9 +165,11 @@ extension Archive {
     }
     let notChecked: [CheckReport.NotChecked] =
       full || counts.blobs == 0 ? [] : [.storedBytes(drawings: counts.blobs, versions: counts.versions)]
-    return CheckReport(
+    var report = CheckReport(
       full: full, problems: run.problems, problemCount: run.problemCount, counts: counts, notChecked: notChecked,
       seconds: Date().timeIntervalSince(started))
+    report.drawingIndexProblemCount = run.drawingIndexProblemCount
+    return report
   }
 }
 
@@ -175,6 +182,7 @@ final class ArchiveCheck {
   let onProgress: ((CheckProgress) -> Void)?
   private(set) var problems: [CheckReport.Problem] = []
   private(set) var problemCount = 0
+  private(set) var drawingIndexProblemCount = 0
   var counts = CheckReport.Counts()
   /// The import runs without a finished time in the check's snapshot.
   var unfinishedImports: [Int64] = []
@@ -186,8 +194,10 @@ final class ArchiveCheck {
     self.onProgress = onProgress
   }
 
-  func report(_ location: String, _ message: String) {
+  /// Notes a problem; `inDrawingIndex` when `reindex(all: true)` mends it.
+  func report(_ location: String, _ message: String, inDrawingIndex: Bool = false) {
     problemCount += 1
+    if inDrawingIndex { drawingIndexProblemCount += 1 }
     if problems.count < limit { problems.append(CheckReport.Problem(location: location, message: message)) }
   }
 
@@ -282,8 +292,12 @@ final class ArchiveCheck {
   private func checkNewestDrawingColumns() throws {
     for draft in try CheckQueries.newestDrawingMismatches(in: database) {
       let name = "draft '\(Self.printable(draft.name))'"
-      if draft.strokes { report(name, "its newest drawing's stroke count (for strokes: searches) is out of date") }
-      if draft.inks { report(name, "its newest drawing's inks (for ink: searches) are out of date") }
+      if draft.strokes {
+        report(name, "its newest drawing's stroke count (for strokes: searches) is out of date", inDrawingIndex: true)
+      }
+      if draft.inks {
+        report(name, "its newest drawing's inks (for ink: searches) are out of date", inDrawingIndex: true)
+      }
       if draft.importTimes { report(name, "its first and newest import times do not match its versions") }
     }
   }
@@ -477,7 +491,7 @@ final class ArchiveCheck {
       let now =
         facts.status == .decoded
         ? "it decodes" : "it is \(name(facts.status))" + (facts.problem.map { " (\($0))" } ?? "")
-      report(location, "the drawing index says \(said), but \(now)")
+      report(location, "the drawing index says \(said), but \(now)", inDrawingIndex: true)
     } else if facts.status == .decoded
       && (row.strokes != facts.strokes.count || row.hidden != facts.hiddenCount || row.points != facts.pointCount
         || row.contentHash != facts.contentHash)
@@ -485,7 +499,8 @@ final class ArchiveCheck {
       report(
         location,
         "the drawing index says \(row.strokes) strokes (\(row.hidden) hidden), \(row.points) points, but the drawing has "
-          + "\(facts.strokes.count) (\(facts.hiddenCount) hidden), \(facts.pointCount), or another content hash")
+          + "\(facts.strokes.count) (\(facts.hiddenCount) hidden), \(facts.pointCount), or another content hash",
+        inDrawingIndex: true)
     } else if facts.status == .decoded {
       // The counts agree; the strokes `show` and `diff` read must be the drawing's too, stroke
       // for stroke (a stroke row lost, a stroke list emptied).
@@ -493,10 +508,10 @@ final class ArchiveCheck {
         let stored = try DrawingIndexRecords.read(blobID: blobID, in: database)
         if let stored, stored.facts.strokes != facts.strokes {
           report(
-            location, "the drawing index lists other strokes than the drawing has; `reindex --all` builds it again")
+            location, "the drawing index lists other strokes than the drawing has", inDrawingIndex: true)
         }
       } catch let error as StoreError where error.kind == .damagedIndex {
-        report(location, "the drawing index is damaged (\(error.message)); `reindex --all` builds it again")
+        report(location, "the drawing index is damaged (\(error.message))", inDrawingIndex: true)
       }
     }
   }

@@ -112,8 +112,11 @@ struct CheckCommand: Command {
     lines.append(
       report.isHealthy
         ? (report.notChecked.isEmpty ? "No problems found." : "No problems found in what was checked.")
-        : "Found \(Plural.count(report.problemCount, "problem")). "
-          + "Restore the archive from a backup, or keep it and note which drafts are affected.")
+        : report.onlyDrawingIndexProblems
+          ? "Found \(Plural.count(report.problemCount, "problem")), all in the drawing index, which "
+            + "`inkling-archive reindex --all` builds again from the drawings; the drawings themselves are not affected."
+          : "Found \(Plural.count(report.problemCount, "problem")). "
+            + "Restore the archive from a backup, or keep it and note which drafts are affected.")
     return lines.joined(separator: "\n")
   }
 }
