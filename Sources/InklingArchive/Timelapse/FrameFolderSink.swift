@@ -2,8 +2,9 @@
 // pattern other tools read (`ffmpeg -i %05d.png`, Krita's recorder). Each file is written as
 // the picture commands write theirs (ImageFile): atomically, not synced, never over an
 // existing frame unless asked, and never through a link or into a device that has a frame's
-// name (FileOutput.Naming.chosenInFolder). The rows are not filtered and zlib runs at level 1: frames are a hand-over to
-// another program, and on a flat background unfiltered rows cost little size for much time.
+// name (FileOutput.Naming.chosenInFolder). The rows are not filtered and zlib runs at level
+// 1: frames are a hand-over to another program, and on a flat background unfiltered rows
+// cost little size for much time.
 
 import InklingRendering
 

@@ -62,8 +62,7 @@ struct ExportCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     var options = options
-    let stop = try WatchStop()
-    StopSignals.install(stop)
+    let stop = try StopSignals.install()
     options.shouldStop = { stop.isRequested }
     let progress = context.progressLine()
     if progress.isEnabled {

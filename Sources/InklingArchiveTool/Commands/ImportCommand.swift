@@ -78,8 +78,7 @@ struct ImportCommand: Command {
     var options = ImportOptions()
     options.maximumFileSize = maximumFileSize
     options.source = source
-    let stop = try WatchStop()
-    StopSignals.install(stop)
+    let stop = try StopSignals.install()
     options.shouldStop = { stop.isRequested }
     let progress = context.progressLine()
     let (quiet, verbose, ndjson) = (context.quiet, verbose, ndjson)
@@ -157,7 +156,6 @@ struct ImportCommand: Command {
     return total.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
   }
 
-  /// "Imported 3 versions (1 new draft); 2 already archived, 0 ignored, 0 rejected. 1.2 MB in 0.3 s."
   /// What stayed in a merged archive's trash, as the end of its summary line.
   static func trashLeft(_ merged: MergeSummary) -> String {
     guard merged.draftsInTrashNotMerged > 0 else { return "" }
@@ -165,6 +163,7 @@ struct ImportCommand: Command {
       + "\(Plural.count(merged.draftsInTrashNotMerged, "draft")) in its trash (`undelete` them there to merge them)."
   }
 
+  /// "Imported 3 versions (1 new draft); 2 already archived, 0 ignored, 0 rejected. 1.2 MB in 0.3 s."
   static func describe(_ summary: ImportSummary, verb: String, skipped: String) -> String {
     (verb.isEmpty ? "" : verb + " ")
       + "\(Plural.count(summary.versionsImported, "version")) "

@@ -19,7 +19,14 @@ enum StopSignals {
   /// The last signal received, 0 before any: a plain store, as a handler may make.
   nonisolated(unsafe) static var received: Int32 = 0
 
-  static func install(_ stop: WatchStop) {
+  /// A stop request that SIGINT and SIGTERM make from now on.
+  static func install() throws -> WatchStop {
+    let stop = try WatchStop()
+    install(stop)
+    return stop
+  }
+
+  private static func install(_ stop: WatchStop) {
     descriptor = stop.writeDescriptor
     var action = sigaction()
     action.__sigaction_handler.sa_handler = { signal in

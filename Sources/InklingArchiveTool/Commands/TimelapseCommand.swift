@@ -136,8 +136,7 @@ struct TimelapseCommand: Command {
     let progress = context.progressLine()
     // Ctrl-C or SIGTERM ends the time-lapse between two frames, so that the library removes
     // the video's temporary file, which a signal's default action would leave behind.
-    let stop = try WatchStop()
-    StopSignals.install(stop)
+    let stop = try StopSignals.install()
     let summary: TimelapseSummary
     do {
       let show = { (done: Int, total: Int) in

@@ -52,8 +52,7 @@ struct WatchCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readWrite)
-    let stop = try WatchStop()
-    StopSignals.install(stop)
+    let stop = try StopSignals.install()
     var options = WatchOptions()
     options.source = source
     options.settle = settle
@@ -94,10 +93,10 @@ struct WatchCommand: Command {
         "Stopped: \(Plural.count(summary.versionsImported, "version")) imported, "
           + "\(Format.count(summary.rejected)) rejected, in \(Plural.count(summary.imports, "import")).")
     }
-    if let status = StopSignals.exitStatus(after: StopSignals.received) { return status }
-    // SIGTERM is how a service manager stops the watch: a success, whatever files it
-    // rejected on the way (each said when it was), or systemd would mark the unit failed.
-    if StopSignals.received == SIGTERM { return ExitStatus.success }
+    // Stopped by a signal: SIGTERM, how a service manager stops the watch, is a clean end
+    // whatever files it rejected on the way (each said when it was), or systemd would mark
+    // the unit failed.
+    if StopSignals.received != 0 { return StopSignals.exitStatus(after: StopSignals.received) ?? ExitStatus.success }
     return summary.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
   }
 
