@@ -14,6 +14,8 @@
 //      so two processes creating or upgrading the same archive apply each migration once.
 //   3. Read-only opens never create a file and never write to one, except the one case
 //      documented on `open`: upgrading an older schema before reading it.
+//   4. The schema is verified before the first write (SchemaVerification, invariant 4): an
+//      archive from elsewhere is refused before a migration, or WAL mode, touches it.
 
 import CSQLite
 import FoundationEssentials
@@ -80,16 +82,15 @@ package enum ArchiveDatabase {
       try configure(db)
       let facts = try inspect(db)
       try check(facts, path: path, mode: mode)
+      if verifySchema && !facts.isEmpty { try verifyMatchesMigrations(db, atVersion: facts.userVersion) }
       if mode == .readWrite {
         try configureWriter(db)
-        if facts.userVersion < schemaVersion { try migrate(db) }
-        if verifySchema { try verifyMatchesMigrations(db) }
+        guard facts.userVersion < schemaVersion else { return db }
+        try migrate(db)
+        if verifySchema { try verifyMatchesMigrations(db, atVersion: schemaVersion) }
         return db
       }
-      guard facts.userVersion < schemaVersion else {
-        if verifySchema && !facts.isEmpty { try verifyMatchesMigrations(db) }
-        return db
-      }
+      guard facts.userVersion < schemaVersion else { return db }
       db.close()
       try upgrade(path: path, from: facts.userVersion)
       return try openOnce(path: path, mode: .readOnly, verifySchema: verifySchema)
@@ -116,7 +117,7 @@ package enum ArchiveDatabase {
         try configure(db)
         let facts = try inspect(db)
         try check(facts, path: path, mode: .readOnly)
-        if facts.userVersion == schemaVersion { try verifyMatchesMigrations(db) }
+        try verifyMatchesMigrations(db, atVersion: facts.userVersion)
         return (db, facts.userVersion)
       } catch {
         db.close()
@@ -146,10 +147,10 @@ package enum ArchiveDatabase {
 
   /// Refuses an archive whose schema was changed outside this program (SchemaVerification):
   /// one stamp read when the schema is exactly what the migrations create, else the
-  /// comparison object by object.
-  private static func verifyMatchesMigrations(_ db: Database) throws {
-    if try SchemaVerification.isAsCreated(db) { return }
-    let differences = try SchemaVerification.differences(in: db)
+  /// comparison object by object with what the migrations up to `version` create.
+  private static func verifyMatchesMigrations(_ db: Database, atVersion version: Int32) throws {
+    if version == schemaVersion, try SchemaVerification.isAsCreated(db) { return }
+    let differences = try SchemaVerification.differences(in: db, atVersion: version)
     guard differences.isEmpty else { throw SchemaVerification.tamperedError(path: db.path, differences: differences) }
   }
 

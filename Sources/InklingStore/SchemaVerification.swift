@@ -27,14 +27,24 @@
 //   1. `expectedSchema` and `SchemaSnapshot.schemaStamp` are computed from `Migration.all`
 //      only (directly, or through a snapshot whose digest equals theirs); they never read an
 //      archive. `isAsCreated` is true only when the snapshot is current.
-//   2. Objects SQLite creates on its own when asked (`sqlite_stat1`…`sqlite_stat4` by
-//      ANALYZE or `PRAGMA optimize`) are not differences, and are left out of the stamp.
-//   3. `truncation` trusts the header's page count only when SQLite does (the change counter
+//   2. Objects SQLite creates on its own when asked (`sqlite_stat1` and `sqlite_stat4`, by
+//      ANALYZE or `PRAGMA optimize`) are not differences, and are left out of the stamp, but
+//      only in the exact form SQLite writes them (`sqliteOwnObjects`): a trigger or view named
+//      `sqlite_stat…` put into `sqlite_master` through `writable_schema` is an object like any
+//      other. Nothing else is exempt.
+//   3. Objects are compared by type and name together: triggers have a namespace of their own,
+//      so a trigger can carry the name of an expected index, and a comparison by name alone
+//      would see one of the two.
+//   4. An archive is verified before anything is written to it, against the schema of its own
+//      version (the migrations up to its `user_version`, `expectedSchema(atVersion:)`), so a
+//      trigger hidden in an older archive never runs during its upgrade.
+//   5. `truncation` trusts the header's page count only when SQLite does (the change counter
 //      equals the version-valid-for number) and only when no write-ahead log could still
 //      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
 
 import FoundationEssentials
 import InklingFormats
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -115,12 +125,15 @@ package enum SchemaVerification {
 
   /// A stamp of the rows of `sqlite_master` as stored (type, name, table, SQL or a NULL mark),
   /// in name order, SQLite's statistics tables left out (invariant 2). Like `digest(of:)` it
-  /// tells schemas apart, it does not resist an adversary, who could as well edit the program.
+  /// tells schemas apart; it is no secret, and an archive that matches it is exactly, row for
+  /// row, what the migrations create.
   package static func schemaStamp(in db: Database) throws -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32 * 1024)
+    let own = sqliteOwnObjects.map { "('\($0.name)', '\($0.sql ?? "")')" }.joined(separator: ", ")
     let statement = try db.makeStatement(
-      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat*' ORDER BY name, type")
+      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT (type = 'table' AND name = tbl_name "
+        + "AND (name, sql) IN (VALUES \(own))) ORDER BY name, type")
     try statement.forEach { row in
       for column: Int32 in 0..<4 {
         if row.isNull(column) {
@@ -134,6 +147,32 @@ package enum SchemaVerification {
     return stamp(of: bytes)
   }
 
+  /// The tables SQLite creates on its own (ANALYZE, `PRAGMA optimize`), exactly as it writes
+  /// them: the only objects an archive may hold beside the migrations' (invariant 2).
+  package static let sqliteOwnObjects: [SchemaObject] = [
+    SchemaObject(
+      type: "table", name: "sqlite_stat1", table: "sqlite_stat1", sql: "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),
+    SchemaObject(
+      type: "table", name: "sqlite_stat4", table: "sqlite_stat4",
+      sql: "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"),
+  ]
+
+  /// The schema of an archive at `version`: what the migrations up to it create (invariant 4).
+  ///
+  /// - Throws: `StoreError` when a migration fails to replay.
+  package static func expectedSchema(atVersion version: Int32) throws -> [String: SchemaObject] {
+    guard version < Migration.all.last?.version ?? 0 else { return try expectedSchema.get() }
+    return try olderSchemas.withLock { cache in
+      if let known = cache[version] { return known }
+      let schema = try replayed(upTo: version) { try objects(in: $0) }
+      cache[version] = schema
+      return schema
+    }
+  }
+
+  /// Schemas of older versions replayed so far: an upgrade opens its archive a few times.
+  private static let olderSchemas = Mutex<[Int32: [String: SchemaObject]]>([:])
+
   /// The schema the migrations create, by applying them to an in-memory database.
   package static func replayedSchema() -> Result<[String: SchemaObject], StoreError> {
     do {
@@ -146,41 +185,48 @@ package enum SchemaVerification {
   }
 
   /// `read` of an in-memory database the migrations were applied to.
-  static func replayed<T>(_ read: (Database) throws -> T) throws -> T {
+  static func replayed<T>(upTo version: Int32 = .max, _ read: (Database) throws -> T) throws -> T {
     let db = try Database(path: ":memory:", mode: .readWrite)
     // Migrations may call the functions every archive connection has (inkling_fold, …).
     try db.registerArchiveFunctions()
     defer { db.close() }
-    for migration in Migration.all { try db.execute(migration.sql) }
+    for migration in Migration.all where migration.version <= version { try db.execute(migration.sql) }
     return try read(db)
   }
 
-  /// Every schema object of `db` except SQLite's statistics tables (invariant 2), by name.
-  package static func objects(in db: Database) throws -> [String: SchemaObject] {
-    let rows = try db.fetchAll("SELECT type, name, tbl_name, sql FROM sqlite_master") { row in
+  /// Every row of `sqlite_master` with its SQL normalised, except SQLite's own statistics
+  /// tables in their own form (invariant 2), in name and type order.
+  static func rows(in db: Database) throws -> [SchemaObject] {
+    try db.fetchAll("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name, type") { row in
       SchemaObject(
         type: row.string(0), name: row.string(1), table: row.string(2),
         sql: row.isNull(3) ? nil : normalize(row.string(3)))
-    }
-    var result: [String: SchemaObject] = [:]
-    for object in rows where !object.name.hasPrefix("sqlite_stat") { result[object.name] = object }
-    return result
+    }.filter { !sqliteOwnObjects.contains($0) }
   }
 
-  /// How the schema of `db` differs from what the migrations create, one sentence each,
-  /// in a stable order; empty when it is the same.
+  /// Every schema object of `db` except SQLite's statistics tables (invariant 2), by name; of
+  /// two objects with one name (a trigger named like an index), the first in type order.
+  package static func objects(in db: Database) throws -> [String: SchemaObject] {
+    Dictionary(try rows(in: db).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// How the schema of `db` differs from what the migrations up to `version` create (the
+  /// current schema unless given), one sentence each, in a stable order; empty when it is
+  /// the same. Every row counts, by type and name together (invariant 3).
   ///
   /// - Throws: `StoreError` when `sqlite_master` cannot be read.
-  package static func differences(in db: Database) throws -> [String] {
-    let expected = try expectedSchema.get()
-    let actual = try objects(in: db)
+  package static func differences(in db: Database, atVersion version: Int32 = .max) throws -> [String] {
+    let expected = try expectedSchema(atVersion: version)
+    var unmatched = try rows(in: db)
     var differences: [String] = []
     for name in expected.keys.sorted() {
       let want = expected[name]!
-      guard let have = actual[name] else {
+      let sameName = unmatched.indices.filter { unmatched[$0].name == name }
+      guard let index = sameName.first(where: { unmatched[$0].type == want.type }) ?? sameName.first else {
         differences.append("\(want.type) \(name) is missing")
         continue
       }
+      let have = unmatched.remove(at: index)
       if have.type != want.type {
         differences.append("\(name) is a \(have.type), not a \(want.type)")
       } else if have.table != want.table {
@@ -189,9 +235,8 @@ package enum SchemaVerification {
         differences.append("\(want.type) \(name) has a different definition: \(abbreviate(have.sql ?? "none"))")
       }
     }
-    for name in actual.keys.sorted() where expected[name] == nil {
-      let have = actual[name]!
-      differences.append("\(have.type) \(name) is not part of the archive's schema")
+    for have in unmatched {
+      differences.append("\(have.type) \(have.name) is not part of the archive's schema")
     }
     return differences
   }
@@ -269,7 +314,7 @@ package enum SchemaVerification {
   // MARK: - Truncated files
 
   /// Why the database file at `path` is shorter than its header says, or nil when it is
-  /// not (or when that cannot be known; invariant 3).
+  /// not (or when that cannot be known; invariant 5).
   ///
   /// - Parameter header: the file's first 100 bytes.
   package static func truncation(path: String, header: [UInt8]) -> String? {

@@ -309,6 +309,48 @@ import Testing
     #expect(try runner.run(["import", corpus.root]).status == 0)
   }
 
+  @Test func hiddenSchemaObjectsAreRefusedInTheArchiveAndInOneMerged() throws {
+    // A trigger that shares its name with an index, and one under a statistics table's name
+    // through writable_schema: each would zero every stored drawing at the next import.
+    let zero = "BEGIN UPDATE blob SET data = zeroblob(length(data)); END"
+    let hidings = [
+      ("trigger version_by_draft", "CREATE TRIGGER version_by_draft AFTER INSERT ON version \(zero)"),
+      (
+        "trigger sqlite_stat1",
+        "PRAGMA writable_schema = ON; INSERT INTO sqlite_master(type, name, tbl_name, rootpage, sql) "
+          + "VALUES ('trigger', 'sqlite_stat1', 'version', 0, "
+          + "'CREATE TRIGGER sqlite_stat1 AFTER INSERT ON version \(zero)')"
+      ),
+    ]
+    for (object, sql) in hidings {
+      try freshArchive()
+      let before = try sqlite3(archive, "SELECT sum(length(data)) FROM blob WHERE data != zeroblob(length(data))")
+      #expect(try sqlite3(archive, sql).isEmpty)
+      let reason = "\(object) is not part of the archive's schema"
+      try expectUnusable(["list"], reason)
+      var more = TestCorpus(root: folder + "/More-\(UUID().uuidString.prefix(4))", seed: 11)
+      try more.save("New", growth: 2_000)
+      try expectUnusable(["import", more.root], reason)
+      let check = try runner.run(["check"])
+      #expect(check.status == 3)
+      #expect(check.stdout.contains("schema: \(reason)\n"), "\(check.stdout)")
+      #expect(!check.stdout.contains("No problems found"))
+      #expect(
+        try sqlite3(archive, "SELECT sum(length(data)) FROM blob WHERE data != zeroblob(length(data))") == before)
+
+      // The same archive handed to someone else, who merges it: refused before anything is read.
+      let mine = folder + "/mine-\(UUID().uuidString.prefix(4)).sqlite"
+      let merge = try ChildProcess.run(
+        [BinaryRunner.binFolder + "/inkling-archive", "--archive", mine, "import", archive],
+        environment: BinaryRunner.environment, workingDirectory: folder)
+      #expect(merge.status == 3, "\(merge.stderr)")
+      #expect(merge.stderr.contains(reason), "\(merge.stderr)")
+      if FileManager.default.fileExists(atPath: mine) {
+        #expect(try sqlite3(mine, "SELECT count(*) FROM version") == "0")
+      }
+    }
+  }
+
   @Test func unusableArchivesExitThreeWithOneClearLine() throws {
     // Not an archive at all.
     try Data("name,date\nCat,2025\n".utf8).write(to: URL(fileURLWithPath: archive))
