@@ -266,3 +266,38 @@ import Testing
     #expect(CRC32.checksum(Array("IEND".utf8)) == 0xAE42_6082)
   }
 }
+
+/// A cached thumbnail is a row like any other: one from another archive can say 128 pixels
+/// and hold a PNG of any size.
+@Suite struct ThumbnailOfAnotherSizeTests {
+  @Test func aCachedPNGOfAnotherSizeIsDrawnAgainAndTheSheetStaysWhole() throws {
+    let folder = try TemporaryFolder("thumbnail-size")
+    let strokes = try deviceSample("three-pen-strokes")
+    for (index, name) in ["Alpha", "Beta", "Gamma"].enumerated() {
+      try folder.write(
+        "Drafts/\(name)-2025-10-0\(index + 1)T10:00:00Z.inkling", inklingFile(drawing: strokes, color: (1, 1, 1, 1)))
+    }
+    let path = folder.path("archive.sqlite")
+    _ = try Archive(path: path).importFiles(at: [folder.path("Drafts")])
+    let sheet = folder.path("sheet.png")
+    func contactSheet() throws -> ChildProcess.Result {
+      try ChildProcess.run([BuiltProducts.inklingArchive, "--archive", path, "contact-sheet", "--force", "-o", sheet])
+    }
+    #expect(try contactSheet().status == 0)
+    let first = try PNG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: sheet))))
+
+    // Every cached row now holds a strip 128 wide and 4096 tall, as a hostile merge left it.
+    let strip = try PNG.encode(
+      RenderedImage(width: 128, height: 4096, rgba: [UInt8](repeating: 0x41, count: 128 * 4096 * 4)))
+    let archive = try Archive(path: path)
+    try archive.database.execute("UPDATE thumbnail SET png = ?", [strip])
+    let result = try contactSheet()
+    #expect(result.status == 0, "\(result.stderr)")
+    let second = try PNG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: sheet))))
+    #expect(second == first, "the thumbnails are drawn again, not taken from the rows")
+    let rows = try archive.database.fetchAll("SELECT png FROM thumbnail") { $0.bytes(0) }
+    #expect(!rows.isEmpty)
+    #expect(
+      rows.allSatisfy { PNG.size(of: $0).map { $0.width == 128 && $0.height == 128 } == true }, "and stored over them")
+  }
+}

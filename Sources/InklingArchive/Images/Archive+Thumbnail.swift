@@ -115,7 +115,7 @@ extension Archive {
     return try inSnapshot { () throws -> ThumbnailLookUp in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
       let job = try thumbnailJob(blobID: row.blobID, background: row.background, size: size)
-      return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job.key))
+      return ThumbnailLookUp(info: info, job: job, cachedPNG: try cachedThumbnail(job))
     }
   }
 

@@ -74,7 +74,7 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError` when the archive cannot be read.
   public func cachedThumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> [UInt8]? {
-    try cachedThumbnail(request.job.key)
+    try cachedThumbnail(request.job)
   }
 
   /// The thumbnail's PNG: from the cache, or rendered on this connection, when `rendered` is
@@ -84,7 +84,7 @@ extension Archive {
   public func thumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> (
     png: [UInt8], rendered: RenderedThumbnail?
   ) {
-    if let png = try cachedThumbnail(request.job.key) { return (png, nil) }
+    if let png = try cachedThumbnail(request.job) { return (png, nil) }
     let png = try storeCall { try pictureRenderer.png(of: request.job, blobs: BlobStore(database)) }
     return (png, RenderedThumbnail(job: request.job, png: png))
   }

@@ -108,7 +108,7 @@ extension Archive {
     var pngs: [[UInt8]: [UInt8]] = [:]
     var missing: [ThumbnailJob] = []
     for job in jobs where pngs[job.key] == nil {
-      if let png = try cachedThumbnail(job.key) {
+      if let png = try cachedThumbnail(job) {
         pngs[job.key] = png
       } else if !missing.contains(where: { $0.key == job.key }) {
         missing.append(job)
@@ -131,6 +131,13 @@ extension Archive {
         throw .unusableArchive(
           path: path, reason: .damaged(detail: "the cached thumbnail of \"\(version.name)\" does not decode (\(error))")
         )
+      }
+      guard image.width == size, image.height == size else {
+        throw .unusableArchive(
+          path: path,
+          reason: .damaged(
+            detail:
+              "the thumbnail of \"\(version.name)\" is \(image.width) × \(image.height) pixels, not \(size) × \(size)"))
       }
       Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet.rgba, width: layout.width)
       Self.blit(image, x: x, y: y, into: &sheet.rgba, width: layout.width)
@@ -196,12 +203,17 @@ extension Archive {
   }
 
   /// Copies `image` over the sheet, compositing a translucent thumbnail (a translucent
-  /// background colour) over the sheet's grey.
+  /// background colour) over the sheet's grey. What falls outside the sheet is left out: the
+  /// loops below index unchecked buffers, so their bounds are the one guard there is.
   private static func blit(_ image: RenderedImage, x: Int, y: Int, into sheet: inout [UInt8], width: Int) {
+    let height = width > 0 ? sheet.count / (width * 4) : 0
+    let rows = max(0, min(image.height, height - y))
+    let columns = max(0, min(image.width, width - x))
+    guard x >= 0, y >= 0, image.rgba.count >= image.width * image.height * 4 else { return }
     image.rgba.withUnsafeBufferPointer { source in
       sheet.withUnsafeMutableBufferPointer { target in
-        for row in 0..<image.height {
-          for column in 0..<image.width {
+        for row in 0..<rows {
+          for column in 0..<columns {
             let s = (row * image.width + column) * 4
             let t = ((y + row) * width + x + column) * 4
             let a = Int(source[s + 3])

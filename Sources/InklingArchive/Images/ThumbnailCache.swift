@@ -16,6 +16,7 @@
 
 import FoundationEssentials
 import InklingFormats
+import InklingRendering
 import InklingStore
 
 /// The archive's cache of rendered thumbnails.
@@ -74,9 +75,14 @@ public enum ThumbnailCache {
 }
 
 extension Archive {
-  /// The cached PNG under `key`, if any.
-  func cachedThumbnail(_ key: [UInt8]) throws(ArchiveError) -> [UInt8]? {
-    try storeCall { try ThumbnailRecords.png(key: key, in: database) }
+  /// The cached PNG of `job`, if any, and only if it is the square `job.size` pixels wide
+  /// that the job draws: a row is data like any other (an archive from elsewhere can hold a
+  /// PNG of any size under any key), so any other is a miss, drawn again and stored over it.
+  func cachedThumbnail(_ job: ThumbnailJob) throws(ArchiveError) -> [UInt8]? {
+    guard let png = try storeCall({ try ThumbnailRecords.png(key: job.key, in: database) }),
+      let size = PNG.size(of: png), size.width == job.size, size.height == job.size
+    else { return nil }
+    return png
   }
 
   /// Stores rendered thumbnails in one transaction when the archive is writable. A failure

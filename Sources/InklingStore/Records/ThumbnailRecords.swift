@@ -42,8 +42,9 @@ package enum ThumbnailRecords {
     try db.fetchOne("SELECT 1 FROM thumbnail WHERE key = ?", [key]) { _ in true } ?? false
   }
 
-  /// Stores a thumbnail; a row already stored under the same key is kept (same inputs,
-  /// same renderer: the same pixels).
+  /// Stores a thumbnail; a row already stored under the same key is kept when it holds the
+  /// same PNG (same inputs, same renderer: the same pixels), and replaced when it does not
+  /// (a row the cache refused to use, `Archive.cachedThumbnail`).
   package static func insert(_ thumbnail: NewThumbnail, in db: Database) throws {
     let b = thumbnail.background
     try db.execute(
@@ -51,7 +52,8 @@ package enum ThumbnailRecords {
       INSERT INTO thumbnail(key, content_hash, background_r, background_g, background_b, background_a,
         pixel_size, renderer_version, png, byte_size, created_ms)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      ON CONFLICT(key) DO NOTHING
+      ON CONFLICT(key) DO UPDATE SET png = excluded.png, byte_size = excluded.byte_size,
+        created_ms = excluded.created_ms WHERE png IS NOT excluded.png
       """,
       [
         thumbnail.key, thumbnail.contentHash, b.red, b.green, b.blue, b.alpha, thumbnail.pixelSize,
