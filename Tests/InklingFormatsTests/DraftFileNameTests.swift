@@ -57,6 +57,57 @@ import Testing
     #expect(untitled.fallbacks == [.emptyName])
   }
 
+  @Test func readsStampsWhoseColonsDidNotSurviveTheTrip() throws {
+    // exFAT and FAT sticks, SMB shares and Windows cannot store ':'; each tool writes another
+    // character in its place, the same one for both colons.
+    for standIn in ["_", "-", "\u{F03A}", "\u{A789}", "\u{FF1A}"] {
+      let file = "Sketch-2-2025-10-05T14\(standIn)03\(standIn)12Z.inkling"
+      let name = try #require(DraftFileName(file))
+      #expect(name.draftName == "Sketch-2", "\(file)")
+      #expect(name.savedMilliseconds == october5, "\(file)")
+      #expect(name.fallbacks == [.colonsReplaced(Character(standIn))], "\(file)")
+      #expect(name.renamed(to: "Other") == "Other-2025-10-05T14\(standIn)03\(standIn)12Z.inkling")
+    }
+    let both = try #require(DraftFileName("Cat-2025-10-05T16_03_12+02_00 (1).inkling"))
+    #expect(both.savedMilliseconds == october5)
+    #expect(both.fallbacks == [.colonsReplaced("_"), .copySuffix("(1)"), .offset("+02:00")])
+    // Two different characters are not a stamp's colons: the name keeps them.
+    let mixed = try #require(DraftFileName("Cat-2025-10-05T14_03-12Z.inkling"))
+    #expect(mixed.savedMilliseconds == nil)
+  }
+
+  @Test func syncConflictCopiesAreVersionsOfTheirDraft() throws {
+    let cases: [(String, String, String)] = [
+      (
+        "Cat-2025-10-05T14:03:12Z.sync-conflict-20251005-150000-ABCDEF7.inkling", "Syncthing",
+        ".sync-conflict-20251005-150000-ABCDEF7"
+      ),
+      (
+        "Cat-2025-10-05T14:03:12Z (Anna's conflicted copy 2025-10-05).inkling", "Dropbox",
+        " (Anna's conflicted copy 2025-10-05)"
+      ),
+      (
+        "Cat-2025-10-05T14:03:12Z (conflicted copy 2025-10-05 150000).inkling", "Nextcloud",
+        " (conflicted copy 2025-10-05 150000)"
+      ),
+      ("Cat-2025-10-05T14:03:12Z-LAPTOP.inkling", "OneDrive", "-LAPTOP"),
+      ("Cat-2025-10-05T14:03:12Z(1).inkling", "Google Drive", "(1)"),
+      (
+        "Cat-2025-10-05T14_03_12Z.sync-conflict-20251005-150000-ABCDEF7.inkling", "Syncthing",
+        ".sync-conflict-20251005-150000-ABCDEF7"
+      ),
+    ]
+    for (file, tool, suffix) in cases {
+      let name = try #require(DraftFileName(file))
+      #expect(name.draftName == "Cat", "\(file)")
+      #expect(name.savedMilliseconds == october5, "\(file)")
+      #expect(name.fallbacks.contains(.syncConflict(tool: tool, suffix: suffix)), "\(file): \(name.fallbacks)")
+      #expect(!name.fallbacks.contains { if case .copySuffix = $0 { true } else { false } }, "\(file)")
+    }
+    // A dash and digits alone is a copy number or part of a name, not a computer.
+    #expect(DraftFileName("Cat-2025-10-05T14:03:12Z-2.inkling")?.savedMilliseconds == nil)
+  }
+
   @Test func refusesImpossibleStampsAndOtherExtensions() throws {
     #expect(DraftFileName("Cat-2025-10-05T14:03:12Z.json") == nil)
     #expect(DraftFileName(".inkling") == nil)

@@ -1,7 +1,11 @@
 // The `<name>-<stamp>.inkling` file name convention (../shared/docs/inkling-files.md):
 // the draft's name, then `-`, then `ISO8601DateFormatter().string(from: Date())`.
 // The name may itself hold `-`, so the split is on the last `-` that a valid stamp follows.
-// Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`.
+// Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`:
+// a copy suffix Finder, Files or Windows added; the stamp's colons replaced by a file system
+// that cannot store `:` (FAT and exFAT sticks, SMB shares, Windows: `_`, `-`, or a look-alike
+// character); a sync tool's conflict copy (Syncthing, Dropbox, Nextcloud, OneDrive, Google
+// Drive), each another save of the draft in NAME.
 
 import FoundationEssentials
 
@@ -24,6 +28,16 @@ public struct DraftFileName: Hashable, Sendable {
     case invalidStamp(String)
     /// The stamp's seconds were `60` (a leap second): read as the next minute's first second.
     case leapSecond
+    /// The stamp's colons arrived as this character (a file system that cannot store `:`).
+    case colonsReplaced(Character)
+    /// A sync tool's copy of a save it found changed on two devices: the tool, and the text
+    /// it added after the stamp.
+    case syncConflict(tool: String, suffix: String)
+
+    private static func hex(_ character: Character) -> String {
+      let value = String(character.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
+      return String(repeating: "0", count: max(0, 4 - value.count)) + value
+    }
 
     public var description: String {
       switch self {
@@ -35,6 +49,11 @@ public struct DraftFileName: Hashable, Sendable {
       case .invalidStamp(let stamp):
         "the date in the file name, \(stamp), does not exist; the file's modification time is used"
       case .leapSecond: "the date in the file name has a leap second (:60), read as the next minute's first second"
+      case .colonsReplaced(let character):
+        "the date's colons arrived as \"\(character)\" (U+\(Self.hex(character))), as a file system that cannot "
+          + "store \":\" writes them"
+      case .syncConflict(let tool, let suffix):
+        "a \(tool) conflict copy (\"\(suffix.trimmingSpaces())\"): another version of the draft"
       }
     }
   }
@@ -58,10 +77,17 @@ public struct DraftFileName: Hashable, Sendable {
     var found: (name: String, stamp: ISO8601Stamp, suffix: String)?
     // Try each `-` from the last backwards: the stamp itself holds two of them.
     for index in scalars.indices.reversed() where scalars[index] == "-" {
-      let rest = String(String.UnicodeScalarView(scalars[(index + 1)...]))
-      guard let (stamp, length) = ISO8601Stamp.parsePrefix(rest) else { continue }
-      let suffix = String(rest.unicodeScalars.dropFirst(length))
-      guard suffix.isEmpty || Self.isCopySuffix(suffix) else { continue }
+      let rest = Array(scalars[(index + 1)...])
+      let colons = Self.colonStandIn(in: rest)
+      let readable = colons.map { Self.restoringColons(rest, $0) } ?? rest
+      guard let (stamp, length) = ISO8601Stamp.parsePrefix(String(String.UnicodeScalarView(readable))) else {
+        continue
+      }
+      let suffix = String(String.UnicodeScalarView(rest.dropFirst(length)))
+      let conflict = Self.syncConflictTool(suffix)
+      guard suffix.isEmpty || conflict != nil || Self.isCopySuffix(suffix) else { continue }
+      if let colons { fallbacks.append(.colonsReplaced(Character(colons))) }
+      if let conflict { fallbacks.append(.syncConflict(tool: conflict, suffix: suffix)) }
       found = (String(String.UnicodeScalarView(scalars[..<index])), stamp, suffix)
       break
     }
@@ -69,7 +95,9 @@ public struct DraftFileName: Hashable, Sendable {
     if let found {
       name = found.name
       savedMilliseconds = found.stamp.millisecondsSince1970
-      if !found.suffix.isEmpty { fallbacks.append(.copySuffix(found.suffix.trimmingSpaces())) }
+      if !found.suffix.isEmpty && !fallbacks.contains(where: { if case .syncConflict = $0 { true } else { false } }) {
+        fallbacks.append(.copySuffix(found.suffix.trimmingSpaces()))
+      }
       if let offset = found.stamp.offset { fallbacks.append(.offset(offset)) }
       if found.stamp.hasFraction { fallbacks.append(.fractionalSeconds) }
       if found.stamp.isLeapSecond { fallbacks.append(.leapSecond) }
@@ -139,6 +167,77 @@ public struct DraftFileName: Hashable, Sendable {
     else { return nil }
     return String(fileName.dropLast(suffix.count))
   }
+
+  // MARK: - Colons that did not survive the trip
+
+  /// What file systems and tools write for a `:` they cannot store: `_` (Windows tools, many
+  /// copy programs), `-`, U+F03A (the private-use character SMB and macOS map `:` to), U+A789
+  /// (MODIFIER LETTER COLON) and U+FF1A (FULLWIDTH COLON).
+  static let colonStandIns: Set<Unicode.Scalar> = ["_", "-", "\u{F03A}", "\u{A789}", "\u{FF1A}"]
+
+  /// The stand-in both of a stamp's time colons are written as, when `text` starts with
+  /// `dddd-dd-ddTdd?dd?dd` and `?` is one such character (the same one twice); else nil.
+  static func colonStandIn(in text: [Unicode.Scalar]) -> Unicode.Scalar? {
+    guard text.count >= 19, text[13] != ":", text[13] == text[16], colonStandIns.contains(text[13]) else { return nil }
+    let digits: [Int] = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18]
+    guard digits.allSatisfy({ ("0"..."9").contains(text[$0]) }), text[4] == "-", text[7] == "-", text[10] == "T"
+    else { return nil }
+    return text[13]
+  }
+
+  /// `text` with its two time separators written `:` again (each is one scalar, so the stamp's
+  /// length in scalars is the same in both).
+  static func restoringColons(_ text: [Unicode.Scalar], _ standIn: Unicode.Scalar) -> [Unicode.Scalar] {
+    var restored = text
+    restored[13] = ":"
+    restored[16] = ":"
+    // An offset written `+02_00` lost its colon the same way.
+    if restored.count >= 25, restored[19] == "+" || restored[19] == "-", restored[22] == standIn { restored[22] = ":" }
+    return restored
+  }
+
+  // MARK: - Sync conflicts
+
+  /// The sync tool whose conflict copy `suffix` (what follows the stamp) marks, or nil:
+  ///   - Syncthing: `.sync-conflict-20251001-140312-ABCDEF7`
+  ///   - Dropbox: ` (Anna's conflicted copy 2025-10-01)`, also with ` (1)` inside
+  ///   - Nextcloud and ownCloud: ` (conflicted copy 2025-10-01 140312)`
+  ///   - Google Drive: `(1)`, right after the stamp
+  ///   - OneDrive: `-LAPTOP`, the computer's name (at most 15 letters, digits, `-` or `_`)
+  static func syncConflictTool(_ suffix: String) -> String? {
+    let scalars = Array(suffix.unicodeScalars)
+    func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+    func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+      isDigit(scalar) || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar)
+    }
+    let syncthing = Array(".sync-conflict-".unicodeScalars)
+    if scalars.count == syncthing.count + 23, scalars.starts(with: syncthing) {
+      let rest = Array(scalars.dropFirst(syncthing.count))
+      if rest[0..<8].allSatisfy(isDigit), rest[8] == "-", rest[9..<15].allSatisfy(isDigit), rest[15] == "-",
+        rest[16...].allSatisfy(isAlphanumeric)
+      {
+        return "Syncthing"
+      }
+    }
+    if suffix.hasPrefix(" ("), suffix.hasSuffix(")"), suffix.contains("conflicted copy") {
+      return suffix.contains("'s conflicted copy") || suffix.contains("\u{2019}s conflicted copy")
+        ? "Dropbox" : "Nextcloud"
+    }
+    if scalars.count >= 3, scalars.count <= 6, scalars.first == "(", scalars.last == ")",
+      scalars.dropFirst().dropLast().allSatisfy(isDigit)
+    {
+      return "Google Drive"
+    }
+    if scalars.count >= 2, scalars.count <= 16, scalars.first == "-", isAlphanumeric(scalars[1]),
+      scalars.dropFirst().allSatisfy({ isAlphanumeric($0) || $0 == "-" || $0 == "_" }),
+      scalars.dropFirst().contains(where: { !isDigit($0) })
+    {
+      return "OneDrive"
+    }
+    return nil
+  }
+
+  // MARK: - Copies
 
   /// ` 2`, ` (1)`, ` copy`, ` copy 2`, `_1` — what Finder, Files, Windows and sync tools add.
   static func isCopySuffix(_ suffix: String) -> Bool {
