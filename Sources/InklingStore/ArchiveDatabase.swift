@@ -82,7 +82,7 @@ package enum ArchiveDatabase {
       try configure(db)
       let facts = try inspect(db)
       try check(facts, path: path, mode: mode)
-      if verifySchema && !facts.isEmpty { try verifyMatchesMigrations(db, atVersion: facts.userVersion) }
+      if verifySchema && !facts.isEmpty { try verifyBeforeWriting(db) }
       if mode == .readWrite {
         try configureWriter(db)
         guard facts.userVersion < schemaVersion else { return db }
@@ -143,6 +143,18 @@ package enum ArchiveDatabase {
     var info = stat()
     guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return true }
     throw StoreError(kind: .unreadableLog, code: error.code, message: "\(path)-wal", path: path)
+  }
+
+  /// `verifyMatchesMigrations` at the version the archive has, read in the same snapshot as its
+  /// schema: another process creating or upgrading it meanwhile commits a version and a schema
+  /// together (invariant 2).
+  private static func verifyBeforeWriting(_ db: Database) throws {
+    let verify = {
+      let version = try db.fetchOne("PRAGMA user_version") { Int32(truncatingIfNeeded: $0.int64(0)) } ?? 0
+      try verifyMatchesMigrations(db, atVersion: version)
+    }
+    guard db.isAutocommit else { return try verify() }
+    try db.readTransaction { try verify() }
   }
 
   /// Refuses an archive whose schema was changed outside this program (SchemaVerification):
@@ -258,6 +270,10 @@ package enum ArchiveDatabase {
     // this process do more than read and write its tables (https://www.sqlite.org/security.html).
     try db.configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
     try db.configure(SQLITE_DBCONFIG_DEFENSIVE, true)
+    // A b-tree cell whose size does not fit its page is reported as corruption before it is
+    // read: what SQLite advises for a database file from elsewhere, which any archive may be
+    // (https://www.sqlite.org/security.html, "untrusted database files").
+    try db.execute("PRAGMA cell_size_check = ON")
     // Double-quoted strings are identifiers, never silently string literals (quirks.html#dblquote).
     try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
     try db.configure(SQLITE_DBCONFIG_DQS_DDL, false)
