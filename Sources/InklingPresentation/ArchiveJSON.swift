@@ -139,6 +139,8 @@ extension ImportSummary {
       "broughtBackFromTrash": .array(draftsBroughtBack.map(JSONValue.string)), "versionsInTrash": .int(versionsInTrash),
       "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
       "drawingsNotIndexed": .int(drawingsNotIndexed), "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
+      "notDownloaded": .array(
+        savesNotDownloaded.sorted { $0.key < $1.key }.map { ["draft": .string($0.key), "saves": .int($0.value)] }),
     ]
   }
 }

@@ -51,4 +51,40 @@ import Testing
     let saved = versions.compactMap { $0["saved"] as? String }.sorted()
     #expect(saved == (3...12).map { String(format: "2025-10-01T14:%02d:12Z", $0) }, "\(history.stdout)")
   }
+
+  @Test func savesNotDownloadedFromICloudAreNamedAndTheImportExitsOne() throws {
+    let runner = try BinaryRunner(fresh: "icloud")
+    var corpus = TestCorpus(root: runner.workingDirectory + "/Drafts", seed: 6)
+    try corpus.save("Cat")
+    // As iCloud Drive leaves a folder copied before every save came down.
+    for placeholder in [
+      ".Cat-2025-10-02T10:00:00Z.inkling.icloud", ".Cat-2025-10-03T10:00:00Z.inkling.icloud",
+      ".Dog-2025-10-02T10:00:00Z.inkling.icloud",
+    ] {
+      try corpus.write(placeholder, Array("bplist00".utf8))
+    }
+    // A download in progress: the file at its size, still zeros; another cut off.
+    try corpus.write("Owl-2025-10-02T10:00:00Z.inkling", [UInt8](repeating: 0, count: 4096))
+    try corpus.write("Elk-2025-10-02T10:00:00Z.inkling", Array(#"{"drawingData":"d3Jk8AEACAA"#.utf8))
+
+    let result = try runner.run(["import", "Drafts"])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "Not downloaded from iCloud Drive, so not archived: 3 saves of 2 drafts (\"Cat\" 2, \"Dog\" 1). "
+          + "Open the folder in Files or Finder, download them (Download Now), then import again."),
+      "\(result.stderr)")
+    #expect(result.stdout.contains("0 ignored"), "placeholders are not ignored files: \(result.stdout)")
+    #expect(
+      result.stderr.contains(
+        "Owl-2025-10-02T10:00:00Z.inkling: the file is incomplete (all zero bytes), as a download or copy still "
+          + "in progress leaves it"), "\(result.stderr)")
+    #expect(result.stderr.contains("Elk-2025-10-02T10:00:00Z.inkling: the file is incomplete (its JSON stops"))
+    #expect(!result.stderr.contains("not a JSON object"))
+
+    let ndjson = try runner.run(["import", "--ndjson", "Drafts"])
+    #expect(ndjson.stdout.contains(#""status":"notDownloaded","draft":"Dog""#), "\(ndjson.stdout)")
+    #expect(ndjson.stdout.contains(#""notDownloaded":[{"draft":"Cat","saves":2},{"draft":"Dog","saves":1}]"#))
+    #expect(ndjson.status == 1)
+  }
 }

@@ -27,7 +27,7 @@ import Testing
     #expect(imported.status == 1)
     #expect(
       imported.stderr
-        == "\(folder)/Drafts/broken-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n"
+        == "\(folder)/Drafts/broken-2025-10-05T14:03:12Z.inkling: the file is incomplete (its JSON stops in the middle, after 1 byte), as a download or copy still in progress leaves it; let it finish, then import it again\n"
     )
     #expect(imported.stdout.hasPrefix("Imported 2 versions (1 new draft); 0 already archived, 1 ignored, 1 rejected."))
 

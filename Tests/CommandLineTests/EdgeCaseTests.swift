@@ -254,7 +254,7 @@ import Testing
     #expect(quiet.stdout == "")
     #expect(
       quiet.stderr.hasSuffix(
-        "Bad-2025-10-05T14:03:12Z.inkling: not an Inkling draft: invalid JSON: the text ends where a string was expected\n"
+        "Bad-2025-10-05T14:03:12Z.inkling: the file is incomplete (its JSON stops in the middle, after 1 byte), as a download or copy still in progress leaves it; let it finish, then import it again\n"
       ))
 
     for command in [["gc"], ["reindex"]] {

@@ -153,7 +153,9 @@ import Testing
         "empty-2025-10-01T00:00:00Z.inkling: the file is empty",
         "fifo-2025-10-01T00:00:00Z.inkling: not a regular file (a device, FIFO or socket)",
         "folder-2025-10-01T00:00:00Z.inkling: a folder, not a draft file (its contents are searched all the same)",
-        "truncated-2025-10-01T00:00:00Z.inkling: not an Inkling draft: invalid JSON: a string that never ends",
+        "truncated-2025-10-01T00:00:00Z.inkling: the file is incomplete (its JSON stops in the middle, after "
+          + "\(inklingFile(drawing: [1, 2, 3]).count - 5) bytes), as a download or copy still in progress leaves it; "
+          + "let it finish, then import it again",
       ])
   }
 

@@ -69,7 +69,10 @@ import Testing
 
   @Test(arguments: [
     ("", "the file is empty"),
-    ("{\"drawingData\":\"QQ==\"", "not an Inkling draft: invalid JSON: the text ends inside the object"),
+    (
+      "{\"drawingData\":\"QQ==\"",
+      "the file is incomplete (its JSON stops in the middle, after 21 bytes), as a download or copy still in progress leaves it; let it finish, then import it again"
+    ),
     ("hello", "not an Inkling draft: the file is not a JSON object"),
     ("[1,2]", "not an Inkling draft: the file is not a JSON object"),
     (#"{"color":{"r":1,"g":1,"b":1,"a":1}}"#, "the key drawingData is missing"),

@@ -147,6 +147,13 @@ struct FileWalker {
     }
   }
 
+  /// The draft whose save `fileName` stands for when it is an iCloud Drive placeholder:
+  /// iCloud writes `.NAME.icloud` in place of a file `NAME` it has not downloaded.
+  static func iCloudPlaceholder(_ fileName: String) -> String? {
+    guard fileName.hasPrefix("."), fileName.lowercased().hasSuffix(".inkling.icloud") else { return nil }
+    return DraftFileName(String(fileName.dropFirst().dropLast(".icloud".count)))?.draftName
+  }
+
   /// The entry for a draft file, or nil after reporting why it is not one.
   private func candidate(
     path: String, origin: Int, fileName: String, info: stat, named: Bool, _ emit: (WalkEvent) throws -> Void
@@ -154,6 +161,10 @@ struct FileWalker {
     // AppleDouble files (`._Cat.inkling`) are macOS metadata left on foreign disks.
     guard !fileName.hasPrefix("._") else {
       try emit(.ignored(path: path, reason: .appleDouble, named: named))
+      return nil
+    }
+    if let draft = Self.iCloudPlaceholder(fileName) {
+      try emit(.ignored(path: path, reason: .notDownloaded(draft: draft), named: named))
       return nil
     }
     guard let name = DraftFileName(fileName) else {

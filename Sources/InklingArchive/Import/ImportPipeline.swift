@@ -97,7 +97,7 @@ extension Archive {
       do {
         switch result {
         case .ignored(let path, let reason, let named):
-          writer.ignore()
+          writer.ignore(reason)
           onEvent?(.ignored(path: path, reason: reason, named: named))
         case .problem(let path, let problem, let origin):
           try writer.reject(path, problem, origin: origin)

@@ -68,12 +68,22 @@ public enum IgnoredReason: Sendable, Equatable, CustomStringConvertible {
   /// A folder searched already in this import: named twice, or reached again through a
   /// symbolic link.
   case alreadySearched
+  /// An iCloud Drive placeholder (`.Cat-2025-10-01T14:03:12Z.inkling.icloud`): a save of the
+  /// draft `draft` that this device has not downloaded, so there is nothing to import yet.
+  case notDownloaded(draft: String)
+
+  /// Whether this is an iCloud placeholder's save, which the import names apart.
+  public var isNotDownloaded: Bool {
+    if case .notDownloaded = self { true } else { false }
+  }
 
   public var description: String {
     switch self {
     case .notADraftFile: "not a draft file (its name does not end in .inkling)"
     case .appleDouble: "macOS metadata (a ._ file), not a draft"
     case .alreadySearched: "a folder already searched in this import"
+    case .notDownloaded(let draft):
+      "a save of \"\(draft)\" that iCloud Drive has not downloaded yet (an .icloud placeholder)"
     }
   }
 }

@@ -17,6 +17,9 @@ public struct ImportSummary: Sendable, Equatable {
   public var alreadyArchived = 0
   /// Files that are not draft files (other endings, macOS `._` files).
   public var ignored = 0
+  /// iCloud Drive placeholders of saves not downloaded yet, by draft: none of them is in
+  /// the archive, and the import says so rather than counting them as ignored.
+  public var savesNotDownloaded: [String: Int] = [:]
   /// Draft files that could not be imported; each was reported with its reason.
   public var rejected = 0
   /// Drawings stored without their drawing index rows, which SQLite refused: search by
@@ -37,6 +40,7 @@ public struct ImportSummary: Sendable, Equatable {
     versionsInTrash += other.versionsInTrash
     alreadyArchived += other.alreadyArchived
     ignored += other.ignored
+    savesNotDownloaded.merge(other.savesNotDownloaded, uniquingKeysWith: +)
     rejected += other.rejected
     drawingsNotIndexed += other.drawingsNotIndexed
     bytesRead += other.bytesRead

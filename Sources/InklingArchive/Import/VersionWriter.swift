@@ -251,8 +251,14 @@ final class VersionWriter {
     }
   }
 
-  /// Counts a path that is not a draft file.
-  func ignore() { tally(0) { $0.ignored += 1 } }
+  /// Counts a path that is not a draft file, or a save not downloaded yet.
+  func ignore(_ reason: IgnoredReason) {
+    if case .notDownloaded(let draft) = reason {
+      tally(0) { $0.savesNotDownloaded[draft, default: 0] += 1 }
+    } else {
+      tally(0) { $0.ignored += 1 }
+    }
+  }
 
   /// Counts and logs a file, of `origin`, that could not be imported.
   func reject(_ path: String, _ problem: ImportProblem, origin: Int = 0) throws {

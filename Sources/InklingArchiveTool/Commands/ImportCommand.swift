@@ -91,6 +91,8 @@ struct ImportCommand: Command {
       switch event {
       case .rejected(let path, let problem):
         if !ndjson { say(path, Self.sentence(problem)) }
+      case .ignored(let path, let reason, _) where reason.isNotDownloaded:
+        if !ndjson && verbose { say(path, "not downloaded: \(reason)") }
       case .ignored(let path, let reason, let named):
         if !ndjson && (named && !quiet || verbose) { say(path, "ignored: \(reason)") }
       case .archived(let path, _, let outcome):
@@ -139,6 +141,9 @@ struct ImportCommand: Command {
           + "\(one ? "its" : "their") drawing index rows, which the archive refused: searches by strokes and "
           + "inks miss \(one ? "it" : "them") until `inkling-archive reindex` writes them.")
     }
+    if !total.savesNotDownloaded.isEmpty && !ndjson {
+      context.printError(Self.notDownloaded(total.savesNotDownloaded))
+    }
     let json = report.json
     if ndjson {
       StandardStreams.writeOutput(JSONWriter().line(["summary": json]))
@@ -153,7 +158,18 @@ struct ImportCommand: Command {
       }
       if let status = StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) { return status }
     }
-    return total.rejected > 0 ? ExitStatus.someInputsRejected : ExitStatus.success
+    return total.rejected > 0 || !total.savesNotDownloaded.isEmpty ? ExitStatus.someInputsRejected : ExitStatus.success
+  }
+
+  /// "Not downloaded from iCloud Drive: 3 saves of 2 drafts ("Cat" 2, "Dog" 1). …"
+  static func notDownloaded(_ saves: [String: Int]) -> String {
+    let total = saves.values.reduce(0, +)
+    let byCount = saves.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+    let shown = byCount.prefix(5).map { "\(Quoted.name($0.key)) \(Format.count($0.value))" }.joined(separator: ", ")
+    let more = byCount.count > 5 ? " and \(Plural.count(byCount.count - 5, "more draft"))" : ""
+    return "Not downloaded from iCloud Drive, so not archived: \(Plural.count(total, "save")) of "
+      + "\(Plural.count(saves.count, "draft")) (\(shown)\(more)). Open the folder in Files or Finder, download "
+      + (total == 1 ? "it" : "them") + " (Download Now), then import again."
   }
 
   /// What stayed in a merged archive's trash, as the end of its summary line.
@@ -194,6 +210,8 @@ struct ImportCommand: Command {
     switch event {
     case .rejected(let path, let problem):
       ["path": .string(path), "status": "rejected", "reason": .string(problem.description)]
+    case .ignored(let path, .notDownloaded(let draft), _):
+      ["path": .string(path), "status": "notDownloaded", "draft": .string(draft)]
     case .ignored(let path, let reason, _):
       ["path": .string(path), "status": "ignored", "reason": .string(reason.description)]
     case .archived(let path, let draft, let outcome):

@@ -35,6 +35,10 @@ extension DraftEnvelope {
   ///   or of the wrong type, invalid base64, a colour component that is not a number).
   public static func parse(_ file: UnsafeRawBufferPointer) throws(EnvelopeError) -> DraftEnvelope {
     guard !file.isEmpty else { throw EnvelopeError(reason: "the file is empty") }
+    // What a download or copy still in progress leaves (iCloud Drive, a sync tool): the file
+    // at its full size but still zeros, or its JSON cut off. Said as such, since the cure is
+    // to let it finish, not to look for a damaged drawing.
+    guard file.contains(where: { $0 != 0 }) else { throw EnvelopeError(reason: Self.incomplete("all zero bytes")) }
     guard JSONScanner.isValidUTF8(file) else {
       throw EnvelopeError(reason: "not an Inkling draft: the file is not UTF-8 text")
     }
@@ -42,13 +46,24 @@ extension DraftEnvelope {
     do {
       return try parseObject(&scanner)
     } catch let error as JSONSyntaxError {
-      let detail = scanner.isAtEnd || error.offset >= file.count ? "" : " at byte \(error.offset)"
+      let atEnd = scanner.isAtEnd || error.offset >= file.count
+      if atEnd, file.first == UInt8(ascii: "{") {
+        throw EnvelopeError(
+          reason: Self.incomplete(
+            "its JSON stops in the middle, after \(file.count == 1 ? "1 byte" : "\(file.count) bytes")"))
+      }
+      let detail = atEnd ? "" : " at byte \(error.offset)"
       throw EnvelopeError(reason: "not an Inkling draft: invalid JSON: \(error.message)\(detail)")
     } catch let error as EnvelopeError {
       throw error
     } catch {
       throw EnvelopeError(reason: "\(error)")
     }
+  }
+
+  private static func incomplete(_ what: String) -> String {
+    "the file is incomplete (\(what)), as a download or copy still in progress leaves it; let it finish, "
+      + "then import it again"
   }
 
   public static func parse(_ file: [UInt8]) throws(EnvelopeError) -> DraftEnvelope {
