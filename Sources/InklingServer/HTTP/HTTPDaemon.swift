@@ -9,7 +9,9 @@
 //
 // Every request gets exactly one response, on the last call of MHD's access handler (when the
 // request is complete: HTTPDBridge.h says why not the first). A body, which no route accepts,
-// is read and dropped.
+// is read and dropped. The one exception is a head whose framing is in doubt
+// (MessageFraming.swift): it is answered 400 on the first call, before its body, which makes
+// MHD close the connection after the answer.
 
 import CMicroHTTPD
 import FoundationEssentials
@@ -73,6 +75,8 @@ final class HTTPDaemon: @unchecked Sendable {
   private var httpd: OpaquePointer?
   private let handler: Handler
   private let work: WorkQueue
+  /// The headers of the responses this file writes itself (as MHD's own error responses).
+  private let errorHeaders: [(String, String)]
   private let abandoned = Atomic<Int>(0)
   /// Jobs dropped unrun because their client had gone (tests).
   var abandonedJobs: Int { abandoned.load(ordering: .relaxed) }
@@ -83,6 +87,7 @@ final class HTTPDaemon: @unchecked Sendable {
 
   init(_ settings: HTTPDaemonSettings, handler: @escaping Handler) throws(HTTPDaemonError) {
     self.handler = handler
+    errorHeaders = settings.errorHeaders
     work = WorkQueue(workers: settings.workers, queueLimit: settings.queueLimit)
     var storage = sockaddr_storage()
     guard Self.address(settings.host, settings.port, into: &storage) else {
@@ -142,6 +147,12 @@ final class HTTPDaemon: @unchecked Sendable {
       // No response: the client went away before its job started; closing is all that is left.
       guard let response = box.response else { return MHD_Result.NO }
       return Self.queue(response, on: connection)
+    case INKLING_HTTPD_WAIT:
+      let problem = MessageFraming.problem(version: version) { name in
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+      }
+      guard let problem else { return MHD_Result.YES }
+      return Self.queue(MessageFraming.response(problem, headers: errorHeaders), on: connection)
     default: return MHD_Result.YES
     }
     var length = 0
