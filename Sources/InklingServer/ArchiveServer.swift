@@ -149,10 +149,10 @@ public final class ArchiveServer: @unchecked Sendable {
       ) { request in
         switch router.respond(to: request) {
         case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
-        case .later(let work, let busy):
+        case .later(let kind, let work, let busy):
           let conditions = ResponseEncoding.Conditions(request)
           return .later(
-            work: { ResponseEncoding.finish(work(), for: conditions) },
+            kind: kind, work: { ResponseEncoding.finish(work(), for: conditions) },
             busy: ResponseEncoding.finish(busy, for: conditions))
         }
       }
@@ -167,7 +167,7 @@ public final class ArchiveServer: @unchecked Sendable {
   func answer(_ request: HTTPRequest) -> HTTPResponse {
     switch router.respond(to: request) {
     case .now(let response): ResponseEncoding.finish(response, for: request)
-    case .later(let work, _): ResponseEncoding.finish(work(), for: request)
+    case .later(_, let work, _): ResponseEncoding.finish(work(), for: request)
     }
   }
 
@@ -193,6 +193,8 @@ public final class ArchiveServer: @unchecked Sendable {
   var abandonedJobs: Int { daemon.abandonedJobs }
   /// Expensive answers being worked on now (tests).
   var runningJobs: Int { daemon.runningJobs }
+  /// Expensive answers waiting to be worked on (tests).
+  var waitingJobs: Int { daemon.waitingJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
   func flushThumbnails() { writer?.flush() }

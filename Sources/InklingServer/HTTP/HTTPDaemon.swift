@@ -19,11 +19,12 @@ import Glibc
 import HTTPDBridge
 import Synchronization
 
-/// What a handler answers: a response now, or work to run on the work queue (WorkQueue.swift)
-/// while the connection waits, with the response to send instead when the queue is full.
+/// What a handler answers: a response now, or work of a kind to run on the work queue
+/// (WorkQueue.swift) while the connection waits, with the response to send instead when the
+/// queue has no room for it.
 enum HTTPAnswer {
   case now(HTTPResponse)
-  case later(work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
+  case later(kind: WorkKind, work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
 }
 
 /// How a daemon listens.
@@ -82,6 +83,8 @@ final class HTTPDaemon: @unchecked Sendable {
   var abandonedJobs: Int { abandoned.load(ordering: .relaxed) }
   /// Jobs running now (tests).
   var runningJobs: Int { work.runningJobs }
+  /// Jobs waiting now (tests).
+  var waitingJobs: Int { work.waitingJobs }
   /// The port listened on (the one chosen when 0 was asked for).
   private(set) var port: UInt16 = 0
 
@@ -167,11 +170,12 @@ final class HTTPDaemon: @unchecked Sendable {
     }
     switch handler(request) {
     case .now(let response): return Self.queue(response, on: connection)
-    case .later(let body, let busy):
+    case .later(let kind, let body, let busy):
       let waiting = Waiting(connection: connection, request: inkling_httpd_request(requestState))
       // Suspended before the job can resume it; MHD polls the connection no more until then.
       MHD_suspend_connection(connection)
       let job = WorkQueue.Job(
+        kind: kind,
         run: {
           guard !inkling_httpd_client_gone(waiting.connection) else {
             self.abandoned.add(1, ordering: .relaxed)
