@@ -72,6 +72,11 @@ struct ServerLimits: Sendable {
   /// Bytes of original files in one draft's zip (`/draft/versions.zip`), which is built in
   /// memory on the work queue; a draft holding more is refused with a sentence.
   var zipBytes: Int64 = 64 << 20
+  /// Bytes of a version's file, or of a drawing it is decoded through, that one answer of
+  /// `/versions/ID/file` builds in memory: what a file import accepts, so that every file
+  /// imported here is served, and a drawing someone else's archive claims is larger is not
+  /// decoded at all.
+  var fileBytes: Int64 = ImportOptions.defaultMaximumFileSize
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
   /// Bytes of cached thumbnails' answers kept in memory (HotThumbnails.swift).
@@ -129,7 +134,7 @@ public final class ArchiveServer: @unchecked Sendable {
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
-      zipBytes: configuration.limits.zipBytes,
+      zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
       commandArchive: ServerConfiguration.isLoopback(configuration.host)
         ? ArchiveLocation.absolute(configuration.archivePath) : nil,
       memory: PictureMemory(limit: configuration.limits.thumbnailMemory),

@@ -19,6 +19,8 @@ struct Router: Sendable {
   let pageSize: Int
   let strokesPerPage: Int
   let zipBytes: Int64
+  /// Bytes of a version's file, or of a drawing it is decoded through, in one answer.
+  let fileBytes: Int64
   /// The archive as the pages' command lines name it: its absolute path on loopback, else
   /// nil (CommandsView.swift).
   let commandArchive: String?
@@ -116,7 +118,7 @@ struct Router: Sendable {
           keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
       case "changes.png": return try VersionFiles.changes(id, target, request, pool: pool)
-      case "file": return .now(try VersionFiles.file(id, target, pool: pool))
+      case "file": return try VersionFiles.file(id, target, request, pool: pool, limit: fileBytes)
       default: break
       }
     case "swatches" where path.count == 2: return .now(try VersionFiles.swatch(path[1]))

@@ -251,6 +251,27 @@ package struct BlobStore {
     try id(ofSHA256: sha256).map { try bytes(ofBlob: $0) }
   }
 
+  /// The largest size any blob of blob `id`'s delta chain (itself and the bases it is decoded
+  /// through) declares, read without decoding any: what decoding it would hold in memory at
+  /// once, at most twice this. A chain that is broken or longer than `maxChainDepth` ends
+  /// where it breaks; decoding it reports that.
+  ///
+  /// - Throws: `StoreError` when SQLite fails.
+  package func largestSize(inChainOf id: Int64) throws -> Int {
+    var largest = 0
+    var next: Int64? = id
+    for _ in 0...Self.maxChainDepth {
+      guard let current = next,
+        let (size, base) = try db.fetchOne(
+          "SELECT size, CASE WHEN encoding = ? THEN base_id END FROM blob WHERE id = ?",
+          [BlobEncoding.delta.rawValue, current], { ($0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) })
+      else { break }
+      largest = max(largest, Int(clamping: size))
+      next = base
+    }
+    return largest
+  }
+
   /// One stored row of the chain being decoded.
   private struct Link {
     let id: Int64
