@@ -229,6 +229,16 @@ package struct BlobStore {
     try decode(id).bytes
   }
 
+  /// The decoded bytes of blob `id`, as `bytes(ofBlob:)`, refused before anything is decoded
+  /// when it or a blob it is decoded through declares more than `limit` bytes: a caller that
+  /// refuses larger bytes anyway (the drawing reader) need never hold them, whatever another
+  /// archive's rows claim.
+  ///
+  /// - Throws: as `bytes(ofBlob:)`, and `StoreError(.corrupt)` naming the blob past `limit`.
+  package func bytes(ofBlob id: Int64, limit: Int) throws -> [UInt8] {
+    try decodeChain(id, limit: limit).decoded.bytes
+  }
+
   /// The decoded bytes of blob `id`, not hashed: for a caller that checks a digest covering
   /// every one of them (a restored file's SHA-256, over their base64) and, when that check
   /// fails, reads them again with `bytes(ofBlob:)` to name the blob if it is what is damaged.
@@ -364,7 +374,9 @@ package struct BlobStore {
 
   /// The row of blob `id` and its bytes, decoded and verified (unless the caller hashes them:
   /// `unhashedBytes`).
-  private func decodeChain(_ id: Int64, hashing: Bool = true) throws -> (top: Link, decoded: BlobBase) {
+  private func decodeChain(_ id: Int64, hashing: Bool = true, limit: Int = .max) throws -> (
+    top: Link, decoded: BlobBase
+  ) {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
     var below: BlobBase?  // the blob under chain.last, if cached
@@ -375,6 +387,9 @@ package struct BlobStore {
           throw StoreError(kind: .notFound, message: "there is no blob \(id) in \(db.path)", path: db.path)
         }
         throw corrupt(above, "its delta base (blob id \(current)) is missing")
+      }
+      guard link.size <= limit else {
+        throw corrupt(link, "it declares \(link.size) bytes, more than the \(limit) it may hold here")
       }
       chain.append(link)
       guard chain.count <= Self.maxChainDepth + 1 else {

@@ -1,7 +1,7 @@
 // A version whose drawing declares a huge size (an archive merged from someone else: a tiny
 // zstd frame that unpacks to 512 MiB, more than any file import accepts) is refused by
-// `serve` before anything is decoded, for the whole file and for `Range: bytes=0-0`, quickly
-// and with the server's memory bounded (its VmHWM, read from /proc while it runs); and a
+// `serve` before anything is decoded, for the whole file and for `Range: bytes=0-0`, and by
+// every route that draws it or packs its file, quickly and with the server's memory bounded (its VmHWM, read from /proc while it runs); and a
 // range of an ordinary file is cut from it as it is rebuilt, byte for byte the file's.
 
 import Foundation
@@ -75,6 +75,19 @@ import Testing
       #expect(response.status == 403, "\(headers): \(response.status) \(response.text.prefix(300))")
       #expect(response.text.contains("more than this server builds in memory"))
       #expect(seconds < 2, "\(headers): \(seconds) s")
+    }
+    // What draws the drawing, or packs the file, refuses it as quickly.
+    let draft = try archive.timeline(of: .name(names[0])).id.rawValue
+    for target in [
+      "/versions/\(hostile.rawValue)/thumbnail.png", "/versions/\(hostile.rawValue)/render.png?scale=1",
+      "/versions/\(hostile.rawValue)/changes.png?from=\(ordinary.rawValue)", "/draft/versions.zip?id=\(draft)",
+      "/draft/timelapse.mp4?id=\(draft)",
+    ] {
+      let started = Date()
+      let response = try HTTPClient.get(port, target)
+      let seconds = Date().timeIntervalSince(started)
+      #expect((400..<600).contains(response.status), "\(target): \(response.status)")
+      #expect(seconds < 2, "\(target): \(seconds) s")
     }
     #expect(try HTTPClient.get(port, "/").status == 200)
     let peak = try Self.peakMemory(child.pid)

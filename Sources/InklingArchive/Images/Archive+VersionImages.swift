@@ -115,7 +115,9 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError.unreadableDrawing` when it does not decode (with why).
   func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Drawing {
-    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    let bytes = try storeCall {
+      try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes)
+    }
     switch PictureRenderer.decode(bytes) {
     case .success(let drawing): return drawing
     case .failure(let undecodable):
