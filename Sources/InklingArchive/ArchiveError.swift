@@ -73,6 +73,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case tooManyDrafts(count: Int, thumbnailSize: Int, maximumSide: Int)
   /// The versions of `draft` hold `bytes`, more than one zip file of at most `limit` may.
   case tooLargeToZip(draft: String, bytes: Int64, limit: Int64)
+  /// Version `version` of `draft` has a file, or a drawing it is decoded through, of `bytes`,
+  /// more than the `limit` one answer is built of in memory (`originalFile(of:part:limit:)`).
+  case tooLargeToServe(draft: String, version: Int, bytes: Int64, limit: Int64)
 
   // MARK: - Files
 
@@ -266,6 +269,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
     case .tooLargeToZip(let draft, let bytes, let limit):
       "the versions of \"\(draft)\" hold \(bytes) bytes, past \(limit)"
+    case .tooLargeToServe(let draft, let version, let bytes, let limit):
+      "version \(version) of \"\(draft)\" holds \(bytes) bytes, past \(limit)"
     case .destinationExists(let path): "\(path) already exists"
     case .destinationIsFolder(let path): "\(path) is a folder, not a file"
     case .destinationNotRegularFile(let path): "\(path) is not a regular file"

@@ -94,6 +94,9 @@ extension ArchiveError {
     case .tooLargeToZip(let draft, let bytes, let limit):
       "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
         + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"
+    case .tooLargeToServe(let draft, let version, let bytes, let limit):
+      "\(Quoted.name(draft)) version \(version) holds \(Format.bytes(bytes)), more than one answer is built "
+        + "of (\(Format.bytes(limit))); `inkling-archive restore` writes it"
     case .destinationExists(let path): "\(Quoted.text(path)) already exists; use --force to replace it"
     case .destinationIsFolder(let path): "\(Quoted.text(path)) is a folder; \(folderAdvice)"
     case .destinationNotRegularFile(let path):

@@ -72,6 +72,11 @@ struct ServerLimits: Sendable {
   /// Bytes of original files in one draft's zip (`/draft/versions.zip`), which is built in
   /// memory on the work queue; a draft holding more is refused with a sentence.
   var zipBytes: Int64 = 64 << 20
+  /// Bytes of a version's file, or of a drawing it is decoded through, that one answer of
+  /// `/versions/ID/file` builds in memory: what a file import accepts, so that every file
+  /// imported here is served, and a drawing someone else's archive claims is larger is not
+  /// decoded at all.
+  var fileBytes: Int64 = ImportOptions.defaultMaximumFileSize
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
   /// Bytes of cached thumbnails' answers kept in memory (HotThumbnails.swift).
@@ -129,7 +134,7 @@ public final class ArchiveServer: @unchecked Sendable {
       pool: pool, writer: writer,
       access: AccessControl(token: token, listenHost: configuration.host),
       pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
-      zipBytes: configuration.limits.zipBytes,
+      zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
       commandArchive: ServerConfiguration.isLoopback(configuration.host)
         ? ArchiveLocation.absolute(configuration.archivePath) : nil,
       memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
@@ -149,10 +154,10 @@ public final class ArchiveServer: @unchecked Sendable {
       ) { request in
         switch router.respond(to: request) {
         case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
-        case .later(let work, let busy):
+        case .later(let kind, let work, let busy):
           let conditions = ResponseEncoding.Conditions(request)
           return .later(
-            work: { ResponseEncoding.finish(work(), for: conditions) },
+            kind: kind, work: { ResponseEncoding.finish(work(), for: conditions) },
             busy: ResponseEncoding.finish(busy, for: conditions))
         }
       }
@@ -167,7 +172,7 @@ public final class ArchiveServer: @unchecked Sendable {
   func answer(_ request: HTTPRequest) -> HTTPResponse {
     switch router.respond(to: request) {
     case .now(let response): ResponseEncoding.finish(response, for: request)
-    case .later(let work, _): ResponseEncoding.finish(work(), for: request)
+    case .later(_, let work, _): ResponseEncoding.finish(work(), for: request)
     }
   }
 
@@ -193,6 +198,8 @@ public final class ArchiveServer: @unchecked Sendable {
   var abandonedJobs: Int { daemon.abandonedJobs }
   /// Expensive answers being worked on now (tests).
   var runningJobs: Int { daemon.runningJobs }
+  /// Expensive answers waiting to be worked on (tests).
+  var waitingJobs: Int { daemon.waitingJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
   func flushThumbnails() { writer?.flush() }

@@ -2,10 +2,13 @@
 //   1. the method: GET and HEAD only (the server changes nothing), else 405;
 //   2. the target, read strictly (RequestTarget): 400 or 414 before anything else sees it;
 //   3. access (AccessControl): the Host header on loopback, the token when there is one;
-//   4. the route: a fixed list of paths, compared segment by segment; anything else is 404.
+//   4. who asks for work (CrossSiteWork): a route that computes refuses another site's
+//      request, 403 before anything is looked up or queued;
+//   5. the route: a fixed list of paths, compared segment by segment; anything else is 404.
 // Errors thrown by a view become the 4xx/5xx page (or JSON under /api/) saying what was wrong.
 // What costs more than a look-up (rendering a drawing, a drawing's stroke list) is answered
 // `.later`, on the bounded work queue (HTTP/WorkQueue.swift), and 503 when that is full.
+// Each job names its kind (`WorkKind`), which bounds its share of the queue.
 
 import InklingArchive
 
@@ -16,6 +19,8 @@ struct Router: Sendable {
   let pageSize: Int
   let strokesPerPage: Int
   let zipBytes: Int64
+  /// Bytes of a version's file, or of a drawing it is decoded through, in one answer.
+  let fileBytes: Int64
   /// The archive as the pages' command lines name it: its absolute path on loopback, else
   /// nil (CommandsView.swift).
   let commandArchive: String?
@@ -40,11 +45,17 @@ struct Router: Sendable {
     let first = target.segments.first
     let isPage = first != "api" && first != "versions" && first != "static" && first != "swatches"
     if let denied = access.check(request, target, isPage: isPage) { return .now(denied) }
+    if Self.computes(target.segments), let refused = CrossSiteWork.refusal(request, json: api) {
+      return .now(refused)
+    }
     do {
       switch try route(request, target) {
       case .now(let response): return .now(response)
       case .later(let work):
+        // Every route that queues work is among those that compute; this keeps it so.
+        if let refused = CrossSiteWork.refusal(request, json: api) { return .now(refused) }
         return .later(
+          kind: WorkKind(target.segments),
           work: {
             do { return try work() } catch { return Self.failure(error, json: api) }
           },
@@ -54,6 +65,17 @@ struct Router: Sendable {
       }
     } catch {
       return .now(Self.failure(error, json: api))
+    }
+  }
+
+  /// Whether the route of `path` computes (draws, encodes, rebuilds or packs) rather than
+  /// looks up: the routes another site may not ask (CrossSiteWork.swift).
+  static func computes(_ path: [String]) -> Bool {
+    switch path.first {
+    case "versions": true  // thumbnails, renders, changes, original files
+    case "draft": ["timelapse.mp4", "versions.zip", "marks"].contains(path.dropFirst().first ?? "")
+    case "api": path == ["api", "draft"]  // a drawing's stroke list
+    default: false
     }
   }
 
@@ -96,7 +118,7 @@ struct Router: Sendable {
           keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
       case "changes.png": return try VersionFiles.changes(id, target, request, pool: pool)
-      case "file": return .now(try VersionFiles.file(id, target, pool: pool))
+      case "file": return try VersionFiles.file(id, target, request, pool: pool, limit: fileBytes)
       default: break
       }
     case "swatches" where path.count == 2: return .now(try VersionFiles.swatch(path[1]))

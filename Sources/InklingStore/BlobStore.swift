@@ -229,6 +229,16 @@ package struct BlobStore {
     try decode(id).bytes
   }
 
+  /// The decoded bytes of blob `id`, as `bytes(ofBlob:)`, refused before anything is decoded
+  /// when it or a blob it is decoded through declares more than `limit` bytes: a caller that
+  /// refuses larger bytes anyway (the drawing reader) need never hold them, whatever another
+  /// archive's rows claim.
+  ///
+  /// - Throws: as `bytes(ofBlob:)`, and `StoreError(.corrupt)` naming the blob past `limit`.
+  package func bytes(ofBlob id: Int64, limit: Int) throws -> [UInt8] {
+    try decodeChain(id, limit: limit).decoded.bytes
+  }
+
   /// The decoded bytes of blob `id`, not hashed: for a caller that checks a digest covering
   /// every one of them (a restored file's SHA-256, over their base64) and, when that check
   /// fails, reads them again with `bytes(ofBlob:)` to name the blob if it is what is damaged.
@@ -249,6 +259,27 @@ package struct BlobStore {
   /// The decoded bytes of the blob with hash `sha256`, or nil if it is not stored.
   package func bytes(ofSHA256 sha256: [UInt8]) throws -> [UInt8]? {
     try id(ofSHA256: sha256).map { try bytes(ofBlob: $0) }
+  }
+
+  /// The largest size any blob of blob `id`'s delta chain (itself and the bases it is decoded
+  /// through) declares, read without decoding any: what decoding it would hold in memory at
+  /// once, at most twice this. A chain that is broken or longer than `maxChainDepth` ends
+  /// where it breaks; decoding it reports that.
+  ///
+  /// - Throws: `StoreError` when SQLite fails.
+  package func largestSize(inChainOf id: Int64) throws -> Int {
+    var largest = 0
+    var next: Int64? = id
+    for _ in 0...Self.maxChainDepth {
+      guard let current = next,
+        let (size, base) = try db.fetchOne(
+          "SELECT size, CASE WHEN encoding = ? THEN base_id END FROM blob WHERE id = ?",
+          [BlobEncoding.delta.rawValue, current], { ($0.int64(0), $0.isNull(1) ? nil : $0.int64(1)) })
+      else { break }
+      largest = max(largest, Int(clamping: size))
+      next = base
+    }
+    return largest
   }
 
   /// One stored row of the chain being decoded.
@@ -343,7 +374,9 @@ package struct BlobStore {
 
   /// The row of blob `id` and its bytes, decoded and verified (unless the caller hashes them:
   /// `unhashedBytes`).
-  private func decodeChain(_ id: Int64, hashing: Bool = true) throws -> (top: Link, decoded: BlobBase) {
+  private func decodeChain(_ id: Int64, hashing: Bool = true, limit: Int = .max) throws -> (
+    top: Link, decoded: BlobBase
+  ) {
     // Down the chain (invariant 3): collect rows until a full blob or a cached base.
     var chain: [Link] = []
     var below: BlobBase?  // the blob under chain.last, if cached
@@ -354,6 +387,9 @@ package struct BlobStore {
           throw StoreError(kind: .notFound, message: "there is no blob \(id) in \(db.path)", path: db.path)
         }
         throw corrupt(above, "its delta base (blob id \(current)) is missing")
+      }
+      guard link.size <= limit else {
+        throw corrupt(link, "it declares \(link.size) bytes, more than the \(limit) it may hold here")
       }
       chain.append(link)
       guard chain.count <= Self.maxChainDepth + 1 else {

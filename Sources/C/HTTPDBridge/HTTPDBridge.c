@@ -4,13 +4,17 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/sockios.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 
 /// One open connection, as the head watch sees it (MHD's socket context of the connection).
@@ -18,12 +22,14 @@
 ///   1. a connection is in the list from MHD's STARTED notification to its CLOSED one, which
 ///      MHD sends before it closes the socket, so `fd` is never a socket reused by another;
 ///   2. `waiting` is true from the connection's start, and again from the end of each response,
-///      until the head of its next request is in; `since` is when that began.
+///      until the head of its next request is in; `since` is when that began;
+///   3. `headed` is true from the first head that came in whole.
 struct watched {
   struct watched *previous, *next;
   int fd;
   bool waiting;
   bool cut;
+  bool headed;
   double since;
 };
 
@@ -153,6 +159,51 @@ static enum MHD_Result accept_connection(void *cls, const struct sockaddr *addre
   return MHD_YES;
 }
 
+/// The bytes socket `fd` has received, and those it has been given to send (acknowledged or
+/// still queued); false when the system cannot tell.
+static bool traffic(int fd, uint64_t *received, uint64_t *written) {
+  struct tcp_info info;
+  socklen_t length = sizeof(info);
+  memset(&info, 0, sizeof(info));
+  if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return false;
+  if (length < offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(info.tcpi_bytes_received)) return false;
+  int queued = 0;
+  if (ioctl(fd, SIOCOUTQ, &queued) != 0) return false;
+  *received = info.tcpi_bytes_received;
+  *written = info.tcpi_bytes_acked + (uint64_t)queued;
+  return true;
+}
+
+/// libmicrohttpd 0.9.75 closes a connection whose request line has no space in it (not HTTP:
+/// `GARBAGE`, a TLS handshake sent to this plain port) without a word, where every other
+/// malformed head gets its 400. This answers that one 400 as such a connection closes: one
+/// whose client sent bytes of which no request head came, to which nothing has been written
+/// (not MHD's own 400, 414 or 431), and which neither the head watch nor the server's stop is
+/// closing. Only before a connection's first request: after a response, the bytes of a
+/// request whose answer closed the connection may still arrive.
+static void answer_unread_head(struct inkling_httpd *httpd, struct watched *entry) {
+  uint64_t received, written;
+  if (entry->headed || entry->cut || atomic_load(&httpd->refusing)) return;
+  if (!traffic(entry->fd, &received, &written) || received == 0 || written != 0) return;
+  static const char body[] = "<!doctype html><title>Bad request</title><p>Bad request: this is not an HTTP request.</p>\n";
+  char head[2048];
+  int length = snprintf(head, sizeof(head), "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: %zu\r\n",
+                        sizeof(body) - 1);
+  const char *header = atomic_load(&error_headers);
+  while (header != NULL && *header != '\0' && length > 0 && (size_t)length < sizeof(head)) {
+    const char *value = header + strlen(header) + 1;
+    length += snprintf(head + length, sizeof(head) - (size_t)length, "%s: %s\r\n", header, value);
+    header = value + strlen(value) + 1;
+  }
+  if (length <= 0 || (size_t)length + 2 >= sizeof(head)) return;
+  memcpy(head + length, "\r\n", 2);
+  length += 2;
+  // Best effort: a client that has gone gets nothing, and nothing waits for a slow one.
+  if (send(entry->fd, head, (size_t)length, MSG_NOSIGNAL | MSG_DONTWAIT) == length) {
+    (void)send(entry->fd, body, sizeof(body) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+  }
+}
+
 static void connection_changed(void *cls, struct MHD_Connection *connection, void **socket_context,
                                enum MHD_ConnectionNotificationCode code) {
   struct inkling_httpd *httpd = cls;
@@ -170,6 +221,7 @@ static void connection_changed(void *cls, struct MHD_Connection *connection, voi
   } else if (*socket_context != NULL) {
     struct watched *entry = *socket_context;
     pthread_mutex_lock(&httpd->heads_lock);
+    answer_unread_head(httpd, entry);
     unlink_watched(httpd, entry);
     pthread_mutex_unlock(&httpd->heads_lock);
     free(entry);
@@ -184,6 +236,7 @@ static void set_waiting(struct inkling_httpd *httpd, struct MHD_Connection *conn
   if (entry == NULL) return;
   pthread_mutex_lock(&httpd->heads_lock);
   entry->waiting = waiting;
+  entry->headed = entry->headed || !waiting;
   if (waiting) {
     entry->since = now_seconds();
     unlink_watched(httpd, entry);

@@ -21,6 +21,13 @@ extension Archive {
       let limit = min(limit, Self.zipLimit)
       let total = versions.reduce(Int64(0)) { $0 + $1.row.fileSize }
       guard total <= limit else { throw ArchiveError.tooLargeToZip(draft: name, bytes: total, limit: limit) }
+      // The sizes of the files are the rows' word, and so are those of the drawings they are
+      // rebuilt from (another archive's rows may claim anything): none larger than the whole
+      // zip may be is decoded.
+      for (row, _) in versions {
+        let declared = Int64(try BlobStore(database).largestSize(inChainOf: row.blobID))
+        guard declared <= limit else { throw ArchiveError.tooLargeToZip(draft: name, bytes: declared, limit: limit) }
+      }
       let names = try Self.folderNames(of: versions.map(\.row))
       var zip = ZipWriter()
       do {

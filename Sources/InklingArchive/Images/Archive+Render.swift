@@ -46,7 +46,7 @@ extension Archive {
     try PictureSpec.shareImage(scale: scale).check()
     let (row, info, drawing) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
-      return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID))
+      return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes))
     }
     return try renderPicture(row, info: info, scale: scale, drawing: drawing)
   }
@@ -60,7 +60,7 @@ extension Archive {
     if let bytes {
       read = bytes
     } else {
-      read = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+      read = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes) }
     }
     let drawing: Drawing
     switch PictureRenderer.decode(read) {

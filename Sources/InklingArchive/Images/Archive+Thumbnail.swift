@@ -165,7 +165,7 @@ extension Archive {
       contentHash = indexed.status == .decoded ? indexed.contentHash : nil
       problem = indexed.problem
     } else {
-      let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID) }
+      let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: blobID, limit: DrawingLimits.default.maxBytes) }
       switch PictureRenderer.decode(bytes) {
       case .success(let drawing): contentHash = drawing.contentFingerprint.bytes
       case .failure(let undecodable):

@@ -115,7 +115,9 @@ extension Archive {
   ///
   /// - Throws: `ArchiveError.unreadableDrawing` when it does not decode (with why).
   func decodedDrawing(_ row: VersionRow) throws(ArchiveError) -> Drawing {
-    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    let bytes = try storeCall {
+      try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes)
+    }
     switch PictureRenderer.decode(bytes) {
     case .success(let drawing): return drawing
     case .failure(let undecodable):
@@ -135,6 +137,70 @@ extension Archive {
       return OriginalFile(
         file: try file(row), bytes: try verifiedFile(of: row, number: try lookup.number(of: row)).file)
     }
+  }
+
+  /// Bytes `part` of version `id`'s original file (all of it when nil), verified against its
+  /// SHA-256 as `originalFile(of:)` verifies the whole, for an answer built in memory: refused
+  /// before anything is decoded when the file, or any drawing its drawing is decoded through,
+  /// is larger than `limit`; and a part is cut from the file as it is rebuilt piece by piece,
+  /// so only the drawing and the part are held, never the whole file.
+  ///
+  /// - Throws: `ArchiveError.tooLargeToServe` past `limit`, `.noVersionWithID` when there is
+  ///   no such version, `.damagedVersion` when the rebuilt file does not match its hash or is
+  ///   not the size its row says (`part` was read against that size).
+  public func originalFile(of id: VersionID, part: ClosedRange<Int>?, limit: Int64) throws(ArchiveError)
+    -> OriginalFile
+  {
+    try inSnapshot { () throws -> OriginalFile in
+      let lookup = VersionLookup(self)
+      let row = try lookup.row(id: id)
+      let chain = try storeCall { try BlobStore(database).largestSize(inChainOf: row.blobID) }
+      let largest = max(row.fileSize, Int64(chain))
+      guard largest <= limit else {
+        throw ArchiveError.tooLargeToServe(
+          draft: row.draftName, version: try lookup.number(of: row), bytes: largest, limit: limit)
+      }
+      guard let part else {
+        return OriginalFile(
+          file: try file(row), bytes: try verifiedFile(of: row, number: try lookup.number(of: row)).file)
+      }
+      return OriginalFile(file: try file(row), bytes: try verifiedPart(part, of: row, lookup: lookup))
+    }
+  }
+
+  /// Bytes `part` of `row`'s file, rebuilt piece by piece and verified as `verifiedFile` does.
+  private func verifiedPart(_ part: ClosedRange<Int>, of row: VersionRow, lookup: VersionLookup) throws(ArchiveError)
+    -> [UInt8]
+  {
+    let (template, drawing) = try storeCall { () throws -> (EnvelopeTemplate, [UInt8]) in
+      let template = try EnvelopeRecords.template(row.envelopeID, in: database)
+      let blobs = BlobStore(database)
+      // As in verifiedFile: the file's hash covers the drawing, unless its base64 is verbatim.
+      return (
+        template,
+        template.spelling == .verbatim
+          ? try blobs.bytes(ofBlob: row.blobID) : try blobs.unhashedBytes(ofBlob: row.blobID)
+      )
+    }
+    var hasher = SHA256Hasher()
+    var kept: [UInt8] = []
+    kept.reserveCapacity(part.count)
+    var offset = 0
+    template.rebuild(drawing: drawing) { piece in
+      hasher.update(piece)
+      let start = max(part.lowerBound, offset)
+      let end = min(part.upperBound + 1, offset + piece.count)
+      if start < end { kept += piece[(start - offset)..<(end - offset)] }
+      offset += piece.count
+    }
+    guard hasher.finalize() == row.fileSHA256, Int64(offset) == row.fileSize else {
+      // A damaged drawing is named as such, as a hashed read names it.
+      _ = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+      throw .damagedVersion(
+        draft: row.draftName, version: try lookup.number(of: row), fileName: row.fileName,
+        detail: "the rebuilt file does not match its SHA-256 \(hexString(row.fileSHA256).prefix(12))")
+    }
+    return kept
   }
 
   /// The name, size and hash of version `id`'s file, without rebuilding it.

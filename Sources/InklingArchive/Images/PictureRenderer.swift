@@ -109,7 +109,10 @@ struct PictureRenderer: Sendable {
     if job.contentHash != nil {
       // The index says it decodes; only a damaged blob (caught by the blob's hash check)
       // or a reader that changed its mind can fail here.
-      guard case .success(let decoded) = Self.decode(try blobs.bytes(ofBlob: job.blobID)) else {
+      guard
+        case .success(let decoded) = Self.decode(
+          try blobs.bytes(ofBlob: job.blobID, limit: DrawingLimits.default.maxBytes))
+      else {
         throw StoreError(
           kind: .corrupt, message: "drawing blob \(job.blobID) no longer decodes, though its index says it does")
       }

@@ -226,7 +226,9 @@ extension Archive {
   }
 
   private func drawingToReplay(_ row: VersionRow) throws(ArchiveError) -> Decoded {
-    let bytes = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID) }
+    let bytes = try storeCall {
+      try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes)
+    }
     switch PictureRenderer.decode(bytes) {
     case .success(let drawing): return .drawing(drawing)
     case .failure(let undecodable): return .unreadable(undecodable.described)

@@ -45,27 +45,51 @@ enum ByteRanges {
     return .range(start...end)
   }
 
+  /// What to send of a body of `length` bytes with entity tag `tag`, for a request with these
+  /// `Range` and `If-Range` headers.
+  static func wanted(_ header: String?, ifRange: String?, tag: String, length: Int) -> Asked {
+    // If-Range holds an entity tag (strong comparison) or a date; we give no dates, so a date
+    // never matches.
+    if let ifRange, ifRange.trimmingSpaces() != "\"\(tag)\"" { return .whole }
+    return asked(header, length: length)
+  }
+
   /// `response` (a 200 that offers ranges) cut to what the request asks.
   static func apply(_ response: HTTPResponse, range header: String?, ifRange: String?, tag: String) -> HTTPResponse {
     var response = response
     response.headers.append(("Accept-Ranges", "bytes"))
-    // If-Range holds an entity tag (strong comparison) or a date; we give no dates, so a date
-    // never matches.
-    if let ifRange, ifRange.trimmingSpaces() != "\"\(tag)\"" { return response }
     let length = response.body.count
-    switch asked(header, length: length) {
+    switch wanted(header, ifRange: ifRange, tag: tag, length: length) {
     case .whole: return response
-    case .unsatisfiable:
-      response.status = 416
-      response.body = []
-      response.headers.append(("Content-Range", "bytes */\(length)"))
-      response.headers.removeAll { $0.0 == "Content-Disposition" }
-      return response
+    case .unsatisfiable: return unsatisfiable(response, length: length)
     case .range(let range):
-      response.status = 206
       response.body = Array(response.body[range])
-      response.headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"))
-      return response
+      return part(response, range, of: length, tag: nil)
     }
+  }
+
+  /// `response`, whose body is already bytes `range` of a body of `length` bytes (one built
+  /// piece by piece, never whole), as the 206 that sends them, with the entity tag `tag` of
+  /// the whole when ResponseEncoding does not add it.
+  static func part(_ response: HTTPResponse, _ range: ClosedRange<Int>, of length: Int, tag: String?)
+    -> HTTPResponse
+  {
+    var response = response
+    response.status = 206
+    response.headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"))
+    if let tag {
+      response.headers += [("Accept-Ranges", "bytes"), ("ETag", "\"\(tag)\"")]
+    }
+    return response
+  }
+
+  /// The 416 for a range past the end of a body of `length` bytes.
+  static func unsatisfiable(_ response: HTTPResponse, length: Int) -> HTTPResponse {
+    var response = response
+    response.status = 416
+    response.body = []
+    response.headers.append(("Content-Range", "bytes */\(length)"))
+    response.headers.removeAll { $0.0 == "Content-Disposition" }
+    return response
   }
 }

@@ -9,7 +9,9 @@
 //
 // Every request gets exactly one response, on the last call of MHD's access handler (when the
 // request is complete: HTTPDBridge.h says why not the first). A body, which no route accepts,
-// is read and dropped.
+// is read and dropped. The one exception is a head whose framing is in doubt
+// (MessageFraming.swift): it is answered 400 on the first call, before its body, which makes
+// MHD close the connection after the answer.
 
 import CMicroHTTPD
 import FoundationEssentials
@@ -17,11 +19,12 @@ import Glibc
 import HTTPDBridge
 import Synchronization
 
-/// What a handler answers: a response now, or work to run on the work queue (WorkQueue.swift)
-/// while the connection waits, with the response to send instead when the queue is full.
+/// What a handler answers: a response now, or work of a kind to run on the work queue
+/// (WorkQueue.swift) while the connection waits, with the response to send instead when the
+/// queue has no room for it.
 enum HTTPAnswer {
   case now(HTTPResponse)
-  case later(work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
+  case later(kind: WorkKind, work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
 }
 
 /// How a daemon listens.
@@ -73,16 +76,21 @@ final class HTTPDaemon: @unchecked Sendable {
   private var httpd: OpaquePointer?
   private let handler: Handler
   private let work: WorkQueue
+  /// The headers of the responses this file writes itself (as MHD's own error responses).
+  private let errorHeaders: [(String, String)]
   private let abandoned = Atomic<Int>(0)
   /// Jobs dropped unrun because their client had gone (tests).
   var abandonedJobs: Int { abandoned.load(ordering: .relaxed) }
   /// Jobs running now (tests).
   var runningJobs: Int { work.runningJobs }
+  /// Jobs waiting now (tests).
+  var waitingJobs: Int { work.waitingJobs }
   /// The port listened on (the one chosen when 0 was asked for).
   private(set) var port: UInt16 = 0
 
   init(_ settings: HTTPDaemonSettings, handler: @escaping Handler) throws(HTTPDaemonError) {
     self.handler = handler
+    errorHeaders = settings.errorHeaders
     work = WorkQueue(workers: settings.workers, queueLimit: settings.queueLimit)
     var storage = sockaddr_storage()
     guard Self.address(settings.host, settings.port, into: &storage) else {
@@ -142,6 +150,12 @@ final class HTTPDaemon: @unchecked Sendable {
       // No response: the client went away before its job started; closing is all that is left.
       guard let response = box.response else { return MHD_Result.NO }
       return Self.queue(response, on: connection)
+    case INKLING_HTTPD_WAIT:
+      let problem = MessageFraming.problem(version: version) { name in
+        MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, name).map { String(cString: $0) }
+      }
+      guard let problem else { return MHD_Result.YES }
+      return Self.queue(MessageFraming.response(problem, headers: errorHeaders), on: connection)
     default: return MHD_Result.YES
     }
     var length = 0
@@ -156,11 +170,12 @@ final class HTTPDaemon: @unchecked Sendable {
     }
     switch handler(request) {
     case .now(let response): return Self.queue(response, on: connection)
-    case .later(let body, let busy):
+    case .later(let kind, let body, let busy):
       let waiting = Waiting(connection: connection, request: inkling_httpd_request(requestState))
       // Suspended before the job can resume it; MHD polls the connection no more until then.
       MHD_suspend_connection(connection)
       let job = WorkQueue.Job(
+        kind: kind,
         run: {
           guard !inkling_httpd_client_gone(waiting.connection) else {
             self.abandoned.add(1, ordering: .relaxed)

@@ -80,6 +80,11 @@ extension RequestError {
         403,
         "The versions of \u{201C}\(Escape.isolated(draft))\u{201D} hold \(Format.bytes(bytes)), more than this server puts in one zip file (\(Format.bytes(limit))): download them one by one, or restore them all with the command line."
       )
+    case .tooLargeToServe(let draft, let version, let bytes, let limit):
+      self.init(
+        403,
+        "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} holds \(Format.bytes(bytes)), more than this server builds in memory for one answer (\(Format.bytes(limit))): restore it with the command line."
+      )
     case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
       .destinationNotRegularFile,
       .fileSystem,

@@ -163,15 +163,42 @@ enum VersionFiles {
     throw RequestError(404, "this version's draft is in the trash; its page, listed in the trash, shows it")
   }
 
-  /// The original file, under its original name; a part of it for a `Range` request.
-  static func file(_ id: VersionID, _ target: RequestTarget, pool: ArchivePool) throws -> HTTPResponse {
-    let original = try pool.withArchive { try $0.originalFile(of: id) }
-    var response = HTTPResponse(
-      contentType: "application/octet-stream", body: original.bytes,
-      cache: policy(target, content: original.file.sha256, image: false), tag: original.file.sha256,
-      headers: [("Content-Disposition", contentDisposition(original.file.fileName))])
-    response.ranges = true
-    return response
+  /// The original file, under its original name; a part of it for a `Range` request, cut
+  /// from the file as it is rebuilt. One answer holds no more than `limit` bytes of the file
+  /// or of a drawing it is decoded through (an archive merged from someone else may declare
+  /// any size): a larger version is refused before anything is decoded.
+  static func file(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, limit: Int64)
+    throws -> Routed
+  {
+    let file = try pool.withArchive { try $0.versionFile(id) }
+    let policy = policy(target, content: file.sha256, image: false)
+    let headers = [("Content-Disposition", contentDisposition(file.fileName))]
+    if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [file.sha256]) {
+      return .now(HTTPResponse(contentType: "application/octet-stream", body: [], cache: policy, tag: file.sha256))
+    }
+    let length = Int(clamping: file.size)
+    let wanted = ByteRanges.wanted(
+      request.header("Range"), ifRange: request.header("If-Range"), tag: file.sha256, length: length)
+    return .later {
+      var part: ClosedRange<Int>?
+      switch wanted {
+      case .range(let range): part = range
+      case .whole, .unsatisfiable: part = nil
+      }
+      if wanted == .unsatisfiable {
+        let empty = HTTPResponse(contentType: "application/octet-stream", body: [], cache: policy, headers: headers)
+        return ByteRanges.unsatisfiable(empty, length: length)
+      }
+      let original = try pool.withArchive { try $0.originalFile(of: id, part: part, limit: limit) }
+      var response = HTTPResponse(
+        contentType: "application/octet-stream", body: original.bytes, cache: policy, tag: file.sha256,
+        headers: headers)
+      guard let part else {
+        response.ranges = true
+        return response
+      }
+      return ByteRanges.part(response, part, of: length, tag: file.sha256)
+    }
   }
 
   /// `attachment` with the name twice (RFC 6266): an ASCII fallback in which anything else is

@@ -17,6 +17,9 @@
 //     would keep a connection for good); one address may hold `per_address_limit`
 //     connections; and past `connection_limit` a new connection cuts the one that has waited
 //     longest for its head, so that a new client always gets in;
+//   - answers 400 to a connection whose first bytes are no request head at all (a request line
+//     without a space, which libmicrohttpd closes without a word; HTTPDBridge.c says how it
+//     tells);
 //   - lets a request wait, suspended, for an answer computed on another thread (a job of the
 //     server's work queue), and tells whether its client has gone meanwhile.
 //   - gives the error responses libmicrohttpd writes itself (400, 413, 414, 431, 500, 505) the
