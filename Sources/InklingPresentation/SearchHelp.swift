@@ -31,9 +31,9 @@ extension SearchParser {
     Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
     2025-10, 2025-10-05, 2025-10-05T14:03 (local time), 2025-10-05T14:03:12Z,
     …+02:00, today, yesterday; `>=` means from its start, `>` after its end, `<`
-    before its start, `<=` until its end. An age 30min, 12h, 7d, 3w, 2mo, 1y is a
-    moment that long ago: saved:7d is "saved since then", and so are saved:>7d and
-    saved:>=7d; saved:<7d is "saved before then". (30m is refused: minutes or months?)
+    before its start, `<=` until its end. An age 30min, 12h, 7d, 3w, 2mo, 1y compares
+    as an age: saved:<7d is "saved less than 7 days ago" (as is saved:7d), saved:>7d
+    "saved more than 7 days ago". (30m is refused: minutes or months?)
     Date terms on one field joined by `and` are one period: saved:>=2025-10
     saved:<2025-11 finds drafts with a version saved in October.
     Values with spaces or keywords go in double quotes: name:"still life", "and".

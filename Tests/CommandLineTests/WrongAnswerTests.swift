@@ -42,21 +42,22 @@ import Testing
     return names
   }
 
-  /// Item 4: an age is a moment, in every operator, for saved: and imported:.
-  @Test func relativeDatesCompareAsMoments() throws {
+  /// An age compares as an age, as people read it ("less than an hour ago"), in every operator,
+  /// for saved: and imported:.
+  @Test func agesCompareAsAges() throws {
     try save("Recent", daysAgo: 3)
     try save("Old", daysAgo: 10)
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
     // The lock file of running imports goes with the last of them.
     #expect(!FileManager.default.fileExists(atPath: runner.archive + "-imports"))
-    #expect(try names("saved:>7d") == ["Recent"])
-    #expect(try names("saved:>=7d") == ["Recent"])
+    #expect(try names("saved:<7d") == ["Recent"])
+    #expect(try names("saved:<=7d") == ["Recent"])
     #expect(try names("saved:7d") == ["Recent"])
-    #expect(try names("saved:<7d") == ["Old"])
-    #expect(try names("saved:<=7d") == ["Old"])
-    // Both were imported just now.
-    #expect(try names("imported:>1h") == ["Old", "Recent"])
-    #expect(try names("imported:<1h") == [])
+    #expect(try names("saved:>7d") == ["Old"])
+    #expect(try names("saved:>=7d") == ["Old"])
+    // Both were imported just now: less than an hour ago.
+    #expect(try names("imported:<1h") == ["Old", "Recent"])
+    #expect(try names("imported:>1h") == [])
     // `list --until 7d` is the same moment.
     let until = try runner.run(["list", "--paths", "--until", "7d"])
     #expect(until.stdout == "Old\n")

@@ -6,7 +6,7 @@
 // months (`ambiguousAge`). Each expression is a period as long as its precision: a date
 // without a time is the whole day (month, year) in local time, `14:03` the whole minute. An
 // age is a moment (7 days ago), and stands for the range from it until now: `saved:7d` is "in
-// the last 7 days", while comparisons compare with the moment (`saved:>7d`, after it).
+// the last 7 days", while comparisons compare ages (`saved:<7d`, less than 7 days ago).
 //
 // Local time is the system's or a given time zone's (LocalTime), for every form alike: days,
 // months and years, ages in days and more (the same clock time that many days ago), and
@@ -21,7 +21,7 @@ public struct DateRange: Hashable, Sendable {
   public var start: Int64
   public var end: Int64
   /// Whether the range is an age (`7d`): from the moment `start` until now. Comparisons take
-  /// such a range at its moment, not as a period: `>7d` is after it, not after now.
+  /// such a range as an age, not as a period: `>7d` is older than it, before its moment.
   public var isAge: Bool
 
   public init(start: Int64, end: Int64, isAge: Bool = false) {

@@ -75,10 +75,15 @@ public struct DraftQuery: Hashable, Sendable {
       }
       expression = expression && .term(.name(.glob(glob)))
     }
-    for (text, comparison) in [(since, SearchComparison.greaterOrEqual), (until, .lessOrEqual), (on, .equal)] {
+    // On the timeline, as the flags read: `--since 7d` from that moment on, `--until 7d` up to
+    // it (a search compares an age as an age instead: `saved:<7d` is the first of these).
+    for (text, comparison, age) in [
+      (since, SearchComparison.greaterOrEqual, SearchComparison.lessOrEqual), (until, .lessOrEqual, .greaterOrEqual),
+      (on, .equal, .equal),
+    ] {
       guard let text else { continue }
       let range = try DateExpression.parse(text, now: now, timeZone: timeZone)
-      expression = expression && .term(.saved(SearchPeriod(comparison, range)))
+      expression = expression && .term(.saved(SearchPeriod(range.isAge ? age : comparison, range)))
     }
     self.init(expression)
   }

@@ -16,9 +16,11 @@
 //               (folded as names are; migration 0013).
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
-// its start, `<=` until its end. An age (`7d`) is a moment, and compares as one: `saved:>7d`
-// and `saved:>=7d` are saved since 7 days ago, `saved:<7d` before then; `saved:7d` is "in the
-// last 7 days" (from that moment until now).
+// its start, `<=` until its end. An age (`7d`) compares as an age, as people read it:
+// `saved:<7d` is "saved less than 7 days ago" (since that moment), `saved:>7d` "more than 7
+// days ago" (before it); `saved:7d` is "in the last 7 days" (from that moment until now). Read
+// as points on the timeline instead, `<1h` would be "before an hour ago", the reverse of what
+// nearly everyone who types it means.
 
 import FoundationEssentials
 
@@ -53,16 +55,17 @@ public struct SearchPeriod: Hashable, Sendable {
   }
 
   /// The instants that compare with `range` as `comparison` says (see the file comment); an
-  /// age compares as its moment: `>= 7d` and `> 7d` from it on, `< 7d` and `<= 7d` up to it.
+  /// age compares as an age: `< 7d` and `<= 7d` younger (from its moment on), `> 7d` and
+  /// `>= 7d` older (up to it).
   public init(_ comparison: SearchComparison, _ range: DateRange) {
     if range.isAge {
       let moment = range.start
       switch comparison {
       case .equal: self.init(lower: moment, upper: range.end)
-      case .greater: self.init(lower: moment + 1, upper: nil)
-      case .greaterOrEqual: self.init(lower: moment, upper: nil)
-      case .less: self.init(lower: nil, upper: moment)
-      case .lessOrEqual: self.init(lower: nil, upper: moment + 1)
+      case .less: self.init(lower: moment + 1, upper: nil)
+      case .lessOrEqual: self.init(lower: moment, upper: nil)
+      case .greater: self.init(lower: nil, upper: moment)
+      case .greaterOrEqual: self.init(lower: nil, upper: moment + 1)
       }
       return
     }
