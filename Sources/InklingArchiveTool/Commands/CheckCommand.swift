@@ -2,6 +2,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct CheckCommand: Command {
