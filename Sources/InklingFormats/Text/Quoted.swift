@@ -40,12 +40,18 @@ package enum Quoted {
   /// A path or other text in a sentence: as it is when safe to print, else quoted and
   /// escaped.
   package static func text(_ text: String) -> String {
-    unsafeScalars(in: text).contains(true) ? escaped(text) : text
+    hasUnsafeScalars(text) ? escaped(text) : text
   }
 
   /// Whether printing the name `text` raw could change or mislead the terminal, or be misread.
   package static func needsQuoting(_ text: String) -> Bool {
-    text.unicodeScalars.contains { $0 == "\"" || $0 == "\\" } || unsafeScalars(in: text).contains(true)
+    text.unicodeScalars.contains { $0 == "\"" || $0 == "\\" } || hasUnsafeScalars(text)
+  }
+
+  /// Whether any scalar of `text` is unsafe by `unsafeScalars`, without building the list for
+  /// the text most names are: none is unsafe wherever it stands.
+  private static func hasUnsafeScalars(_ text: String) -> Bool {
+    text.unicodeScalars.contains(where: isUnsafe) && unsafeScalars(in: text).contains(true)
   }
 
   /// `"…"` with `"` and `\` escaped, control characters as C escapes or octal bytes, and
@@ -98,9 +104,10 @@ package enum Quoted {
 
   /// Whether one Unicode scalar is unsafe wherever it stands.
   private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
     switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: true
-    default: scalar.properties.isDefaultIgnorableCodePoint
+    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: return true
+    default: return scalar.properties.isDefaultIgnorableCodePoint
     }
   }
 
