@@ -4,6 +4,7 @@
 // case into its sentence and status in one file (InklingArchiveTool/ErrorMessages.swift).
 
 import FoundationEssentials
+import InklingFormats
 import InklingRendering
 import InklingStore
 
@@ -237,49 +238,52 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// A description for logs and developers; the command line words its own sentences.
   public var description: String {
     switch self {
-    case .unusableArchive(let path, let reason): "the archive \(path) cannot be used: \(reason)"
+    case .unusableArchive(let path, let reason): "the archive \(Quoted.text(path)) cannot be used: \(reason)"
     case .importStopped(let path, let committed, let reason):
-      "the import into \(path) stopped after committing \(committed.versions) versions: \(reason)"
-    case .openedReadOnly(let path): "the archive \(path) was opened read-only"
+      "the import into \(Quoted.text(path)) stopped after committing \(committed.versions) versions: \(reason)"
+    case .openedReadOnly(let path): "the archive \(Quoted.text(path)) was opened read-only"
     case .damagedVersion(let draft, let version, let fileName, let detail):
-      "\"\(draft)\" version \(version) (\(fileName)) is damaged: \(detail)"
-    case .cannotMerge(let path, let reason): "the archive \(path) cannot be merged: \(reason)"
-    case .mergeStoppedAtDamage(let path, let location, let detail): "\(path) is damaged at \(location): \(detail)"
-    case .mergeIntoItself(let path): "\(path) is the archive itself"
-    case .cannotWatch(let path, let reason): "\(path) cannot be watched: \(reason)"
+      "\(Quoted.name(draft)) version \(version) (\(Quoted.display(fileName))) is damaged: \(detail)"
+    case .cannotMerge(let path, let reason): "the archive \(Quoted.text(path)) cannot be merged: \(reason)"
+    case .mergeStoppedAtDamage(let path, let location, let detail):
+      "\(Quoted.text(path)) is damaged at \(location): \(detail)"
+    case .mergeIntoItself(let path): "\(Quoted.text(path)) is the archive itself"
+    case .cannotWatch(let path, let reason): "\(Quoted.text(path)) cannot be watched: \(reason)"
     case .noSuchDraft(let name, let suggestions):
-      "no draft named \"\(name)\"" + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
-    case .noSuchVersion(let draft, let number, let count): "\"\(draft)\" has \(count) versions, not \(number)"
+      "no draft named \(Quoted.name(name))"
+        + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
+    case .noSuchVersion(let draft, let number, let count): "\(Quoted.name(draft)) has \(count) versions, not \(number)"
     case .noVersionWithID(let id): "no version with id \(id)"
     case .noDraftWithID(let id): "no draft with id \(id)"
-    case .noVersionSavedBy(let draft, let date, _): "\"\(draft)\" has no version saved by \(date)"
-    case .notIndexed(let draft): "the drawings of \"\(draft)\" are not indexed"
+    case .noVersionSavedBy(let draft, let date, _): "\(Quoted.name(draft)) has no version saved by \(date)"
+    case .notIndexed(let draft): "the drawings of \(Quoted.name(draft)) are not indexed"
     case .unreadableDrawing(let draft, let version, let reason):
-      "the drawing of \"\(draft)\" version \(version) cannot be read: \(reason)"
+      "the drawing of \(Quoted.name(draft)) version \(version) cannot be read: \(reason)"
     case .noReadableVersions(let draft, let from, let to):
-      "no drawing of \"\(draft)\" versions \(from) to \(to) can be read"
+      "no drawing of \(Quoted.name(draft)) versions \(from) to \(to) can be read"
     case .noMatchingDrafts: "no drafts match"
-    case .draftExists(let name): "a draft named \"\(name)\" exists"
-    case .draftInTrash(let name): "\"\(name)\" is in the trash"
-    case .draftNotInTrash(let name): "\"\(name)\" is not in the trash"
+    case .draftExists(let name): "a draft named \(Quoted.name(name)) exists"
+    case .draftInTrash(let name): "\(Quoted.name(name)) is in the trash"
+    case .draftNotInTrash(let name): "\(Quoted.name(name)) is not in the trash"
     case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .timelapseStopped(let written): "the time-lapse was stopped after \(written) frames written"
     case .textRendering(let error): "text cannot be drawn: \(error)"
     case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
     case .tooLargeToZip(let draft, let bytes, let limit):
-      "the versions of \"\(draft)\" hold \(bytes) bytes, past \(limit)"
+      "the versions of \(Quoted.name(draft)) hold \(bytes) bytes, past \(limit)"
     case .tooLargeToServe(let draft, let version, let bytes, let limit):
-      "version \(version) of \"\(draft)\" holds \(bytes) bytes, past \(limit)"
-    case .destinationExists(let path): "\(path) already exists"
-    case .destinationIsFolder(let path): "\(path) is a folder, not a file"
-    case .destinationNotRegularFile(let path): "\(path) is not a regular file"
-    case .fileSystem(let path, let operation, let code): "cannot \(operation.rawValue) \(path): errno \(code)"
-    case .backupIsArchive(let path): "\(path) is the archive itself"
-    case .backupFailedCheck(let path, let count, _): "the backup copy for \(path) has \(count) problems"
+      "version \(version) of \(Quoted.name(draft)) holds \(bytes) bytes, past \(limit)"
+    case .destinationExists(let path): "\(Quoted.text(path)) already exists"
+    case .destinationIsFolder(let path): "\(Quoted.text(path)) is a folder, not a file"
+    case .destinationNotRegularFile(let path): "\(Quoted.text(path)) is not a regular file"
+    case .fileSystem(let path, let operation, let code):
+      "cannot \(operation.rawValue) \(Quoted.text(path)): errno \(code)"
+    case .backupIsArchive(let path): "\(Quoted.text(path)) is the archive itself"
+    case .backupFailedCheck(let path, let count, _): "the backup copy for \(Quoted.text(path)) has \(count) problems"
     case .cannotStartThread(let code): "a thread cannot be started: errno \(code)"
-    case .invalidDate(let text): "\"\(text)\" is not a date"
-    case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \"\(pattern)\""
+    case .invalidDate(let text): "\(Quoted.name(text)) is not a date"
+    case .invalidPattern(let pattern, let problem): "\(problem) in the pattern \(Quoted.name(pattern))"
     case .invalidArgument(let argument): "invalid argument: \(argument)"
     case .searchSyntax(let error): error.description
     }

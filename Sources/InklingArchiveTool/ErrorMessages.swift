@@ -6,6 +6,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 import InklingRendering
 
@@ -44,13 +45,14 @@ extension ArchiveError {
     switch self {
     case .unusableArchive(let path, let reason): Self.sentence(path, reason)
     case .importStopped(let path, let committed, let reason): Self.stoppedSentence(path, committed, reason)
-    case .openedReadOnly(let path): "the archive \(path) was opened read-only; this command cannot write to it"
+    case .openedReadOnly(let path):
+      "the archive \(Quoted.text(path)) was opened read-only; this command cannot write to it"
     case .damagedVersion(let draft, let version, let fileName, let detail):
-      "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(detail); the archive is damaged. "
+      "\(Quoted.name(draft)) version \(version) (\(Quoted.text(fileName))): \(Quoted.text(detail)); the archive is damaged. "
         + Self.damageAdvice
     case .cannotMerge(let path, let reason): Self.mergeSentence(path, reason)
     case .mergeStoppedAtDamage(let path, let location, let detail):
-      "\(Quoted.text(path)) is damaged: \(location): \(detail). The versions before it are merged; "
+      "\(Quoted.text(path)) is damaged: \(Quoted.text(location)): \(Quoted.text(detail)). The versions before it are merged; "
         + "`import --salvage` merges every version that verifies and names the rest."
     case .mergeIntoItself(let path):
       "\(Quoted.text(path)) is the archive itself; give another archive to merge, or --archive for this one"
@@ -69,7 +71,7 @@ extension ArchiveError {
     case .notIndexed(let draft):
       "the drawings of \(Quoted.name(draft)) are not indexed yet; run `inkling-archive reindex` first"
     case .unreadableDrawing(let draft, let version, let reason):
-      "version \(version) of \(Quoted.name(draft)) could not be read: \(reason)"
+      "version \(version) of \(Quoted.name(draft)) could not be read: \(Quoted.text(reason))"
     case .noMatchingDrafts: "no drafts match; nothing written"
     case .draftExists(let name):
       "a draft named \(Quoted.name(name)) exists already; add --merge to join the two histories into one"
@@ -77,8 +79,8 @@ extension ArchiveError {
       "\(Quoted.name(name)) is in the trash; `inkling-archive undelete` brings it back"
     case .draftNotInTrash(let name):
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
-    case .imageEncoding(let detail): "the PNG could not be encoded: \(detail)"
-    case .videoEncoding(let detail): "the video could not be encoded: \(detail)"
+    case .imageEncoding(let detail): "the PNG could not be encoded: \(Quoted.text(detail))"
+    case .videoEncoding(let detail): "the video could not be encoded: \(Quoted.text(detail))"
     case .timelapseStopped(let written):
       written == 0
         ? "the time-lapse was stopped; nothing was written"
@@ -106,7 +108,7 @@ extension ArchiveError {
       "cannot \(operation.rawValue) \(Quoted.text(path)): \(String(cString: strerror(code)))"
     case .backupIsArchive(let path): "\(Quoted.text(path)) is the archive itself; choose another file for the backup"
     case .backupFailedCheck(let path, let count, let first):
-      "the backup copy has \(Plural.count(count, "problem"))\(first.map { "; the first: \($0)" } ?? ""). "
+      "the backup copy has \(Plural.count(count, "problem"))\(first.map { "; the first: \(Quoted.text($0))" } ?? ""). "
         + "\(Quoted.text(path)) was not written. Run `inkling-archive check --full` on the archive: "
         + "the damage is probably there."
     case .cannotStartThread(let code):
@@ -137,30 +139,33 @@ extension ArchiveError {
     case .folder:
       return "\(file) is a folder, not an inkling archive. Choose a file with --archive."
     case .notAnArchive(let detail):
-      return "\(file) is not an inkling archive (\(detail)). Choose another file with --archive."
+      return "\(file) is not an inkling archive (\(Quoted.text(detail))). Choose another file with --archive."
     case .newerSchema(let detail):
-      return "\(file) was written by a newer inkling-archive (\(detail)). Upgrade inkling-archive to use it."
+      return
+        "\(file) was written by a newer inkling-archive (\(Quoted.text(detail))). Upgrade inkling-archive to use it."
     case .changedSchema(let detail):
       return "the archive \(file) was changed outside inkling-archive: its schema differs from the one this "
-        + "build creates (\(detail)). Run `inkling-archive check` to see every problem, or restore it from a backup."
+        + "build creates (\(Quoted.text(detail))). Run `inkling-archive check` to see every problem, or restore it from a backup."
     case .damaged(let detail, onlyDrawingIndex: false):
-      return "the archive \(file) is damaged (\(detail)). " + damageAdvice
+      return "the archive \(file) is damaged (\(Quoted.text(detail))). " + damageAdvice
     case .damaged(let detail, onlyDrawingIndex: true):
-      return "the drawing index of the archive \(file) is damaged (\(detail)); the drawings are not. "
+      return "the drawing index of the archive \(file) is damaged (\(Quoted.text(detail))); the drawings are not. "
         + "Run `inkling-archive reindex --all` to build it again."
     case .locked(let detail):
-      return "the archive \(file) is locked by another process (\(detail)). "
+      return "the archive \(file) is locked by another process (\(Quoted.text(detail))). "
         + "Try again when the other inkling-archive command has finished."
     case .cannotWrite(let detail):
-      return "the archive \(file) cannot be written: \(detail). Check the permissions of the file and its folder."
+      return
+        "the archive \(file) cannot be written: \(Quoted.text(detail)). Check the permissions of the file and its folder."
     case .diskFull(let detail):
-      return "the disk holding the archive \(file) is full (\(detail)). Free some space, then run the command again."
+      return
+        "the disk holding the archive \(file) is full (\(Quoted.text(detail))). Free some space, then run the command again."
     case .unreadableLog(let log):
       return "the archive \(file) cannot be read here: its folder cannot be written, and its write-ahead log "
         + "\(Quoted.text(log)) holds changes SQLite reads only through an index file it would create beside it. "
         + "Copy the archive with its -wal file to a folder you can write, or open it where it was written."
     case .failed(let detail):
-      return "the archive \(file) could not be used: \(detail)"
+      return "the archive \(file) could not be used: \(Quoted.text(detail))"
     }
   }
 
@@ -176,7 +181,8 @@ extension ArchiveError {
     guard case .diskFull(let detail) = reason else {
       return sentence(path, reason) + " The import stopped there: \(what); run the same import again to add the rest."
     }
-    return "the disk holding the archive \(Quoted.text(path)) is full (\(detail)); the import stopped there: \(what). "
+    return
+      "the disk holding the archive \(Quoted.text(path)) is full (\(Quoted.text(detail))); the import stopped there: \(what). "
       + "Free some space, then run the same import again to add the rest."
   }
 
@@ -188,19 +194,20 @@ extension ArchiveError {
     case .missing, .folder:
       return "\(file) is not an inkling archive; nothing was merged."
     case .notAnArchive(let detail):
-      return "\(file) is not an inkling archive (\(detail)); nothing was merged."
+      return "\(file) is not an inkling archive (\(Quoted.text(detail))); nothing was merged."
     case .newerSchema(let detail):
-      return "\(file) was written by a newer inkling-archive (\(detail)); upgrade inkling-archive to merge it."
+      return
+        "\(file) was written by a newer inkling-archive (\(Quoted.text(detail))); upgrade inkling-archive to merge it."
     case .changedSchema(let detail):
-      return "\(file) was changed outside inkling-archive (\(detail)); nothing was merged. "
+      return "\(file) was changed outside inkling-archive (\(Quoted.text(detail))); nothing was merged. "
         + "`inkling-archive --archive \(file) check` shows every problem."
     case .damaged(let detail, _):
-      return "\(file) is damaged (\(detail)); nothing was merged. "
+      return "\(file) is damaged (\(Quoted.text(detail))); nothing was merged. "
         + "`inkling-archive --archive \(file) check --full` shows what is affected."
     case .locked(let detail):
-      return "\(file) is locked by another process (\(detail)); try again when it has finished."
+      return "\(file) is locked by another process (\(Quoted.text(detail))); try again when it has finished."
     case .cannotWrite(let detail), .failed(let detail), .diskFull(let detail):
-      return "\(file) could not be read: \(detail)"
+      return "\(file) could not be read: \(Quoted.text(detail))"
     case .unreadableLog(let log):
       return "\(file) could not be read: its folder cannot be written, and its write-ahead log \(Quoted.text(log)) "
         + "needs an index file SQLite would create beside it; copy both to a folder you can write."

@@ -1,6 +1,7 @@
 // Strokes as a table, for `show --strokes` and `diff`.
 
 import InklingArchive
+import InklingFormats
 
 package enum StrokeTable {
   /// One row per stroke: number, ink, colour, points, bounds, when it was drawn, hidden.

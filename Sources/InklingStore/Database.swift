@@ -14,6 +14,12 @@
 import CSQLite
 import InklingFormats
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A connection to a SQLite database file.
 package final class Database {
   /// How a file is opened.
@@ -52,6 +58,7 @@ package final class Database {
       flags |= SQLITE_OPEN_URI
       name = "file:" + Self.uriPath(path) + "?immutable=1"
     }
+    if mode == .readWrite { Self.createPrivately(path) }
     var handle: OpaquePointer?
     let code = sqlite3_open_v2(name, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
@@ -65,6 +72,21 @@ package final class Database {
 
   deinit {
     close()
+  }
+
+  /// Makes the file at `path`, when nothing is there, readable and writable by its owner
+  /// alone. SQLite would create it 0644 (less the umask), and gives the `-wal`, `-shm` and
+  /// `-journal` files beside it the database file's own mode, so an archive made here stays
+  /// private on a computer with other accounts. An empty file is an empty database to SQLite;
+  /// a file already there keeps the mode its owner gave it.
+  private static func createPrivately(_ path: String) {
+    guard !path.isEmpty, path != ":memory:" else { return }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    #if canImport(Glibc)
+      if descriptor >= 0 { Glibc.close(descriptor) }
+    #else
+      if descriptor >= 0 { Darwin.close(descriptor) }
+    #endif
   }
 
   /// `path` as the path of a `file:` URI: every byte but the unreserved ones and `/`

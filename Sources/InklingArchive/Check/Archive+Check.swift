@@ -275,7 +275,7 @@ final class ArchiveCheck {
   /// The denormalised counters of `draft` against its versions.
   private func checkDraftCounters() throws {
     for draft in try CheckQueries.draftCounterMismatches(in: database) {
-      let name = "draft '\(Self.printable(draft.name))'"
+      let name = "draft \(Self.quotedName(draft.name))"
       if draft.versionCount != draft.actualVersionCount {
         let count = draft.actualVersionCount
         report(name, "its version count says \(draft.versionCount) but it has \(count) version\(count == 1 ? "" : "s")")
@@ -291,7 +291,7 @@ final class ArchiveCheck {
   /// row): what `draft` keeps of its newest drawing and import times.
   private func checkNewestDrawingColumns() throws {
     for draft in try CheckQueries.newestDrawingMismatches(in: database) {
-      let name = "draft '\(Self.printable(draft.name))'"
+      let name = "draft \(Self.quotedName(draft.name))"
       if draft.strokes {
         report(name, "its newest drawing's stroke count (for strokes: searches) is out of date", inDrawingIndex: true)
       }
@@ -359,7 +359,7 @@ final class ArchiveCheck {
     for version in try CheckQueries.unusableFileNames(in: database) {
       report(
         try versionLocation(version.versionID),
-        "its file name \"\(Self.printable(version.fileName, maximum: 60))\" is not a plain file name "
+        "its file name \(Quoted.name(Self.shortened(version.fileName, to: 60))) is not a plain file name "
           + "(restore writes a safe name instead)")
     }
   }
@@ -523,7 +523,7 @@ final class ArchiveCheck {
     guard let place = try CheckQueries.versionPlace(id, in: database), let name = place.draftName else {
       return "version row \(id)"
     }
-    return "draft '\(Self.printable(name))' version \(place.number)"
+    return "draft \(Self.quotedName(name)) version \(place.number)"
   }
 
   func location(table: String, rowID: Int64) throws -> String {
@@ -533,7 +533,7 @@ final class ArchiveCheck {
       return try CheckQueries.blobSHA256(rowID, in: database).map { Self.blobLocation($0, id: rowID) }
         ?? "blob \(rowID)"
     case "draft":
-      return try CheckQueries.draftName(rowID, in: database).map { "draft '\(Self.printable($0))'" }
+      return try CheckQueries.draftName(rowID, in: database).map { "draft \(Self.quotedName($0))" }
         ?? "draft row \(rowID)"
     default: return "\(table) row \(rowID)"
     }
@@ -544,17 +544,17 @@ final class ArchiveCheck {
     "blob \(hexString(Array(sha256.prefix(6))))…" + (id.map { " (id \($0))" } ?? "")
   }
 
-  /// Text safe to print on one line: control characters escaped, long text shortened.
-  static func printable(_ text: String, maximum: Int = 80) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        result += "\\u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result.count <= maximum ? result : String(result.prefix(maximum - 1)) + "…"
+  /// A draft's name in a problem's place, by the one rule for text that reaches a terminal:
+  /// `'Cat'`, or quoted and escaped when printing it raw could mislead (`"Dog\u{202E}gnp"`,
+  /// `"It's"`), shortened past `maximum` characters.
+  static func quotedName(_ name: String, maximum: Int = 80) -> String {
+    let short = shortened(name, to: maximum)
+    return Quoted.needsQuoting(short) || short.contains("'") ? Quoted.escaped(short) : "'" + short + "'"
+  }
+
+  /// `text`, or its first `maximum - 1` characters and "…".
+  static func shortened(_ text: String, to maximum: Int) -> String {
+    text.count <= maximum ? text : String(text.prefix(maximum - 1)) + "…"
   }
 
   /// What a store error says is wrong (store messages name neither the archive nor advice).

@@ -44,7 +44,7 @@ final class ExportManifest {
   init(folder: String) throws(ArchiveError) {
     path = OutputPath.joining(folder, Self.fileName)
     temporary = OutputPath.joining(folder, Leftovers.temporaryName(for: Self.fileName, .file))
-    descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .fileSystem(path: folder, operation: .create, code: errno) }
     append(#"{"manifest":"inkling-archive export","version":1,"files":["#)
   }

@@ -57,7 +57,7 @@ final class FileBatch {
   func add(_ bytes: [UInt8], to path: String, modificationNanoseconds: Int64, overwrite: Bool) throws(ArchiveError) {
     guard let parts = OutputPath(path) else { throw .destinationIsFolder(path: path) }
     let temporary = FileOutput.temporaryPath(for: parts)
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .fileSystem(path: parts.folder, operation: .create, code: errno) }
     staged.append(Staged(temporary: temporary, path: path, overwrite: overwrite))
     defer { close(descriptor) }

@@ -16,6 +16,10 @@
 // folder (`restore --to`, `timelapse --frames`) is written only where nothing or a regular
 // file has the name (`FileOutput.Naming.chosenInFolder`): a link planted in a shared folder
 // under a name the archive will use must not send the bytes elsewhere, as export's files.
+//
+// Every file made here is created 0600, never wider and narrowed later: on a computer with
+// other accounts a temporary file in a shared folder ($TMPDIR) or beside the target would
+// otherwise be readable while it is written, and the finished file is the user's own.
 
 #if canImport(Glibc)
   import Glibc
@@ -65,7 +69,7 @@ enum FileOutput {
     }
     guard let parts = OutputPath(target) else { throw .destinationIsFolder(path: path) }
     let temporary = temporaryPath(for: parts)
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .fileSystem(path: parts.folder, operation: .create, code: errno) }
     var failure: ArchiveError?
     do {
@@ -197,20 +201,29 @@ enum FileOutput {
 
   // MARK: - Files another library writes
 
-  /// Where a file written by another library (a video encoder) goes before `place` moves it
-  /// to `path`: beside the file it will become (a link's target), or in `$TMPDIR` (else /tmp)
-  /// when its bytes are to be copied into a FIFO or a device instead, or kept (`path` nil).
+  /// A new empty file, private to the user, for another library (a video encoder) to write
+  /// before `place` moves it to `path`: beside the file it will become (a link's target), or
+  /// in `$TMPDIR` (else /tmp) when its bytes are to be copied into a FIFO or a device instead,
+  /// or kept (`path` nil). The caller removes it.
   ///
   /// - Throws: `ArchiveError.destinationIsFolder`, or `.destinationExists` when the file is
   ///   there and `overwrite` is false, so that nothing is made for a write that must fail.
   static func temporaryFile(for path: String?, overwrite: Bool) throws(ArchiveError) -> String {
+    var temporary = temporaryPath(for: OutputPath(OutputPath.joining(OutputPath.temporaryFolder, "timelapse"))!)
     if let path {
       switch try checkWritable(path, overwrite: overwrite) {
-      case .absent(let resolved), .regularFile(let resolved): return temporaryPath(for: OutputPath(resolved)!)
+      case .absent(let resolved), .regularFile(let resolved): temporary = temporaryPath(for: OutputPath(resolved)!)
       default: break
       }
     }
-    return temporaryPath(for: OutputPath(OutputPath.joining(OutputPath.temporaryFolder, "timelapse"))!)
+    // Made here, empty and private, for the other library to write into: it would create
+    // the file with the umask's mode, readable by every account while it is written.
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw .fileSystem(path: OutputPath(temporary)?.folder ?? temporary, operation: .create, code: errno)
+    }
+    close(descriptor)
+    return temporary
   }
 
   /// Refuses, before any work, a write to `path` that `write` would refuse, and says what the

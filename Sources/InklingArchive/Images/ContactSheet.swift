@@ -129,7 +129,8 @@ extension Archive {
         image = try PNG.decode(pngs[job.key] ?? [])
       } catch {
         throw .unusableArchive(
-          path: path, reason: .damaged(detail: "the cached thumbnail of \"\(version.name)\" does not decode (\(error))")
+          path: path,
+          reason: .damaged(detail: "the cached thumbnail of \(Quoted.name(version.name)) does not decode (\(error))")
         )
       }
       guard image.width == size, image.height == size else {

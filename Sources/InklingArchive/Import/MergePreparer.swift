@@ -126,7 +126,7 @@ struct ArchiveMerge: ImportSource {
       preparer.prepare(name: name, parts: parts, push)
     case .unlisted(let archive, let after, let reason):
       let path = others[archive].displayPath
-      let location = after.isEmpty ? path : "\(path): the drafts after \"\(after)\""
+      let location = after.isEmpty ? Quoted.text(path) : "\(Quoted.text(path)): the drafts after \(Quoted.name(after))"
       if salvage {
         push(.problem(path: location, problem: .leftOut("they cannot be read (\(reason))"), origin: archive))
       } else {
@@ -214,7 +214,7 @@ final class MergePreparer {
       order = try BlobStore(others[part.archive]).decodingOrder(ofBlobs: rows.map(\.blobID))
       sources = try SourceRecords.sources(ofDraft: part.draftID, in: others[part.archive])
     } catch {
-      let location = "\(other.displayPath): draft \"\(name)\""
+      let location = "\(Quoted.text(other.displayPath)): draft \(Quoted.name(name))"
       let reason = "its versions cannot be read (\(error))"
       guard merge.salvage else {
         push(.failure(.mergeStoppedAtDamage(path: other.displayPath, location: location, detail: reason)))
@@ -227,7 +227,8 @@ final class MergePreparer {
     var chunkBytes: Int64 = 0
     for index in order {
       let row = rows[index]
-      let location = "\(other.displayPath): \"\(name)\" version \(index + 1) (\(row.fileName))"
+      let location =
+        "\(Quoted.text(other.displayPath)): \(Quoted.name(name)) version \(index + 1) (\(Quoted.display(row.fileName)))"
       let marks =
         sources[row.id].map { $0.map { SourceMark(label: $0.label, path: $0.path) } } ?? [other.fallbackSource]
       do {

@@ -18,6 +18,7 @@
 //      most `maximumTerms` terms, so neither the parser's stack nor the SQL grows unbounded.
 
 import FoundationEssentials
+import InklingFormats
 
 /// A query that does not parse: where and why.
 ///
@@ -48,7 +49,7 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
   /// The message, then the query (up to `window` characters each side of the problem, `…`
   /// where cut) and a caret under `column`, each indented by two spaces.
   public var description: String {
-    let scalars = query.unicodeScalars.map(Self.shown)
+    let scalars = zip(query.unicodeScalars, Quoted.unsafeScalars(in: query)).map(Self.shown)
     let at = min(max(column, 0), scalars.count)
     let start = max(0, at - Self.window)
     let end = min(scalars.count, at + Self.window)
@@ -63,19 +64,15 @@ public struct SearchSyntaxError: Error, Sendable, Equatable, CustomStringConvert
   }
 
   /// How a scalar of the query is shown on its one line, one column each: white space as a
-  /// space; other control characters as their Unicode pictures (ESC as ␛), and invisible or
-  /// direction-changing ones as �, so that an escape sequence in a query is seen, not run,
-  /// and the caret stays under its column.
-  private static func shown(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+  /// space; other control characters as their Unicode pictures (ESC as ␛), and the other
+  /// characters unsafe to print (`Quoted`'s rule: invisible or direction-changing) as �, so
+  /// that an escape sequence in a query is seen, not run, and the caret stays under its column.
+  private static func shown(_ scalar: Unicode.Scalar, unsafe: Bool) -> Unicode.Scalar {
     switch scalar {
     case "\n", "\r", "\t": return " "
     case "\u{00}"..."\u{1F}": return Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
     case "\u{7F}": return "\u{2421}"
-    default: break
-    }
-    switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
-    default: return scalar
+    default: return unsafe ? "\u{FFFD}" : scalar
     }
   }
 

@@ -2,6 +2,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct CheckCommand: Command {
@@ -57,7 +58,9 @@ struct CheckCommand: Command {
     if context.json {
       context.printJSON(report.json(archive: context.archivePath))
     } else {
-      for problem in report.problems { context.print(problem.description) }
+      // The library words each problem with its names quoted; the line is quoted again if
+      // anything else in it would reach the terminal raw.
+      for problem in report.problems { context.print(Quoted.text(problem.description)) }
       if report.problemCount > report.problems.count {
         context.print("… and \(Format.count(report.problemCount - report.problems.count)) more (see --limit)")
       }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 import InklingRendering
 

@@ -3,6 +3,7 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 /// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`, `--trash`.

@@ -84,7 +84,7 @@ struct ImportCommand: Command {
     let (quiet, verbose, ndjson) = (context.quiet, verbose, ndjson)
     @Sendable func say(_ path: String, _ text: String) {
       progress.finish()
-      StandardStreams.writeError("\(Quoted.text(path)): \(text)\n")
+      StandardStreams.writeError("\(Quoted.text(path)): \(Quoted.text(text))\n")
     }
     options.onEvent = { event in
       if ndjson, let line = Self.json(event) { StandardStreams.writeOutput(JSONWriter().line(line)) }

@@ -5,6 +5,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 /// The values `thumbnail` and `render` read alike: which version to draw, and where its PNG goes.

@@ -1,5 +1,6 @@
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct RevertCommand: Command {

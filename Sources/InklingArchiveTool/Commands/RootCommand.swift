@@ -68,12 +68,14 @@ enum RootCommand {
       """
       ~/.local/share/inkling-archive/drafts.sqlite: the default archive. Beside it SQLite \
       keeps drafts.sqlite-wal and drafts.sqlite-shm while a command has it open; copy the \
-      archive with `inkling-archive backup`, not with cp, while one runs.
+      archive with `inkling-archive backup`, not with cp, while one runs. A new archive, the \
+      files beside it and every file a command writes are readable by their owner alone.
 
       /usr/lib/systemd/user/inkling-archive-watch.service and inkling-archive-serve.service \
       (from the Debian package): `systemctl --user enable --now inkling-archive-watch` keeps \
       importing ~/Drafts, or the folders of INKLING_WATCH_FOLDERS in \
-      ~/.config/inkling-archive/watch.env.
+      ~/.config/inkling-archive/watch.env (separated by spaces; a folder whose name holds one \
+      in double quotes, the whole list in single quotes).
       """),
   ]
 

@@ -1,5 +1,6 @@
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct ShowCommand: Command {
@@ -42,7 +43,7 @@ struct ShowCommand: Command {
     ]
     lines += Self.sourceLines(version.sources)
     if drawing.status == .decoded {
-      let inks = drawing.inks.map { "\($0.ink) \(Format.color($0.color)) ×\($0.strokeCount)" }
+      let inks = drawing.inks.map { "\(Quoted.display($0.ink)) \(Format.color($0.color)) ×\($0.strokeCount)" }
       lines += [
         "Strokes:     \(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; "
           + "\(Format.count(drawing.pointCount)) points",

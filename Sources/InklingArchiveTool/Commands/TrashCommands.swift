@@ -3,6 +3,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 /// Prints the error of each name that is no draft's; whether there was one.

@@ -12,8 +12,8 @@
 //     component can never add a `/`, `?`, `&`, `#` or `=` to the URL it goes into.
 //   - shellWord: a command a page shows for copying into a shell (sh, bash, zsh, fish): a
 //     single-quoted word, in which nothing expands, with `'` and `\` written outside the
-//     quotes (fish reads `\'` and `\\` as escapes inside them); a name with a control, format
-//     or separator character (a newline, U+202E) as `"$(printf '…')"` with those bytes (and
+//     quotes (fish reads `\'` and `\\` as escapes inside them); a name with a character that
+//     is unsafe to show by the one rule for terminals (`Quoted`: a newline, U+202E) as `"$(printf '…')"` with those bytes (and
 //     `\`, and a leading `-`) as octal escapes, so that what is copied is what is seen and runs as one word in
 //     all four (fish reads `$(…)` since 3.4); newlines at the very end of a name are lost.
 //
@@ -25,6 +25,7 @@
 // name is first `balanced`: a PDI of its own that closes no isolate it opened would close
 // ours early, and an isolate it leaves open would take our closing PDI (UAX #9, X6a).
 
+import InklingFormats
 import InklingPresentation
 
 enum Escape {
@@ -87,7 +88,9 @@ enum Escape {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || "_-./:@+,".utf8.contains(byte)
       }
     if plain { return word }
-    guard word.unicodeScalars.contains(where: invisible) else {
+    // Unsafe by the rule every terminal text follows (Quoted): what is copied is what is seen.
+    let unsafe = Quoted.unsafeScalars(in: word)
+    guard unsafe.contains(true) else {
       var quoted = "'"
       for scalar in word.unicodeScalars {
         switch scalar {
@@ -99,9 +102,9 @@ enum Escape {
       return quoted + "'"
     }
     var format = ""
-    for scalar in word.unicodeScalars {
+    for (scalar, invisible) in zip(word.unicodeScalars, unsafe) {
       // A leading `-` would make the format an option of printf.
-      if invisible(scalar) || scalar == "\\" || (scalar == "-" && format.isEmpty) {
+      if invisible || scalar == "\\" || (scalar == "-" && format.isEmpty) {
         for byte in String(scalar).utf8 {
           let digits = String(byte, radix: 8)
           format += "\\" + String(repeating: "0", count: 3 - digits.count) + digits
@@ -115,15 +118,6 @@ enum Escape {
       }
     }
     return "\"$(printf '" + format + "')\""
-  }
-
-  /// A character a person cannot see for what it is: controls, format characters (the bidi
-  /// overrides among them), line and paragraph separators, private or unassigned code points.
-  private static func invisible(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.properties.generalCategory {
-    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: true
-    default: false
-    }
   }
 
   /// A JSON document as UTF-8 bytes, one line.

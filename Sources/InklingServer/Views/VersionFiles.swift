@@ -7,6 +7,7 @@
 // render.
 
 import InklingArchive
+import InklingFormats
 import InklingRendering
 
 /// Where a rendered thumbnail goes: the archive's cache for the sizes the pages show, while
@@ -208,11 +209,8 @@ enum VersionFiles {
   static func contentDisposition(_ name: String) -> String {
     let name = String(
       String.UnicodeScalarView(
-        name.unicodeScalars.map { scalar in
-          switch scalar.properties.generalCategory {
-          case .control, .format, .lineSeparator, .paragraphSeparator: "_"
-          default: scalar == "/" || scalar == "\\" ? "_" : scalar
-          }
+        Swift.zip(name.unicodeScalars, Quoted.unsafeScalars(in: name)).map { scalar, unsafe in
+          unsafe || scalar == "/" || scalar == "\\" ? "_" : scalar
         }))
     let fallback = String(
       name.unicodeScalars.map { scalar -> Character in

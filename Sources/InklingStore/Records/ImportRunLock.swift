@@ -37,7 +37,7 @@ package final class ImportRunLock {
   package init?(run runID: Int64, archivePath: String) {
     let path = Self.path(forArchive: archivePath)
     for _ in 0..<8 {
-      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else { return nil }
       var lock = Self.range(from: runID, length: 1, type: F_WRLCK)
       guard fcntl(descriptor, Self.setLock, &lock) == 0 else {
