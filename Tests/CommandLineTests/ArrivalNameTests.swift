@@ -32,10 +32,12 @@ import Testing
     let verbose = try runner.run(["import", "-v", "Drafts"])
     #expect(verbose.status == 0, "\(verbose.stderr)")
     #expect(verbose.stdout.contains("10 versions"), "\(verbose.stdout)")
-    for (character, code) in [("_", "005F"), ("-", "002D"), ("\u{F03A}", "F03A"), ("\u{A789}", "A789")] {
+    for (character, code) in [("_", "005F"), ("-", "002D"), ("\u{A789}", "A789"), ("\u{FF1A}", "FF1A")] {
       #expect(
         verbose.stderr.contains("the date's colons arrived as \"\(character)\" (U+\(code))"), "\(verbose.stderr)")
     }
+    // A private-use character is invisible in a terminal: printed as its escape.
+    #expect(verbose.stderr.contains(#"arrived as \"\u{F03A}\" (U+F03A)"#), "\(verbose.stderr)")
     for tool in ["Syncthing", "Dropbox", "Nextcloud", "OneDrive", "Google Drive"] {
       #expect(verbose.stderr.contains("a \(tool) conflict copy"), "\(tool): \(verbose.stderr)")
     }
