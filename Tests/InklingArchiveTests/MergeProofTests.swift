@@ -96,6 +96,26 @@ import Testing
     #expect(try Self.count("SELECT count(*) FROM version", in: ours) == 1 + 4 - summary.versions.rejected)
   }
 
+  /// What the merge above once committed: a delta stored over a drawing of this archive with
+  /// the hash its base claimed, whose bytes are others. `check --full` names every version
+  /// that needs it.
+  @Test func checkFullFindsADeltaOverTheWrongBase() throws {
+    let folder = try TemporaryFolder("check-wrong-base")
+    let archive = try Self.archive("a", CorpusSpec(drafts: 2, versionsPerDraft: 3...3, seed: 43), in: folder)
+    let (delta, base) = try #require(
+      try archive.database.fetchOne("SELECT id, base_id FROM blob WHERE base_id IS NOT NULL LIMIT 1") {
+        ($0.int64(0), $0.int64(1))
+      })
+    let other = try #require(
+      try archive.database.fetchOne(
+        "SELECT id FROM blob WHERE id <> ? AND depth = (SELECT depth FROM blob WHERE id = ?) LIMIT 1", [base, base]
+      ) { $0.int64(0) })
+    try archive.database.execute("UPDATE blob SET base_id = ? WHERE id = ?", [other, delta])
+    let check = try Archive(checking: folder.path("a.sqlite")).check(full: true)
+    #expect(!check.isHealthy)
+    #expect(check.problems.contains { $0.message.contains("does not decode") || $0.message.contains("SHA-256") })
+  }
+
   /// `file` with the first character of its drawing's base64 written as a JSON escape: the
   /// archive keeps that text verbatim (`EnvelopeTemplate.Base64Spelling.verbatim`).
   static func verbatimSpelling(_ file: [UInt8]) throws -> [UInt8] {
