@@ -160,7 +160,7 @@ extension MergeSummary {
       "archive": .string(path), "versionsImported": .int(versions.versionsImported),
       "draftsCreated": .int(versions.draftsCreated), "alreadyArchived": .int(versions.alreadyArchived),
       "leftOut": .int(versions.rejected), "drawingsNotIndexed": .int(versions.drawingsNotIndexed),
-      "thumbnailsCopied": .int(thumbnailsCopied), "draftsInTrashNotMerged": .int(draftsInTrashNotMerged),
+      "draftsInTrashNotMerged": .int(draftsInTrashNotMerged),
       "versionsInTrashNotMerged": .int(versionsInTrashNotMerged),
       "bytesRead": .int(Int(versions.bytesRead)), "seconds": .seconds(versions.seconds),
     ]

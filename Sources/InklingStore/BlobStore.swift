@@ -25,11 +25,16 @@ package struct BlobStore {
 
   let db: Database
   let reader: Reader
+  /// The largest decoded size a read accepts, checked on each row of a chain before it is
+  /// decoded: another archive's rows may declare any size, and a tiny zstd frame can claim
+  /// a gigabyte (merging reads them with the import's limit).
+  let maximumSize: Int
 
   /// The blobs of `db`. Cheap: every `BlobStore` over one connection shares its zstd
   /// context and its cache of recently decoded blobs.
-  package init(_ db: Database) {
+  package init(_ db: Database, maximumSize: Int = .max) {
     self.db = db
+    self.maximumSize = maximumSize
     reader = db.companion(Reader.self) { Reader() }
   }
 
@@ -392,6 +397,9 @@ package struct BlobStore {
         throw corrupt(link, "it declares \(link.size) bytes, more than the \(limit) it may hold here")
       }
       chain.append(link)
+      guard link.size >= 0, link.size <= maximumSize, link.data.count <= maximumSize else {
+        throw corrupt(link, "its size \(link.size) is outside the 0…\(maximumSize) bytes a drawing may have")
+      }
       guard chain.count <= Self.maxChainDepth + 1 else {
         throw corrupt(chain[0], "its delta chain is longer than \(Self.maxChainDepth) (a cycle?)")
       }

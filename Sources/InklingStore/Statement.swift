@@ -291,6 +291,13 @@ package struct Row {
     return sqlite3_column_double(handle, i)
   }
 
+  /// A real column (`total()` of integers) as an integer, clamped to Int64's range: a sum of
+  /// hostile values in another archive reaches 2^63, which `Int64(_:)` traps on.
+  package func int64Clamping(_ i: Int32) -> Int64 {
+    let value = double(i)
+    return Int64(exactly: value.rounded(.towardZero)) ?? (value > 0 ? .max : value < 0 ? .min : 0)
+  }
+
   package func string(_ i: Int32) -> String {
     assertSelected(i)
     // Text first, then its length (https://www.sqlite.org/c3ref/column_blob.html).

@@ -10,8 +10,8 @@
 //                  (invariant 3), envelope offsets, one row per file (invariant 4), file
 //                  names that restore as plain names; reverts (0012, invariant 2)
 //   5. files       (full only) every blob decoded and re-hashed (invariant 2), every
-//                  version's file rebuilt and compared with its SHA-256 and size (invariant 1),
-//                  every drawing decoded and compared with what the drawing index (0002) says
+//                  version's file rebuilt and compared with its SHA-256 and size (invariant 1)
+//                  and parsed: it must hold the drawing stored for it (FileProof), every drawing decoded and compared with what the drawing index (0002) says
 //                  of it: status, stroke, hidden and point counts, content hash
 //   6. thumbnails  (quick) every cached thumbnail is a PNG of its recorded size; those no
 //                  version needs any more are counted (`gc` removes them), not reported
@@ -459,6 +459,10 @@ final class ArchiveCheck {
           } else if Int64(file.count) != fileSize {
             report(
               try versionLocation(versionID), "its rebuilt file has \(file.count) bytes, but its size says \(fileSize)")
+          } else if FileProof.envelope(of: file, holding: drawing, template: templates[envelopeID]!) == nil {
+            report(
+              try versionLocation(versionID),
+              "its rebuilt file does not hold the drawing stored for it (envelope \(envelopeID), \(blobName))")
           } else {
             counts.filesVerified += 1
             counts.fileBytesVerified += fileSize

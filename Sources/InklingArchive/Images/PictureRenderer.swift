@@ -137,7 +137,7 @@ struct PictureRenderer: Sendable {
   static func text(of info: VersionInfo) -> [(String, String)] {
     [
       ("Title", info.draftName), ("Inkling Version", "\(info.number)"),
-      ("Creation Time", Archive.iso8601(milliseconds: Int64((info.saved.timeIntervalSince1970 * 1000).rounded()))),
+      ("Creation Time", Archive.iso8601(milliseconds: DateExpression.milliseconds(info.saved))),
       ("Inkling File", info.fileName),
     ]
   }

@@ -1,10 +1,13 @@
 // `import PATH…` as one operation: the files and folders among the paths through the import
 // (Archive+Import.swift), then the SQLite files among them merged as other archives, together
-// in one run (Archive+Merge.swift), with one report of it all.
+// in one run (Archive+Merge.swift), with one report of it all. A file named as a draft
+// (`….inkling`) is a draft whatever it holds: only what is named as an archive is merged.
+
+import InklingFormats
 
 extension Archive {
   /// Imports `paths`: the draft files and folders among them first, then the SQLite files
-  /// among them merged as other archives, in one run, counted apart in the order given. A stop
+  /// among them not named as drafts (`….inkling`) merged as other archives, in one run, counted apart in the order given. A stop
   /// asked through `options.shouldStop` ends the stage it is in; when it comes before the
   /// merges, they are not in the report.
   ///
@@ -22,7 +25,7 @@ extension Archive {
   public func importPaths(_ paths: [String], salvage: Bool = false, options: ImportOptions = ImportOptions())
     throws(ArchiveError) -> ImportReport
   {
-    let archives = paths.filter { Self.isSQLiteFile(atPath: $0) }
+    let archives = paths.filter { Self.isNamedAsArchive($0) && Self.isSQLiteFile(atPath: $0) }
     let files = paths.filter { !archives.contains($0) }
     var report = ImportReport()
     if !files.isEmpty || archives.isEmpty {
@@ -35,6 +38,17 @@ extension Archive {
       for merged in report.merges { options.onEvent?(.merged(merged)) }
     }
     return report
+  }
+}
+
+extension Archive {
+  /// Whether `path` may be merged as an archive when it is a SQLite file: not when its name
+  /// says it is a draft (`….inkling`). Such a file is imported as a draft, and a SQLite file is
+  /// then refused as a bad one: someone who imports a drawing must not merge an archive that
+  /// was named to pass for one.
+  static func isNamedAsArchive(_ path: String) -> Bool {
+    let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+    return !DraftFileName.isDraftFileName(name)
   }
 }
 

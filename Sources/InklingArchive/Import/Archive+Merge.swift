@@ -1,14 +1,24 @@
 // Merging other archives into this one (`import A.sqlite B.sqlite`): every version of them,
 // through the import's threads and writer in one run (ImportPipeline.swift, MergePreparer.swift:
-// the writer meets each draft once, however many of the archives hold it), then the thumbnails
-// they had cached.
+// the writer meets each draft once, however many of the archives hold it).
 //
-// What is kept: draft names, save and import dates, file names and facts, the drawings as
-// stored (not compressed again), the drawing index, the sources (migration 0013; a version
-// the other archive has no source for gets `options.source`, else the other archive's path).
-// Merging is idempotent: a version already here (same draft, save time and file; or, as an
-// import finds a file, another draft's with the same save time, content and file name: the
-// draft was renamed here) adds nothing but a source it did not have.
+// Another archive is input, not trust: each version is proven as an import proves a file
+// (MergePreparer.swift), within the import's limits, before it is kept. What is kept: draft
+// names, save and import dates, file names and facts, the drawings as stored (not compressed
+// again), the sources of the versions merged (migration 0013; a version the other archive has
+// no source for gets `options.source`, else the other archive's path). What is derived is
+// derived here, never copied: the drawing index is built from the verified drawings, and
+// thumbnails are drawn on demand (another archive's cached pictures could be of anything).
+// Merging is idempotent and changes nothing already here: a version already here (same draft,
+// save time and file; or, as an import finds a file, another draft's with the same save time,
+// content and file name: the draft was renamed here) is counted and left as it is, without
+// the other archive's sources.
+//
+// A version that cannot be proven (a number out of range, a drawing over the size limit or
+// that does not decode as it would be stored here, a file that does not rebuild or does not
+// hold the drawing shown) is damage: `salvage` leaves it out with its reason, and without it
+// the run stops there with `.mergeStoppedAtDamage` (the batches before it are kept), as for
+// any damaged version. Never a trap.
 //
 // The other archive is never written: one of an older schema is copied (SQLite's backup API)
 // beside this archive, the copy upgraded and read, and removed afterwards.
@@ -34,8 +44,6 @@ public struct MergeSummary: Sendable, Equatable {
   /// Versions stored, drafts created, versions already here, versions left out (`rejected`,
   /// when salvaging), file bytes, seconds.
   public var versions: ImportSummary
-  /// Cached thumbnails copied (drawn by this build's renderer, and not cached here yet).
-  public var thumbnailsCopied: Int
   /// The drafts in the other archive's trash, and their versions, which stay its own (not
   /// merged): said, so that nobody throws that archive away thinking it was all merged.
   public var draftsInTrashNotMerged = 0
@@ -43,8 +51,9 @@ public struct MergeSummary: Sendable, Equatable {
 }
 
 extension Archive {
-  /// Whether the file at `path` is a SQLite database (its first 16 bytes): `import` merges
-  /// such a file as an archive, and refuses it when it is not an inkling archive.
+  /// Whether the file at `path` is a SQLite database (its first 16 bytes). `import` merges
+  /// such a file as an archive (`isNamedAsArchive`), and refuses it when it is not an inkling
+  /// archive.
   public static func isSQLiteFile(atPath path: String) -> Bool {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { return false }
@@ -99,12 +108,12 @@ extension Archive {
         readPath: readPath, displayPath: path,
         fallbackSource: SourceMark(label: options.source ?? absolute, path: absolute))
     }
-    let run = try runImport(ArchiveMerge(others: others, archivePath: self.path, salvage: salvage), options: options)
+    let merge = ArchiveMerge(
+      others: others, archivePath: self.path, salvage: salvage, maximumFileSize: options.maximumFileSize)
+    let run = try runImport(merge, options: options)
     var merged: [MergeSummary] = []
     for (index, (path, readPath)) in zip(paths, readPaths).enumerated() {
-      let thumbnails = try copyThumbnails(from: readPath, otherPath: path)
-      var summary = MergeSummary(
-        path: path, versions: run.byOrigin[index] ?? ImportSummary(), thumbnailsCopied: thumbnails)
+      var summary = MergeSummary(path: path, versions: run.byOrigin[index] ?? ImportSummary())
       let trashed = try Self.otherArchiveCall(path) {
         let other = try ArchiveDatabase.open(path: readPath, mode: .readOnly)
         defer { other.close() }
@@ -134,28 +143,6 @@ extension Archive {
       throw ArchiveError(error, path: self.path)
     }
     return copy
-  }
-
-  /// Copies the other archive's cached thumbnails drawn by this build's renderer that this
-  /// archive lacks, in one transaction; a row whose key is not what its inputs give is not
-  /// copied (the cache would never find it). Returns how many were copied.
-  private func copyThumbnails(from readPath: String, otherPath: String) throws(ArchiveError) -> Int {
-    let other = try Self.otherArchiveCall(otherPath) { try ArchiveDatabase.open(path: readPath, mode: .readOnly) }
-    defer { other.close() }
-    return try storeCall {
-      try database.transaction {
-        var copied = 0
-        try ThumbnailRecords.forEach(rendererVersion: pictureRenderer.version, in: other) { thumbnail in
-          let key = ThumbnailCache.key(
-            contentHash: thumbnail.contentHash, background: thumbnail.background, pixelSize: thumbnail.pixelSize,
-            rendererVersion: thumbnail.rendererVersion)
-          guard key == thumbnail.key, try !ThumbnailRecords.contains(key: key, in: database) else { return }
-          try ThumbnailRecords.insert(thumbnail, in: database)
-          copied += 1
-        }
-        return copied
-      }
-    }
   }
 
   /// Runs `body` on the other archive, turning its store errors into `.cannotMerge`.

@@ -103,10 +103,12 @@ final class ProgressCounter: Sendable {
   }
   private let counts = Mutex(Counts())
 
+  /// Saturating: a merged archive's rows may claim sizes whose sum overflows.
   func found(files: Int, bytes: Int64) {
     counts.withLock {
       $0.filesFound += files
-      $0.bytesFound += bytes
+      let (sum, overflow) = $0.bytesFound.addingReportingOverflow(bytes)
+      $0.bytesFound = overflow ? .max : sum
     }
   }
 

@@ -1,6 +1,6 @@
 // The CPU half of merging other archives, run on worker threads: read one draft's versions
-// from every archive merged that holds a draft of that name, verify each as the import
-// verifies a file, and hand it to the writer as it is stored there.
+// from every archive merged that holds a draft of that name, prove each as an import proves a
+// file, and hand it to the writer as it will be stored here.
 //
 // The archives merged by one `import` are one run: the lister walks them together in name
 // order, so a job is a name and the writer meets each draft once, whatever number of archives
@@ -11,21 +11,30 @@
 // older saves are deltas of newer ones, as an import stores a new draft. Oldest first, each
 // version's drawing would be decoded from the newest down, and its bases again with it.
 //
-// Nothing is compressed or parsed again where the other archive's rows can be used:
-//   - a drawing the archive lacks is its stored row (data, encoding, layout, delta base),
-//     decoded over its chain and checked against its SHA-256 (BlobStore.verifiedCopy); a delta
-//     whose base the archive lacks too brings its base along (`PreparedVersion.baseBlobs`), so
-//     the chain is whole whatever order the versions come in (`gc --repack` leaves older
-//     versions as deltas of newer ones);
-//   - the drawing index is carried from the other archive's rows (DrawingIndexReader), with
-//     every stroke's fingerprint, so the writer shares stroke rows as an import does; only a
-//     drawing the other archive never indexed is decoded (DrawingIndexer).
-// Verify before commit, as an import does: each version's file is rebuilt from its envelope
-// and drawing and must have the SHA-256 and size the other archive recorded; BlobStore.insert
-// then reads back what it wrote.
+// Another archive is input, not trust (what Fossil does on clone: every artifact verified
+// before it is kept). For each version:
+//   - its numbers lie in the ranges an import could have recorded (MergedValues), and its
+//     file and every blob of its drawing's chain are within the import's size limit, checked
+//     on each row before anything is decompressed;
+//   - its drawing is decoded as it will be stored here: a drawing the archive lacks is the
+//     other archive's row (data, encoding, layout, delta base; not compressed again) decoded
+//     over its chain and checked against its SHA-256 (BlobStore.verifiedCopy), and where that
+//     chain reaches a base this archive holds, the delta above it is decoded again over this
+//     archive's base, which is what it will rest on (another archive's row claiming one of
+//     our hashes proves nothing); a delta whose base neither holds comes along with its base
+//     (`PreparedVersion.baseBlobs`);
+//   - its file is rebuilt from its envelope and that drawing, must have the SHA-256 and size
+//     recorded, and is parsed as an import parses a file: the drawing and colour it holds must
+//     be the drawing and colour stored (a template that keeps its base64 text verbatim would
+//     otherwise restore one drawing and show another);
+//   - the drawing index is derived here from the verified drawing (DrawingIndexer), as an
+//     import derives it, never copied: the other archive's index rows and counts are not read.
+// BlobStore.insert then reads back what it wrote.
 //
-// A version that does not verify ends the run (`WorkResult.failure`), unless salvaging:
-// then it is left out and reported, and the rest goes on.
+// A version already here is counted and left as it is: the other archive's sources are not
+// attached to it. A version that cannot be proven ends the run (`WorkResult.failure`, the
+// batches before it committed), unless salvaging: then it is left out and reported, and the
+// rest goes on. Either way nothing from another archive's rows traps.
 
 import FoundationEssentials
 import InklingFormats
@@ -59,6 +68,9 @@ struct ArchiveMerge: ImportSource {
   let others: [Other]
   let archivePath: String
   let salvage: Bool
+  /// The import's limit on a file (`ImportOptions.maximumFileSize`): a merged version's file
+  /// and each drawing of its chain are held to it.
+  let maximumFileSize: Int64
 
   static let draftsPerPage = 512
 
@@ -108,7 +120,7 @@ struct ArchiveMerge: ImportSource {
       for index in walks.indices where keys[index] == first {
         let draft = walks[index].page[walks[index].next]
         walks[index].next += 1
-        progress.found(files: draft.versions, bytes: draft.bytes)
+        progress.found(files: draft.versions, bytes: max(0, draft.bytes))
         parts.append(Part(archive: walks[index].archive, draftID: draft.id))
         name = draft.name
       }
@@ -142,8 +154,8 @@ final class MergePreparer {
   /// A connection to each archive merged, by index.
   private let others: [Database]
   private let ours: Database
-  private let otherIndexes: [DrawingIndexReader]
   private let indexer = DrawingIndexer()
+  private let decompressor = ZstdDecompressor()
   /// Hashes of the blobs the versions prepared for the current job store before theirs.
   private var queued = Set<[UInt8]>()
 
@@ -158,7 +170,6 @@ final class MergePreparer {
       throw error
     }
     others = opened
-    otherIndexes = opened.map(DrawingIndexReader.init)
   }
 
   deinit {
@@ -194,7 +205,6 @@ final class MergePreparer {
   }
 
   private func prepareInSnapshots(name: String, parts: [ArchiveMerge.Part], _ push: (WorkResult) -> Void) {
-    for part in parts { otherIndexes[part.archive].forget() }
     indexer.forget()
     queued.removeAll()
     for part in parts {
@@ -231,6 +241,8 @@ final class MergePreparer {
         "\(Quoted.text(other.displayPath)): \(Quoted.name(name)) version \(index + 1) (\(Quoted.display(row.fileName)))"
       let marks =
         sources[row.id].map { $0.map { SourceMark(label: $0.label, path: $0.path) } } ?? [other.fallbackSource]
+      // A size out of range counts as nothing read: it must not reach the run's sums.
+      let bytes = (0...merge.maximumFileSize).contains(row.fileSize) ? row.fileSize : 0
       do {
         chunk.append(try prepare(row, from: part.archive, location: location, sources: marks))
       } catch {
@@ -240,9 +252,9 @@ final class MergePreparer {
           push(.failure(.mergeStoppedAtDamage(path: other.displayPath, location: location, detail: reason)))
           return false
         }
-        chunk.append(.rejected(path: location, problem: .leftOut(reason), bytes: row.fileSize))
+        chunk.append(.rejected(path: location, problem: .leftOut(reason), bytes: bytes))
       }
-      chunkBytes += row.fileSize
+      chunkBytes += bytes
       if chunk.count >= 64 || chunkBytes >= 4 << 20 {
         push(.files(chunk, origin: part.archive))
         chunk = []
@@ -256,8 +268,11 @@ final class MergePreparer {
   private func prepare(_ row: VersionRow, from archive: Int, location: String, sources: [SourceMark]) throws
     -> PreparedFile
   {
+    if let problem = MergedValues.problem(row, maximumFileSize: merge.maximumFileSize) {
+      throw Unmergeable(reason: problem)
+    }
     // Found as an import finds a file: a draft renamed here since keeps the version, and the
-    // old name does not come back.
+    // old name does not come back. What is here stays as it is: no source is added to it.
     if let archived = try VersionRecords.archivedFile(
       draftNamed: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256,
       fileName: row.fileName, in: ours)
@@ -265,11 +280,17 @@ final class MergePreparer {
       return .alreadyArchived(
         ArchivedVersion(
           path: location, bytes: row.fileSize, versionID: archived.versionID, draftName: archived.draftName,
-          savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: sources))
+          savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: []))
     }
     let other = others[archive]
     let template = try EnvelopeRecords.template(row.envelopeID, in: other)
-    let otherBlobs = BlobStore(other)
+    // The file is at most its recorded size, which is within the limit: a template larger
+    // than that cannot rebuild it, and is not rebuilt.
+    guard template.text.count + (template.verbatimBase64?.count ?? 0) <= row.fileSize else {
+      throw Unmergeable(reason: "its envelope is larger than its file (\(row.fileSize) bytes)")
+    }
+    // A drawing is inside its file as base64: never larger than the file.
+    let otherBlobs = BlobStore(other, maximumSize: Int(merge.maximumFileSize))
     guard let blobSHA256 = try otherBlobs.sha256(ofBlob: row.blobID) else {
       throw Unmergeable(reason: "its drawing (blob id \(row.blobID)) is missing")
     }
@@ -281,29 +302,30 @@ final class MergePreparer {
       drawing = try BlobStore(ours).bytes(ofBlob: stored.id)
     } else if queued.contains(blobSHA256) {
       // Stored before this version by an earlier one of the job (as a delta base, or the same
-      // drawing in another archive).
+      // drawing in another archive), proven then; hashed again as it is read.
       drawing = try otherBlobs.bytes(ofBlob: row.blobID)
     } else {
       let copy = try otherBlobs.verifiedCopy(ofBlob: row.blobID)
       blob = copy.blob
       drawing = copy.decoded.bytes
-      bases = try missingBases(below: copy.blob, in: other)
+      bases = try missingBases(below: copy.blob, in: otherBlobs)
     }
-    // Verify before commit: what will be stored rebuilds the file the other archive recorded.
-    // Hashed as it is rebuilt, piece by piece: the file itself is never needed.
-    var hasher = SHA256Hasher()
-    var size: Int64 = 0
-    template.rebuild(drawing: drawing) { piece in
-      hasher.update(piece)
-      size += Int64(piece.count)
+    guard drawing.count <= row.fileSize else {
+      throw Unmergeable(reason: "its drawing is larger than its file (\(row.fileSize) bytes)")
     }
-    guard size == row.fileSize, hasher.finalize() == row.fileSHA256 else {
+    // Verify before commit, as an import verifies a file: what will be stored rebuilds the
+    // file recorded, and that file, parsed, holds the drawing and colour stored.
+    let file = template.rebuild(drawing: drawing)
+    guard Int64(file.count) == row.fileSize, SHA256.hash(file) == row.fileSHA256 else {
       throw Unmergeable(reason: "it does not rebuild the file it was imported from (SHA-256 mismatch)")
     }
-    var facts: DrawingFacts?
-    if stored?.indexed != true {
-      facts = try otherIndexes[archive].facts(ofBlob: row.blobID) ?? indexer.facts(of: drawing)
+    guard let envelope = FileProof.envelope(of: file, holding: drawing, template: template),
+      envelope.background == row.background
+    else {
+      throw Unmergeable(reason: "the drawing it shows is not the drawing its file holds")
     }
+    var facts: DrawingFacts?
+    if stored?.indexed != true { facts = indexer.facts(of: drawing) }
     for base in bases { queued.insert(base.sha256) }
     queued.insert(blobSHA256)
     var version = PreparedVersion(
@@ -317,18 +339,34 @@ final class MergePreparer {
   }
 
   /// The delta bases under `blob` that neither this archive nor the job's earlier versions
-  /// hold, bottom first, each a verified copy of `other`'s row.
-  private func missingBases(below blob: EncodedBlob, in other: Database) throws -> [EncodedBlob] {
+  /// hold, bottom first, each a verified copy of the other archive's row. Where the chain
+  /// reaches a base this archive holds, the delta above it is decoded over ours, which is
+  /// what it will be stored over: its hash must come out.
+  private func missingBases(below blob: EncodedBlob, in otherBlobs: BlobStore) throws -> [EncodedBlob] {
     var missing: [EncodedBlob] = []
-    var next = blob.baseSHA256
-    let otherBlobs = BlobStore(other)
-    while let sha256 = next, !queued.contains(sha256), try BlobStore(ours).id(ofSHA256: sha256) == nil {
+    var above = blob
+    let ourBlobs = BlobStore(ours)
+    while let sha256 = above.baseSHA256, !queued.contains(sha256) {
+      if let ourID = try ourBlobs.id(ofSHA256: sha256) {
+        let decoded: [UInt8]
+        do {
+          decoded = try BlobEncoder.decode(above, base: try ourBlobs.base(ofBlob: ourID), decompressor: decompressor)
+        } catch let error as StoreError {
+          throw error  // this archive's own blob could not be read
+        } catch {
+          throw Unmergeable(reason: "its drawing does not decode over this archive's drawing of its base's hash")
+        }
+        guard decoded.count == above.size, SHA256.hash(decoded) == above.sha256 else {
+          throw Unmergeable(reason: "its drawing does not decode over this archive's drawing of its base's hash")
+        }
+        break
+      }
       guard missing.count <= BlobStore.maxChainDepth, let id = try otherBlobs.id(ofSHA256: sha256) else {
         throw Unmergeable(reason: "the delta chain of its drawing is broken")
       }
       let base = try otherBlobs.verifiedCopy(ofBlob: id).blob
       missing.append(base)
-      next = base.baseSHA256
+      above = base
     }
     return missing.reversed()
   }

@@ -74,7 +74,18 @@ extension Archive {
     return .noSuchDraft(name: name, suggestions: suggestions)
   }
 
-  static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+  /// The date of a stored time, held to the years 0000 to 9999 (`millisecondsRange`): an
+  /// archive is input, and a date made of any Int64 would trap where it is turned back into
+  /// milliseconds (a picture's text, a page's key).
+  static func date(_ milliseconds: Int64) -> Date {
+    let held = min(max(milliseconds, millisecondsRange.lowerBound), millisecondsRange.upperBound)
+    return Date(timeIntervalSince1970: Double(held) / 1000)
+  }
+
+  /// 0000-01-01 to 9999-12-31 UTC, in milliseconds: every save time a file name's four-digit
+  /// year can give and every modification time a file system reports, and nothing that
+  /// overflows when turned into seconds, nanoseconds or a calendar date.
+  static let millisecondsRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 }
 
 /// What `history` reads of one draft: its versions, oldest first, with their blobs' summaries

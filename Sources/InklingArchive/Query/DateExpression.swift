@@ -130,5 +130,9 @@ public enum DateExpression {
     return (local.seconds(at: read.civil) * 1000 + Int64(read.milliseconds), length)
   }
 
-  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+  /// Held to Int64's range, where `Int64(_:)` would trap.
+  static func milliseconds(_ date: Date) -> Int64 {
+    let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+    return Int64(exactly: milliseconds) ?? (milliseconds > 0 ? .max : .min)
+  }
 }

@@ -36,10 +36,12 @@ struct ImportCommand: Command {
 
       Each version remembers its source: --source LABEL, else the folder given (`history`, \
       `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
-      archive: every version of its live drafts with their names, dates and sources, its drawings \
-      copied as stored and verified; merging again adds nothing. Its trash stays its own: the \
-      drafts in it are not merged, and the summary says how many there are. A damaged archive \
-      stops the merge at the first version that does not verify, unless --salvage.
+      archive, unless its name ends in .inkling (then it is a draft file, and refused as one): \
+      every version of its live drafts with their names, dates and sources, each proven as an \
+      import proves a file and within the same limits; merging again adds nothing and changes \
+      nothing already here. Its trash stays its own: the drafts in it are not merged, and the \
+      summary says how many there are. A damaged archive stops the merge at the first version \
+      that does not verify, unless --salvage.
 
       Examples:
         inkling-archive import ~/Drafts
@@ -114,7 +116,6 @@ struct ImportCommand: Command {
         if !ndjson && !context.json && !quiet {
           context.print(
             "Merged \(Quoted.text(merged.path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
-              + (merged.thumbnailsCopied > 0 ? " \(Plural.count(merged.thumbnailsCopied, "thumbnail")) copied." : "")
               + Self.trashLeft(merged))
         }
       }

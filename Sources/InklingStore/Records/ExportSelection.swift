@@ -86,7 +86,7 @@ package final class ExportSelection {
   package func size() throws -> (versions: Int, bytes: Int64) {
     try db.fetchOne(
       "SELECT count(*), total(v.file_size) FROM \(versions) AS e JOIN main.version AS v ON v.id = e.version_id"
-    ) { ($0.int(0), Int64($0.double(1))) } ?? (0, 0)
+    ) { ($0.int(0), $0.int64Clamping(1)) } ?? (0, 0)
   }
 
   /// Calls `body` with each chosen version in the order they were archived (version id).

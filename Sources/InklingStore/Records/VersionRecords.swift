@@ -250,7 +250,7 @@ package enum VersionRecords {
         LEFT JOIN version AS v ON v.draft_id = d.id
       GROUP BY d.name ORDER BY d.name
       """, name.map { [limit, $0] } ?? [limit]
-    ) { (id: $0.int64(0), name: $0.string(1), versions: $0.int(2), bytes: Int64($0.double(3))) }
+    ) { (id: $0.int64(0), name: $0.string(1), versions: $0.int(2), bytes: $0.int64Clamping(3)) }
   }
 
   static let columns = """

@@ -1,0 +1,40 @@
+import Foundation
+import InklingCorpus
+import InklingTestSupport
+import Testing
+
+extension ServeCommandTests {
+  /// A save time of Int64.max in the archive (merged from someone else's, or written there)
+  /// does not bring `serve` down: every page and picture of that draft is answered.
+  @Test func aSaveTimeOfInt64MaxTrapsNoRequest() throws {
+    let temporary = try TemporaryFolder("serve-time")
+    let files = temporary.path("files")
+    try writeCorpus(CorpusSpec(drafts: 2, versionsPerDraft: 2...2, seed: 7), to: URL(fileURLWithPath: files))
+    let archive = temporary.path("archive.sqlite")
+    #expect(try Binary.run(["--archive", archive, "import", files]).status == 0)
+    let sql = """
+      UPDATE version SET saved_ms = 9223372036854775807 WHERE id = (SELECT max(id) FROM version);
+      UPDATE draft SET latest_saved_ms = 9223372036854775807
+        WHERE id = (SELECT draft_id FROM version WHERE id = (SELECT max(id) FROM version));
+      SELECT name, (SELECT max(id) FROM version) FROM draft
+        WHERE id = (SELECT draft_id FROM version WHERE id = (SELECT max(id) FROM version))
+      """
+    let altered = try ChildProcess.run(["/usr/bin/sqlite3", "-separator", "\t", archive, sql])
+    let fields = altered.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\t")
+    try #require(fields.count == 2, "\(altered.stdout) \(altered.stderr)")
+    let (name, id) = (String(fields[0]), String(fields[1]))
+
+    let running = try Running(["serve", "--port", "0"], archive: archive)
+    let port = try #require(Self.port(of: running.readLine()))
+    let query = "name=" + encoded(name)
+    for target in [
+      "/", "/draft?" + query, "/api/draft?" + query, "/api/drafts", "/versions/\(id)/thumbnail.png",
+      "/versions/\(id)/render.png", "/versions/\(id)/file", "/draft/versions.zip?" + query,
+    ] {
+      let response = try HTTPClient.get(port, target)
+      #expect(response.status == 200, "\(target): \(response.status)")
+    }
+    #expect(running.isRunning)
+    #expect(running.stop() == 0)
+  }
+}
