@@ -203,7 +203,8 @@ extension ArchiveError {
         + "`inkling-archive --archive \(file) check` shows every problem."
     case .damaged(let detail, _):
       return "\(file) is damaged (\(Quoted.text(detail))); nothing was merged. "
-        + "`inkling-archive --archive \(file) check --full` shows what is affected."
+        + "`inkling-archive --archive \(file) check --full` shows what is affected; "
+        + "`import --salvage` merges every version that verifies."
     case .locked(let detail):
       return "\(file) is locked by another process (\(Quoted.text(detail))); try again when it has finished."
     case .cannotWrite(let detail), .failed(let detail), .diskFull(let detail):

@@ -100,7 +100,7 @@ extension Archive {
     defer {
       for (readPath, path) in zip(readPaths, paths) where readPath != path { Database.removeDatabaseFiles(readPath) }
     }
-    for path in paths { readPaths.append(try readableCopy(of: path)) }
+    for path in paths { readPaths.append(try readableCopy(of: path, salvage: salvage)) }
     let workingDirectory = FileManager.default.currentDirectoryPath
     let others = zip(paths, readPaths).map { path, readPath in
       let absolute = SourceLabel.absolute(path, in: workingDirectory)
@@ -129,10 +129,19 @@ extension Archive {
   }
 
   /// The file to read the other archive from: itself when this build reads its schema as it
-  /// is, else an upgraded copy made beside this archive (the caller removes it).
-  private func readableCopy(of path: String) throws(ArchiveError) -> String {
+  /// is, else an upgraded copy made beside this archive (the caller removes it). Unless
+  /// salvaging, the other archive first passes SQLite's quick check, as SQLite advises for a
+  /// database from elsewhere: damage in its pages is refused before any of it is read (merge
+  /// then proves each version; `--salvage` takes what proves of a damaged one).
+  private func readableCopy(of path: String, salvage: Bool) throws(ArchiveError) -> String {
     let (db, schema) = try Self.otherArchiveCall(path) { try ArchiveDatabase.openUnchanged(path: path) }
     defer { db.close() }
+    if !salvage {
+      let problems = try Self.otherArchiveCall(path) { try CheckQueries.quickCheckProblems(limit: 3, in: db) }
+      if let first = problems.first {
+        throw .cannotMerge(path: path, reason: .damaged(detail: "SQLite's quick check: \(first)"))
+      }
+    }
     guard schema < ArchiveDatabase.schemaVersion else { return path }
     let copy = self.path + ".merge-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite"
     do {

@@ -98,6 +98,18 @@ package enum CheckQueries {
     return messages
   }
 
+  /// PRAGMA quick_check's messages, at most `limit`; empty when SQLite finds nothing. The
+  /// b-tree checks of integrity_check without matching each index to its table: what SQLite
+  /// advises before using a database file from elsewhere, at a fraction of the cost.
+  package static func quickCheckProblems(limit: Int, in db: Database) throws -> [String] {
+    var messages: [String] = []
+    try db.statement("PRAGMA quick_check(\(limit))").forEach { row in
+      let message = row.string(0)
+      if message != "ok" { messages.append(message) }
+    }
+    return messages
+  }
+
   /// Every reference to a row that does not exist (PRAGMA foreign_key_check), with its column.
   package static func missingReferences(in db: Database) throws -> [MissingReference] {
     var found: [MissingReference] = []
