@@ -52,6 +52,8 @@ struct Router: Sendable {
       return .now(refused)
     }
     let prefix = access.linkPrefix(given: given)
+    // Bound only when there is one: a script's request (the header) costs no more than before.
+    guard !prefix.isEmpty else { return answer(request, routed, json: first == "api", prefix: prefix) }
     return Links.$prefix.withValue(prefix) { answer(request, routed, json: first == "api", prefix: prefix) }
   }
 
@@ -66,9 +68,10 @@ struct Router: Sendable {
         return .later(
           kind: WorkKind(target.segments),
           work: {
-            Links.$prefix.withValue(prefix) {
+            let answer = { () -> HTTPResponse in
               do { return try work() } catch { return Self.failure(error, json: api) }
             }
+            return prefix.isEmpty ? answer() : Links.$prefix.withValue(prefix, operation: answer)
           },
           busy: ErrorView.response(
             status: 503, "The server is busy drawing other images; try again in a moment.", json: api,
