@@ -404,19 +404,22 @@ def thumbnails(out, results):
 def serve_warm(url, work):
     """Fetches every draft's thumbnail from a running `serve` at URL once (rendering and caching
     it), writes each as WORK/thumbs/ID-256.png for nginx, the two lists of paths (ours and
-    nginx's) for wrk, and the page of the draft with the most versions."""
+    nginx's) for wrk, and the page of the draft with the most versions. The server's token is
+    $SERVE_TOKEN."""
     import urllib.request
     url = url.rstrip("/")
+    authorization = {"Authorization": "Bearer " + os.environ["SERVE_TOKEN"]}
+    fetch = lambda path: urllib.request.urlopen(urllib.request.Request(url + path, headers=authorization))
     paths, files, drafts = [], [], []
     next_page = "/api/drafts?limit=500"
     while next_page:
-        page = json.load(urllib.request.urlopen(url + next_page))
+        page = json.load(fetch(next_page))
         for draft in page["drafts"]:
             drafts.append((draft["versions"], draft["url"]))
             path = draft["thumbnail"]
             name = path.split("/")[2] + "-256.png"
             with open(f"{work}/thumbs/{name}", "wb") as f:
-                f.write(urllib.request.urlopen(url + path).read())
+                f.write(fetch(path).read())
             paths.append(path)
             files.append("/" + name)
         next_page = page["next"]

@@ -1,6 +1,8 @@
 // Where the archive lives when no --archive is given (../shared/docs/product.md):
 // $INKLING_ARCHIVE, else $XDG_DATA_HOME/inkling-archive/drafts.sqlite, else
-// ~/.local/share/inkling-archive/drafts.sqlite.
+// ~/.local/share/inkling-archive/drafts.sqlite. What the tool keeps for the user between runs
+// that is not the archive (serve's token) is in $XDG_STATE_HOME/inkling-archive, else
+// ~/.local/state/inkling-archive.
 
 import FoundationEssentials
 import Glibc
@@ -14,10 +16,20 @@ public enum ArchiveLocation {
       // The XDG spec says relative values are invalid and must be ignored.
       dataHome = xdg
     } else {
-      let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
-      dataHome = home + "/.local/share"
+      dataHome = home(environment) + "/.local/share"
     }
     return dataHome + "/inkling-archive/drafts.sqlite"
+  }
+
+  /// The folder of what the tool keeps for the user between runs (the XDG state folder's).
+  public static func stateFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    // As for XDG_DATA_HOME, a relative value is ignored.
+    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/inkling-archive" }
+    return home(environment) + "/.local/state/inkling-archive"
+  }
+
+  private static func home(_ environment: [String: String]) -> String {
+    environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
   }
 
   /// `path` from the root: as it is when it starts with `/`, else under the current folder

@@ -1,10 +1,18 @@
 // Who may read the archive through the server.
 //
-//   - A token, when the server has one (always on a non-loopback address): a request carries
-//     it as `Authorization: Bearer TOKEN`, as a `token` query parameter, or in the cookie that
-//     a page opened with `?token=` sets (HttpOnly, SameSite=Strict) while redirecting to the
-//     same address without it, so that the token leaves the address bar and the pages' links
-//     need not carry it. Anything else gets 401. Tokens are compared in constant time.
+//   - A token, when the server has one (`serve` always has: other accounts on the same
+//     computer reach 127.0.0.1 as well as the user does). A request carries it as
+//     `Authorization: Bearer TOKEN`, as a `token` query parameter, or as the first two segments
+//     of its path, `/t/TOKEN/…`. Anything else gets 401. Tokens are compared in constant time.
+//   - The path is how a browser carries it. A page opened with `?token=` is redirected to the
+//     same page under `/t/TOKEN/`, and every link the server writes while answering a request
+//     made that way starts with the same two segments (Links.prefix), so the pages need no
+//     cookie. A cookie cannot carry it: cookies ignore ports, so the browser would send one to
+//     every service on 127.0.0.1, and another account's server on another port would receive
+//     it; whatever the cookie held (the token, a hash of it, a session of its own) would be
+//     accepted here when that server sent it back, since a replayed value grants what the
+//     value grants. A path goes only to the port it names; the Referer that could carry it
+//     elsewhere is never sent (`Referrer-Policy: no-referrer` on every response and page).
 //   - The Host header: a page of another site can make the browser send requests to this
 //     server under its own name (DNS rebinding: the name first resolves to the attacker's
 //     address, then to 127.0.0.1) and read the answers. Such a request always names a host
@@ -14,7 +22,6 @@
 //     reached at (IPv4 on 0.0.0.0, IPv4 or IPv6 on ::). Anything else gets 403, token or not.
 
 import Glibc
-import InklingFormats
 import Synchronization
 
 struct AccessControl: Sendable {
@@ -37,7 +44,7 @@ struct AccessControl: Sendable {
     return String((0..<32).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
   }
 
-  /// Whether `token` can travel in a URL and a cookie as it is.
+  /// Whether `token` can travel in a URL as it is.
   static func isValidToken(_ token: String) -> Bool {
     (8...128).contains(token.count)
       && token.unicodeScalars.allSatisfy {
@@ -45,21 +52,41 @@ struct AccessControl: Sendable {
       }
   }
 
-  /// The cookie's name: one per token, so that servers on two ports of one host (cookies do not
-  /// tell ports apart) do not overwrite each other's.
-  var cookieName: String {
-    let digits = String(XXHash64.hash(Array((token ?? "").utf8)), radix: 16)
-    return "inkling-token-" + String(digits.prefix(8))
+  /// The first segment of a path that carries the token in its second (`/t/TOKEN/…`).
+  static let capabilitySegment = "t"
+
+  /// `target` without the token segments it starts with, and the token they carry; the same
+  /// target and nil when it has none (or the server needs no token: its paths are its own).
+  func capability(of target: RequestTarget) -> (token: String?, rest: RequestTarget) {
+    guard token != nil, target.segments.count >= 2, target.segments[0] == Self.capabilitySegment else {
+      return (nil, target)
+    }
+    var rest = target
+    rest.segments.removeFirst(2)
+    // `/t/TOKEN/` is the grid, as `/` is.
+    if rest.segments == [""] { rest.segments = [] }
+    return (target.segments[1], rest)
   }
 
-  /// nil when the request may go on; else the response to send instead.
-  func check(_ request: HTTPRequest, _ target: RequestTarget, isPage: Bool) -> HTTPResponse? {
+  /// The path prefix of the pages of a request that carried `token` in its path.
+  static func linkPrefix(token: String) -> String { "/" + capabilitySegment + "/" + token }
+
+  /// What the links answering a request start with: the token's segments when it carried the
+  /// token in its path, else nothing (a wrong one let in by its header is not written back).
+  func linkPrefix(given: String?) -> String {
+    guard let given, let token, Self.equal(given, token) else { return "" }
+    return Self.linkPrefix(token: token)
+  }
+
+  /// nil when the request may go on; else the response to send instead. `target` is the
+  /// request's without the token segments, `given` the token they carried (capability(of:)).
+  func check(_ request: HTTPRequest, _ target: RequestTarget, given: String? = nil, isPage: Bool) -> HTTPResponse? {
     guard let host = request.header("Host") else {
       // HTTP/1.0 may leave the Host out; a browser never does, so no page can use that.
       guard request.version == "HTTP/1.0" else {
         return ErrorView.response(status: 400, "An HTTP/1.1 request names its host in a Host header.", json: !isPage)
       }
-      return check(token: request, target, isPage: isPage)
+      return check(token: request, target, given: given, isPage: isPage)
     }
     if !acceptedHosts.contains(host) {
       guard Self.accepts(host: host, listeningOn: listenHost) else {
@@ -69,30 +96,26 @@ struct AccessControl: Sendable {
       }
       acceptedHosts.add(host)
     }
-    return check(token: request, target, isPage: isPage)
+    return check(token: request, target, given: given, isPage: isPage)
   }
 
-  /// nil when the request carries the token (or none is needed); else the 401 or the redirect
-  /// that sets the cookie.
-  private func check(token request: HTTPRequest, _ target: RequestTarget, isPage: Bool) -> HTTPResponse? {
+  /// nil when the request carries the token (or none is needed); else the 401, or the
+  /// redirect of a page asked for with `?token=` to its address under the token's path.
+  private func check(token request: HTTPRequest, _ target: RequestTarget, given: String?, isPage: Bool)
+    -> HTTPResponse?
+  {
     guard let token else { return nil }
+    if let given, Self.equal(given, token) { return nil }
     if let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer "),
       Self.equal(String(authorization.dropFirst(7)), token)
     {
       return nil
     }
-    if let given = target.parameter("token"), Self.equal(given, token) {
+    if given == nil, let parameter = target.parameter("token"), Self.equal(parameter, token) {
       guard isPage else { return nil }
       var rest = target
       rest.query.removeAll { $0.key == "token" }
-      return HTTPResponse.redirect(
-        to: Links.sameTarget(rest).text,
-        headers: [("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")])
-    }
-    if let cookies = request.header("Cookie"),
-      Self.cookie(cookieName, in: cookies).map({ Self.equal($0, token) }) == true
-    {
-      return nil
+      return HTTPResponse.redirect(to: Self.linkPrefix(token: token) + Links.sameTarget(rest).text)
     }
     return ErrorView.response(
       status: 401,
@@ -165,15 +188,6 @@ struct AccessControl: Sendable {
     var address = in6_addr()
     guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
     return withUnsafeBytes(of: address) { Array($0) }
-  }
-
-  /// The value of cookie `name` in a Cookie header.
-  static func cookie(_ name: String, in header: String) -> String? {
-    for pair in header.split(separator: ";") {
-      let parts = pair.split(separator: "=", maxSplits: 1)
-      if parts.count == 2, parts[0].drop(while: { $0 == " " }) == name { return String(parts[1]) }
-    }
-    return nil
   }
 
   /// Compares without stopping at the first difference, so that timing tells nothing of the

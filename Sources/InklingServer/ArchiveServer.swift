@@ -18,7 +18,8 @@ public struct ServerConfiguration: Sendable {
   /// 0 for any free port (the one chosen is `ArchiveServer.port`).
   public var port: UInt16
   /// The token every request must carry; nil for none, which only a loopback host may have
-  /// (another host without one gets a generated token).
+  /// (another host without one gets a generated token). `serve` always gives one: on a
+  /// computer with other accounts, loopback is theirs too.
   public var token: String?
   /// Request threads; the machine's cores by default.
   public var threads: Int
@@ -40,8 +41,16 @@ public struct ServerConfiguration: Sendable {
   }
 
   /// Whether `token` can be a server's token: 8 to 128 letters, digits, `-` or `_` (what a URL
-  /// and a cookie carry as they are).
+  /// carries as they are).
   public static func isValidToken(_ token: String) -> Bool { AccessControl.isValidToken(token) }
+
+  /// The address of a server on `host` and `port` with `token`: `http://HOST:PORT/`, with
+  /// `?token=…` when there is one (the server then moves a page opened so under the token's
+  /// path, AccessControl.swift).
+  public static func url(host: String, port: UInt16, token: String?) -> String {
+    let name = host.contains(":") ? "[\(host)]" : host
+    return "http://\(name):\(port)/" + (token.map { "?token=" + $0 } ?? "")
+  }
 
   /// Whether `host` is a loopback address (127.0.0.0/8 or ::1), reachable from this machine only.
   public static func isLoopback(_ host: String) -> Bool {
@@ -91,14 +100,17 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
   case archive(ArchiveError)
   /// The address or port cannot be listened on.
   case listen(String)
-  /// A token that cannot travel in a URL or a cookie.
+  /// A token that cannot travel in a URL.
   case invalidToken
+  /// The file that keeps `serve`'s token cannot be made or read (TokenFile).
+  case tokenFile(path: String, reason: String)
 
   public var description: String {
     switch self {
     case .archive(let error): error.description
     case .listen(let message): message
     case .invalidToken: "a token is 8 to 128 letters, digits, '-' or '_'"
+    case .tokenFile(let path, let reason): "cannot keep the server's token in \(path): \(reason)"
     }
   }
 }
@@ -181,10 +193,7 @@ public final class ArchiveServer: @unchecked Sendable {
   public var storesThumbnails: Bool { writer != nil }
 
   /// The address to open: `http://HOST:PORT/`, with `?token=…` when a token is needed.
-  public var url: String {
-    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-    return "http://\(host):\(port)/" + (token.map { "?token=" + $0 } ?? "")
-  }
+  public var url: String { ServerConfiguration.url(host: configuration.host, port: port, token: token) }
 
   /// Stops accepting connections, lets the requests in flight finish (up to `grace` seconds),
   /// stores the thumbnails still queued and closes the archive.

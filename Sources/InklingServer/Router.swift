@@ -1,7 +1,9 @@
 // Which view answers a request, and what an error becomes. The order of the checks:
 //   1. the method: GET and HEAD only (the server changes nothing), else 405;
 //   2. the target, read strictly (RequestTarget): 400 or 414 before anything else sees it;
-//   3. access (AccessControl): the Host header on loopback, the token when there is one;
+//   3. access (AccessControl): the Host header on loopback, the token when there is one (a
+//      path under `/t/TOKEN/` is routed without those segments, and its answer's links keep
+//      them: Links.prefix);
 //   4. who asks for work (CrossSiteWork): a route that computes refuses another site's
 //      request, 403 before anything is looked up or queued;
 //   5. the route: a fixed list of paths, compared segment by segment; anything else is 404.
@@ -42,12 +44,21 @@ struct Router: Sendable {
     } catch {
       return .now(ErrorView.response(status: error.status, error.message, json: api))
     }
-    let first = target.segments.first
+    let (given, routed) = access.capability(of: target)
+    let first = routed.segments.first
     let isPage = first != "api" && first != "versions" && first != "static" && first != "swatches"
-    if let denied = access.check(request, target, isPage: isPage) { return .now(denied) }
-    if Self.computes(target.segments), let refused = CrossSiteWork.refusal(request, json: api) {
+    if let denied = access.check(request, routed, given: given, isPage: isPage) { return .now(denied) }
+    if Self.computes(routed.segments), let refused = CrossSiteWork.refusal(request, json: first == "api") {
       return .now(refused)
     }
+    let prefix = access.linkPrefix(given: given)
+    // Bound only when there is one: a script's request (the header) costs no more than before.
+    guard !prefix.isEmpty else { return answer(request, routed, json: first == "api", prefix: prefix) }
+    return Links.$prefix.withValue(prefix) { answer(request, routed, json: first == "api", prefix: prefix) }
+  }
+
+  /// The answer to a request that may be made, its links under `prefix` (Links.prefix).
+  private func answer(_ request: HTTPRequest, _ target: RequestTarget, json api: Bool, prefix: String) -> HTTPAnswer {
     do {
       switch try route(request, target) {
       case .now(let response): return .now(response)
@@ -57,7 +68,10 @@ struct Router: Sendable {
         return .later(
           kind: WorkKind(target.segments),
           work: {
-            do { return try work() } catch { return Self.failure(error, json: api) }
+            let answer = { () -> HTTPResponse in
+              do { return try work() } catch { return Self.failure(error, json: api) }
+            }
+            return prefix.isEmpty ? answer() : Links.$prefix.withValue(prefix, operation: answer)
           },
           busy: ErrorView.response(
             status: 503, "The server is busy drawing other images; try again in a moment.", json: api,

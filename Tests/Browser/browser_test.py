@@ -9,8 +9,10 @@ the search box and sees the grid change to the query's drafts (and a syntax erro
 message); opens a draft and sees one timeline entry per version; plays the draft's time-lapse
 to its end and seeks to a save by its mark on the scrubber; downloads a version and compares
 its bytes with the imported file; opens a version large; sees a draft whose drawing does not
-decode say why it has no time-lapse; and checks that the browser reported no error (a
-Content-Security-Policy violation would be one). Screenshots of the grid, a search, a draft,
+decode say why it has no time-lapse; checks that the browser reported no error (a
+Content-Security-Policy violation would be one); and then visits a server on another port of
+127.0.0.1 (as another account could run): nothing it receives from the browser (cookies, a
+Referer, the path), replayed to `serve`, is let in. Screenshots of the grid, a search, a draft,
 its time-lapse and a version go to the artefacts folder.
 
     Tests/Browser/browser_test.py --bin .build/debug --artifacts .build/browser-artifacts
@@ -18,13 +20,16 @@ its time-lapse and a version go to the artefacts folder.
 
 import argparse
 import base64
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -95,14 +100,46 @@ def noise_folder(work):
     return folder
 
 
-def start_server(bin_dir, archive):
+def start_server(bin_dir, archive, state):
+    """`serve` as a person starts it; its token kept in STATE (as $XDG_STATE_HOME)."""
     process = subprocess.Popen(
         [os.path.join(bin_dir, "inkling-archive"), "--archive", archive, "--json", "serve", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, XDG_STATE_HOME=state))
     line = process.stdout.readline()
     if not line:
         raise Failure("serve printed nothing: " + process.stderr.read().decode())
     return process, json.loads(line)["url"]
+
+
+class OtherPort(http.server.BaseHTTPRequestHandler):
+    """Another account's server on another port of 127.0.0.1: keeps what each request carried."""
+    received = []
+
+    def do_GET(self):
+        OtherPort.received.append((self.path, [(k, v) for k, v in self.headers.items()]))
+        body = b"<!doctype html><title>another service</title><p>another service</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def replayed(port, path, headers):
+    """The status `serve` on PORT answers to PATH with HEADERS (those another server received)."""
+    kept = {k: v for k, v in headers if k.lower() not in ("host", "connection", "accept-encoding")}
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=kept)
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *arguments):
+            return None
+    try:
+        return urllib.request.build_opener(NoRedirect).open(request).status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def browser(downloads):
@@ -166,14 +203,18 @@ def main():
         trashed = json.loads(run(args.bin, archive, "--json", "list", "--sort", "oldest"))["drafts"][0]["name"]
         run(args.bin, archive, "delete", trashed)
         everything = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list"))["drafts"]]
-        server, url = start_server(args.bin, archive)
+        server, url = start_server(args.bin, archive, os.path.join(work, "state"))
         step("serving at " + url + "; starting Chromium")
         driver = browser(downloads)
         step("the grid")
 
-        # The grid: every thumbnail loads, and scrolling brings the next page.
+        # The grid: every thumbnail loads, and scrolling brings the next page. The printed
+        # address moves to the same page under the token's path, which every link keeps.
         driver.get(url)
         check(driver.title == "Drafts · inkling-archive", "title: " + driver.title)
+        base = driver.current_url
+        token = url.split("?token=")[1]
+        check(base.endswith(f"/t/{token}/"), "the printed address opened " + base)
         loaded, total = images_loaded(driver, "#grid img")
         check(total == PAGE_SIZE and loaded == total, f"{loaded} of {total} thumbnails loaded")
         check(card_names(driver) == everything[:PAGE_SIZE], "the first page is not the newest drafts")
@@ -318,10 +359,10 @@ def main():
 
         # A name with bidi overrides stays in its isolate: on its draft page, the size after the
         # download's file name is laid out after it, not pulled in front of it.
-        bidi = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+        bidi = [d["id"] for d in json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
                 if d["name"] == BIDI]
         check(len(bidi) == 1, "the bidi-named draft is not listed")
-        driver.get(url + f"draft?id={bidi[0]}")
+        driver.get(base + f"draft?id={bidi[0]}")
         order = driver.execute_script("""
           const link = document.querySelector('#timeline .download');
           const bdi = link.querySelector('bdi');
@@ -341,10 +382,10 @@ def main():
         passed.append("a bidi-override name stays inside its isolate (the size after it stays after it)")
 
         # A device drawing's large view is shown at a size one can look at, and fits a phone.
-        device = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+        device = [d["id"] for d in json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
                   if d["name"] == DEVICE]
         check(len(device) == 1, "the device drawing is not listed")
-        driver.get(url + f"draft?id={device[0]}&version=1")
+        driver.get(base + f"draft?id={device[0]}&version=1")
         loaded, total = images_loaded(driver, ".large img")
         check(loaded == total == 1, "the device drawing's large image did not load")
         box = driver.execute_script("const r = document.querySelector('.large img').getBoundingClientRect();"
@@ -369,10 +410,10 @@ def main():
 
         # A draft whose drawing does not decode: the server's sentence instead of a player.
         run(args.bin, archive, "import", noise_folder(work))
-        noise = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+        noise = [d["id"] for d in json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
                  if d["name"] == NOISE]
         check(len(noise) == 1, "the undecodable draft is not listed")
-        driver.get(url + f"draft?id={noise[0]}")
+        driver.get(base + f"draft?id={noise[0]}")
         problem = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "timelapse-problem") if e.is_displayed()],
                        "an undecodable draft shows no reason for its missing time-lapse")[0]
         check("none of its drawings can be read" in problem.text, "the reason shown: " + problem.text)
@@ -382,13 +423,13 @@ def main():
 
         # A phone, 390 px wide: no page is wider than the screen, whatever the names, and the
         # header takes less than a fifth of it; no version says "−0 removed".
-        long_id = [d["id"] for d in json.loads(urllib.request.urlopen(url + "api/drafts?limit=500").read())["drafts"]
+        long_id = [d["id"] for d in json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
                    if d["name"] == LONG]
         check(len(long_id) == 1, "the long-named draft is not listed")
         driver.set_window_size(390, 844)
-        for name, address in (("grid", url), ("search", url + "?q=name:Sketchbook_"),
-                              ("draft", url + f"draft?id={long_id[0]}"),
-                              ("version", url + f"draft?id={long_id[0]}&version=2"),
+        for name, address in (("grid", base), ("search", base + "?q=name:Sketchbook_"),
+                              ("draft", base + f"draft?id={long_id[0]}"),
+                              ("version", base + f"draft?id={long_id[0]}&version=2"),
                               ("compare", compare_address)):
             driver.get(address)
             wide, screen, bar, tall = driver.execute_script(
@@ -408,6 +449,30 @@ def main():
                     and f"?id={noise[0]} - Failed to load resource" not in entry["message"]]
         check(not problems, "the browser reported: " + "; ".join(problems[:5]))
         passed.append("no errors in the browser's console")
+
+        # Another port of 127.0.0.1, visited after all of the above, typed and by a link from a
+        # page (cookies ignore ports): what it receives does not let anyone into the archive.
+        other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), OtherPort)
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        elsewhere = f"http://127.0.0.1:{other.server_address[1]}/"
+        driver.get(base)
+        driver.get(elsewhere + "typed")
+        driver.get(base + "trash")
+        driver.execute_script("const a = document.createElement('a'); a.href = arguments[0];"
+                              "document.body.append(a); a.click()", elsewhere + "followed")
+        wait(driver, lambda d: len(OtherPort.received) >= 2, "the other port's server received nothing")
+        other.shutdown()
+        port = url.split(":")[2].split("/")[0]
+        check(replayed(port, "/", []) == 401, "serve lets in a request without its token")
+        cookies = driver.get_cookies()
+        check(not cookies, f"the browser keeps cookies for 127.0.0.1: {[c['name'] for c in cookies]}")
+        for path, headers in OtherPort.received:
+            check(token not in path + repr(headers), f"the other port received the token: {path} {headers}")
+            for target in ("/", "/api/drafts", path):
+                status = replayed(port, target, headers)
+                check(status >= 400, f"{target} with what the other port received ({headers}) got {status}")
+        passed.append(f"another port received {len(OtherPort.received)} requests from the browser; "
+                      "replayed to serve, each is refused")
     except Exception as failure:
         if driver:
             driver.save_screenshot(os.path.join(args.artifacts, "failure.png"))

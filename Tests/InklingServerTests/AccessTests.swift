@@ -1,5 +1,6 @@
-// Who may read: a token on a server that has one (always beyond loopback), in a header, the
-// query or the cookie it sets; and on loopback only requests that name a loopback host.
+// Who may read: a token on a server that has one (always beyond loopback, and `serve` always
+// has one), in a header, the query or the path (`/t/TOKEN/…`), never a cookie; and on
+// loopback only requests that name a loopback host.
 
 import Foundation
 import Testing
@@ -21,22 +22,81 @@ import Testing
     #expect(try served.get("/", headers: [("Authorization", "Bearer wrong")]).status == 401)
     #expect(try served.get("/api/drafts", headers: [("Authorization", "Bearer \(Self.token)")]).status == 200)
     #expect(try served.get("/api/drafts?token=\(Self.token)").status == 200)
-    // A page opened with the token sets the cookie and drops the token from the address.
+    // A page opened with the token moves under the token's path; no cookie is set.
     let opened = try served.get("/?q=name%3Aa&token=\(Self.token)")
     #expect(opened.status == 302)
-    #expect(opened.header("Location") == "/?q=name%3Aa")
+    #expect(opened.header("Location") == "/t/\(Self.token)/?q=name%3Aa")
+    #expect(opened.header("Set-Cookie") == nil)
     // The redirect stays on this server, whatever the path: `//host` would be another site.
     for (path, location) in [("//evil.example", "/evil.example"), ("///evil.example/x", "/evil.example/x")] {
       let redirected = try served.get("\(path)?token=\(Self.token)")
       #expect(redirected.status == 302, "\(path)")
-      #expect(redirected.header("Location") == location, "\(path)")
+      #expect(redirected.header("Location") == "/t/\(Self.token)" + location, "\(path)")
     }
     #expect(try served.get(#"/\evil.example?token="# + Self.token).status == 400)
-    let cookie = try #require(opened.header("Set-Cookie"))
-    #expect(cookie.hasSuffix("=\(Self.token); Path=/; HttpOnly; SameSite=Strict"))
-    let pair = String(cookie.prefix { $0 != ";" })
-    #expect(try served.get("/?q=name%3Aa", headers: [("Cookie", "other=1; " + pair)]).status == 200)
-    #expect(try served.get("/", headers: [("Cookie", pair + "x")]).status == 401)
+    // The token's path is read as the token, and anything else there as no token.
+    #expect(try served.get("/t/\(Self.token)/?q=name%3Aa").status == 200)
+    #expect(try served.get("/t/\(Self.token)/api/drafts").status == 200)
+    for target in ["/t/wrong-token-1/", "/t/\(Self.token)x/api/drafts", "/t/", "/t", "/x/\(Self.token)/"] {
+      #expect(try served.get(target).status == 401, "\(target)")
+    }
+    // A cookie grants nothing, whatever it holds: cookies go to every port of the host.
+    for cookie in ["inkling-token-1d2c3b4a=\(Self.token)", "token=\(Self.token)", Self.token] {
+      #expect(try served.get("/", headers: [("Cookie", cookie)]).status == 401, "\(cookie)")
+    }
+  }
+
+  /// A browser keeps the token only by following links: every URL a page under the token's
+  /// path names (links, images, the stylesheet, the script, the search form) carries the path,
+  /// and so do the JSON twins' links.
+  @Test func pagesUnderTheTokensPathLinkUnderIt() throws {
+    let served = try ServedArchive(token: Self.token)
+    let prefix = "/t/\(Self.token)/"
+    let grid = try served.get(prefix)
+    #expect(grid.status == 200)
+    let html = String(decoding: try grid.decodedBody(), as: UTF8.self)
+    let draft = try #require(Markup.attributes("href", in: html).first { $0.hasPrefix(prefix + "draft?id=") })
+    var urls: [String] = []
+    for page in [prefix, draft, draft + "&version=1", prefix + "trash"] {
+      let response = try served.get(page)
+      #expect(response.status == 200, "\(page)")
+      let text = String(decoding: try response.decodedBody(), as: UTF8.self)
+      urls += ["href", "src", "action", "data-src"].flatMap { Markup.attributes($0, in: text) }
+    }
+    let own = urls.filter { $0.hasPrefix("/") }
+    #expect(own.count > 20)
+    #expect(own.filter { !$0.hasPrefix(prefix) } == [])
+    for url in Set(own) where url.contains("/versions/") || url.contains("/static/") || url.contains("/swatches/") {
+      #expect(try served.get(url).status == 200, "\(url)")
+    }
+    let api = try #require(try served.get(prefix + "api/drafts?limit=2").json() as? [String: Any])
+    #expect((api["next"] as? String)?.hasPrefix(prefix + "api/drafts?") == true)
+    // A wrong token in the path, let in by the header, is not written into the links.
+    let wrong = try served.get(
+      "/t/%3Cb%3E/api/drafts?limit=2", headers: [("Authorization", "Bearer \(Self.token)")])
+    #expect(((try wrong.json() as? [String: Any])?["next"] as? String)?.hasPrefix("/api/drafts?") == true)
+    // Asked with the header, the same links are the server's plain paths, as scripts have them.
+    let plain = try served.get("/api/drafts?limit=2", headers: [("Authorization", "Bearer \(Self.token)")])
+    #expect(((try plain.json() as? [String: Any])?["next"] as? String)?.hasPrefix("/api/drafts?") == true)
+  }
+
+  /// Nothing the server holds is for a shared cache: every response is `private`, and one
+  /// named by its content is also immutable.
+  @Test func responsesWithATokenArePrivate() throws {
+    let served = try ServedArchive(token: Self.token, hostile: false)
+    let prefix = "/t/\(Self.token)/"
+    let html = String(decoding: try served.get(prefix).decodedBody(), as: UTF8.self)
+    let thumbnail = try #require(Markup.attributes("src", in: html).first { $0.contains("/thumbnail.png") })
+    let style = try #require(Markup.attributes("href", in: html).first { $0.contains("/static/style.css") })
+    let first = try served.get(thumbnail)
+    let hash = try #require(first.header("ETag")).dropFirst().prefix(16)
+    for target in [prefix, prefix + "api/drafts", thumbnail, thumbnail + "&h=\(hash)", style, "/", "/nowhere"] {
+      let policy = try #require(try served.get(target).header("Cache-Control"), "\(target)")
+      #expect(!policy.contains("public"), "\(target): \(policy)")
+      #expect(policy.hasPrefix("private") || policy == "no-store", "\(target): \(policy)")
+    }
+    #expect(try served.get(thumbnail + "&h=\(hash)").header("Cache-Control") == "private, max-age=31536000, immutable")
+    #expect(try served.get(prefix).header("Cache-Control") == "private, no-cache")
   }
 
   @Test func anotherHostAlwaysHasAToken() throws {

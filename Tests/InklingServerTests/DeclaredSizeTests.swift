@@ -60,7 +60,9 @@ import Testing
     ])
     #expect(altered.status == 0, "\(altered.stderr)")
 
-    let child = try ChildProcess([Binary.path, "--archive", archivePath, "serve", "--port", "0"])
+    let token = "declared-size-token"
+    let bearer = ("Authorization", "Bearer \(token)")
+    let child = try ChildProcess([Binary.path, "--archive", archivePath, "serve", "--port", "0", "--token", token])
     defer { if child.poll() == nil { _ = child.killNow() } }
     let deadline = Date().addingTimeInterval(30)
     while !child.stdout.contains("\n") && child.poll() == nil && Date() < deadline { usleep(20_000) }
@@ -70,7 +72,7 @@ import Testing
 
     for headers in [[("Range", "bytes=0-0")], [("Range", "bytes=0-0")], []] {
       let started = Date()
-      let response = try HTTPClient.get(port, "/versions/\(hostile.rawValue)/file", headers: headers)
+      let response = try HTTPClient.get(port, "/versions/\(hostile.rawValue)/file", headers: headers + [bearer])
       let seconds = Date().timeIntervalSince(started)
       #expect(response.status == 403, "\(headers): \(response.status) \(response.text.prefix(300))")
       #expect(response.text.contains("more than this server builds in memory"))
@@ -84,27 +86,28 @@ import Testing
       "/draft/timelapse.mp4?id=\(draft)",
     ] {
       let started = Date()
-      let response = try HTTPClient.get(port, target)
+      let response = try HTTPClient.get(port, target, headers: [bearer])
       let seconds = Date().timeIntervalSince(started)
       #expect((400..<600).contains(response.status), "\(target): \(response.status)")
       #expect(seconds < 2, "\(target): \(seconds) s")
     }
-    #expect(try HTTPClient.get(port, "/").status == 200)
+    #expect(try HTTPClient.get(port, "/", headers: [bearer]).status == 200)
     let peak = try Self.peakMemory(child.pid)
     print("serve with a drawing declaring 512 MiB: VmHWM \(before >> 20) MiB at start, \(peak >> 20) MiB after")
     #expect(peak - before < 64 << 20, "VmHWM grew from \(before >> 20) to \(peak >> 20) MiB")
 
     // An ordinary file's range is its bytes, cut as it is rebuilt, and its whole is the file.
-    let part = try HTTPClient.get(port, "/versions/\(ordinary.rawValue)/file", headers: [("Range", "bytes=10-29")])
+    let part = try HTTPClient.get(
+      port, "/versions/\(ordinary.rawValue)/file", headers: [("Range", "bytes=10-29"), bearer])
     #expect(part.status == 206)
     #expect(part.body == Array(ordinaryFile[10...29]))
     #expect(part.header("Content-Range") == "bytes 10-29/\(ordinaryFile.count)")
     #expect(part.header("ETag") != nil)
-    let whole = try HTTPClient.get(port, "/versions/\(ordinary.rawValue)/file")
+    let whole = try HTTPClient.get(port, "/versions/\(ordinary.rawValue)/file", headers: [bearer])
     #expect(whole.status == 200)
     #expect(whole.body == ordinaryFile)
     let past = try HTTPClient.get(
-      port, "/versions/\(ordinary.rawValue)/file", headers: [("Range", "bytes=\(ordinaryFile.count)-")])
+      port, "/versions/\(ordinary.rawValue)/file", headers: [("Range", "bytes=\(ordinaryFile.count)-"), bearer])
     #expect(past.status == 416)
     kill(child.pid, SIGTERM)
     #expect(child.wait(timeout: 30).status == 0)

@@ -88,19 +88,19 @@ import Testing
   @Test func cachePoliciesFollowWhatCanChange() throws {
     let served = try SharedArchive.get()
     let all = try targets(served)
-    #expect(try served.get(all[0]).header("Cache-Control") == "no-cache")
-    #expect(try served.get(all[3]).header("Cache-Control") == "no-cache")
+    #expect(try served.get(all[0]).header("Cache-Control") == "private, no-cache")
+    #expect(try served.get(all[3]).header("Cache-Control") == "private, no-cache")
     // A version id alone may name other bytes once another archive is at the path: immutable
     // only with the content's hash (`h`) too (ReplacedArchiveTests).
     let thumbnail = try served.get(all[5])
-    #expect(thumbnail.header("Cache-Control") == "no-cache")
+    #expect(thumbnail.header("Cache-Control") == "private, no-cache")
     let tag = try #require(thumbnail.header("ETag")).dropFirst().prefix(16)
     #expect(
-      try served.get(all[5] + "&h=\(tag)").header("Cache-Control") == "public, max-age=31536000, immutable")
+      try served.get(all[5] + "&h=\(tag)").header("Cache-Control") == "private, max-age=31536000, immutable")
     // Without the renderer in the URL a thumbnail may change (a new build draws differently).
-    #expect(try served.get(all[6]).header("Cache-Control") == "no-cache")
-    #expect(try served.get(all[8]).header("Cache-Control") == "public, max-age=31536000, immutable")
-    #expect(try served.get("/static/style.css?v=old").header("Cache-Control") == "no-cache")
+    #expect(try served.get(all[6]).header("Cache-Control") == "private, no-cache")
+    #expect(try served.get(all[8]).header("Cache-Control") == "private, max-age=31536000, immutable")
+    #expect(try served.get("/static/style.css?v=old").header("Cache-Control") == "private, no-cache")
     #expect(try served.get("/nowhere").header("Cache-Control") == "no-store")
     #expect(try served.get(all[8]).header("Content-Type") == "text/css; charset=utf-8")
     #expect(try served.get(all[9]).header("Content-Type") == "text/javascript; charset=utf-8")

@@ -104,11 +104,11 @@ import Testing
     let archive = try served.archive()
     let entry = try #require(try archive.timeline(of: try archive.drafts()[0].name).first)
     let byID = try served.get("/versions/\(entry.id)/file")
-    #expect(byID.header("Cache-Control") == "no-cache")
+    #expect(byID.header("Cache-Control") == "private, no-cache")
     let hash = String(entry.version.fileSHA256.prefix(16))
     let byContent = try served.get("/versions/\(entry.id)/file?h=\(hash)")
-    #expect(byContent.header("Cache-Control") == "public, max-age=31536000, immutable")
+    #expect(byContent.header("Cache-Control") == "private, max-age=31536000, immutable")
     let wrong = try served.get("/versions/\(entry.id)/file?h=0000000000000000")
-    #expect(wrong.header("Cache-Control") == "no-cache")
+    #expect(wrong.header("Cache-Control") == "private, no-cache")
   }
 }

@@ -28,7 +28,7 @@ codec=$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of
   fail "the WebP is not a RIFF WEBP file"
 grep -q ANIM <(head -c 64 "$work/notes.webp") || fail "the WebP is not animated"
 # serve: libmicrohttpd's own 431 and 505 carry the headers every other response carries.
-"$binary" serve --port 0 >"$work/serve.out" 2>"$work/serve.err" &
+XDG_STATE_HOME="$work/state" "$binary" serve --port 0 >"$work/serve.out" 2>"$work/serve.err" &
 serve=$!
 trap 'kill $serve 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s "$work/serve.out" ] && break; sleep 0.1; done

@@ -56,7 +56,11 @@ enum RootCommand {
       XDG_DATA_HOME: the folder of the default archive (an absolute path; a relative one is \
       ignored, as the XDG specification says), else HOME/.local/share.
 
-      HOME: the home folder, when XDG_DATA_HOME is not set; without it, the account's.
+      XDG_STATE_HOME: the folder of serve's kept token (inkling-archive/serve-token), else \
+      HOME/.local/state.
+
+      HOME: the home folder, when XDG_DATA_HOME or XDG_STATE_HOME is not set; without it, the \
+      account's.
 
       TMPDIR: where a file poured into a FIFO or device (-o /dev/stdout, a pipe) is made \
       first, else /tmp.
@@ -71,11 +75,18 @@ enum RootCommand {
       archive with `inkling-archive backup`, not with cp, while one runs. A new archive, the \
       files beside it and every file a command writes are readable by their owner alone.
 
+      ~/.local/state/inkling-archive/serve-token: the token serve asks every request for, made \
+      on its first run, readable by the user only (0600, in a 0700 folder); remove it for a \
+      new one. `inkling-archive serve --print-url` prints the address with it.
+
       /usr/lib/systemd/user/inkling-archive-watch.service and inkling-archive-serve.service \
       (from the Debian package): `systemctl --user enable --now inkling-archive-watch` keeps \
       importing ~/Drafts, or the folders of INKLING_WATCH_FOLDERS in \
       ~/.config/inkling-archive/watch.env (separated by spaces; a folder whose name holds one \
-      in double quotes, the whole list in single quotes).
+      in double quotes, the whole list in single quotes); `systemctl --user enable --now \
+      inkling-archive-serve` serves the archive on 127.0.0.1:8377 (settings in \
+      ~/.config/inkling-archive/serve.env), at the address `inkling-archive serve --print-url` \
+      prints.
       """),
   ]
 

@@ -9,10 +9,13 @@ struct ServeCommand: Command {
   static let port = Option(
     "port", valueName: "N", .integer(in: 0...65535), default: 8377, help: "The port to listen on; 0 for any free one.")
   static let host = Option(
-    "host", valueName: "ADDR", .text, help: "The address to listen on (default 127.0.0.1); another needs a token.")
+    "host", valueName: "ADDR", .text, help: "The address to listen on (default 127.0.0.1).")
   static let token = Option(
-    "token", valueName: "TOKEN", .text, help: "The token every request must carry (8-128 letters, digits, - or _).")
+    "token", valueName: "TOKEN", .text,
+    help: "The token every request must carry (8-128 letters, digits, - or _), instead of the kept one.")
   static let open = Flag("open", help: "Open the address in the default browser (with xdg-open).")
+  static let printURL = Flag(
+    "print-url", help: "Print the address with its token that serve with these options opens, and exit.")
 
   static let name = "serve"
 
@@ -21,21 +24,30 @@ struct ServeCommand: Command {
     discussion: """
       Serves the drafts as web pages (a grid of thumbnails, search, each draft's history as a \
       timeline, downloads of any version) and as JSON under /api/, until Ctrl-C. Read-only: \
-      only rendered thumbnails are stored, in the archive's cache. Listens on 127.0.0.1; \
-      another address needs a token, which is generated and printed in the address unless \
-      --token gives one.
+      only rendered thumbnails are stored, in the archive's cache. Listens on 127.0.0.1.
+
+      Every request needs the server's token, on 127.0.0.1 too (other accounts on the computer \
+      reach it as well): the address printed on the first line (and opened by --open) carries \
+      it, and the pages keep it in their links' paths, never in a cookie. Scripts send it as \
+      ?token=TOKEN or "Authorization: Bearer TOKEN". The token is made on first use and kept \
+      in $XDG_STATE_HOME/inkling-archive/serve-token (else ~/.local/state/inkling-archive/), a \
+      file only the user can read, so the address stays the same from run to run; --token \
+      gives another. When the output goes to the systemd journal (the packaged user unit), \
+      the address is printed without its token: --print-url prints it.
 
       Examples:
         inkling-archive serve
         inkling-archive serve --port 0 --open
         inkling-archive serve --host 0.0.0.0 --port 8080
+        inkling-archive serve --print-url          # the user unit's address, to open
       """,
-    options: [port.spec, host.spec, token.spec, open.spec])
+    options: [port.spec, host.spec, token.spec, open.spec, printURL.spec])
 
   let host: String
   let port: UInt16
   let token: String?
   let opens: Bool
+  let printsURL: Bool
 
   init(_ parsed: ParsedArguments) throws {
     token = try parsed.value(Self.token)
@@ -45,9 +57,25 @@ struct ServeCommand: Command {
     host = try parsed.value(Self.host) ?? "127.0.0.1"
     port = UInt16(try parsed.value(Self.port))
     opens = parsed.value(Self.open)
+    printsURL = parsed.value(Self.printURL)
+    if printsURL && port == 0 {
+      throw parsed.usageError("--print-url needs the port the server listens on, not 0")
+    }
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
+    let token: String
+    do {
+      token = try self.token ?? TokenFile.token()
+    } catch {
+      context.printError("Error: \(error)")
+      return ExitStatus.someInputsRejected
+    }
+    if printsURL {
+      let url = ServerConfiguration.url(host: host, port: port, token: token)
+      if context.json { context.printJSON(["url": .string(url)]) } else { context.print(url) }
+      return ExitStatus.success
+    }
     // Blocked before the server's threads start, which inherit the mask, so that only
     // sigwait below receives them and the server is stopped cleanly.
     var stopSignals = sigset_t()
@@ -63,7 +91,7 @@ struct ServeCommand: Command {
     } catch {
       switch error {
       case .archive(let archiveError): throw archiveError
-      case .invalidToken: preconditionFailure("init checked the token")
+      case .invalidToken, .tokenFile: preconditionFailure("the token was checked and read above")
       case .listen(let message):
         context.printError("Error: \(message); choose another --port (0 for any free one) or --host")
         return ExitStatus.someInputsRejected
@@ -74,7 +102,14 @@ struct ServeCommand: Command {
         "Warning: listening on \(host), beyond this machine: whoever can reach it and has the token "
           + "can read the archive.")
     }
-    if context.json { context.printJSON(["url": .string(server.url)]) } else { context.print(server.url) }
+    // The journal keeps what a service prints where more than the user may read it (the adm
+    // group, root): the address goes there without its token.
+    let shown = Self.printsToJournal ? ServerConfiguration.url(host: host, port: server.port, token: nil) : server.url
+    if context.json { context.printJSON(["url": .string(shown)]) } else { context.print(shown) }
+    if Self.printsToJournal {
+      context.printError(
+        "The address with its token: inkling-archive serve --print-url (with the same --port and --host).")
+    }
     if opens { Self.open(server.url, context) }
     let started = ContinuousClock.now
     var received: Int32 = 0
@@ -86,6 +121,15 @@ struct ServeCommand: Command {
       context.printError("Stopped after serving for \(Format.span(seconds: served)).")
     }
     return StopSignals.exitStatus(after: received) ?? ExitStatus.success
+  }
+
+  /// Whether standard output is the systemd journal: $JOURNAL_STREAM names its device and inode
+  /// (systemd sets it for a service whose output it logs).
+  static var printsToJournal: Bool {
+    guard let stream = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] else { return false }
+    var status = stat()
+    guard fstat(STDOUT_FILENO, &status) == 0 else { return false }
+    return stream == "\(status.st_dev):\(status.st_ino)"
   }
 
   /// Starts xdg-open on `url` without waiting for it, or says that there is none.

@@ -73,6 +73,9 @@
   // MARK: - Live search
 
   const form = document.getElementById("search");
+  // The grid's path: the form's action, which holds the token's segments when the page's
+  // address does (the server's links carry them; AccessControl.swift).
+  const gridPath = form ? new URL(form.action, location.href).pathname : "/";
   let timer = null;
   let generation = 0;
 
@@ -84,7 +87,7 @@
       params.append(key, value);
     }
     const query = params.toString();
-    return "/" + (query ? "?" + query : "");
+    return gridPath + (query ? "?" + query : "");
   }
 
   async function search() {
@@ -92,7 +95,7 @@
     const mine = ++generation;
     const { doc, ok } = await fetchSearch(url);
     if (mine !== generation) return; // a newer search is on its way
-    if (location.pathname !== "/") {
+    if (location.pathname !== gridPath) {
       location.assign(url);
       return;
     }
@@ -125,7 +128,7 @@
       timer = setTimeout(search, 250);
     });
     form.addEventListener("submit", (event) => {
-      if (location.pathname !== "/") return; // elsewhere the form goes to the grid as usual
+      if (location.pathname !== gridPath) return; // elsewhere the form goes to the grid as usual
       event.preventDefault();
       clearTimeout(timer);
       search();

@@ -13,8 +13,10 @@ enum CachePolicy: Equatable {
 
   var header: String {
     switch self {
-    case .revalidate: "no-cache"
-    case .immutable: "public, max-age=31536000, immutable"
+    // `private`: every response holds the archive, which is the user's alone; a shared cache
+    // between the browser and the server would hand it to whoever asks for the same URL.
+    case .revalidate: "private, no-cache"
+    case .immutable: "private, max-age=31536000, immutable"
     case .none: "no-store"
     }
   }

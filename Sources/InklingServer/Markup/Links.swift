@@ -24,6 +24,10 @@
 // could not have a path of its own. Images and files are named by the version's id, which never changes (VersionID), so
 // they can be cached for good; `r` names the renderer, whose new pixels must not be hidden by
 // such a cache.
+//
+// A request that carried the server's token in its path (`/t/TOKEN/…`, AccessControl.swift)
+// is answered with every URL under the same two segments (`prefix`), so that a browser keeps
+// the token by following links alone.
 
 import InklingArchive
 import InklingRendering
@@ -52,6 +56,11 @@ struct GridState: Equatable, Sendable {
 }
 
 enum Links {
+  /// What every URL written while answering the current request starts with: the token's
+  /// segments when the request had them, else nothing. Bound by the router around each answer
+  /// (on the thread that makes it), so that no view has to pass it on to the links it writes.
+  @TaskLocal static var prefix = ""
+
   static func grid(_ state: GridState) -> URLReference { url("/", gridParameters(state)) }
 
   /// The API's page of drafts; `limit` when the client chose one, so that the next page has it too.
@@ -92,9 +101,9 @@ enum Links {
       [("id", String(id.rawValue)), ("version", String(number)), ("strokes", "1"), ("strokesFrom", String(from))])
   }
 
-  static let trash = URLReference(text: "/trash")
+  static var trash: URLReference { url("/trash", []) }
 
-  static let apiTrash = URLReference(text: "/api/trash")
+  static var apiTrash: URLReference { url("/api/trash", []) }
 
   /// A version's thumbnail; `trash` when its draft is in the trash, whose pictures are drawn
   /// only for its own pages (VersionFiles.swift).
@@ -122,7 +131,7 @@ enum Links {
 
   /// A swatch of an RGBA colour with components in 0…1.
   static func swatch(red: Double, green: Double, blue: Double, alpha: Double) -> URLReference {
-    URLReference(text: "/swatches/" + [red, green, blue, alpha].map(hexByte).joined() + ".svg")
+    url("/swatches/" + [red, green, blue, alpha].map(hexByte).joined() + ".svg", [])
   }
 
   static func asset(_ asset: StaticAssets.Asset) -> URLReference {
@@ -136,11 +145,11 @@ enum Links {
     return url("/" + segments.joined(separator: "/"), target.query.map { ($0.key, $0.value) })
   }
 
-  /// `path` (fixed names, numbers or encoded segments) with encoded parameters.
+  /// `path` (fixed names, numbers or encoded segments) with encoded parameters, under `prefix`.
   private static func url(_ path: String, _ parameters: [(String, String)]) -> URLReference {
-    guard !parameters.isEmpty else { return URLReference(text: path) }
+    guard !parameters.isEmpty else { return URLReference(text: prefix + path) }
     let query = parameters.map { Escape.urlComponent($0.0) + "=" + Escape.urlComponent($0.1) }
-    return URLReference(text: path + "?" + query.joined(separator: "&"))
+    return URLReference(text: prefix + path + "?" + query.joined(separator: "&"))
   }
 
   private static func gridParameters(_ state: GridState) -> [(String, String)] {

@@ -1,6 +1,6 @@
 // The shell of every page: head (stylesheet, script, icon), the bar with the search form, and
-// the main content. The search form is a plain GET form to `/`, so it works without the script;
-// app.js only makes it live.
+// the main content. The search form is a plain GET form to the grid, so it works without the
+// script; app.js only makes it live.
 
 import InklingArchive
 
@@ -46,7 +46,7 @@ enum Layout {
       return "<option value=\"\(attribute: sort.rawValue)\"\(selected)>\(label)</option>"
     }
     return """
-      <form class="search" id="search" action="/" method="get" role="search">
+      <form class="search" id="search" action="\(Links.grid(GridState()))" method="get" role="search">
       <input type="search" name="q" id="q" value="\(attribute: state.query)" placeholder="Search: name:cat saved:>=2025-10 strokes:>100" autocomplete="off" spellcheck="false" aria-label="Search drafts">
       <select name="sort" id="sort" aria-label="Order">\(sorts)</select>
       <input type="text" name="since" id="since" value="\(attribute: state.since ?? "")" placeholder="since" size="10" aria-label="Saved since (2025-10-05, 2025-10, 7d)">
