@@ -122,13 +122,15 @@ struct PackagedUnitTests {
     let watch = try ChildProcess(
       filtered + ["--archive", archive, "watch", watched], environment: BinaryRunner.environment)
     let serve = try ChildProcess(
-      filtered + ["--archive", archive, "serve", "--port", "0"], environment: BinaryRunner.environment)
+      filtered + ["--archive", archive, "serve", "--port", "0", "--token", "unit-filter-token"],
+      environment: BinaryRunner.environment)
     usleep(2_000_000)
     try FileManager.default.copyItem(
       atPath: drafts + "/Sketch-2025-10-05T14:01:00Z.inkling", toPath: watched + "/Kite-2025-10-05T14:01:00Z.inkling")
     usleep(3_000_000)
     let address = serve.stdout.split(separator: "\n").first.map(String.init) ?? ""
-    let page = try ChildProcess.run(["/usr/bin/curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", address])
+    // The address carries the token; the page it redirects to is the one the browser shows.
+    let page = try ChildProcess.run(["/usr/bin/curl", "-s", "-L", "-o", "/dev/null", "-w", "%{http_code}", address])
     #expect(page.stdout == "200", "\(serve.stdout) \(serve.stderr)")
     for child in [watch, serve] {
       kill(child.pid, SIGTERM)

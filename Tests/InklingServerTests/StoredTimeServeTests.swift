@@ -24,14 +24,14 @@ extension ServeCommandTests {
     try #require(fields.count == 2, "\(altered.stdout) \(altered.stderr)")
     let (name, id) = (String(fields[0]), String(fields[1]))
 
-    let running = try Running(["serve", "--port", "0"], archive: archive)
+    let running = try Running(["serve", "--port", "0", "--token", "stored-time-token"], archive: archive)
     let port = try #require(Self.port(of: running.readLine()))
     let query = "name=" + encoded(name)
     for target in [
       "/", "/draft?" + query, "/api/draft?" + query, "/api/drafts", "/versions/\(id)/thumbnail.png",
       "/versions/\(id)/render.png", "/versions/\(id)/file", "/draft/versions.zip?" + query,
     ] {
-      let response = try HTTPClient.get(port, target)
+      let response = try HTTPClient.get(port, target, headers: [("Authorization", "Bearer stored-time-token")])
       #expect(response.status == 200, "\(target): \(response.status)")
     }
     #expect(running.isRunning)
