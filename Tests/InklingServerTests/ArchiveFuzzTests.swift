@@ -249,10 +249,11 @@ import Testing
             UInt16(port), target, headers: headers + (range.map { [("Range", $0)] } ?? []))
           // A damaged archive or version is a 500 with its sentence; any other 500 is an error
           // no view expected.
-          let body = (try? response.decodedBody()).map { String(decoding: $0.prefix(400), as: UTF8.self) } ?? ""
+          let body = (try? response.decodedBody()).map { String(decoding: $0, as: UTF8.self) } ?? ""
           let said = body.contains("is damaged") || body.contains("cannot be used")
           if response.status == 500 && !said || !(200..<600).contains(response.status) {
-            problems.append("\(replay): serve \(target) answered \(response.status): \(body.prefix(200))")
+            let text = body.range(of: "<main").map { body[$0.lowerBound...] } ?? body[...]
+            problems.append("\(replay): serve \(target) answered \(response.status): \(text.prefix(300))")
           }
         } catch {
           problems.append("\(replay): serve \(target): \(error)")
