@@ -37,4 +37,28 @@ extension ServeCommandTests {
     #expect(running.isRunning)
     #expect(running.stop() == 0)
   }
+
+  /// File sizes of Int64.max on two versions of a draft: the draft page sums them (it said
+  /// nothing before serve died of the overflow), and the zip refuses them as too large.
+  @Test func fileSizesOfInt64MaxTrapNoRequest() throws {
+    let temporary = try TemporaryFolder("serve-size")
+    let files = temporary.path("files")
+    try writeCorpus(CorpusSpec(drafts: 1, versionsPerDraft: 3...3, seed: 8), to: URL(fileURLWithPath: files))
+    let archive = temporary.path("archive.sqlite")
+    #expect(try Binary.run(["--archive", archive, "import", files]).status == 0)
+    let altered = try ChildProcess.run([
+      "/usr/bin/sqlite3", archive,
+      "UPDATE version SET file_size = 9223372036854775807 WHERE id IN (SELECT id FROM version LIMIT 2); "
+        + "SELECT id FROM draft",
+    ])
+    let id = altered.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let running = try Running(["serve", "--port", "0", "--token", "stored-size-token"], archive: archive)
+    let port = try #require(Self.port(of: running.readLine()))
+    let bearer = [("Authorization", "Bearer stored-size-token")]
+    let page = try HTTPClient.get(port, "/draft?id=\(id)", headers: bearer)
+    #expect(page.status == 200, "\(page.status)")
+    #expect(try HTTPClient.get(port, "/draft/versions.zip?id=\(id)", headers: bearer).status == 403)
+    #expect(running.isRunning)
+    #expect(running.stop() == 0)
+  }
 }

@@ -120,7 +120,11 @@ extension Archive {
         return try DraftRecords.trashed(before: nil, in: other)
       }
       summary.draftsInTrashNotMerged = trashed.count
-      summary.versionsInTrashNotMerged = trashed.reduce(0) { $0 + $1.versionCount }
+      // Counts as the other archive's rows say, which may be any number: summed saturating.
+      summary.versionsInTrashNotMerged = trashed.reduce(0) { total, draft in
+        let (sum, overflow) = total.addingReportingOverflow(max(0, draft.versionCount))
+        return overflow ? .max : sum
+      }
       merged.append(summary)
     }
     let seconds = Date().timeIntervalSince(started)

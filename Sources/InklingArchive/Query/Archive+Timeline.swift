@@ -55,6 +55,15 @@ public struct DraftTimeline: Sendable, Equatable {
   public var deleted: Date?
   /// Oldest first, numbered as in `history`.
   public var versions: [TimelineEntry]
+
+  /// The size of every version's file together, at most `Int64.max`: the sizes are rows of
+  /// the archive, which one from elsewhere may fill with any number.
+  public var filesSize: Int64 {
+    versions.reduce(0) { total, entry in
+      let (sum, overflow) = total.addingReportingOverflow(max(0, entry.version.fileSize))
+      return overflow ? .max : sum
+    }
+  }
 }
 
 extension Archive {

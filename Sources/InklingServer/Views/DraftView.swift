@@ -51,7 +51,7 @@ enum DraftView {
       \(TrashView.banner(draft))
       \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
-      <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(timeline.reduce(Int64(0)) { $0 + $1.version.fileSize })) of files)</p>
+      <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
       </ol>

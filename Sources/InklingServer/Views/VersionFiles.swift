@@ -145,7 +145,7 @@ enum VersionFiles {
   static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Routed {
     let reference = try DraftView.reference(target)
     let draft = try pool.withArchive { try $0.timeline(of: reference, changesFor: []) }
-    let total = draft.versions.reduce(Int64(0)) { $0 + $1.version.fileSize }
+    let total = draft.filesSize
     guard total <= limit else { throw ArchiveError.tooLargeToZip(draft: draft.name, bytes: total, limit: limit) }
     let name = draft.name + ".zip"
     return .later {

@@ -90,20 +90,19 @@ package enum CheckQueries {
 
   /// PRAGMA integrity_check's messages, at most `limit`; empty when SQLite finds nothing.
   package static func integrityProblems(limit: Int, in db: Database) throws -> [String] {
-    var messages: [String] = []
-    try db.statement("PRAGMA integrity_check(\(limit))").forEach { row in
-      let message = row.string(0)
-      if message != "ok" { messages.append(message) }
-    }
-    return messages
+    try messages(of: "integrity_check", limit: limit, in: db)
   }
 
   /// PRAGMA quick_check's messages, at most `limit`; empty when SQLite finds nothing. The
   /// b-tree checks of integrity_check without matching each index to its table: what SQLite
   /// advises before using a database file from elsewhere, at a fraction of the cost.
   package static func quickCheckProblems(limit: Int, in db: Database) throws -> [String] {
+    try messages(of: "quick_check", limit: limit, in: db)
+  }
+
+  private static func messages(of pragma: String, limit: Int, in db: Database) throws -> [String] {
     var messages: [String] = []
-    try db.statement("PRAGMA quick_check(\(limit))").forEach { row in
+    try db.statement("PRAGMA \(pragma)(\(limit))").forEach { row in
       let message = row.string(0)
       if message != "ok" { messages.append(message) }
     }
