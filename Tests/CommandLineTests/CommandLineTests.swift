@@ -59,6 +59,31 @@ import Testing
     #expect(missing.stderr.hasPrefix("Error: no draft named \"Nope\""))
   }
 
+  /// `restore --all-versions` into a folder it wrote before, stopped halfway: the files there
+  /// byte for byte are left and counted, the missing ones written, exit 0, as export resumes.
+  @Test func restoreAllVersionsResumes() throws {
+    var corpus = TestCorpus(root: folder + "/Drafts", seed: 12)
+    for _ in 0..<4 { try corpus.save("Owl") }
+    #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
+    #expect(try runner.run(["restore", "Owl", "--all-versions", "--to", "owls"]).status == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/owls").sorted()
+    #expect(names.count == 4)
+    try FileManager.default.removeItem(atPath: folder + "/owls/" + names[2])
+
+    let again = try runner.run(["restore", "Owl", "--all-versions", "--to", "owls"])
+    #expect(again.status == 0, "\(again.stderr)")
+    #expect(again.stdout.hasPrefix("owls/\(names[2])  (version 3, saved "), "\(again.stdout)")
+    #expect(again.stdout.hasSuffix("3 versions already in the folder, byte for byte: left as they were.\n"))
+    for (name, bytes) in corpus.versions(of: "Owl") {
+      #expect(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/owls/" + name))) == bytes, "\(name)")
+    }
+    // A file of the same name with other bytes is still refused without --force.
+    try Data("other".utf8).write(to: URL(fileURLWithPath: folder + "/owls/" + names[0]))
+    let refused = try runner.run(["restore", "Owl", "--all-versions", "--to", "owls"])
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("already exists"), "\(refused.stderr)")
+  }
+
   /// `restore --all-versions` salvages as export does: the versions that verify are written
   /// and listed, each damaged one is named on stderr and in the JSON, and the status is 1.
   @Test func restoreAllVersionsWritesEveryVersionThatVerifies() throws {

@@ -67,13 +67,17 @@ public struct AllVersionsRestore: Sendable, Equatable {
     }
   }
 
-  /// Oldest first.
+  /// Oldest first: the versions written now.
   public var restored: [RestoredFile]
+  /// Oldest first: the versions whose file was in the folder already, byte for byte (an
+  /// earlier restore into it), left as they were.
+  public var alreadyThere: [RestoredFile]
   /// Oldest first; empty when every version was written.
   public var damaged: [DamagedVersion]
 
-  public init(restored: [RestoredFile] = [], damaged: [DamagedVersion] = []) {
+  public init(restored: [RestoredFile] = [], alreadyThere: [RestoredFile] = [], damaged: [DamagedVersion] = []) {
     self.restored = restored
+    self.alreadyThere = alreadyThere
     self.damaged = damaged
   }
 }
@@ -117,7 +121,9 @@ extension Archive {
   /// file name each get a distinct one (the rule of FolderNaming.swift), so every version
   /// ends up on disk. As `export` salvages, a version that no longer rebuilds its file is not
   /// written and is named in `damaged`, and the rest go on: the versions that verify are
-  /// what a damaged archive still holds of the draft.
+  /// what a damaged archive still holds of the draft. A file already in the folder with the
+  /// version's exact bytes is left as it is and listed in `alreadyThere`, so that a restore
+  /// stopped halfway is finished by running it again, as an export is.
   ///
   /// - Throws: `ArchiveError` when the draft does not exist, a file cannot be written
   ///   (the versions written before the error stay) or the archive cannot be read at all;
@@ -143,11 +149,18 @@ extension Archive {
             .init(draft: row.draftName, version: info.number, fileName: row.fileName, detail: detail))
           continue
         }
+        let file = RestoredFile(
+          path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change)
+        if !overwrite,
+          ExistingFile.at(path, expectedSize: row.fileSize).holds(size: row.fileSize, sha256: row.fileSHA256)
+        {
+          result.alreadyThere.append(file)
+          continue
+        }
         try FileOutput.write(
           bytes, to: path, modificationNanoseconds: row.fileModificationNanoseconds, overwrite: overwrite,
           naming: .chosenInFolder)
-        result.restored.append(
-          RestoredFile(path: path, version: info, renamedFrom: change == nil ? nil : row.fileName, nameChange: change))
+        result.restored.append(file)
       }
       return result
     }

@@ -24,7 +24,9 @@ struct RestoreCommand: Command {
       "NAME (2).inkling", "NAME (3).inkling", … in the order they were archived, so that \
       every version lands; importing such a file again finds the same draft and save time. \
       From a damaged archive, --all-versions writes every version that verifies, names each \
-      one that does not, and the exit status is 1; restoring one damaged version is an error.
+      one that does not, and the exit status is 1; restoring one damaged version is an error. \
+      A file already in the folder with a version's exact bytes is left as it is and counted, \
+      so running the same restore again finishes one that was stopped.
 
       Examples:
         inkling-archive restore Cat --version 3 -o cat-v3.inkling
@@ -65,9 +67,11 @@ struct RestoreCommand: Command {
     let archive = try context.open(.readOnly)
     let restored: [RestoredFile]
     var damaged: [AllVersionsRestore.DamagedVersion] = []
+    var alreadyThere: [RestoredFile] = []
     if allVersions, case .folder(let folder) = destination {
       let result = try archive.restoreAllVersions(draft: draft, to: folder, overwrite: force)
       restored = result.restored
+      alreadyThere = result.alreadyThere
       damaged = result.damaged
     } else if let destination {
       restored = [try archive.restore(draft: draft, version: selector, to: destination, overwrite: force)]
@@ -87,7 +91,10 @@ struct RestoreCommand: Command {
     }
     if context.json {
       context.printReport(
-        JSONWriter().string(["restored": .array(restored.map(\.json)), "damaged": .array(damaged.map(\.json))]),
+        JSONWriter().string([
+          "restored": .array(restored.map(\.json)), "damaged": .array(damaged.map(\.json)),
+          "alreadyThere": .array(alreadyThere.map(\.json)),
+        ]),
         dataTo: target)
     } else if !context.quiet {
       for file in restored {
@@ -97,6 +104,11 @@ struct RestoreCommand: Command {
         context.printReport(
           "\(place)  (version \(file.version.number), saved \(Format.date(file.version.saved))\(renamed))",
           dataTo: target)
+      }
+      if !alreadyThere.isEmpty {
+        context.printReport(
+          "\(Plural.count(alreadyThere.count, "version")) already in the folder, byte for byte: left as "
+            + (alreadyThere.count == 1 ? "it was." : "they were."), dataTo: target)
       }
     }
     // As export's salvage: what verified is written, and the status says some was not.
