@@ -70,8 +70,12 @@ import Testing
       let page = try served.get(target)
       #expect(page.status == 200, "\(target)")
       #expect(page.text.contains("<strong>In the trash</strong> since <time"), "\(target)")
-      let command = Markup.escape(#"inkling-archive undelete -- ''\''single'\'' & "double"'"#)
-      #expect(page.text.contains("<code class=\"command\">\(command)</code>"), "\(target)")
+      // As the page's other command lines, it names the archive this server reads: it works
+      // as pasted, whatever archive the reader's shell would default to.
+      let command = Markup.escape(
+        "inkling-archive --archive \(Escape.shellWord(served.archivePath)) undelete -- "
+          + #"''\''single'\'' & "double"'"#)
+      #expect(page.text.contains("<code class=\"command\">\(command)</code>"), "\(target): \(page.text)")
     }
     let api = try json(try served.get("/api/draft?id=\(trashed.id)"))
     #expect(api["deleted"] is String)

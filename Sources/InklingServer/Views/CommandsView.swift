@@ -8,8 +8,14 @@
 import InklingArchive
 
 enum CommandsView {
+  /// The program and, where this server shows it, the archive it reads: how every command
+  /// line on the pages starts, so that each works as pasted.
+  static func program(archive: String?) -> String {
+    "inkling-archive" + (archive.map { " --archive " + Escape.shellWord($0) } ?? "")
+  }
+
   static func section(_ draft: DraftTimeline, number: Int, archive: String?) -> HTML {
-    let program = "inkling-archive" + (archive.map { " --archive " + Escape.shellWord($0) } ?? "")
+    let program = program(archive: archive)
     // After `--`, a name that starts with `-` is not read as an option.
     let name = "-- " + Escape.shellWord(draft.name)
     var lines: [String] = []

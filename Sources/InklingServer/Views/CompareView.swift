@@ -60,7 +60,7 @@ enum CompareView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(from) and version \(number)</span></h1>
-      \(TrashView.banner(draft))
+      \(TrashView.banner(draft, archive: archive))
       <p class="summary">\(summary)</p>
       <div class="compare">
       \(side(draft, before, drawings[0], trash: trash))

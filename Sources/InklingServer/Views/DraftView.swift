@@ -48,7 +48,7 @@ enum DraftView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
-      \(TrashView.banner(draft))
+      \(TrashView.banner(draft, archive: archive))
       \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>

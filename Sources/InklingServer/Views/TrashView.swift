@@ -64,10 +64,10 @@ enum TrashView {
   }
 
   /// What a trashed draft's pages say first: since when it is in the trash, and the command
-  /// that brings it back.
-  static func banner(_ draft: DraftTimeline) -> HTML {
+  /// that brings it back (naming the archive as the pages' other commands do).
+  static func banner(_ draft: DraftTimeline, archive: String?) -> HTML {
     guard let deleted = draft.deleted else { return "" }
-    let command = "inkling-archive undelete -- " + Escape.shellWord(draft.name)
+    let command = CommandsView.program(archive: archive) + " undelete -- " + Escape.shellWord(draft.name)
     return """
       <section class="trashed" id="trashed" role="note">
       <p><strong>In the trash</strong> since \(Formatting.time(deleted)): left out of the grid and of searches, kept whole until it is purged. <a href="\(Links.trash)">The trash</a></p>

@@ -72,7 +72,7 @@ enum VersionView {
     let main: HTML = """
       <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
-      \(TrashView.banner(draft))
+      \(TrashView.banner(draft, archive: archive))
       <nav class="steps">\(previous) \(next) \(compare)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
