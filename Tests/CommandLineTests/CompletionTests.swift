@@ -64,6 +64,34 @@ import Testing
     #expect(try complete("inkling-archive list --sort ").contains("oldest"))
   }
 
+  /// `undelete` offers what is in the trash, not the live drafts, in every shell.
+  @Test func undeleteCompletesTheDraftsInTheTrash() throws {
+    #expect(try runner.run(["delete", "Dog"]).status == 0)
+    for shellName in ["bash", "fish", "zsh"] {
+      let script = try runner.run(["completions", shellName])
+      #expect(script.stdout.contains("list --trash --paths --null"), "\(shellName)")
+    }
+    let bash = try runner.run(["completions", "bash"])
+    try Data(bash.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
+    func completeBash(_ words: [String]) throws -> [String] {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let run = try shell(
+        "bash",
+        [
+          "-c",
+          "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
+            + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ])
+      return run.stdout.split(separator: "\n").map(String.init)
+    }
+    #expect(try completeBash(["inkling-archive", "undelete", ""]) == ["Dog"])
+    #expect(try completeBash(["inkling-archive", "delete", "D"]) == [])
+    let fish = try runner.run(["completions", "fish"])
+    try Data(fish.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.fish"))
+    let run = try shell("fish", ["-c", "source c.fish; complete -C 'inkling-archive undelete '"])
+    #expect(run.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") } == ["Dog"])
+  }
+
   @Test func zshReadsItsScript() throws {
     let script = try runner.run(["completions", "zsh"])
     #expect(script.stdout.hasPrefix("#compdef inkling-archive\n"))

@@ -65,12 +65,17 @@ struct UndeleteCommand: Command {
       it brings back what is still in the trash and says which drafts were back already. \
       `inkling-archive list --trash` shows what the trash holds.
       """,
-    arguments: [DeleteCommand.drafts.spec])
+    arguments: [drafts.spec])
+
+  /// Completed from the trash: what undelete can bring back.
+  static let drafts = Argument(
+    "DRAFT", .text, repeating: (), help: "A draft's name in the trash, exactly (as `list --trash` shows it).",
+    completion: .command(["list", "--trash", "--paths", "--null"]))
 
   let names: [String]
 
   init(_ parsed: ParsedArguments) throws {
-    names = try parsed.value(DeleteCommand.drafts)
+    names = try parsed.value(Self.drafts)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
