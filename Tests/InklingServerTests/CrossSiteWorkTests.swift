@@ -97,8 +97,13 @@ import Testing
         group.leave()
       }.start()
     }
-    // Once they are all asked: one running, the others waiting.
-    for _ in 0..<400 where served.server.waitingJobs < 5 { usleep(25_000) }
+    // Once most are asked (one running, four or more waiting), at once: a loop that waited
+    // for five could sleep on while the renders ran out, and find every one of them done.
+    var polls = 0
+    while served.server.waitingJobs < 4 && polls < 400 {
+      usleep(25_000)
+      polls += 1
+    }
     #expect(served.server.waitingJobs >= 4)
     let started = Date()
     let response = try served.get("/versions/\(thumbnail)/thumbnail.png?size=\(GridView.thumbnailSize)")
