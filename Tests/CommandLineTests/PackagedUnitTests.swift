@@ -101,9 +101,11 @@ struct PackagedUnitTests {
       let text = #"{"drawingData":"\#(Data(bytes).base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
       try Data(text.utf8).write(to: URL(fileURLWithPath: drafts + "/Sketch-2025-10-05T14:0\(save):00Z.inkling"))
     }
-    // The built binary may sit in a folder nobody cannot enter.
+    // The built binary may sit in a folder nobody cannot enter. Copied by cp, in a process of
+    // its own: a copy written here leaves its descriptor open in any child another test spawns
+    // meanwhile, and executing a file open for writing fails (ETXTBSY).
     let binary = folder.path("inkling-archive")
-    try FileManager.default.copyItem(atPath: inklingArchiveBinary, toPath: binary)
+    #expect(try ChildProcess.run(["/bin/cp", inklingArchiveBinary, binary]).status == 0)
     let asNobody = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
     let filtered = asNobody + ["/usr/bin/python3", "-c", Self.filterSystemCalls, systemdAnalyze!, binary]
     let archive = folder.path("archive.sqlite")
