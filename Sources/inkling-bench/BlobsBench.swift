@@ -1,6 +1,6 @@
 // The drawings of an imported archive encoded again in several ways, one thread: the bytes
 // each way stores and the CPU its encoding and decoding take. What BENCHMARKS.md's size
-// directions (issue 34) were measured with, so that a way is judged by the archive's own
+// directions were measured with, so that a way is judged by the archive's own
 // drawings, in their drafts' order, before any import changes.
 //
 //   inkling-bench blobs ARCHIVE --variants streams,columns,streams:rev:L3 [--rounds N]

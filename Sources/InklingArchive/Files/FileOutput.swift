@@ -4,7 +4,8 @@
 // Only paths: standard output (`-o -`) is the command line's to write, with bytes it asks
 // for (the library never writes to the process's streams).
 //
-// What a path names decides how it is written, as for cp and curl (issue 31, item 1):
+// What a path names decides how it is written, as for cp and curl, whose users
+// expect a FIFO or device to be written into and only a regular file to be replaced:
 //   1. nothing: a new regular file is made there;
 //   2. a regular file: it is replaced, atomically, only when overwriting was asked;
 //   3. a symbolic link: it is followed, and its target is what rules 1, 2 and 4 apply to

@@ -5,7 +5,7 @@
 //
 // One indexer per worker thread, fed the saves of one draft in order. Every save repeats
 // the strokes of the one before byte for byte (erasing re-encodes a stroke in place), and
-// issue 3 allows indexing 15 % of an import, so the indexer remembers, for the draft at hand:
+// indexing must stay a small share of an import's time (about 15 %), so the indexer remembers, for the draft at hand:
 //   1. the previous save's bytes, stroke ranges and fingerprints, and per stroke its
 //      outline and time span: a stroke message equal byte for byte to the one at the same
 //      position there is neither hashed (a memcmp instead of a hash) nor decoded
