@@ -27,22 +27,26 @@ import Testing
       workingDirectory: folder)
   }
 
-  @Test func bashCompletesCommandsOptionsValuesAndDraftNames() throws {
+  /// What bash's completion offers for `words` (the last one being completed), from the
+  /// script `completions bash` prints.
+  func completeInBash(_ words: [String]) throws -> [String] {
     let script = try runner.run(["completions", "bash"])
     #expect(script.status == 0)
     try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
-    func complete(_ words: [String]) throws -> [String] {
-      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-      let run = try shell(
-        "bash",
-        [
-          "-c",
-          "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
-            + "printf '%s\\n' \"${COMPREPLY[@]}\"",
-        ])
-      #expect(run.status == 0, "\(run.stderr)")
-      return run.stdout.split(separator: "\n").map(String.init)
-    }
+    let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+    let run = try shell(
+      "bash",
+      [
+        "-c",
+        "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
+          + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+      ])
+    #expect(run.status == 0, "\(run.stderr)")
+    return run.stdout.split(separator: "\n").map(String.init)
+  }
+
+  @Test func bashCompletesCommandsOptionsValuesAndDraftNames() throws {
+    func complete(_ words: [String]) throws -> [String] { try completeInBash(words) }
     #expect(try complete(["inkling-archive", "res"]) == ["restore"])
     #expect(try complete(["inkling-archive", "history", "Ca"]).sorted() == [#"Café\ sketch"#, "Cat"])
     #expect(try complete(["inkling-archive", "restore", "Cat", "--v"]) == ["--version"])
@@ -71,21 +75,8 @@ import Testing
       let script = try runner.run(["completions", shellName])
       #expect(script.stdout.contains("list --trash --paths --null"), "\(shellName)")
     }
-    let bash = try runner.run(["completions", "bash"])
-    try Data(bash.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
-    func completeBash(_ words: [String]) throws -> [String] {
-      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-      let run = try shell(
-        "bash",
-        [
-          "-c",
-          "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
-            + "printf '%s\\n' \"${COMPREPLY[@]}\"",
-        ])
-      return run.stdout.split(separator: "\n").map(String.init)
-    }
-    #expect(try completeBash(["inkling-archive", "undelete", ""]) == ["Dog"])
-    #expect(try completeBash(["inkling-archive", "delete", "D"]) == [])
+    #expect(try completeInBash(["inkling-archive", "undelete", ""]) == ["Dog"])
+    #expect(try completeInBash(["inkling-archive", "delete", "D"]) == [])
     let fish = try runner.run(["completions", "fish"])
     try Data(fish.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.fish"))
     let run = try shell("fish", ["-c", "source c.fish; complete -C 'inkling-archive undelete '"])
