@@ -1,7 +1,7 @@
 // The PencilKit drawing model: what `PKDrawing.dataRepresentation()` holds, with the names
 // of PencilKit's public API (`PKDrawing`, `PKStroke`, `PKInk`, `PKStrokePath`,
 // `PKStrokePoint`) so that an iOS developer recognises it. Field numbers refer to
-// ../shared/docs/pkdrawing-format.md.
+// docs/pkdrawing-format.md.
 
 /// A 2-D point or vector in drawing coordinates (points).
 public struct Point: Hashable, Sendable {
@@ -225,7 +225,7 @@ public struct Ink: Hashable, Sendable {
 public struct StrokePoint: Hashable, Sendable {
   public var location: Point
   public var timeOffset: Double
-  /// `size.width`: in PencilKit's own code a *radius* (see the format doc's Geometry).
+  /// `size.width`: in PencilKit's own code a *radius* (docs/pkdrawing-format.md, "Geometry").
   public var width: Double
   /// `size.height / size.width`.
   public var aspectRatio: Double

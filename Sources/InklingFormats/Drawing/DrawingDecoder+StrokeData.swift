@@ -1,4 +1,4 @@
-// Decodes `StrokeData`, a stroke's path (../shared/docs/pkdrawing-format.md, "StrokeData").
+// Decodes `StrokeData`, a stroke's path (docs/pkdrawing-format.md, "StrokeData").
 //
 // Checks, in this order, before any point is decoded:
 //  1. Both masks hold only known bits (else: a newer format, `Unrecognized`).

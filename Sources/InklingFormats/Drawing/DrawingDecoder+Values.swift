@@ -1,6 +1,6 @@
 // Decodes the small messages (`StrokeID`, `Rectangle`, `Color`, `Transform`) and UUIDs, and
 // the helpers every message decoder uses: wire-type checks and the point budget.
-// (../shared/docs/pkdrawing-format.md, "Messages")
+// (docs/pkdrawing-format.md, "Messages")
 
 extension DrawingDecoder {
   // MARK: - Small messages

@@ -1,4 +1,4 @@
-// Decodes the `Drawing`, `Ink` and `Stroke` messages (../shared/docs/pkdrawing-format.md,
+// Decodes the `Drawing`, `Ink` and `Stroke` messages (docs/pkdrawing-format.md,
 // "Messages"); `+StrokeData.swift` decodes paths, `+Values.swift` the small messages.
 //
 // Invariants:

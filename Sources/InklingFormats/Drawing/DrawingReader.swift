@@ -1,5 +1,5 @@
 // Reads `PKDrawing.dataRepresentation()` bytes into a `Drawing`
-// (../shared/docs/pkdrawing-format.md, "Container" and "Messages").
+// (docs/pkdrawing-format.md, "Container" and "Messages").
 //
 // Three outcomes, kept apart because the archive treats them differently:
 //  - `.drawing`: decoded; every stroke's ink index is valid.
@@ -9,7 +9,7 @@
 //  - `throw DrawingReadError`: the data claims to be a drawing this reader knows but is damaged
 //    or exceeds `DrawingLimits`.
 //
-// Decisions (documented here because the format doc leaves them open):
+// Decisions (documented here because the format leaves them open):
 //  - NaN and infinite floats are data, not damage: they are kept as read. The renderer must
 //    cope (skip non-finite points).
 //  - An ink index out of range is an error (`.inkIndexOutOfRange`): PencilKit's writer never

@@ -1,7 +1,7 @@
-// Why `DrawingWriter` refused a drawing: a rule from the format doc's "Writing" section that
+// Why `DrawingWriter` refused a drawing: a rule of "Writing" in docs/pkdrawing-format.md that
 // the model breaks, and which stroke breaks it.
 
-/// A drawing that breaks a rule PencilKit's reader needs (../shared/docs/pkdrawing-format.md,
+/// A drawing that breaks a rule PencilKit's reader needs (docs/pkdrawing-format.md,
 /// "Writing"), with where: "stroke 3 › substroke 1: version (Stroke.3) is missing".
 public struct DrawingWriteError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Kind: Hashable, Sendable {

@@ -1,5 +1,5 @@
 // Writes a `Drawing` as `PKDrawing.dataRepresentation()` bytes
-// (../shared/docs/pkdrawing-format.md, "Writing").
+// (docs/pkdrawing-format.md, "Writing").
 //
 // Decision: the writer writes what the model says, after checking every rule of the doc's
 // "Writing" section; a drawing that breaks one is refused with a `DrawingWriteError` rather

@@ -1,8 +1,9 @@
 // A reversible rearrangement of a drawing's point records that general-purpose compressors
-// handle far better than the format's own layout (issue 5: keep history small).
+// handle far better than the format's own layout, so that years of history stay small
+// (docs/decisions.md, "Drawings are stored as point streams").
 //
 // `StrokeData.7` holds N records of interleaved little-endian values (x, y, time, width, …;
-// ../shared/docs/pkdrawing-format.md, "Point properties"). Neighbouring points of a hand-drawn
+// docs/pkdrawing-format.md, "Point properties"). Neighbouring points of a hand-drawn
 // path differ little, but interleaving hides that from zstd, which sees noisy float bytes.
 // The columnar form replaces each point array, in place and at the same length, by its
 // columns (every x, then every y, …). Each value, taken as an unsigned integer of its width,

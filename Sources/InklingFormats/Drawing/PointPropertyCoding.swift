@@ -1,6 +1,6 @@
 // The byte layout of point properties in `StrokeData.6` (constants) and `StrokeData.7`
 // (points), shared by the reader and the writer so they cannot disagree
-// (../shared/docs/pkdrawing-format.md, "Point properties").
+// (docs/pkdrawing-format.md, "Point properties").
 //
 // Invariants:
 //  1. Values are stored in bit order, packed, little-endian; `size(of:)` is the sum of the

@@ -1,5 +1,6 @@
-// The streams form of a drawing: what the store compresses since migration 0017 (issue 34:
-// the archive's size), instead of the point columns in place (PointColumns).
+// The streams form of a drawing: what the store compresses since migration 0017, instead of
+// the point columns in place (PointColumns), to keep the archive small (docs/decisions.md,
+// "Drawings are stored as point streams").
 //
 // The form of a drawing is three parts, one after the other:
 //   skeleton  the drawing without the bytes of its point arrays (the container header too),

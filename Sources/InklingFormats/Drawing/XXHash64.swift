@@ -85,7 +85,8 @@ package enum XXHash64 {
 
 /// XXH64 of a stream of 64-bit words (each read as 8 little-endian bytes), fed one word or
 /// one 32-byte stripe at a time, so that a canonical form can be hashed without being built:
-/// `finish()` equals `XXHash64.hash` of the words' bytes (XXHash64Tests check it).
+/// `finish()` equals `XXHash64.hash` of the words' bytes (`DrawingContentTests`,
+/// `xxhash64OfWordsMatchesTheByteHash`, checks it).
 package struct XXHash64Words {
   private var v1: UInt64
   private var v2: UInt64

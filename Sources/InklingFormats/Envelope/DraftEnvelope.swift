@@ -1,5 +1,5 @@
 // The `.inkling` file: a JSON object written by the app's `JSONEncoder` from
-// `DraftFile { drawingData: Data, color: RGBA }` (see ../shared/docs/inkling-files.md).
+// `DraftFile { drawingData: Data, color: RGBA }` (docs/inkling-files.md, "File content").
 //
 // Parsing splits a file into the drawing bytes and an `EnvelopeTemplate` that holds every
 // other byte, so that `template.rebuild(drawing:)` gives the file back exactly. The parser

@@ -1,7 +1,8 @@
-// The `<name>-<stamp>.inkling` file name convention (../shared/docs/inkling-files.md):
+// The `<name>-<stamp>.inkling` file name convention (docs/inkling-files.md, "File name"):
 // the draft's name, then `-`, then `ISO8601DateFormatter().string(from: Date())`.
 // The name may itself hold `-`, so the split is on the last `-` that a valid stamp follows.
-// Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`:
+// Files copied off a device bend the rule; each bend we accept is reported as a `Fallback`
+// (docs/inkling-files.md, "What arrives instead"):
 // a copy suffix Finder, Files or Windows added; the stamp's colons replaced by a file system
 // that cannot store `:` (FAT and exFAT sticks, SMB shares, Windows: `_`, `-`, or a look-alike
 // character); a sync tool's conflict copy (Syncthing, Dropbox, Nextcloud, OneDrive, Google
@@ -146,7 +147,7 @@ public struct DraftFileName: Hashable, Sendable {
   }
 
   /// A draft's name as the app writes it into a file name: every `/` replaced by `-`, an
-  /// empty name `Untitled` (../shared/docs/inkling-files.md).
+  /// empty name `Untitled` (docs/inkling-files.md, "File name").
   public static func safeName(_ name: String) -> String {
     // Scalar by scalar, as Foundation's replacingOccurrences: a `/` followed by a combining
     // mark is one Character, which a Character-wise replacement would not see.

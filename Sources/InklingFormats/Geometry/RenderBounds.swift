@@ -1,4 +1,4 @@
-// Render bounds as PencilKit computes them for `Stroke.6` (pkdrawing-format.md, "Geometry"):
+// Render bounds as PencilKit computes them for `Stroke.6` (docs/pkdrawing-format.md, "Geometry"):
 // sweep the rendered half-width along the spline, apply the stroke transform, take the union,
 // and round outward to whole points (floor the origin, ceil the far edge). A stroke with
 // substrokes is bounded by its substrokes; the Inkling app crops thumbnails and exports to the

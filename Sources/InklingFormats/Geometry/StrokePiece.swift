@@ -1,5 +1,5 @@
 // What of a drawing is visible, as a flat list of pieces that bounds and rendering share
-// (pkdrawing-format.md, "Stroke" and "Pixel eraser"):
+// (docs/pkdrawing-format.md, "Messages" and "Pixel eraser"):
 //
 // - Hidden strokes (flag bit 0: erased strokes, eraser strokes) draw nothing; neither do
 //   strokes whose ink is the eraser or whose ink index is out of range, nor pieces that end up

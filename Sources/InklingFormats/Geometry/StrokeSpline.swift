@@ -1,4 +1,4 @@
-// Evaluating a `StrokePath` the way PencilKit does (pkdrawing-format.md, "Geometry"):
+// Evaluating a `StrokePath` the way PencilKit does (docs/pkdrawing-format.md, "Geometry"):
 //
 // 1. The points are the control points of a uniform cubic B-spline whose parameter runs over
 //    0 … N−1. Segment i covers [i, i+1] and blends P[i−1], P[i], P[i+1], P[i+2].
