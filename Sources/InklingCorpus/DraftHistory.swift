@@ -5,8 +5,8 @@
 // 1. A save keeps every stroke of the previous save, in the same order, with the same UUIDs
 //    and values; it may append strokes, or hide (erase) some: a hidden stroke keeps its UUID,
 //    sort ID and ink, loses its path and bounds, and gets a new version ID.
-// 2. Stroke IDs follow the format doc's "Writing" rules: replica 0 is the zero UUID; each
-//    device editing the draft is a replica; a new stroke's sort ID is (clock, replica,
+// 2. Stroke IDs follow the "Writing" rules of docs/pkdrawing-format.md: replica 0 is the zero
+//    UUID; each device editing the draft is a replica; a new stroke's sort ID is (clock, replica,
 //    clock + 1) and its version ID (0, replica, 0); an erase stamps (clock, replica, 0); every
 //    operation advances that replica's clock; the version vector holds (clock, replica,
 //    last subclock) for each replica that acted.
@@ -204,7 +204,7 @@ struct DraftHistory {
     return 200 + path.points.count * stride
   }
 
-  /// Bytes per point for a varying mask (format doc, "Point properties").
+  /// Bytes per point for a varying mask (docs/pkdrawing-format.md, "Point properties").
   static func strideOf(_ mask: PointProperties) -> Int {
     var size = 0
     if mask.contains(.location) { size += 8 }

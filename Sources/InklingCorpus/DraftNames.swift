@@ -1,5 +1,5 @@
 // Draft names as people type them into Inkling's save field, and the name part of the file
-// the app writes for them (../shared/docs/inkling-files.md, "File name").
+// the app writes for them (docs/inkling-files.md, "File name").
 //
 // Invariants:
 // 1. Every name in one corpus is a different draft once read back: names are unique after

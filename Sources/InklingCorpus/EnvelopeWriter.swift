@@ -1,5 +1,5 @@
 // The `.inkling` file content: the JSON object the app's `JSONEncoder` writes from
-// `DraftFile { drawingData: Data, color: RGBA }` (../shared/docs/inkling-files.md, "File
+// `DraftFile { drawingData: Data, color: RGBA }` (docs/inkling-files.md, "File
 // content"), and the other spellings of it that real folders hold.
 //
 // Invariants:

@@ -1,6 +1,6 @@
 // Hand-like PencilKit strokes: smooth paths with slowly drifting speed and curvature (so that
 // the bytes compress like real drawings, not like white noise), the point masks each ink
-// uses on devices (../shared/docs/pkdrawing-format.md, "Point properties"), and the render
+// uses on devices (docs/pkdrawing-format.md, "Point properties"), and the render
 // bounds PencilKit would store.
 //
 // Invariants:
@@ -218,8 +218,9 @@ enum StrokeGenerator {
   // MARK: - Bounds
 
   /// The render bounds PencilKit stores (`Stroke.6`): the uniform cubic B-spline through the
-  /// control points swept with the half-width, rounded outward to whole points (format doc,
-  /// "Geometry"). Sampled at quarter steps, which is within a fraction of a point.
+  /// control points swept with the half-width, rounded outward to whole points
+  /// (docs/pkdrawing-format.md, "Geometry"). Sampled at quarter steps, which is within a
+  /// fraction of a point.
   static func renderBounds(_ points: [StrokePoint], ink: Ink.InkType) -> Rect {
     func halfWidth(_ radius: Double) -> Double {
       ink == .pencil ? radius + 1.3 : max(radius - 1.8, 0.5)

@@ -1,4 +1,4 @@
-// How each PencilKit ink looks here (pkdrawing-format.md, "Geometry" → "Inks").
+// How each PencilKit ink looks here (docs/pkdrawing-format.md, "Inks").
 //
 // PencilKit's own looks come from private resources; these are recognisable approximations
 // whose ink lands where the device puts it (the half-widths are the ones that reproduce the

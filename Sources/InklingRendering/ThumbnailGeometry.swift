@@ -1,5 +1,5 @@
 // Where a drawing lands in an image: the Inkling app's thumbnail and export geometry
-// (inkling-files.md, "Thumbnails and exports in the app").
+// (docs/inkling-files.md, "Thumbnails and exports in the app").
 //
 // - Thumbnail: the drawing's bounds grown by 6 pt on every side (an 80 × 80 pt square when
 //   the drawing is empty), aspect-fit and centred in a square of the requested pixel size
