@@ -1,8 +1,10 @@
-// Where the archive lives when no --archive is given (../shared/docs/product.md):
+// Where the archive lives when no --archive is given, as the README and the man page say:
 // $INKLING_ARCHIVE, else $XDG_DATA_HOME/inkling-archive/drafts.sqlite, else
-// ~/.local/share/inkling-archive/drafts.sqlite. What the tool keeps for the user between runs
-// that is not the archive (serve's token) is in $XDG_STATE_HOME/inkling-archive, else
-// ~/.local/state/inkling-archive.
+// ~/.local/share/inkling-archive/drafts.sqlite. The XDG base directories because they are
+// where a Linux desktop, its backup tools and its user look for a program's data, so one
+// archive serves every command without a flag; the variable for scripts and tests that keep
+// several. What the tool keeps for the user between runs that is not the archive (serve's
+// token) is in $XDG_STATE_HOME/inkling-archive, else ~/.local/state/inkling-archive.
 
 import FoundationEssentials
 import Glibc

@@ -1,7 +1,7 @@
 // The one place where the library's errors become what a person reads: a sentence that
-// names the file or the draft and what to do, and the exit status of product.md
-// (1 what was asked does not exist or does not fit, 2 a usage error, 3 the archive cannot
-// be used). The library's cases carry the facts; the words and the flags are ours.
+// names the file or the draft and what to do, and the exit status the README and the man
+// page promise (1 what was asked does not exist or does not fit, 2 a usage error, 3 the
+// archive cannot be used). The library's cases carry the facts; the words and the flags are ours.
 
 import FoundationEssentials
 import InklingArchive

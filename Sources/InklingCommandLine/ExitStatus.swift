@@ -1,4 +1,4 @@
-// The exit statuses of product.md, in one place.
+// The exit statuses the README and the man page promise, in one place.
 
 package enum ExitStatus {
   /// All good.

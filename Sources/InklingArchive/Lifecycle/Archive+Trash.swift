@@ -4,9 +4,9 @@
 // of the indexes their walks read) unless they are asked for the trash, and `history`,
 // `show` and `restore` still find it by name. Purging removes the draft and version rows;
 // what they used becomes garbage that `gc` reclaims, blob by blob, keeping any blob that is
-// still another's delta base. Each operation is one transaction, also over many drafts
-// (issue 31, item 8): a kill during `undelete A B C` leaves all three back or all three in
-// the trash, never some of each.
+// still another's delta base. Each operation is one transaction, also over many drafts: a
+// kill during `undelete A B C` leaves all three back or all three in the trash, never some of
+// each.
 
 import FoundationEssentials
 import InklingFormats
