@@ -168,9 +168,9 @@ package final class BlobEncoder {
   /// zstd level 2: on drawings in point streams it stores a little less than level 1 for
   /// hardly more of an import's time, where level 3 costs more than it saves and the highest
   /// levels make blobs only a few percent smaller (`inkling-bench blobs`, `scripts/bench-zstd`;
-  /// BENCHMARKS.md, issue 34). Import time is what the archive is measured on against
-  /// `tar | zstd`, and compression is among its largest costs; `gc --repack` spends the time
-  /// later.
+  /// BENCHMARKS.md). Import time is what the archive is measured on against `tar | zstd`,
+  /// and compression is among its largest costs; `gc --repack` spends the time later
+  /// (docs/decisions.md, "Drawings are stored as point streams").
   package static let defaultLevel: Int32 = 2
 
   /// When a delta is at most this fraction of the raw size, the full encoding is not tried:

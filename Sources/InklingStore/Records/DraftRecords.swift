@@ -1,4 +1,4 @@
-// Draft rows through their life (issue 17, migration 0012): found by name, renamed, merged
+// Draft rows through their life (migration 0012): found by name, renamed, merged
 // into another draft, moved to the trash and back, purged. Each function is one step of an
 // operation that InklingArchive runs inside its own transaction; none begins or commits one.
 //

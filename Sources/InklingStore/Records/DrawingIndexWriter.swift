@@ -1,8 +1,9 @@
 // Writes the drawing index (DrawingIndexRecords.swift): once per blob at import, and at
 // `reindex`.
 //
-// Writing is on the import's critical path (issue 3: indexing may add at most 15 % to an
-// import), so the writer keeps its ids in memory and its inserts sequential:
+// Writing is on the import's critical path, where indexing may add at most 15 % to an import
+// (docs/decisions.md, "The drawing index costs at most 15 % of an import"), so the writer
+// keeps its ids in memory and its inserts sequential:
 //   1. Stroke ids are cached by fingerprint. A save repeats every earlier stroke of its
 //      draft, so the first time a run meets a draft that has versions already, the writer
 //      loads the ids and fingerprints of those versions' strokes (one read of the draft's
