@@ -12,13 +12,13 @@
 // accumulated in one transaction. When the archive cannot be opened for writing (a read-only
 // file or folder), there is no writer and misses are rendered each time without being stored.
 //
-// The archive deleted or replaced while serving (issue 30, item 7): an open connection keeps
-// reading a deleted file, and one opened later reads the new file at the path, so connections
-// would answer from two archives. Each request compares the path's device and inode with the
-// file the pool's connections have open: a missing file answers 503; another file is opened
-// afresh (its connections replace the old ones, and what was remembered of the old file, the
-// thumbnail keys, is forgotten); the writer checks the same before each batch, so thumbnails
-// are never written into a deleted file.
+// The archive deleted or replaced while serving: an open connection keeps reading a deleted
+// file, and one opened later reads the new file at the path, so connections would answer from
+// two archives. Each request compares the path's device and inode with the file the pool's
+// connections have open: a missing file answers 503; another file is opened afresh (its
+// connections replace the old ones, and what was remembered of the old file, the thumbnail
+// keys, is forgotten); the writer checks the same before each batch, so thumbnails are never
+// written into a deleted file.
 
 import Dispatch
 import FoundationEssentials

@@ -73,7 +73,7 @@ struct ServerLimits: Sendable {
   /// thumbnails at once, which may all be misses, so room for two pages of them.
   var queuedWork = 128
   /// Strokes in one answer of `/api/draft?…&strokes=1`: a page of them, so that a drawing of
-  /// 200,000 strokes is not one 37 MB response built in memory at once (issue 30, item 3).
+  /// 200,000 strokes is not one 37 MB response built in memory at once.
   var strokesPerPage = 5000
   /// PNG bytes of thumbnails the server may add to the archive's cache while it runs (only
   /// at the sizes the pages show); past it, and for other sizes, thumbnails stay in memory.

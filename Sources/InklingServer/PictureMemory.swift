@@ -1,8 +1,8 @@
 // Pictures the server keeps in memory rather than in the archive, which it only reads:
-// thumbnails at sizes no page shows (a script asking for `size=1024` of every version grew an
-// archive from 15 to 136 MB, issue 30, item 4), any thumbnail once the server has added its
-// quota to the archive, and the draft pages' time-lapse videos. Bounded by bytes: past `limit`
-// the oldest entries go first (they are made again on their next request).
+// thumbnails at sizes no page shows, any thumbnail once the server has added its quota to the
+// archive, and the draft pages' time-lapse videos (docs/decisions.md, "The server never grows
+// the archive on a stranger's request"). Bounded by bytes: past `limit` the oldest entries go
+// first (they are made again on their next request).
 
 import Synchronization
 

@@ -5,8 +5,8 @@
 //
 // Why: a handler runs on the MHD thread that polls its connection and many others, so a render
 // of half a second on it stalled every page of those connections, and sixteen in parallel took
-// the memory of sixteen canvases (issue 30, item 3). Here the connection is suspended while
-// its job waits and runs, and MHD's threads go on answering everything else.
+// the memory of sixteen canvases. Here the connection is suspended while its job waits and
+// runs, and MHD's threads go on answering everything else.
 //
 // Shares: a job is of a kind (WorkKind), and the kinds share the queue, so that long work
 // asked in numbers (six time-lapses, a page of another site that got through, a script)

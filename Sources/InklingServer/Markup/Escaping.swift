@@ -17,13 +17,14 @@
 //     `\`, and a leading `-`) as octal escapes, so that what is copied is what is seen and runs as one word in
 //     all four (fish reads `$(…)` since 3.4); newlines at the very end of a name are lost.
 //
-// Names are isolated as well as escaped (issue 30): a name holding bidi controls (U+202E
-// RIGHT-TO-LEFT OVERRIDE, say) must not reorder the text around it. In markup a name goes in
-// <bdi> (HTML.swift's `\(name:)`); where no element can go (the title, an attribute shown as
-// text) it goes between U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE.
-// Chromium lays <bdi> out as those same two characters around its text, so in both forms the
-// name is first `balanced`: a PDI of its own that closes no isolate it opened would close
-// ours early, and an isolate it leaves open would take our closing PDI (UAX #9, X6a).
+// Names are isolated as well as escaped (docs/decisions.md, "Names are isolated in HTML, not
+// only escaped"): a name holding bidi controls (U+202E RIGHT-TO-LEFT OVERRIDE, say) must not
+// reorder the text around it. In markup a name goes in <bdi> (HTML.swift's `\(name:)`); where
+// no element can go (the title, an attribute shown as text) it goes between U+2068 FIRST STRONG
+// ISOLATE and U+2069 POP DIRECTIONAL ISOLATE. Chromium lays <bdi> out as those same two
+// characters around its text, so in both forms the name is first `balanced`: a PDI of its own
+// that closes no isolate it opened would close ours early, and an isolate it leaves open would
+// take our closing PDI (UAX #9, X6a).
 
 import InklingFormats
 import InklingPresentation

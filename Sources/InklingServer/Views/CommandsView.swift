@@ -1,9 +1,9 @@
-// The command lines beside a version, for copying into a terminal: restore its file, and
-// revert the draft to it when it is not the newest (with `undelete` first for a draft in the
-// trash, which revert refuses). On loopback they name the archive this server reads; a
-// server others reach does not show its paths (issue 30, item 5), so there the archive is
-// the reader's default one. Each word is quoted by Escape.shellWord: a draft's name is the
-// file name someone else chose.
+// The command lines beside a version, for copying into a terminal: restore its file, and revert
+// the draft to it when it is not the newest (with `undelete` first for a draft in the trash,
+// which revert refuses). On loopback they name the archive this server reads; a server others
+// reach does not show its paths (they would tell a stranger the user's folders and account
+// name), so there the archive is the reader's default one. Each word is quoted by
+// Escape.shellWord: a draft's name is the file name someone else chose.
 
 import InklingArchive
 

@@ -1,8 +1,8 @@
-// The draft page's first view, its time-lapse (issue 32): `/draft/timelapse.mp4?id=D`, the
-// draft's MP4 made on its first request by the library's `timelapseVideo` (the same code as the
-// `timelapse` command) and kept in the server's picture memory, never in the archive, which
-// the server only reads; and `/draft/marks?id=D`, the saves' places in the video, which the
-// page's script puts on the player's scrubber (a page of links without it).
+// The draft page's first view, its time-lapse: `/draft/timelapse.mp4?id=D`, the draft's MP4
+// made on its first request by the library's `timelapseVideo` (the same code as the `timelapse`
+// command) and kept in the server's picture memory, never in the archive, which the server only
+// reads; and `/draft/marks?id=D`, the saves' places in the video, which the page's script puts
+// on the player's scrubber (a page of links without it).
 //
 // Both are keyed by the draft's versions as they are now (a new save, or a version trashed,
 // makes another video) and this build's renderer. Making a video is expensive work, so both

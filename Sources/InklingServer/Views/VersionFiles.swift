@@ -1,10 +1,10 @@
-// `/versions/ID/…`: a version's thumbnail, share image and original file, and `/swatches/…`.
-// A version id names one saved file only within one archive file: another archive put at the
-// path numbers its versions afresh (issue 30, item 7). So these are cached as immutable only
-// when the URL also names their content (`h`: the first 16 hex digits of the hash the entity
-// tag is made of) and, for images, the renderer (`r`, Links.swift); else they revalidate, and
-// entity tags come from what the bytes depend on, so a revalidation costs a look-up, not a
-// render.
+// `/versions/ID/…`: a version's thumbnail, share image and original file, and `/swatches/…`. A
+// version id names one saved file only within one archive file: another archive put at the path
+// numbers its versions afresh (docs/decisions.md, "Immutable only when the URL names the
+// content"). So these are cached as immutable only when the URL also names their content (`h`:
+// the first 16 hex digits of the hash the entity tag is made of) and, for images, the renderer
+// (`r`, Links.swift); else they revalidate, and entity tags come from what the bytes depend on,
+// so a revalidation costs a look-up, not a render.
 
 import InklingArchive
 import InklingFormats
