@@ -2,13 +2,12 @@ import Foundation
 import InklingTestSupport
 import Testing
 
-/// Draft names in completions (issue 31, items 2 and 3): names come from file names in synced
-/// folders, so a name is never run, whatever it holds, in bash, zsh or fish; an ordinary name
-/// (spaces, a colon) is inserted as one word that the shell reads back as exactly the name;
-/// and the names come from the archive given with --archive on the line, else from
-/// $INKLING_ARCHIVE. Each shell completes through its own machinery: bash calls the function
-/// with COMP_WORDS set, zsh completes a typed line in a pseudo-terminal (zpty) and runs it,
-/// fish answers `complete -C`.
+/// Draft names in completions: names come from file names in synced folders, so a name is never
+/// run, whatever it holds, in bash, zsh or fish; an ordinary name (spaces, a colon) is inserted
+/// as one word that the shell reads back as exactly the name; and the names come from the
+/// archive given with --archive on the line, else from $INKLING_ARCHIVE. Each shell completes
+/// through its own machinery: bash calls the function with COMP_WORDS set, zsh completes a
+/// typed line in a pseudo-terminal (zpty) and runs it, fish answers `complete -C`.
 @Suite struct CompletionSafetyTests {
   /// Names that would run `touch PWNED` (or glob, or split) if a script expanded them.
   static let hostile = [

@@ -3,7 +3,7 @@ import InklingTestSupport
 import Testing
 
 /// The man page and the completion scripts, made from the command table, used by real
-/// shells and man (issue 22, item 3).
+/// shells and man.
 @Suite struct CompletionTests {
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }

@@ -106,9 +106,9 @@ import Testing
     #expect(slowest < 5)
   }
 
-  /// Issue 31, item 9: `gc --repack` while an import commits new versions of the drafts it
-  /// is re-encoding waits for the import's batches and deals with its new deltas; neither
-  /// command calls the archive damaged, and it checks clean.
+  /// `gc --repack` while an import commits new versions of the drafts it is re-encoding waits
+  /// for the import's batches and deals with its new deltas; neither command calls the archive
+  /// damaged, and it checks clean.
   @Test func aRepackBesideACommittingImport() throws {
     let archive = folder + "/archive.sqlite"
     // B holds the earlier saves of A's drafts, found later (another device's copy): each is

@@ -1,6 +1,6 @@
-// A disk that fills during an import (issue 31, item 14), on a real small file system: the
-// sentence names the versions committed, which `stats` then finds, and the same import run
-// again, with room, adds the rest.
+// A disk that fills during an import, on a real small file system: the sentence names the
+// versions committed, which `stats` then finds, and the same import run again, with room, adds
+// the rest.
 
 import Foundation
 import InklingCorpus

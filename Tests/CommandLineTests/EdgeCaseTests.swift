@@ -6,7 +6,7 @@ import Testing
   import Glibc
 #endif
 
-/// The defects a new user found at the edges (issue 18), each through the real binary.
+/// What a new user meets at the edges, each through the real binary.
 @Suite struct EdgeCaseTests {
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }
@@ -21,8 +21,8 @@ import Testing
     try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/Drafts/" + name))
   }
 
-  /// Issue 31, item 20: a PNG is not written under another format's name, and `rename` refuses
-  /// names the app could not have saved, saying why.
+  /// A PNG is not written under another format's name, and `rename` refuses names the app could
+  /// not have saved, saying why.
   @Test func picturesArePNGAndNewNamesAreNamesTheAppCouldSave() throws {
     try write("Plain-2025-10-07T14:03:12Z.inkling")
     #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
@@ -48,8 +48,8 @@ import Testing
     #expect(try runner.run(["list"]).stdout.contains("Plain"))
   }
 
-  /// Issue 31, item 14: `backup` into a folder that is not there names the folder (exit 1);
-  /// `check` of an archive it cannot read past the first page does not advise running itself.
+  /// `backup` into a folder that is not there names the folder (exit 1); `check` of an archive
+  /// it cannot read past the first page does not advise running itself.
   @Test func messagesSayWhatIsWrongAndNeverSendYouInACircle() throws {
     try write("Plain-2025-10-07T14:03:12Z.inkling")
     #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
@@ -83,9 +83,9 @@ import Testing
     #expect(!check.stderr.contains("check --full"))
   }
 
-  /// Issue 31, item 19: what a killed backup or export left is removed by the next run into
-  /// the same folder; the files of a run still going (this test's own process id), and names
-  /// that are not ours, stay.
+  /// What a killed backup or export left is removed by the next run into the same folder; the
+  /// files of a run still going (this test's own process id), and names that are not ours,
+  /// stay.
   @Test func laterRunsRemoveWhatKilledRunsLeft() throws {
     try write("Plain-2025-10-07T14:03:12Z.inkling")
     #expect(try runner.run(["import", folder + "/Drafts"]).status == 0)
@@ -117,7 +117,7 @@ import Testing
     }
   }
 
-  /// Issue 31, item 13: stamps that do not exist, leap seconds and dates in the future are named.
+  /// Stamps that do not exist, leap seconds and dates in the future are named.
   @Test func oddStampsGetANote() throws {
     try write("Bad-2025-02-30T10:00:00Z.inkling")
     try write("Leap-2016-12-31T23:59:60Z.inkling")

@@ -173,7 +173,7 @@ import Testing
     let lines = child.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     let problems = lines.filter { !$0.contains(": note: ") }
     #expect(problems.count == rejected, "\(summary)\n\(child.stderr)")
-    // A name with a line break or an escape is quoted on its one line (issue 18, item 3).
+    // A name with a line break or an escape is quoted on its one line.
     for line in lines {
       #expect(line.hasPrefix(bad + "/") || line.hasPrefix("\"" + bad + "/"), "a line that names no file: \(line)")
       #expect(!line.contains("\u{1B}"))

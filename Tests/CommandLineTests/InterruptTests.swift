@@ -6,9 +6,9 @@ import Testing
   import Glibc
 #endif
 
-/// Ctrl-C during an import (issue 31, item 15): it stops after the batch being written,
-/// prints what was committed, and exits 130; the same import run again finishes the work.
-/// An export likewise stops before its next file with its folder whole.
+/// Ctrl-C during an import: it stops after the batch being written, prints what was committed,
+/// and exits 130; the same import run again finishes the work. An export likewise stops before
+/// its next file with its folder whole.
 @Suite struct InterruptTests {
   @Test func ctrlCStopsAnImportThatSaysWhatItCommitted() throws {
     let runner = try BinaryRunner(fresh: "interrupt", making: ["Drafts"])

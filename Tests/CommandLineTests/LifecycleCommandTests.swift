@@ -3,7 +3,7 @@ import InklingTestSupport
 import Testing
 
 /// export, revert, rename, delete, undelete, purge and `list --trash` through the built
-/// binary (issue 17): what each prints, its JSON, its exit status.
+/// binary: what each prints, its JSON, its exit status.
 @Suite struct LifecycleCommandTests {
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }
@@ -31,7 +31,7 @@ import Testing
     #expect(imported.status == 0, "\(imported.stderr)")
   }
 
-  /// Issue 31, item 11: a new save of a trashed draft brings it back, and import says so.
+  /// A new save of a trashed draft brings it back, and import says so.
   @Test func aNewSaveOfATrashedDraftBringsItBackAndSaysSo() throws {
     try importSample()
     #expect(try runner.run(["delete", "Plan-B", "Scratch"]).status == 0)
@@ -158,7 +158,7 @@ import Testing
   }
 
   /// Each revert is the draft's newest version, also several within one second, and the
-  /// message names the version that is (issue 31, item 4).
+  /// message names the version that is.
   @Test func revertAlwaysMakesTheNewestVersion() throws {
     try importSample()
     #expect(try runner.run(["revert", "Plan-B", "--version", "1"]).status == 0)
@@ -178,8 +178,8 @@ import Testing
     #expect(names.stdout.components(separatedBy: "\"fileName\":").count == 7)
   }
 
-  /// `undelete A B` run again after it was interrupted, or after it was done (issue 31,
-  /// item 8): what is still in the trash comes back, what is back already is said so.
+  /// `undelete A B` run again after it was interrupted, or after it was done: what is still in
+  /// the trash comes back, what is back already is said so.
   @Test func undeleteRunAgainSaysWhatIsBackAlready() throws {
     try importSample()
     #expect(try runner.run(["delete", "Plan-B", "Scratch"]).status == 0)

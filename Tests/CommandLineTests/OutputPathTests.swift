@@ -2,8 +2,8 @@ import Foundation
 import InklingTestSupport
 import Testing
 
-/// Where restore and the image commands write (issue 18, items 1 and 2): any file name, `-`
-/// for standard output, and every version of a draft on disk even when two share a name.
+/// Where restore and the image commands write: any file name, `-` for standard output, and
+/// every version of a draft on disk even when two share a name.
 @Suite struct OutputPathTests {
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }

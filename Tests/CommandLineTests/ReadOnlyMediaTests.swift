@@ -11,9 +11,9 @@ import Testing
 private let foldersCanBeReadOnly =
   getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
-/// An archive on read-only media, or in a folder the user cannot write (issue 31, item 10):
-/// every command that only reads works, with nothing written beside the archive, and a
-/// command that writes says it is the folder.
+/// An archive on read-only media, or in a folder the user cannot write: every command that only
+/// reads works, with nothing written beside the archive, and a command that writes says it is
+/// the folder.
 @Suite(.enabled(if: foldersCanBeReadOnly)) struct ReadOnlyMediaTests {
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }

@@ -1,6 +1,6 @@
-// `search` answers as grep does (issue 31, item 16): exit 1 when nothing matches, in every
-// output form; a syntax error under --json is JSON on standard output; the message of an error
-// in a long query shows the part around the problem, not the whole line.
+// `search` answers as grep does: exit 1 when nothing matches, in every output form; a syntax
+// error under --json is JSON on standard output; the message of an error in a long query shows
+// the part around the problem, not the whole line.
 
 import Foundation
 import InklingTestSupport

@@ -6,10 +6,10 @@ import Testing
   import Glibc
 #endif
 
-/// What `-o FILE` and `backup DEST` do to what is already there (issue 31, item 1): a FIFO or
-/// a device is written into and stays what it was, a symbolic link is followed and stays a
-/// link, and --force replaces regular files only. The tests run as root, where replacing
-/// /dev/null would succeed: it is checked to be the same character device afterwards.
+/// What `-o FILE` and `backup DEST` do to what is already there: a FIFO or a device is written
+/// into and stays what it was, a symbolic link is followed and stays a link, and --force
+/// replaces regular files only. The tests run as root, where replacing /dev/null would succeed:
+/// it is checked to be the same character device afterwards.
 @Suite(.serialized) struct SpecialFileOutputTests {
   let runner: BinaryRunner
   let original: [UInt8]

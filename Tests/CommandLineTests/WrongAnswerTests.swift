@@ -6,8 +6,8 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 18's wrong answers, through the built binary: relative dates, unknown inks and
-/// colours, a diff of a drawing that does not decode, what a quick check does not look at,
+/// Answers that are easy to get wrong, through the built binary: relative dates, unknown inks
+/// and colours, a diff of a drawing that does not decode, what a quick check does not look at,
 /// and a check beside a running import.
 @Suite struct WrongAnswerTests {
   let runner: BinaryRunner
@@ -156,7 +156,7 @@ import Testing
     let killed = try runner.run(["check"])
     #expect(killed.stdout.contains("1 interrupted import (what it committed is complete)"), "\(killed.stdout)")
     #expect(!killed.stdout.contains("running"))
-    // Issue 31, item 14: the rerun that finishes the work clears the note.
+    // The rerun that finishes the work clears the note.
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
     #expect(!(try runner.run(["check"]).stdout.contains("interrupted")))
   }

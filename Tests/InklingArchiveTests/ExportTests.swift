@@ -9,9 +9,9 @@ import Testing
 
 @testable import InklingArchive
 
-/// `export` (issue 17) through the library: byte for byte with names and modification times,
-/// distinct names by FolderNaming's rule, nothing outside the folder, re-exports that write
-/// nothing, a manifest that lists the folder, and the salvage of a damaged archive.
+/// `export` through the library: byte for byte with names and modification times, distinct
+/// names by FolderNaming's rule, nothing outside the folder, re-exports that write nothing, a
+/// manifest that lists the folder, and the salvage of a damaged archive.
 @Suite struct ExportTests {
   static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
@@ -131,7 +131,7 @@ import Testing
     #expect(try Self.manifest(out).count == 5)
 
     // --force replaces the file with other bytes, and only it: a link is neither written
-    // through nor replaced (issue 31, item 1).
+    // through nor replaced.
     let forced = try archive.export(to: out, options: ExportOptions(allVersions: true, overwrite: true))
     #expect(!forced.isComplete && forced.filesReplaced == 1 && forced.filesWritten == 1)
     #expect(kinds(forced) == [linked: .notAFile])
@@ -225,14 +225,14 @@ import Testing
     // The first keeps its name: the NFD file, archived after the NFC one, is the one renamed.
     #expect(try Self.bytes(folder.path("out/Café-\(stamp).inkling")) == sources[4])
     // And imported again, every file finds its draft and save time, the file of "a/b" too:
-    // the manifest says which draft each file is (issue 31, item 7).
+    // the manifest says which draft each file is.
     let back = try archive.importFiles(at: [folder.path("out")])
     #expect(back.alreadyArchived == 8 && back.versionsImported == 0)
   }
 
-  /// Issue 31, item 6: a second export into a folder describes the whole folder, and knows
-  /// its own earlier files: the newest version exported first, then every version, leaves
-  /// each version in the folder once.
+  /// A second export into a folder describes the whole folder, and knows its own earlier files:
+  /// the newest version exported first, then every version, leaves each version in the folder
+  /// once.
   @Test func anExportIntoAnEarlierOnesFolderDescribesTheWholeFolder() throws {
     let folder = try TemporaryFolder("earlier")
     let stamp = "2025-10-01T10:00:00Z"
@@ -280,9 +280,9 @@ import Testing
       ])
   }
 
-  /// Issue 31, item 7: a folder exported and imported again gives back the same drafts,
-  /// save times and file names, into the same archive (nothing new) or a new one, even for
-  /// names the export had to change.
+  /// A folder exported and imported again gives back the same drafts, save times and file
+  /// names, into the same archive (nothing new) or a new one, even for names the export had to
+  /// change.
   @Test func anExportFolderImportsBackAsItWas() throws {
     let folder = try TemporaryFolder("roundtrip")
     let archive = try Archive(path: folder.path("archive.sqlite"))

@@ -40,10 +40,10 @@ import Testing
   }
 }
 
-/// A disk that fills during an import (issue 31, item 14): the import ends at the batch that
-/// did not fit, with an error that counts exactly what the batches before it committed, and
-/// the same import run again completes it. SQLite's `max_page_count` fails writes past a size
-/// with SQLITE_FULL, as a full disk does.
+/// A disk that fills during an import: the import ends at the batch that did not fit, with an
+/// error that counts exactly what the batches before it committed, and the same import run
+/// again completes it. SQLite's `max_page_count` fails writes past a size with SQLITE_FULL, as
+/// a full disk does.
 @Suite struct DiskFullImportTests {
   @Test func anImportThatFillsTheDiskSaysWhatItCommitted() throws {
     let folder = try TemporaryFolder("disk-full")

@@ -7,8 +7,8 @@ import Testing
 
 @testable import InklingArchive
 
-/// Revert, rename and merge, and the trash (issue 17), through the library: each leaves a
-/// clean `check --full`, and what comes out again is byte for byte what went in.
+/// Revert, rename and merge, and the trash, through the library: each leaves a clean `check
+/// --full`, and what comes out again is byte for byte what went in.
 @Suite struct LifecycleTests {
   /// An archive of `files` (file name → drawing seed), imported from a folder of the test's.
   static func archive(_ folder: TemporaryFolder, _ files: [(String, UInt64)], color: Double = 1) throws -> Archive {
@@ -105,7 +105,7 @@ import Testing
     try expectEntry(newest)
     #expect(newest.version.number == 5 && newest.version.sameDrawingAs == 2)
     // Dated in the second of version 2's save (a clock behind the device's): still the
-    // newest, a second after the newest before it (issue 31, item 4).
+    // newest, a second after the newest before it.
     let late = try archive.revert(draft: name, toVersion: 4, now: before[1].saved.addingTimeInterval(0.5))
     try expectEntry(late)
     #expect(late.version.number == 6 && late.version.revertsTo == 4)
@@ -117,9 +117,8 @@ import Testing
     try Self.expectHealthy(archive, "after reverts")
   }
 
-  /// `revert --version 2`, `--version 1`, `--version 2` within one second (issue 31, item 4):
-  /// three versions, one second apart, the newest a copy of version 2, no two sharing a save
-  /// time or a file name.
+  /// `revert --version 2`, `--version 1`, `--version 2` within one second: three versions, one
+  /// second apart, the newest a copy of version 2, no two sharing a save time or a file name.
   @Test func revertsWithinOneSecondEachBecomeTheNewest() throws {
     let folder = try TemporaryFolder("revert-second")
     let archive = try Self.archive(
@@ -346,9 +345,9 @@ import Testing
     try Self.expectHealthy(archive, "after undelete")
   }
 
-  /// A new save of a draft in the trash is never hidden there (issue 31, item 11): a save
-  /// newer than any the draft held brings it back, and the summary names it; older versions
-  /// stored before it in the same import come back with it and are not counted as left there.
+  /// A new save of a draft in the trash is never hidden there: a save newer than any the draft
+  /// held brings it back, and the summary names it; older versions stored before it in the same
+  /// import come back with it and are not counted as left there.
   @Test func aNewerSaveBringsItsDraftBackFromTheTrash() throws {
     let folder = try TemporaryFolder("trash-new-save")
     let archive = try Self.archive(
@@ -374,8 +373,8 @@ import Testing
     try Self.expectHealthy(archive, "after the import")
   }
 
-  /// Several drafts come back from the trash in one transaction (issue 31, item 8): when the
-  /// second one's change fails, the first is still in the trash, as after a kill.
+  /// Several drafts come back from the trash in one transaction: when the second one's change
+  /// fails, the first is still in the trash, as after a kill.
   @Test func undeleteOfSeveralDraftsIsOneTransaction() throws {
     let folder = try TemporaryFolder("undelete-all")
     let archive = try Self.archive(

@@ -19,10 +19,10 @@ import Testing
     return files
   }
 
-  /// Issue 31, item 9: an import that commits between the repack's transactions stores
-  /// deltas over blobs the repack has not reached yet (earlier saves found later are deltas
-  /// of the oldest version archived); the repack makes them whole before it re-encodes their
-  /// base, and never calls the archive damaged.
+  /// An import that commits between the repack's transactions stores deltas over blobs the
+  /// repack has not reached yet (earlier saves found later are deltas of the oldest version
+  /// archived); the repack makes them whole before it re-encodes their base, and never calls
+  /// the archive damaged.
   @Test func anImportCommittingBetweenTheRepacksTransactions() throws {
     let folder = try TemporaryFolder("gc-beside-import")
     let later = folder.path("Later")

@@ -114,7 +114,7 @@ import Testing
       #expect(try Self.names(archive, query) == ["draft \(ink == "Pen" ? "pen" : ink)"], "\(ink)")
       #expect(try Self.names(archive, "strokes:\(index + 1)") == ["draft \(ink)"], "\(ink)")
     }
-    // An ink that neither PencilKit names nor any drawing uses is a usage error (issue 18).
+    // An ink that neither PencilKit names nor any drawing uses is a usage error.
     #expect(throws: ArchiveError.self) { try Self.names(archive, "ink:com.example.other") }
 
     // A second ink, renamed, dropped; strokes hidden; a version pointed at another blob.

@@ -166,9 +166,9 @@ final class WatchRun: @unchecked Sendable {
     #expect(summary.versionsImported == 1)
   }
 
-  /// Issue 31, item 18: a writer that pauses longer than the settle time leaves a file that
-  /// is not a draft yet; it is retried when it changes, not reported rejected. One that
-  /// stays unfinished is rejected once the grace has passed.
+  /// A writer that pauses longer than the settle time leaves a file that is not a draft yet; it
+  /// is retried when it changes, not reported rejected. One that stays unfinished is rejected
+  /// once the grace has passed.
   @Test func aFileWhoseWriterPausesIsRetriedNotRejected() throws {
     let folder = try TemporaryFolder("watch-pause")
     try FileManager.default.createDirectory(atPath: folder.path("Drafts"), withIntermediateDirectories: true)

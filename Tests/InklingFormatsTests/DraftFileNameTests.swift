@@ -111,7 +111,7 @@ import Testing
   @Test func refusesImpossibleStampsAndOtherExtensions() throws {
     #expect(DraftFileName("Cat-2025-10-05T14:03:12Z.json") == nil)
     #expect(DraftFileName(".inkling") == nil)
-    // Issue 31, item 13: a date that does not exist is named as such, and the name is the draft's.
+    // A date that does not exist is named as such, and the name is the draft's.
     let impossible = try #require(DraftFileName("Cat-2025-02-30T14:03:12Z.inkling"))
     #expect(impossible.savedMilliseconds == nil)
     #expect(impossible.draftName == "Cat")

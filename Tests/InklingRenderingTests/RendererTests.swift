@@ -60,7 +60,7 @@ private func isBackground(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ c: (U
   }
 
   /// A scale that would pass the side cap is lowered, and the geometry says to what
-  /// (`render` reports it: issue 18, item 14).
+  /// (`render` reports it).
   @Test func exportSaysTheScaleItUsedWhenTheImageWouldBeTooWide() {
     let drawing = Drawing(
       inks: [Fixtures.ink(.pen)], strokes: [Stroke(inkIndex: 0, path: Fixtures.line((0, 10), (3000, 10)))])

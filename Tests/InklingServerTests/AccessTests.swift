@@ -127,8 +127,8 @@ import Testing
     for host in ["127.0.0.2", "127.255.1.0:80", "[0:0::1]"] {
       #expect(try HTTPClient.get(served.port, "/api/drafts?limit=1", host: host).status == 200, "\(host)")
     }
-    // Names a rebinding page can have (issue 30: `127.rebind.attacker.com` read the archive), and
-    // spellings of 127.0.0.1 that are not one browsers send.
+    // Names a DNS-rebinding page can have (one that resolves to 127.0.0.1 would otherwise read
+    // the archive), and spellings of 127.0.0.1 that are not one browsers send.
     for host in [
       "evil.example", "evil.example:\(served.port)", "127.0.0.1.evil.example", "[::2]", "0.0.0.0",
       "127.rebind.attacker.com", "127.rebind.attacker.com:\(served.port)", "127.0.0.evil", "127.256.0.1", "127.0.0.01",

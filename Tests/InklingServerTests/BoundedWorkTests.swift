@@ -1,8 +1,8 @@
-// Bounded work (issue 30, item 3): renders run on a small work queue off the request threads,
-// so that pages answer meanwhile and a full queue answers 503 with Retry-After; work whose
-// client has gone is dropped unrun; the stroke list comes in pages. The drawing is the
-// generator's largest kind (about 200 long strokes: the generator spaces strokes in time, so
-// it makes no 200,000-stroke drawing), whose render takes seconds in a debug build.
+// Bounded work: renders run on a small work queue off the request threads, so that pages answer
+// meanwhile and a full queue answers 503 with Retry-After; work whose client has gone is
+// dropped unrun; the stroke list comes in pages. The drawing is the generator's largest kind
+// (about 200 long strokes: the generator spaces strokes in time, so it makes no 200,000-stroke
+// drawing), whose render takes seconds in a debug build.
 
 import Foundation
 import InklingCorpus

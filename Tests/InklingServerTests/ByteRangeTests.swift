@@ -1,6 +1,6 @@
-// Downloads answer `Range` (issue 30, item 15): one range is 206 with its Content-Range, a range
-// past the end 416 with the length, an If-Range naming another file the whole file, and every
-// download says it takes ranges.
+// Downloads answer `Range`: one range is 206 with its Content-Range, a range past the end 416
+// with the length, an If-Range naming another file the whole file, and every download says it
+// takes ranges.
 
 import Foundation
 import InklingArchive

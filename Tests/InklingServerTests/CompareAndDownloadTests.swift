@@ -1,8 +1,8 @@
-// Issue 30, item 15: next to a version, what a user expects. Two versions side by side with
-// the picture of what changed (the strokes `diff` counts: green where added, red where
-// removed or erased, the rest faded); the command lines that restore it and revert to it,
-// which run as shown in a shell whatever the draft is called; and every version of a draft
-// in one zip that unpacks to what `restore --all-versions` writes, byte for byte.
+// Next to a version, what a user expects. Two versions side by side with the picture of what
+// changed (the strokes `diff` counts: green where added, red where removed or erased, the rest
+// faded); the command lines that restore it and revert to it, which run as shown in a shell
+// whatever the draft is called; and every version of a draft in one zip that unpacks to what
+// `restore --all-versions` writes, byte for byte.
 
 import Foundation
 import InklingArchive

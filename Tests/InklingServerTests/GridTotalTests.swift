@@ -1,5 +1,5 @@
-// The grid says how many drafts match, in all, not only how many one page shows (issue 30,
-// item 14), and its JSON twin has the same number.
+// The grid says how many drafts match, in all, not only how many one page shows, and its JSON
+// twin has the same number.
 
 import Foundation
 import InklingArchive

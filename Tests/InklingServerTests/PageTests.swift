@@ -122,7 +122,7 @@ import Testing
       #expect(downloads == timeline.reversed().map { "/versions/\($0.id)/file" })
       for entry in timeline where entry.version.number > 1 {
         let changes = try #require(entry.changes)
-        // Only the counts that are not zero (issue 30, item 14).
+        // Only the counts that are not zero.
         #expect(html.contains("+\(changes.added) added") == (changes.added > 0))
         #expect(html.contains("−\(changes.removed) removed") == (changes.removed > 0))
       }

@@ -1,6 +1,5 @@
-// The archive deleted or replaced while the server runs (issue 30, item 7): requests get 503
-// with a sentence while there is no archive at the path, and the new archive once there is one,
-// on every connection.
+// The archive deleted or replaced while the server runs: requests get 503 with a sentence while
+// there is no archive at the path, and the new archive once there is one, on every connection.
 
 import Foundation
 import InklingArchive

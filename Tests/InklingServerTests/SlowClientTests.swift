@@ -1,7 +1,7 @@
-// Slow clients (issue 30, item 2): hundreds of connections that send one header line every
-// second, from many loopback addresses, do not keep the server from answering anyone, and each
-// is cut once it has taken longer than the head deadline; one address cannot hold more than its
-// share. Bounded: 600 connections for about eight seconds, on loopback only.
+// Slow clients: hundreds of connections that send one header line every second, from many
+// loopback addresses, do not keep the server from answering anyone, and each is cut once it has
+// taken longer than the head deadline; one address cannot hold more than its share. Bounded:
+// 600 connections for about eight seconds, on loopback only.
 
 import Foundation
 import Testing

@@ -1,6 +1,6 @@
-// Beyond loopback the API shows where a version came from as its source's label and file
-// name, not the machine's folders (issue 30, item 5): a label that is a path, as an import's
-// default is, only by its last folder's name; on loopback the full paths, as the CLI.
+// Beyond loopback the API shows where a version came from as its source's label and file name,
+// not the machine's folders: a label that is a path, as an import's default is, only by its
+// last folder's name; on loopback the full paths, as the CLI.
 
 import Foundation
 import Testing

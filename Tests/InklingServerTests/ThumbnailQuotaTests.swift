@@ -1,6 +1,7 @@
-// Read-only means read-only (issue 30, item 4): the server adds to the archive only thumbnails
-// at the sizes its pages show, and no more than its quota of them; any other size, and what is
-// past the quota, is answered from memory.
+// Read-only means read-only (docs/decisions.md, "The server never grows the archive on a
+// stranger's request"): the server adds to the archive only thumbnails at the sizes its pages
+// show, and no more than its quota of them; any other size, and what is past the quota, is
+// answered from memory.
 
 import Foundation
 import InklingArchive

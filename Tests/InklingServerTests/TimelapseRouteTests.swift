@@ -1,7 +1,7 @@
-// The draft page's time-lapse (issue 32): `/draft/timelapse.mp4` is the library's MP4 of the
-// draft, made once and kept in memory (the archive file does not change), answering ETag and
-// Range as a player needs; `/draft/marks` and `/api/draft` place each save in it; a draft in
-// the trash, or one whose drawings do not decode, has a sentence instead of a video.
+// The draft page's time-lapse: `/draft/timelapse.mp4` is the library's MP4 of the draft, made
+// once and kept in memory (the archive file does not change), answering ETag and Range as a
+// player needs; `/draft/marks` and `/api/draft` place each save in it; a draft in the trash, or
+// one whose drawings do not decode, has a sentence instead of a video.
 
 import Foundation
 import InklingArchive

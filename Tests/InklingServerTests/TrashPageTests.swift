@@ -84,9 +84,9 @@ import Testing
     #expect(version["deleted"] is String)
   }
 
-  /// Issue 30, item 4: a trashed draft's versions are drawn only for its own pages (which ask
-  /// with `trash=1`), and never stored in the archive's cache: a client walking version ids
-  /// makes no picture of what the user put away.
+  /// A trashed draft's versions are drawn only for its own pages (which ask with `trash=1`),
+  /// and never stored in the archive's cache: a client walking version ids makes no picture of
+  /// what the user put away.
   @Test func aTrashedDraftsPicturesAreDrawnOnlyForItsPagesAndNotStored() throws {
     let served = try ServedArchive()
     let writer = try Archive(path: served.archivePath)

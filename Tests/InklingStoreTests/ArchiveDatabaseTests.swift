@@ -170,7 +170,7 @@ func rawSQLite(_ path: String, _ sql: String) throws {
 
     let empty = folder.path("empty.sqlite")
     #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-    // An empty file is a file, not a missing archive: said as what it is (issue 31, item 14).
+    // An empty file is a file, not a missing archive: said as what it is.
     let read = storeError { _ = try ArchiveDatabase.open(path: empty, mode: .readOnly) }
     #expect(read?.kind == .notAnArchive && read?.message == "it is an empty file")
   }

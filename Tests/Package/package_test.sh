@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian package as a user would, uses it, removes it, and checks that nothing is
-# left behind (issue 33, item 2). Needs root (dpkg -i writes /usr); it says so and skips
-# otherwise. Usage: Tests/Package/package_test.sh DEB
+# left behind. Needs root (dpkg -i writes /usr); it says so and skips otherwise.
+# Usage: Tests/Package/package_test.sh DEB
 set -euo pipefail
 deb=$1
 if [ "$(id -u)" != 0 ]; then
