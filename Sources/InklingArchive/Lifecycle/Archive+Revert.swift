@@ -5,10 +5,10 @@
 // `<name>-<now>.inkling` and its save time that stamp's second, so that restoring the file
 // and importing it again finds it archived (invariant 4 of migration 0001).
 //
-// The new version is the draft's newest, as the person asked for: its
-// second is now's, or the second after the newest version's when that is now or later (two
-// reverts in one second, a clock behind a device's), so no two versions share a save time
-// and file name. When the newest version already holds the file asked for, nothing is added.
+// The new version is the draft's newest, as the person asked for: its second is now's, or the
+// second after the newest version's when that is now or later (two reverts in one second, a
+// clock behind a device's), so no two versions share a save time and file name. When the newest
+// version already holds the file asked for, nothing is added.
 //
 // `version.reverts_version_id` names the version whose content it repeats; a revert of a
 // revert names the original (invariant 2 of migration 0012), which `history` shows.
