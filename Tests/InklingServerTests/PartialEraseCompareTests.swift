@@ -1,6 +1,7 @@
 // The compare page of a stroke partly erased by the pixel eraser: a real device drawing, then
 // the same drawing with an erase through one stroke (PartlyErasedDrawing). The page counts
-// the stroke as partly erased, and the picture of what changed draws what was erased in red.
+// the stroke as partly erased (as the draft's timeline does), and the picture of what changed
+// draws what was erased in red.
 
 import Foundation
 import InklingArchive
@@ -25,6 +26,12 @@ import Testing
     _ = try archive.importFiles(at: [folder])
     let draft = try #require(try archive.drafts(matching: DraftQuery(name: "Cut")).first)
     let versions = try archive.timeline(of: "Cut").map(\.id)
+
+    // The timeline counts it as `diff` does, and the version's page says so.
+    #expect(try archive.timeline(of: "Cut").map { $0.changes?.partlyErased } == [0, 1])
+    let page = try served.get("/draft?id=\(draft.id)&version=2")
+    #expect(page.text.contains("1 partly erased"), "\(page.text)")
+    #expect(!page.text.contains("no strokes changed"))
 
     let compare = try served.get("/draft/compare?id=\(draft.id)&from=1&version=2")
     #expect(compare.status == 200)
