@@ -196,6 +196,7 @@ extension StrokeSummary {
     [
       "number": .int(number), "ink": .string(ink), "color": color.json, "hidden": .bool(hidden),
       "points": .int(pointCount), "bounds": .optional(bounds?.json), "created": .optional(created.map { .date($0) }),
+      "partlyErased": .bool(partlyErased),
     ]
   }
 }
@@ -208,7 +209,8 @@ extension DrawingSummary {
       .init("problem", .optional(problem.map { .string($0) })),
       .init("formatVersion", .optional(formatVersion.map { .int($0) })),
       .init("strokes", .int(strokeCount)), .init("visibleStrokes", .int(visibleCount)),
-      .init("hiddenStrokes", .int(hiddenCount)), .init("points", .int(pointCount)),
+      .init("hiddenStrokes", .int(hiddenCount)), .init("eraserStrokes", .int(eraserCount)),
+      .init("partlyErasedStrokes", .int(partlyErasedCount)), .init("points", .int(pointCount)),
       .init("bounds", .optional(bounds?.json)),
       .init("firstPoint", .optional(firstPoint.map { .date($0) })),
       .init("lastPoint", .optional(lastPoint.map { .date($0) })),
@@ -227,6 +229,7 @@ extension DrawingDiff {
       "draft": .string(from.draftName), "from": .int(from.number), "to": .int(to.number),
       "added": .array(added.map(\.json)), "removed": .array(removed.map(\.json)),
       "hidden": .array(hidden.map(\.json)), "unhidden": .array(unhidden.map(\.json)),
+      "partlyErased": .array(partlyErased.map(\.json)),
       "background": .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] }),
     ]
   }

@@ -35,7 +35,8 @@ import Testing
       ])
     #expect(result.stderr == "")
     #expect(result.status == 0)
-    #expect(result.stdout == "frames  (Plan, versions 1 to 2, 7 strokes, 20 frames at 10 fps = 2 s, 198 × 100 px)\n")
+    // The frame holds both saves' strokes (version 1's are all gone from version 2).
+    #expect(result.stdout == "frames  (Plan, versions 1 to 2, 7 strokes, 20 frames at 10 fps = 2 s, 80 × 100 px)\n")
     #expect(try frameNames("frames") == (1...20).map { String(format: "%05d.png", $0) })
 
     let json = try runner.run(

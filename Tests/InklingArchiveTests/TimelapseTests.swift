@@ -274,12 +274,13 @@ import Testing
     }
   }
 
-  /// Strokes without times are drawn at an even pace, and the summary says so; a drawing
-  /// without strokes is its background, held.
+  /// Strokes without times (no point times, one creation date) are drawn at an even pace,
+  /// and the summary says so; a drawing without strokes is its background, held.
   @Test func drawingsWithoutTimesOrStrokes() throws {
     let folder = try TemporaryFolder("timelapse-times")
     var drawing = try decode(try deviceSample("three-pen-strokes"))
     for index in drawing.strokes.indices {
+      drawing.strokes[index].path!.creationDate = drawing.strokes[0].path!.creationDate
       for point in drawing.strokes[index].path!.points.indices {
         drawing.strokes[index].path!.points[point].timeOffset = 0
       }
@@ -302,6 +303,91 @@ import Testing
     let held = try frames(in: empty.path("frames"))
     #expect(Set(held.map(\.rgba)).count == 1)
     #expect(held[0].pixel(x: 0, y: 0) == (51, 102, 153, 255))
+  }
+
+  /// Strokes whose points carry no times but whose creation dates do are paced by those
+  /// dates: each lasts until the next one is made (at most the 1 s pause limit, the last
+  /// until its save), drawn along its path, instead of every stroke taking the same time.
+  @Test func creationDatesPaceStrokesWithoutPointTimes() throws {
+    let folder = try TemporaryFolder("timelapse-created")
+    var drawing = try decode(try deviceSample("three-pen-strokes"))
+    let start = 804_506_400.0 - 600  // ten minutes before the first save
+    for (index, offset) in [0.0, 0.2, 1.2].enumerated() {
+      drawing.strokes[index].path!.creationDate = start + offset
+      drawing.strokes[index].path!.varyingProperties.remove(.timeOffset)
+      for point in drawing.strokes[index].path!.points.indices {
+        drawing.strokes[index].path!.points[point].timeOffset = 0
+      }
+    }
+    // One stroke more in each save: each save's mark is when its stroke is done.
+    let saves = try (1...3).map { count in
+      var save = drawing
+      save.strokes = Array(drawing.strokes.prefix(count))
+      return (try DrawingWriter.write(save), (1.0, 1.0, 1.0, 1.0))
+    }
+    let archive = try archive(folder, saves)
+    var options = TimelapseOptions()
+    options.pace = .realTime
+    options.hold = 0
+    options.fps = 10
+    options.size = .fit(width: 200, height: 200)
+    let summary = try archive.timelapse(of: "Plan", options: options, to: .frames(folder: folder.path("frames")))
+    #expect(!summary.evenPace)
+    // 0.2 s, 1 s and 1 s: 2.2 s at 10 frames a second (evenly, 3 units: 30 frames).
+    #expect(summary.frames == 22)
+    let expected = [1, 11, 21]
+    #expect(summary.marks.count == 3)
+    for (mark, frame) in zip(summary.marks, expected) {
+      #expect(abs(mark.frame - frame) <= 1, "version \(mark.version) at frame \(mark.frame)")
+    }
+    // The second stroke is drawn over its second, not at once.
+    let images = try frames(in: folder.path("frames"))
+    #expect(Set(images[2...10].map(\.rgba)).count >= 7)
+  }
+
+  /// The frame holds every stroke the replay draws: a stroke drawn far from the rest and
+  /// erased in the next save is inside the frames, not only the newest save's strokes.
+  @Test func theFrameHoldsStrokesErasedLater() throws {
+    let folder = try TemporaryFolder("timelapse-bounds")
+    var drawing = try decode(try deviceSample("three-pen-strokes"))
+    for point in drawing.strokes[2].path!.points.indices {
+      drawing.strokes[2].path!.points[point].location.x += 900
+      drawing.strokes[2].path!.points[point].location.y += 600
+    }
+    drawing.strokes[2].storedBounds = nil
+    let erased = erasing(drawing, keeping: [0, 1])
+    let archive = try archive(
+      folder, [(try DrawingWriter.write(drawing), (1, 1, 1, 1)), (try DrawingWriter.write(erased), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.pace = .duration(3)
+    options.hold = 0.5
+    options.fps = 10
+    options.size = .fit(width: 300, height: 300)
+    let summary = try archive.timelapse(of: "Plan", options: options, to: .frames(folder: folder.path("frames")))
+    let images = try frames(in: folder.path("frames"))
+    let geometry = try archive.timelapsePlan(of: "Plan", options: options).0.geometry
+    // The far stroke lies inside the frame.
+    let far = try #require(drawing.pieces(ofStrokeAt: 2).first?.exactBounds)
+    for corner in [Point(x: far.minX, y: far.minY), Point(x: far.maxX, y: far.maxY)] {
+      let pixel = geometry.pixel(corner)
+      #expect(pixel.x >= 0 && pixel.y >= 0 && pixel.x <= Double(geometry.width) && pixel.y <= Double(geometry.height))
+    }
+    // The first save is shown whole at its mark, and the video ends on the second.
+    let white = RGBA(red: 1, green: 1, blue: 1, alpha: 1)
+    let first = render(drawing, white, geometry)
+    #expect(same(images[summary.marks[0].frame], first))
+    #expect(same(images.last, render(erased, white, geometry)))
+    // The far stroke's ink is in the first save's picture.
+    let lo = geometry.pixel(Point(x: far.minX, y: far.minY))
+    let hi = geometry.pixel(Point(x: far.maxX, y: far.maxY))
+    var ink = 0
+    for y in max(Int(lo.y), 0)..<min(Int(hi.y) + 1, first.height) {
+      for x in max(Int(lo.x), 0)..<min(Int(hi.x) + 1, first.width) {
+        let pixel = first.pixel(x: x, y: y)
+        if Int(pixel.0) + Int(pixel.1) + Int(pixel.2) < 600 { ink += 1 }
+      }
+    }
+    #expect(ink > 20)
   }
 
   /// Creation dates before 2000 or after the save are not real times: an even pace, and a note.

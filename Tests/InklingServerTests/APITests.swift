@@ -84,7 +84,7 @@ import Testing
         let id = try #require(a["id"] as? Int)
         #expect(a["file"] as? String == "/versions/\(id)/file")
         let changes = try #require(a["changes"] as? [String: Int])
-        #expect(Set(changes.keys) == ["added", "removed", "hidden", "unhidden"])
+        #expect(Set(changes.keys) == ["added", "removed", "hidden", "unhidden", "partlyErased"])
       }
     }
   }

@@ -239,7 +239,7 @@ extension Archive {
     try inSnapshot {
       let row = try VersionLookup(self).row(id: id)
       let facts = try DrawingIndexRecords.read(blobID: row.blobID, in: database)
-      return facts.map { DrawingSummary($0.facts) } ?? .notIndexed
+      return summary(of: facts, blobID: row.blobID)
     }
   }
 }

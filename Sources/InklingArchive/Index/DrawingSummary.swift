@@ -14,6 +14,14 @@ public struct StrokeSummary: Sendable, Equatable {
   public var pointCount: Int
   public var bounds: Rect?
   public var created: Date?
+  /// Cut by the pixel eraser: drawn as what is left of it (its substrokes, its visible
+  /// ranges and mask), `bounds` being those of what is left. Known only where the drawing
+  /// itself was read (`show`, `diff`); false elsewhere.
+  public var partlyErased = false
+
+  /// Whether it is a stroke of the eraser: PencilKit keeps those hidden, and they never
+  /// drew anything, so they are not hidden drawing strokes.
+  public var isEraser: Bool { ink == Ink.InkType.eraser.name }
 }
 
 /// The inks a drawing's visible strokes use.
@@ -39,8 +47,13 @@ public struct DrawingSummary: Sendable, Equatable {
   public var problem: String?
   public var formatVersion: Int?
   public var strokeCount: Int
+  /// The drawing strokes kept hidden (erased whole), eraser strokes left out.
   public var hiddenCount: Int
-  public var visibleCount: Int { strokeCount - hiddenCount }
+  /// The strokes of the eraser (kept hidden by PencilKit, drawing nothing).
+  public var eraserCount: Int
+  public var visibleCount: Int { strokeCount - hiddenCount - eraserCount }
+  /// The visible strokes cut by the pixel eraser (`StrokeSummary.partlyErased`).
+  public var partlyErasedCount: Int { strokes.count(where: \.partlyErased) }
   public var pointCount: Int
   /// The union of the visible strokes' render bounds.
   public var bounds: Rect?
@@ -51,11 +64,12 @@ public struct DrawingSummary: Sendable, Equatable {
   public var strokes: [StrokeSummary]
 
   static let notIndexed = DrawingSummary(
-    status: .notIndexed, strokeCount: 0, hiddenCount: 0, pointCount: 0, inks: [], strokes: [])
+    status: .notIndexed, strokeCount: 0, hiddenCount: 0, eraserCount: 0, pointCount: 0, inks: [], strokes: [])
 
   init(
     status: Status, problem: String? = nil, formatVersion: Int? = nil, strokeCount: Int, hiddenCount: Int,
-    pointCount: Int, bounds: Rect? = nil, firstPoint: Date? = nil, lastPoint: Date? = nil, maxInkVersion: Int? = nil,
+    eraserCount: Int, pointCount: Int, bounds: Rect? = nil, firstPoint: Date? = nil, lastPoint: Date? = nil,
+    maxInkVersion: Int? = nil,
     inks: [InkUsage], strokes: [StrokeSummary]
   ) {
     self.status = status
@@ -63,6 +77,7 @@ public struct DrawingSummary: Sendable, Equatable {
     self.formatVersion = formatVersion
     self.strokeCount = strokeCount
     self.hiddenCount = hiddenCount
+    self.eraserCount = eraserCount
     self.pointCount = pointCount
     self.bounds = bounds
     self.firstPoint = firstPoint
@@ -89,7 +104,9 @@ public struct DrawingSummary: Sendable, Equatable {
     }
     self.init(
       status: status, problem: facts.problem, formatVersion: facts.formatVersion, strokeCount: facts.strokes.count,
-      hiddenCount: facts.hiddenCount, pointCount: facts.pointCount, bounds: facts.bounds,
+      hiddenCount: facts.strokes.count(where: { $0.hidden && $0.ink != Self.eraser }),
+      eraserCount: facts.strokes.count(where: { $0.hidden && $0.ink == Self.eraser }), pointCount: facts.pointCount,
+      bounds: facts.bounds,
       firstPoint: facts.firstPoint.map { Date(timeIntervalSince1970: $0) },
       lastPoint: facts.lastPoint.map { Date(timeIntervalSince1970: $0) }, maxInkVersion: facts.maxInkVersion,
       inks: inks,
@@ -100,6 +117,10 @@ public struct DrawingSummary: Sendable, Equatable {
           created: stroke.created.map { Date(timeIntervalSince1970: $0) })
       })
   }
+}
+
+extension DrawingSummary {
+  private static let eraser = Ink.InkType.eraser.name
 }
 
 /// How two versions of a draft differ.
@@ -114,6 +135,9 @@ public struct DrawingDiff: Sendable, Equatable {
   public var hidden: [StrokeSummary]
   /// Hidden in `from`, visible again in `to`.
   public var unhidden: [StrokeSummary]
+  /// Visible in both, and cut (further) by the pixel eraser in `to` (described as it is
+  /// there: what is left of it).
+  public var partlyErased: [StrokeSummary] = []
   /// The background colours, when they differ.
   public var backgroundChange: (from: RGBA, to: RGBA)? {
     from.background == to.background ? nil : (from.background, to.background)
@@ -121,6 +145,6 @@ public struct DrawingDiff: Sendable, Equatable {
 
   public static func == (a: DrawingDiff, b: DrawingDiff) -> Bool {
     a.from == b.from && a.to == b.to && a.added == b.added && a.removed == b.removed && a.hidden == b.hidden
-      && a.unhidden == b.unhidden
+      && a.unhidden == b.unhidden && a.partlyErased == b.partlyErased
   }
 }

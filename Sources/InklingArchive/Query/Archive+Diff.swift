@@ -1,26 +1,34 @@
-// `diff`: the strokes added, removed, hidden and shown again between two versions of a draft,
-// from the drawing index.
+// `diff`: the strokes added, removed, hidden, shown again and partly erased between two
+// versions of a draft, from the drawing index. A stroke the pixel eraser cut keeps its UUID
+// and gets a new row; only the drawings say it was cut (PartialErase.swift), so they are read
+// when some stroke visible in both changed its row.
 
 import FoundationEssentials
 import InklingFormats
 import InklingStore
 
 extension Archive {
-  /// The strokes added, removed, hidden and unhidden between two versions (numbers as in
-  /// `history`), and the background change.
+  /// The strokes added, removed, hidden, unhidden and partly erased between two versions
+  /// (numbers as in `history`), and the background change.
   ///
   /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion`; `.notIndexed` when a drawing is not in
   ///   the drawing index; `.unreadableDrawing` when one does not decode (which one, and why).
   public func diff(draft name: String, from a: Int, to b: Int) throws(ArchiveError) -> DrawingDiff {
     let lookup = VersionLookup(self)
-    let (infoA, infoB, factsA, factsB) = try inSnapshot {
-      () throws -> (VersionInfo, VersionInfo, DrawingIndexRow?, DrawingIndexRow?) in
+    let (infoA, infoB, factsA, factsB, cuts) = try inSnapshot {
+      () throws -> (VersionInfo, VersionInfo, DrawingIndexRow?, DrawingIndexRow?, CutPair?) in
       let (rowA, infoA) = try lookup.version(draft: name, .number(a))
       let (rowB, infoB) = try lookup.version(draft: name, .number(b))
-      return (
-        infoA, infoB, try DrawingIndexRecords.read(blobID: rowA.blobID, in: database),
-        try DrawingIndexRecords.read(blobID: rowB.blobID, in: database)
-      )
+      let factsA = try DrawingIndexRecords.read(blobID: rowA.blobID, in: database)
+      let factsB = try DrawingIndexRecords.read(blobID: rowB.blobID, in: database)
+      var cuts: CutPair?
+      if let factsA, let factsB, Self.someStrokeChangedRow(factsA, factsB) {
+        // A drawing that cannot be read back tells no cut: the index's answer stands.
+        if let before = try? strokeCuts(blobID: rowA.blobID), let after = try? strokeCuts(blobID: rowB.blobID) {
+          cuts = (before, after)
+        }
+      }
+      return (infoA, infoB, factsA, factsB, cuts)
     }
     guard let factsA, let factsB else {
       throw .notIndexed(draft: infoA.draftName)
@@ -45,7 +53,11 @@ extension Archive {
       row.facts.strokes[index].uuid.map(Key.uuid) ?? .row(row.strokeIDs[index])
     }
     var beforeByKey: [Key: StrokeSummary] = [:]
-    for (index, stroke) in before.enumerated() { beforeByKey[key(factsA, index)] = stroke }
+    var beforeIndex: [Key: Int] = [:]
+    for (index, stroke) in before.enumerated() {
+      beforeByKey[key(factsA, index)] = stroke
+      beforeIndex[key(factsA, index)] = index
+    }
     var afterKeys = Set<Key>()
     var diff = DrawingDiff(from: infoA, to: infoB, added: [], removed: [], hidden: [], unhidden: [])
     for (index, stroke) in after.enumerated() {
@@ -56,6 +68,14 @@ extension Archive {
       // Hiding drops a stroke's path: describe it as it was when visible.
       case (let old?, true) where !old.hidden: diff.hidden.append(old)
       case (let old?, false) where old.hidden: diff.unhidden.append(stroke)
+      case (.some, false):
+        // Cut (further) by the pixel eraser: the same stroke, cut otherwise than before.
+        guard let cuts, cuts.after.count == after.count, cuts.before.count == before.count,
+          let cut = cuts.after[index], let was = beforeIndex[k], cuts.before[was] != cut
+        else { break }
+        var erased = stroke
+        erased.partlyErased = true
+        diff.partlyErased.append(erased)
       default: break
       }
     }
@@ -63,5 +83,20 @@ extension Archive {
       diff.removed.append(stroke)
     }
     return diff
+  }
+
+  private typealias CutPair = (before: [StrokeCut?], after: [StrokeCut?])
+
+  /// Whether a stroke visible in both drawings (by its UUID) is another row in `b`: the only
+  /// way a partial erase shows in the index.
+  private static func someStrokeChangedRow(_ a: DrawingIndexRow, _ b: DrawingIndexRow) -> Bool {
+    var rows: [StrokeUUID: Int64] = [:]
+    for (index, stroke) in a.facts.strokes.enumerated() where !stroke.hidden {
+      if let uuid = stroke.uuid { rows[uuid] = a.strokeIDs[index] }
+    }
+    for (index, stroke) in b.facts.strokes.enumerated() where !stroke.hidden {
+      if let uuid = stroke.uuid, let row = rows[uuid], row != b.strokeIDs[index] { return true }
+    }
+    return false
   }
 }

@@ -12,7 +12,7 @@ extension Archive {
     try inSnapshot { () throws -> (version: VersionInfo, drawing: DrawingSummary) in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
       let facts = try DrawingIndexRecords.read(blobID: row.blobID, in: database)
-      return (info, facts.map { DrawingSummary($0.facts) } ?? .notIndexed)
+      return (info, summary(of: facts, blobID: row.blobID))
     }
   }
 }

@@ -6,7 +6,9 @@
 // `diff` reads every stroke's full row for each of two versions; a timeline compares every
 // consecutive pair, so it reads each distinct stroke of the draft once (its rows are shared by
 // all the saves that hold it), a run of consecutive ids at a time, and only what the counts
-// need: hidden or not, and the UUID.
+// need: hidden or not, and the UUID. A stroke the pixel eraser cut keeps its UUID and gets a new
+// row; only the drawings say it was cut, so the two drawings of a pair are read (each once)
+// only when some stroke visible in both changed its row.
 
 import FoundationEssentials
 import InklingFormats
@@ -22,12 +24,15 @@ public struct StrokeChanges: Sendable, Equatable {
   public var hidden: Int
   /// Hidden before, visible again now.
   public var unhidden: Int
+  /// Visible before and now, cut (further) by the pixel eraser now.
+  public var partlyErased: Int
 
-  public init(added: Int, removed: Int, hidden: Int, unhidden: Int) {
+  public init(added: Int, removed: Int, hidden: Int, unhidden: Int, partlyErased: Int = 0) {
     self.added = added
     self.removed = removed
     self.hidden = hidden
     self.unhidden = unhidden
+    self.partlyErased = partlyErased
   }
 }
 
@@ -123,14 +128,37 @@ extension Archive {
     let (draft, versions, lists, keys) = read
     var entries: [TimelineEntry] = []
     var before: [StrokeKey]? = []
+    var beforeBlob: Int64?
+    // The pairs whose drawings must be read for their cuts: entry, blobs and keys.
+    var cutPairs: [(entry: Int, blobs: (Int64, Int64), keys: ([StrokeKey], [StrokeKey]))] = []
     for (row, info) in versions {
       let after = lists[row.blobID].map { ids in ids.map { StrokeKey(id: $0, row: keys[$0]) } }
       var changes: StrokeChanges?
       if let before, let after, numbers?.contains(info.number) ?? true {
         changes = Self.changes(from: before, to: after)
+        if let beforeBlob, !Self.rowChanges(from: before, to: after).isEmpty {
+          cutPairs.append((entries.count, (beforeBlob, row.blobID), (before, after)))
+        }
       }
       entries.append(TimelineEntry(version: info, id: VersionID(rawValue: row.id), changes: changes))
       before = after
+      beforeBlob = row.blobID
+    }
+    if !cutPairs.isEmpty {
+      // A drawing that cannot be read back tells no cut: the counts from the index stand.
+      var cuts: [Int64: [StrokeCut?]] = [:]
+      _ = try? inSnapshot {
+        for blob in Set(cutPairs.flatMap { [$0.blobs.0, $0.blobs.1] }) {
+          if let found = try? strokeCuts(blobID: blob) { cuts[blob] = found }
+        }
+      }
+      for pair in cutPairs {
+        guard let a = cuts[pair.blobs.0], let b = cuts[pair.blobs.1], a.count == pair.keys.0.count,
+          b.count == pair.keys.1.count
+        else { continue }
+        entries[pair.entry].changes?.partlyErased =
+          Self.rowChanges(from: pair.keys.0, to: pair.keys.1).count { was, now in b[now] != nil && a[was] != b[now] }
+      }
     }
     return DraftTimeline(
       id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
@@ -157,6 +185,22 @@ extension Archive {
     }
     return changes
   }
+
+  /// The strokes visible in both lists, by their UUID, that are another row in `after`: the
+  /// places (before, after) of each.
+  static func rowChanges(from before: [StrokeKey], to after: [StrokeKey]) -> [(Int, Int)] {
+    var visibleBefore: [StrokeUUID: Int] = [:]
+    for (index, stroke) in before.enumerated() where !stroke.hidden {
+      if case .uuid(let uuid) = stroke.identity { visibleBefore[uuid] = index }
+    }
+    var found: [(Int, Int)] = []
+    for (index, stroke) in after.enumerated() where !stroke.hidden {
+      guard case .uuid(let uuid) = stroke.identity, let was = visibleBefore[uuid], before[was].id != stroke.id
+      else { continue }
+      found.append((was, index))
+    }
+    return found
+  }
 }
 
 /// A stroke as a timeline compares them.
@@ -167,9 +211,12 @@ struct StrokeKey {
   }
   var identity: Identity
   var hidden: Bool
+  /// The stroke's row: a stroke whose row changed while it stayed visible may have been cut.
+  var id: Int64
 
   /// `row` is always there for an id of a stroke list (TimelineRecords.strokeKeys checks).
   init(id: Int64, row: StrokeKeyRow?) {
+    self.id = id
     identity = row?.uuid.map(Identity.uuid) ?? .row(id)
     hidden = row?.hidden ?? false
   }

@@ -11,7 +11,9 @@ struct DiffCommand: Command {
 
   static let spec = CommandSpec(
     name, abstract: "Compare two versions of a draft.",
-    discussion: "Shows strokes added, removed and hidden, and any change of background colour.",
+    discussion:
+      "Shows strokes added, removed, hidden (erased whole) and partly erased (cut by the pixel eraser), "
+      + "and any change of background colour.",
     arguments: [Common.draft.spec, from.spec, to.spec])
 
   let draft: String
@@ -32,12 +34,14 @@ struct DiffCommand: Command {
     }
     context.print(
       "\(Quoted.display(diff.from.draftName)): version \(from) → \(to): \(diff.added.count) added, "
-        + "\(diff.removed.count) removed, \(diff.hidden.count) hidden, \(diff.unhidden.count) shown again")
+        + "\(diff.removed.count) removed, \(diff.hidden.count) hidden, \(diff.unhidden.count) shown again, "
+        + "\(diff.partlyErased.count) partly erased")
     if let change = diff.backgroundChange {
       context.print("background \(Format.color(change.from)) → \(Format.color(change.to))")
     }
     for (title, strokes) in [
       ("Added", diff.added), ("Removed", diff.removed), ("Hidden", diff.hidden), ("Shown again", diff.unhidden),
+      ("Partly erased", diff.partlyErased),
     ]
     where !strokes.isEmpty {
       context.print("\n\(title):")

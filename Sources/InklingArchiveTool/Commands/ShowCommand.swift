@@ -45,8 +45,7 @@ struct ShowCommand: Command {
     if drawing.status == .decoded {
       let inks = drawing.inks.map { "\(Quoted.display($0.ink)) \(Format.color($0.color)) ×\($0.strokeCount)" }
       lines += [
-        "Strokes:     \(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; "
-          + "\(Format.count(drawing.pointCount)) points",
+        "Strokes:     \(StrokeTable.counts(drawing)); \(Format.count(drawing.pointCount)) points",
         "Bounds:      \(Format.rect(drawing.bounds))",
         "Drawn:       \(drawing.firstPoint.map(Format.date) ?? "-") … \(drawing.lastPoint.map(Format.date) ?? "-")",
         "Inks:        " + (inks.isEmpty ? "-" : inks.joined(separator: ", ")),

@@ -47,8 +47,9 @@ struct TimelapseCommand: Command {
     name, abstract: "Replay a draft being drawn, stroke by stroke, across every save.",
     discussion: """
       The time-lapse is rebuilt from the archive, with no recorder: each stroke is drawn \
-      in the order it was made, along the time offsets of its points, over the background of \
-      its save. A stroke erased by a later save disappears at that save, one brought back \
+      in the order it was made, along the time offsets of its points (or, when its points \
+      carry none, until the next stroke was made), over the background of its save. The \
+      frames hold every stroke the replay draws, those erased later too. A stroke erased by a later save disappears at that save, one brought back \
       reappears, a background change shows at its save, and a revert shows as the jump it \
       was. Pauses between strokes, sittings and saves are shortened to a second. The frames \
       are the drawing's share image (as `render` draws it), fitted into --size. Versions \

@@ -90,7 +90,7 @@ public struct TimelapseFrames {
   private mutating func drawPartial(_ stroke: PlannedStroke, fraction: Double) {
     for (piece, box) in stroke.pieces {
       let end: Double
-      if plan.evenPace {
+      if plan.evenPace || !stroke.timed {
         end = fraction * piece.path.parameterEnd
       } else {
         end = Self.parameter(at: fraction * stroke.length, of: piece.path)

@@ -15,10 +15,17 @@
 //
 // The clock (`TimelapseClock`): a draw step lasts as long as the stroke was drawn (its last
 // point's time offset), and the pause before it is its creation date less the end of the one
-// before, at most `pauseLimit`, so that sittings and saves days apart cost a second. A reset
-// lasts `pauseLimit`, so that an erase is seen. When the strokes have no usable times (every
-// offset 0, every creation date equal, or a date before 2000 or after the newest save), every
-// draw step and reset lasts one unit instead and the plan says so (`evenPace`).
+// before, at most `pauseLimit`, so that sittings and saves days apart cost a second. A stroke
+// whose points carry no times (PencilKit leaves them out of some drawings) lasts until the
+// next stroke's creation or its save, at most `pauseLimit`, drawn at an even pace along its
+// path: its creation date still says when it was made. A reset lasts `pauseLimit`, so that an
+// erase is seen. When the strokes have no usable times (every creation date equal, or a date
+// before 2000 or after the newest save), every draw step and reset lasts one unit instead and
+// the plan says so (`evenPace`).
+//
+// The frame holds everything the replay draws: the union of the bounds of every save it
+// replays (and of the one it starts from), so that strokes erased or reverted away later are
+// not drawn outside it.
 //
 // Invariants: (1) steps are in clock order and do not overlap, so at most one stroke is in
 // progress in a frame; (2) after the last step, the canvas holds the last save's visible
@@ -33,6 +40,12 @@ struct PlannedStroke {
   var created: Double
   /// Seconds from its first point to its last (the largest time offset).
   var length: Double
+  /// The save date of the first save that had it, seconds since 2001-01-01: a stroke whose
+  /// points carry no times was finished by then.
+  var saved: Double
+  /// Whether its points carry times (some offset is not 0); when not, it is drawn at an even
+  /// pace along its path.
+  var timed: Bool { length > 0 }
 }
 
 /// A step of a time-lapse.
@@ -131,6 +144,8 @@ public struct TimelapsePlanner {
   /// The newest save's canvas and render bounds, and its strokes' pieces in the boxes
   /// `render` draws that save with.
   private var lastDrawing: (canvas: Rect?, bounds: Rect?) = (nil, nil)
+  /// The union of the render bounds of every save added: what the frame must hold.
+  private var replayBounds: Rect?
   private var lastBoxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
   private var latestSave = -Double.infinity
   private var saveEnds: [Int] = []
@@ -158,7 +173,7 @@ public struct TimelapsePlanner {
       }
       let isNew = stroke.uuid.map { !seenUUIDs.contains($0) } ?? true
       if let uuid = stroke.uuid { seenUUIDs.insert(uuid) }
-      strokes.append(Self.planned(pieces))
+      strokes.append(Self.planned(pieces, saved: saved))
       indices[stroke] = strokes.count - 1
       target.append(strokes.count - 1)
       last[strokes.count - 1] = pieces
@@ -166,6 +181,7 @@ public struct TimelapsePlanner {
     }
     lastBoxes = last
     lastDrawing = (drawing.canvasBounds, measured.bounds)
+    if let bounds = measured.bounds { replayBounds = replayBounds.map { Self.union($0, bounds) } ?? bounds }
     let freshSet = Set(fresh)
     let kept = target.filter { !freshSet.contains($0) }
     if !replayed {
@@ -214,7 +230,7 @@ public struct TimelapsePlanner {
     for (index, pieces) in lastBoxes { strokes[index].pieces = pieces }
     return TimelapsePlan(
       strokes: strokes, steps: steps, times: times,
-      geometry: Self.geometry(bounds: lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
+      geometry: Self.geometry(bounds: replayBounds ?? lastDrawing.bounds, canvas: lastDrawing.canvas, size: size),
       drawingFrames: drawingFrames, holdFrames: holdFrames, fps: fps, evenPace: even, saveEnds: saveEnds)
   }
 
@@ -244,7 +260,15 @@ public struct TimelapsePlanner {
     var times: [(begin: Double, end: Double)] = []
     var clock = 0.0
     var realEnd: Double?
-    for step in steps {
+    // The creation date of the stroke drawn after each draw step (nil for the last).
+    var nextCreated: [Double?] = Array(repeating: nil, count: steps.count)
+    var following: Double?
+    for (position, step) in steps.enumerated().reversed() {
+      guard case .draw(let index) = step else { continue }
+      nextCreated[position] = following
+      following = strokes[index].created
+    }
+    for (position, step) in steps.enumerated() {
       let begin: Double
       let length: Double
       switch step {
@@ -256,8 +280,8 @@ public struct TimelapsePlanner {
         } else {
           let pause = realEnd.map { Swift.min(Swift.max(stroke.created - $0, 0), Self.pauseLimit) } ?? 0
           begin = clock + pause
-          length = stroke.length
-          realEnd = Swift.max(realEnd ?? -.infinity, stroke.created + stroke.length)
+          length = stroke.timed ? stroke.length : Self.untimedLength(stroke, next: nextCreated[position])
+          realEnd = Swift.max(realEnd ?? -.infinity, stroke.created + length)
         }
       case .reset(_, _, let pause):
         begin = clock
@@ -274,21 +298,36 @@ public struct TimelapsePlanner {
     var drawn: [PlannedStroke] = []
     for case .draw(let index) in steps { drawn.append(strokes[index]) }
     guard let first = drawn.first else { return true }
-    if drawn.allSatisfy({ $0.length == 0 }) { return false }
+    if drawn.count == 1 && !first.timed { return false }
     if drawn.count > 1 && drawn.allSatisfy({ $0.created == first.created }) { return false }
     // A day's grace: a device's clock and the file's save date may disagree a little.
     let latest = latestSave + 86_400
     return drawn.allSatisfy { $0.created.isFinite && $0.created >= Self.earliestDate && $0.created <= latest }
   }
 
-  private static func planned(_ pieces: [(piece: StrokePiece, box: Rect)]) -> PlannedStroke {
+  /// How long a stroke whose points carry no times is drawn: from its creation to the next
+  /// stroke's creation or its save, whichever comes first, at most `pauseLimit`.
+  private static func untimedLength(_ stroke: PlannedStroke, next: Double?) -> Double {
+    let end = Swift.min(next ?? stroke.saved, stroke.saved)
+    return Swift.min(Swift.max(end - stroke.created, 0), pauseLimit)
+  }
+
+  /// The smallest rectangle that holds `a` and `b`.
+  private static func union(_ a: Rect, _ b: Rect) -> Rect {
+    let minX = Swift.min(a.minX, b.minX)
+    let minY = Swift.min(a.minY, b.minY)
+    return Rect(
+      x: minX, y: minY, width: Swift.max(a.maxX, b.maxX) - minX, height: Swift.max(a.maxY, b.maxY) - minY)
+  }
+
+  private static func planned(_ pieces: [(piece: StrokePiece, box: Rect)], saved: Double) -> PlannedStroke {
     var length = 0.0
     for (piece, _) in pieces {
       for point in piece.path.points where point.timeOffset.isFinite {
         length = Swift.max(length, point.timeOffset)
       }
     }
-    return PlannedStroke(pieces: pieces, created: pieces[0].piece.path.creationDate, length: length)
+    return PlannedStroke(pieces: pieces, created: pieces[0].piece.path.creationDate, length: length, saved: saved)
   }
 
   /// The export geometry of a drawing with these bounds (as `render` draws it) at the scale that fits `size`,

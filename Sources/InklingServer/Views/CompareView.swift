@@ -82,6 +82,9 @@ enum CompareView {
     if !diff.removed.isEmpty { parts.append("<span class=\"removed\">−\(diff.removed.count) removed</span>") }
     if !diff.hidden.isEmpty { parts.append("<span class=\"removed\">\(diff.hidden.count) erased</span>") }
     if !diff.unhidden.isEmpty { parts.append("\(diff.unhidden.count) brought back") }
+    if !diff.partlyErased.isEmpty {
+      parts.append("<span class=\"removed\">\(diff.partlyErased.count) partly erased</span>")
+    }
     if parts.isEmpty { parts.append("No strokes changed") }
     if let (from, to) = diff.backgroundChange {
       parts.append(

@@ -101,6 +101,7 @@ enum DraftView {
       if changes.removed > 0 { parts.append("<span class=\"removed\">−\(changes.removed) removed</span>") }
       if changes.hidden > 0 { parts.append("\(changes.hidden) erased") }
       if changes.unhidden > 0 { parts.append("\(changes.unhidden) brought back") }
+      if changes.partlyErased > 0 { parts.append("\(changes.partlyErased) partly erased") }
       if parts.isEmpty { parts.append("no strokes changed") }
     }
     if let strokes, !first { parts.append("\(Plural.count(strokes, "stroke")) in all") }

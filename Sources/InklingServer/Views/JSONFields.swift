@@ -12,12 +12,12 @@ enum JSONFields {
     return .object(members + fields.map { JSONValue.Member($0.0, $0.1) })
   }
 
-  /// {"added":N,"removed":N,"hidden":N,"unhidden":N}, or null when unknown.
+  /// {"added":N,"removed":N,"hidden":N,"unhidden":N,"partlyErased":N}, or null when unknown.
   static func changes(_ changes: StrokeChanges?) -> JSONValue {
     guard let changes else { return .null }
     return [
       "added": .int(changes.added), "removed": .int(changes.removed), "hidden": .int(changes.hidden),
-      "unhidden": .int(changes.unhidden),
+      "unhidden": .int(changes.unhidden), "partlyErased": .int(changes.partlyErased),
     ]
   }
 

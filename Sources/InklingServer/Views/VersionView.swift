@@ -114,7 +114,7 @@ enum VersionView {
     ]
     if drawing.status == .decoded {
       rows.append(
-        ("Strokes", "\(drawing.visibleCount) visible, \(drawing.hiddenCount) hidden; \(drawing.pointCount) points"))
+        ("Strokes", "\(StrokeTable.counts(drawing)); \(drawing.pointCount) points"))
       let inks = drawing.inks.map { ink -> HTML in
         "<li>\(DraftView.swatch(ink.color)) \(name: ink.ink), \(Plural.count(ink.strokeCount, "stroke"))</li>"
       }
