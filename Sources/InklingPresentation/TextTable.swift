@@ -48,29 +48,53 @@ package struct TextTable: Sendable {
 
   /// The table as lines, each ending in "\n"; empty when there are no rows and no header.
   package func rendered() -> String {
-    var lines = rows
-    if showsHeader { lines.insert(columns.map(\.header), at: 0) }
-    let cells = lines.map { line in
-      line.enumerated().map { index, cell in
-        columns[index].maxWidth.map { DisplayWidth.truncate(cell, to: $0) } ?? cell
-      }
-    }
-    let widths = columns.indices.map { index in
-      cells.map { DisplayWidth.of($0[index]) }.max() ?? 0
-    }
+    var widths = Widths(columns, separator: separator)
+    let headers = columns.map(\.header)
+    if showsHeader { widths.measure(headers) }
+    for row in rows { widths.measure(row) }
     // Appended to one string rather than joined: [String].joined() is the stdlib's
     // unspecialised generic code, whose first call in a process scans every conformance.
-    var output = ""
-    for line in cells {
+    var output = showsHeader ? widths.line(headers) : ""
+    for row in rows { output += widths.line(row) }
+    return output
+  }
+
+  /// Column widths measured one row at a time, and lines aligned to them: a table too long
+  /// to hold is read twice, once to measure and once to print.
+  package struct Widths: Sendable {
+    private let columns: [Column]
+    private let separator: String
+    private var widths: [Int]
+
+    package init(_ columns: [Column], separator: String = "  ") {
+      self.columns = columns
+      self.separator = separator
+      widths = Array(repeating: 0, count: columns.count)
+    }
+
+    /// Widens the columns to hold `row`.
+    package mutating func measure(_ row: [String]) {
+      for (index, cell) in cells(row).enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) }
+    }
+
+    /// `row` aligned to the widths measured, ending in "\n", without trailing spaces.
+    package func line(_ row: [String]) -> String {
       var text = ""
-      for (index, cell) in line.enumerated() {
-        let pad = String(repeating: " ", count: widths[index] - DisplayWidth.of(cell))
+      for (index, cell) in cells(row).enumerated() {
+        let pad = String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
         if index > 0 { text += separator }
         text += columns[index].alignment == .left ? cell + pad : pad + cell
       }
       while text.last == " " { text.removeLast() }
-      output += text + "\n"
+      return text + "\n"
     }
-    return output
+
+    /// The cells of `row`, one per column, each cut to its column's width.
+    private func cells(_ row: [String]) -> [String] {
+      columns.indices.map { index in
+        let cell = index < row.count ? row[index] : ""
+        return columns[index].maxWidth.map { DisplayWidth.truncate(cell, to: $0) } ?? cell
+      }
+    }
   }
 }

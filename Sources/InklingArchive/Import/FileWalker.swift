@@ -33,7 +33,8 @@ struct DraftFileEntry: Sendable {
 
 /// What the walk found besides candidates.
 enum WalkEvent: Sendable {
-  /// Versions of one draft found in one folder, sorted by file name.
+  /// Versions of one draft found in one folder, sorted by file name: all of them, unless the
+  /// folder is very large and other drafts' files sort between them (DraftGroups).
   case drafts([DraftFileEntry])
   /// A path that was left alone; `named` when it is one of the paths the import was given.
   case ignored(path: String, reason: IgnoredReason, named: Bool)
@@ -46,6 +47,8 @@ struct FileWalker {
   /// Asked before each path and each folder entry: once true, the walk ends where it is (an
   /// import that stops must not wait for the stat of a large folder it will not import).
   var isStopped: () -> Bool = { false }
+  /// How many of a folder's names are read at once (FolderNames).
+  var batchSize = FolderNames.batchSize
 
   /// Walks `paths` in order, handing each folder's findings to `emit` as they are found.
   /// Files named one by one (what `watch` hands over) are grouped by draft until the next
@@ -96,52 +99,57 @@ struct FileWalker {
         try emit(.ignored(path: folder, reason: .alreadySearched, named: folder == root))
         continue
       }
-      guard let names = Self.list(folder) else {
+      // A folder an export wrote: its manifest says which draft and save each file is.
+      let exported = EarlierExport.inFolder(folder)?.draftFilesByName
+      var groups = DraftGroups()
+      var subfolders: [String] = []
+      var stopped = false
+      let listed = try FolderNames.forEachBatch(in: folder, batchSize: batchSize) { names in
+        for raw in names {
+          if isStopped() {
+            stopped = true
+            return false
+          }
+          let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
+          guard let name = raw.text else {
+            try emit(.problem(path: path, problem: .invalidFileName))
+            continue
+          }
+          if name == ExportManifest.fileName, exported != nil { continue }
+          var entryInfo = stat()
+          if stat(path, &entryInfo) != 0 {
+            let error = errno
+            if DraftFileName.isDraftFileName(name) || error == ELOOP {
+              try emit(.problem(path: path, problem: Self.statFailure(path, error)))
+            } else {
+              try emit(.ignored(path: path, reason: .notADraftFile, named: false))
+            }
+            continue
+          }
+          if Self.isDirectory(entryInfo) {
+            if DraftFileName.isDraftFileName(name) {
+              try emit(.problem(path: path, problem: .folderNamedLikeADraft))
+            }
+            subfolders.append(path)
+            continue
+          }
+          guard
+            var entry = try candidate(
+              path: path, origin: origin, fileName: name, info: entryInfo, named: false, emit)
+          else {
+            continue
+          }
+          entry.exported = exported?[name]
+          try groups.add(entry, emit)
+        }
+        return true
+      }
+      if stopped { return }
+      guard listed else {
         try emit(.problem(path: folder, problem: .cannotRead(code: errno)))
         continue
       }
-      var found: [String: [DraftFileEntry]] = [:]
-      var order: [String] = []
-      var subfolders: [String] = []
-      // A folder an export wrote: its manifest says which draft and save each file is.
-      let exported =
-        names.contains { $0.text == ExportManifest.fileName }
-        ? EarlierExport.inFolder(folder)?.draftFilesByName : nil
-      for raw in names {
-        if isStopped() { return }
-        let path = folder.hasSuffix("/") ? folder + raw.display : folder + "/" + raw.display
-        guard let name = raw.text else {
-          try emit(.problem(path: path, problem: .invalidFileName))
-          continue
-        }
-        if name == ExportManifest.fileName, exported != nil { continue }
-        var entryInfo = stat()
-        if stat(path, &entryInfo) != 0 {
-          let error = errno
-          if DraftFileName.isDraftFileName(name) || error == ELOOP {
-            try emit(.problem(path: path, problem: Self.statFailure(path, error)))
-          } else {
-            try emit(.ignored(path: path, reason: .notADraftFile, named: false))
-          }
-          continue
-        }
-        if Self.isDirectory(entryInfo) {
-          if DraftFileName.isDraftFileName(name) {
-            try emit(.problem(path: path, problem: .folderNamedLikeADraft))
-          }
-          subfolders.append(path)
-          continue
-        }
-        guard
-          var entry = try candidate(path: path, origin: origin, fileName: name, info: entryInfo, named: false, emit)
-        else {
-          continue
-        }
-        entry.exported = exported?[name]
-        if found[entry.draftName] == nil { order.append(entry.draftName) }
-        found[entry.draftName, default: []].append(entry)
-      }
-      for draft in order { try emit(.drafts(found[draft]!)) }
+      try groups.emitAll(emit)
       // Reversed so that the stack pops subfolders in name order.
       pending.append(contentsOf: subfolders.reversed())
     }
@@ -187,6 +195,33 @@ struct FileWalker {
     return DraftFileEntry(
       path: path, origin: origin, fileName: fileName, name: name, size: Int64(info.st_size),
       modificationNanoseconds: nanoseconds)
+  }
+
+  /// A folder's draft files grouped by draft as they are met in name order. A draft's files
+  /// share its name as their prefix, so they come together; the groups are handed on once they
+  /// hold more than a few thousand files, all but the draft being met, so that a folder of a
+  /// million files is never held whole.
+  struct DraftGroups {
+    static let limit = 2_048
+    private var found: [String: [DraftFileEntry]] = [:]
+    private var order: [String] = []
+    private var count = 0
+
+    mutating func add(_ entry: DraftFileEntry, _ emit: (WalkEvent) throws -> Void) rethrows {
+      let draft = entry.draftName
+      if found[draft] == nil { order.append(draft) }
+      found[draft, default: []].append(entry)
+      count += 1
+      guard count >= Self.limit, order.count > 1 else { return }
+      for earlier in order.dropLast() { try emit(.drafts(found.removeValue(forKey: earlier)!)) }
+      order = [draft]
+      count = found[draft]!.count
+    }
+
+    mutating func emitAll(_ emit: (WalkEvent) throws -> Void) rethrows {
+      for draft in order { try emit(.drafts(found[draft]!)) }
+      (found, order, count) = ([:], [], 0)
+    }
   }
 
   // MARK: - POSIX helpers

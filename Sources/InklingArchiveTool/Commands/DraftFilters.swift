@@ -90,6 +90,9 @@ struct DraftListing {
   /// How far the total behind a cut list is counted.
   static let countLimit = 100_000
 
+  /// The most drafts a table is measured from one read of them.
+  static let shortList = 1_000
+
   /// Runs `query` and prints what it finds.
   /// Prints the drafts `query` matches; returns how many there were.
   @discardableResult func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int {
@@ -106,26 +109,46 @@ struct DraftListing {
         }
       }
     case .json:
-      let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
-      matched = drafts.count
-      context.printJSON(["drafts": .array(drafts.map(\.json))])
+      // Written as the drafts are found, element by element, as JSONWriter writes the whole
+      // object: a list of every draft is never held.
+      StandardStreams.writeOutput("{\"drafts\":[")
+      try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
+        StandardStreams.writeOutput((matched > 0 ? "," : "") + JSONWriter().string(draft.json))
+        matched += 1
+      }
+      StandardStreams.writeOutput("]}\n")
     case .table:
-      let drafts = try archive.drafts(matching: query, sort: sort, limit: limit)
-      matched = drafts.count
       var columns: [TextTable.Column] = [
         .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
       ]
       if query.inTrash { columns.append(.init("DELETED")) }
-      var table = TextTable(columns: columns)
-      for draft in drafts {
-        table.append(
-          [Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)]
-            + (draft.deleted.map { [Format.date($0)] } ?? []))
+      let row = { (draft: DraftSummary) in
+        [Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)]
+          + (draft.deleted.map { [Format.date($0)] } ?? [])
       }
-      if !drafts.isEmpty { context.printRaw(table.rendered()) }
+      // A table is aligned to its widest cell, so a long list is read twice: once to measure,
+      // once to print, rather than held whole. Most lists fit in the first, short read.
+      var table = TextTable(columns: columns)
+      let shortList = Self.shortList
+      try archive.forEachDraft(matching: query, sort: sort, limit: min(limit ?? .max, shortList + 1)) { draft in
+        table.append(row(draft))
+      }
+      if table.rows.count <= shortList || (limit ?? .max) <= shortList + 1 {
+        matched = table.rows.count
+        if matched > 0 { context.printRaw(table.rendered()) }
+      } else {
+        var widths = TextTable.Widths(columns)
+        widths.measure(columns.map(\.header))
+        try archive.forEachDraft(matching: query, sort: sort, limit: limit) { widths.measure(row($0)) }
+        context.printRaw(widths.line(columns.map(\.header)))
+        try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
+          matched += 1
+          StandardStreams.writeOutput(widths.line(row(draft)))
+        }
+      }
       if !context.quiet {
         context.printError(
-          try Self.count(drafts.count, of: query, limit: limit, archive) + (query.inTrash ? " in the trash" : ""))
+          try Self.count(matched, of: query, limit: limit, archive) + (query.inTrash ? " in the trash" : ""))
       }
     }
     return matched
