@@ -3,7 +3,7 @@
 // An `Archive` holds one SQLite connection and is used by one thread at a time, so each
 // request borrows a read-only one from the pool and gives it back: at most one per handler
 // thread is ever open. In WAL mode each statement of a reader sees the newest committed data
-// without waiting for an import's writer (https://www.sqlite.org/wal.html), so pages show new
+// without waiting for an import's writer (SQLite's "Write-Ahead Logging"), so pages show new
 // drafts on reload while an import runs.
 //
 // A thumbnail rendered on a miss is stored in the archive's cache, which takes the write

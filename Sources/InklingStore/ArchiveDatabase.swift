@@ -3,7 +3,7 @@
 //
 // An archive is a SQLite file whose header holds `PRAGMA application_id` = "INKA" and
 // `PRAGMA user_version` = the number of the last migration applied
-// (https://www.sqlite.org/fileformat.html#application_id).
+// (SQLite's file format, "Application ID").
 //
 // Invariants:
 //   1. Nothing is ever written to a file before it is known to be ours or empty: the
@@ -169,7 +169,7 @@ package enum ArchiveDatabase {
   // MARK: - Before SQLite
 
   /// The checks SQLite cannot phrase well: a missing file, a folder, a file that is not
-  /// a SQLite database at all (https://www.sqlite.org/fileformat.html#the_database_header).
+  /// a SQLite database at all (SQLite's file format, "The Database Header").
   private static func checkFile(_ path: String, mode: Database.Mode) throws {
     var info = stat()
     guard stat(path, &info) == 0 else {
@@ -267,12 +267,13 @@ package enum ArchiveDatabase {
     try db.setBusyTimeout(milliseconds: busyTimeout)
     // Schema-defined code (views, triggers) may not call functions with side effects, and
     // `writable_schema` and friends are off: an archive file from elsewhere cannot make
-    // this process do more than read and write its tables (https://www.sqlite.org/security.html).
+    // this process do more than read and write its tables (SQLite's "Defense Against The Dark
+    // Arts").
     try db.configure(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
     try db.configure(SQLITE_DBCONFIG_DEFENSIVE, true)
     // A b-tree cell whose size does not fit its page is reported as corruption before it is
     // read: what SQLite advises for a database file from elsewhere, which any archive may be
-    // (https://www.sqlite.org/security.html, "untrusted database files").
+    // (SQLite's "Defense Against The Dark Arts", "untrusted database files").
     try db.execute("PRAGMA cell_size_check = ON")
     // Double-quoted strings are identifiers, never silently string literals (quirks.html#dblquote).
     try db.configure(SQLITE_DBCONFIG_DQS_DML, false)
@@ -300,7 +301,7 @@ package enum ArchiveDatabase {
     let journal = try db.fetchOne("PRAGMA journal_mode = WAL") { $0.string(0) }
     // NORMAL in WAL mode syncs only at checkpoints: a commit survives a crash or kill of
     // this process (the WAL is in the OS cache), and a power loss can only lose the last
-    // commits, never corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous).
+    // commits, never corrupt the file (PRAGMA synchronous).
     // Without WAL (a file system without shared memory), keep FULL for the same guarantee.
     let synchronous = journal?.lowercased() == "wal" ? "NORMAL" : "FULL"
     try db.execute("PRAGMA synchronous = \(synchronous)")
@@ -402,7 +403,7 @@ package enum ArchiveDatabase {
 
 extension Database {
   /// Whether SQLite opened the main database read-only (a write-protected file opened
-  /// read-write silently becomes read-only, https://www.sqlite.org/c3ref/open.html).
+  /// read-write silently becomes read-only, sqlite3_open_v2).
   var isReadOnlyFile: Bool {
     guard let handle = try? handle else { return true }
     return sqlite3_db_readonly(handle, "main") == 1

@@ -24,7 +24,7 @@
 //   1. `encode` returns only data that it has decoded back (with the base bytes, for a
 //      delta) to exactly the bytes it was given, whose SHA-256 is the blob's `sha256`
 //      (`HashedBytes` pairs them; a hash given apart is checked) — Fossil's
-//      verify-before-commit (https://fossil-scm.org/home/doc/trunk/www/selfcheck.wiki). What
+//      verify-before-commit (Fossil's "Self-Check"). What
 //      is inserted is exactly those verified bytes.
 //   2. A delta's depth is at most `BlobStore.maxChainDepth`; a base at that depth, or a
 //      base that is the blob itself, gives a full encoding.

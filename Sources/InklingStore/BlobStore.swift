@@ -201,7 +201,7 @@ package struct BlobStore {
   }
 
   /// Reads the row of blob `id` back and compares it with `blob` (Fossil's
-  /// verify-before-commit, https://fossil-scm.org/home/doc/trunk/www/selfcheck.wiki): what
+  /// verify-before-commit, Fossil's "Self-Check"): what
   /// SQLite stored is what the encoder verified.
   private func verifyStored(_ blob: EncodedBlob, id: Int64) throws {
     let same = try db.fetchOne(
@@ -519,7 +519,7 @@ package struct BlobStore {
   }
 
   /// Sizes, counts and depth of the stored blobs. `length(data)` does not read the data
-  /// (https://www.sqlite.org/lang_corefunc.html#length), so this is one pass over the rows.
+  /// (SQLite's length() function), so this is one pass over the rows.
   package func statistics() throws -> Statistics {
     try db.fetchOne(
       """

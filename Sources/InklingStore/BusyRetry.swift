@@ -6,7 +6,7 @@
 // or after it gave up while the lock was about to be released: a connection that opens while
 // another runs WAL recovery or a migration (SQLITE_BUSY_RECOVERY), a journal-mode change
 // racing another process creating the same archive, a COMMIT that finds the WAL index being
-// rebuilt (https://www.sqlite.org/rescode.html#busy_recovery, https://www.sqlite.org/wal.html).
+// rebuilt (SQLITE_BUSY_RECOVERY, SQLite's "Write-Ahead Logging").
 // `BusyRetry.run` repeats such a step with jittered exponential backoff until `bound`
 // seconds have passed, then gives up with a sentence that says how long it waited, so that
 // no raw "database is locked" reaches a person while another command is simply working.
@@ -14,7 +14,7 @@
 // Invariants:
 //   1. Only steps that have no effect when they fail with SQLITE_BUSY are retried: opening,
 //      `BEGIN IMMEDIATE`, `COMMIT` (a failed COMMIT leaves the transaction open, and may be
-//      retried: https://www.sqlite.org/lang_transaction.html), single autocommit statements.
+//      retried: SQLite's "Transaction"), single autocommit statements.
 //   2. The total wait is bounded: about `bound` seconds, the busy timeouts inside it included,
 //      and the last one started before the bound may end past it.
 

@@ -1,5 +1,5 @@
 // A consistent copy of a live database with SQLite's online backup API
-// (https://www.sqlite.org/backup.html, https://www.sqlite.org/c3ref/backup_finish.html).
+// (SQLite's "Online Backup API", sqlite3_backup_step).
 //
 // Why the backup API rather than `VACUUM INTO`: it copies pages as they are (no table or
 // index is rebuilt, so it costs a sequential read and write and little CPU), it works in
@@ -10,7 +10,7 @@
 // another connection between steps starts over at the next step, and an import commits
 // twice a second, so a step-by-step backup of a large archive might never finish. Holding
 // one read transaction pins a single snapshot for the whole copy instead; in WAL mode a
-// reader never blocks writers (https://www.sqlite.org/wal.html#concurrency), so imports
+// reader never blocks writers (SQLite's "Write-Ahead Logging", "Concurrency"), so imports
 // carry on, and the copy is exactly the archive as of the moment the backup started. The
 // cost: the WAL cannot be checkpointed past that snapshot until the copy is done.
 //

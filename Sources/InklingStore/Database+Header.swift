@@ -7,7 +7,7 @@
 // closing that handle would silently drop the writer's shared lock. Another process closing
 // its last connection would then see no other user, checkpoint and delete the WAL, and the
 // writer would go on committing into the deleted file: whole batches lost
-// (https://www.sqlite.org/howtocorrupt.html#_posix_advisory_locks_canceled_by_a_separate_thread_doing_close_;
+// (SQLite's "How To Corrupt An SQLite Database File", on POSIX locks and close();
 // ConcurrencyTests.twoImportsAndAReaderOnOneArchive reproduces it).
 
 import CSQLite

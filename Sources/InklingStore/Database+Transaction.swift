@@ -4,11 +4,11 @@
 // Why `BEGIN IMMEDIATE` for writers: a deferred transaction that reads first and writes
 // later must upgrade its lock, and in WAL mode that upgrade fails at once with
 // SQLITE_BUSY_SNAPSHOT if another writer committed meanwhile; the busy timeout cannot help
-// (https://www.sqlite.org/lang_transaction.html). IMMEDIATE takes the write lock up front,
+// (SQLite's "Transaction"). IMMEDIATE takes the write lock up front,
 // where the busy timeout applies.
 //
 // Whether SQLite already rolled back (it does on some errors: SQLITE_FULL, SQLITE_IOERR,
-// SQLITE_BUSY, SQLITE_NOMEM, https://www.sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction)
+// SQLITE_BUSY, SQLITE_NOMEM, SQLite's "Response To Errors Within A Transaction")
 // is read from sqlite3_get_autocommit, never guessed.
 
 import CSQLite
@@ -106,7 +106,7 @@ extension Database {
   }
 
   /// Keeps SQLite's temporary tables and statement journals in memory (`true`) or where SQLite
-  /// puts them by default (https://www.sqlite.org/pragma.html#pragma_temp_store).
+  /// puts them by default (PRAGMA temp_store).
   ///
   /// - Throws: `StoreError`.
   package func keepTemporaryDataInMemory(_ inMemory: Bool) throws {

@@ -8,7 +8,7 @@
 //   1. Every statement handed out by `statement(_:)` is ready (reset, bindings cleared).
 //   2. `close()` finalizes the cached statements before closing the connection; statements
 //      still held elsewhere keep a "zombie" connection alive until they are released
-//      (sqlite3_close_v2, https://www.sqlite.org/c3ref/close.html), so nothing dangles.
+//      (sqlite3_close_v2), so nothing dangles.
 //   3. After `close()` every call throws; none touches a closed handle.
 
 import CSQLite
@@ -45,7 +45,7 @@ package final class Database {
   /// pragmas and migrations on top.
   /// - Parameter immutable: (`readOnly` only) tell SQLite that nothing changes the file while
   ///   it is open, so it takes no locks and needs no `-shm` file: the one way to read a WAL
-  ///   database in a folder this process cannot write (https://www.sqlite.org/uri.html#uriimmutable).
+  ///   database in a folder this process cannot write (the `immutable` URI parameter).
   /// - Throws: `StoreError` if SQLite cannot open the file.
   package init(path: String, mode: Mode, immutable: Bool = false) throws {
     _ = Self.configureSQLite
@@ -239,13 +239,13 @@ package final class Database {
     return pageSize * pageCount
   }
 
-  /// Rebuilds the file without its free pages (https://www.sqlite.org/lang_vacuum.html).
+  /// Rebuilds the file without its free pages (SQLite's VACUUM).
   ///
   /// - Throws: `StoreError`.
   package func vacuum() throws { try execute("VACUUM") }
 
   /// `PRAGMA data_version`: changes when another connection commits to the file
-  /// (https://www.sqlite.org/pragma.html#pragma_data_version); see `totalChanges`.
+  /// (PRAGMA data_version); see `totalChanges`.
   ///
   /// - Throws: `StoreError`.
   package func dataVersion() throws -> Int64 {

@@ -1,5 +1,5 @@
 // Values crossing the Swift/SQLite boundary: one enum over SQLite's five storage classes
-// (https://www.sqlite.org/datatype3.html) and a protocol for the Swift types that map onto
+// (SQLite's "Datatypes In SQLite") and a protocol for the Swift types that map onto
 // them. Never `Any`.
 
 /// A value as SQLite stores it.

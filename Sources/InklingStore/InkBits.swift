@@ -64,7 +64,7 @@ private func inkBitFunction(
     sqlite3_result_null(context)
     return
   }
-  // Text first, then its length (https://www.sqlite.org/c3ref/value_blob.html).
+  // Text first, then its length (sqlite3_value_bytes).
   let text = sqlite3_value_text(argument)
   let length = Int(sqlite3_value_bytes(argument))
   let name = UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : length)

@@ -28,7 +28,7 @@
 //     sides compare code point by code point (SQLite's substr/length/instr count code points).
 //
 // Invariant: fold is deterministic and depends on nothing but its argument (the SQL function
-// is declared SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, https://www.sqlite.org/c3ref/c_deterministic.html).
+// is declared SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS).
 // The archive stores folds (name_folded, name_gram, label_folded): a change to what fold
 // returns for any text, by this file or by a utf8proc of a later Unicode version, needs a
 // migration that refolds them, as 0014 and 0016 do.
@@ -158,7 +158,7 @@ private func foldFunction(
   }
   var folded = NameFolding.fold(text)
   guard !folded.isEmpty else {
-    // A nil pointer would be NULL, not "" (https://www.sqlite.org/c3ref/result_blob.html).
+    // A nil pointer would be NULL, not "" (sqlite3_result_blob).
     sqlite3_result_text64(context, "", 0, nil, UInt8(SQLITE_UTF8))
     return
   }

@@ -40,7 +40,7 @@
 //      trigger hidden in an older archive never runs during its upgrade.
 //   5. `truncation` trusts the header's page count only when SQLite does (the change counter
 //      equals the version-valid-for number) and only when no write-ahead log could still
-//      hold the missing pages (https://www.sqlite.org/fileformat.html#in_header_database_size).
+//      hold the missing pages (SQLite's file format, "In-header database size").
 
 import FoundationEssentials
 import InklingFormats

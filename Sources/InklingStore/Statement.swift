@@ -1,7 +1,7 @@
 // A prepared SQLite statement and the rows it yields (GRDB's `Statement`, reduced to what
 // the archive needs).
 //
-// States of a statement (https://www.sqlite.org/c3ref/stmt.html):
+// States of a statement (sqlite3_stmt):
 //   ready   — freshly prepared or reset; parameters may be bound.
 //   running — `step()` returned a row; the `Row` is valid until the next step or reset.
 //   done    — `step()` returned nil, or threw; `bind`/`execute` reset it to ready.
@@ -129,7 +129,7 @@ package final class Statement {
 
   /// Binds a copy of `bytes` as a blob (empty included) to parameter `index`.
   private func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) -> Int32 {
-    // A nil pointer would bind NULL, not an empty blob (https://www.sqlite.org/c3ref/bind_blob.html).
+    // A nil pointer would bind NULL, not an empty blob (sqlite3_bind_blob).
     guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
     return sqlite3_bind_blob64(handle, index, start, sqlite3_uint64(bytes.count), inkling_sqlite_transient())
   }
@@ -302,7 +302,7 @@ package struct Row {
 
   package func string(_ i: Int32) -> String {
     assertSelected(i)
-    // Text first, then its length (https://www.sqlite.org/c3ref/column_blob.html).
+    // Text first, then its length (sqlite3_column_bytes).
     guard let text = sqlite3_column_text(handle, i) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, i))
     return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)

@@ -1,5 +1,5 @@
 // zstd compression of blobs, whole or as a delta against a base (the base is a raw
-// "prefix": https://facebook.github.io/zstd/zstd_manual.html#Chapter14, ZSTD_CCtx_refPrefix).
+// "prefix": zstd.h, ZSTD_CCtx_refPrefix).
 //
 // Invariants:
 //   1. A delta frame's window covers prefix + content (`windowLog(covering:)`), so every

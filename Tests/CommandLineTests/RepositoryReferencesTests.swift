@@ -14,13 +14,24 @@ import Testing
   /// Folders that runs leave behind, not the repository's own files.
   static let generated: Set<String> = ["corpus-work", "__pycache__", "bench-work", "demo-work"]
 
-  /// What sends a reader outside the repository: an issue by number, or a path beside it.
+  /// What sends a reader outside the repository: an issue by number, a path beside it, or a
+  /// web address (a clone may be read offline, and the house writes no host names in).
   struct OutsideReferences {
     let issueNumber: Regex<AnyRegexOutput>
+    let webAddress: Regex<AnyRegexOutput>
+    /// Addresses that are data, not pointers: this machine (also as a script's pattern), the
+    /// made-up hosts the tests send hostile requests from, and the XML namespaces SVG names.
+    static let dataHosts = [
+      "localhost", "127.0.0.1", "127\\.", "[::1]", "0.0.0.0", "HOST", "example.com", "evil", "www.w3.org/2000/",
+      "www.w3.org/1999/",
+    ]
     /// Spelled in two pieces so that this file does not name them itself.
     let paths = [(".." + "/shared", "a path beside the repository"), ("/" + "work/", "a path outside the repository")]
 
-    init() throws { issueNumber = try Regex(#"\b[Ii]ssues? #?[0-9]+|\(#[0-9]+\)"#) }
+    init() throws {
+      issueNumber = try Regex(#"\b[Ii]ssues? #?[0-9]+|\(#[0-9]+\)"#)
+      webAddress = try Regex(#"https?://([A-Za-z0-9\[][^\s)"'`>]*)"#)
+    }
 
     /// The references outside the repository in one line of text, described.
     func find(in line: Substring) -> [String] {
@@ -30,6 +41,13 @@ import Testing
         found.append("an issue number, \"\(line[match.range])\"")
       }
       for (path, what) in paths where line.contains(path) { found.append("\(what), \"\(path)\"") }
+      if line.contains("://") {
+        for match in line.matches(of: webAddress) {
+          let address = line[match.range]
+          let host = address.drop { $0 != "/" }.dropFirst(2)
+          if !Self.dataHosts.contains(where: { host.hasPrefix($0) }) { found.append("a web address, \"\(address)\"") }
+        }
+      }
       return found
     }
   }
@@ -79,11 +97,13 @@ import Testing
       "// Names are isolated (\(issue) 30): a name", "/// \(issue.capitalized) 31, item 4: the newest",
       "# (\(issue)s 3 and 4)", "echo \"- Target (\(issue) 3): indexing\"", "// see \(number)",
       "// (" + ".." + "/shared/docs/pkdrawing-format.md)", "# cp /" + "work/shared/samples .",
+      "// (https:" + "//www.sqlite.org/wal.html)", "// see http:" + "//howard.example.net/dates",
     ]
     for line in offending { #expect(!check.find(in: line[...]).isEmpty, "\(line)") }
     let fine = [
       "Issue.record(\"expected help\")", "// (UAX #9, X6a)", "\"reverts to #1\"", "// docs/decisions.md",
-      "// the issue is the archive's size", "let tissue = 3",
+      "// the issue is the archive's size", "let tissue = 3", "let url = \"http://127.0.0.1:\\(port)/\"",
+      "xmlns=\"http://www.w3.org/2000/svg\"", "try RequestTarget(\"http://example.com/\")",
     ]
     for line in fine { #expect(check.find(in: line[...]).isEmpty, "\(line)") }
   }

@@ -80,7 +80,7 @@ enum SchemaListing {
 
     /// The statements of `sql`, each with the text before it (spaces and comments), split at
     /// the ends of lines where SQLite's own tokenizer says a statement is complete
-    /// (sqlite3_complete, https://www.sqlite.org/c3ref/complete.html), so that trigger bodies
+    /// (sqlite3_complete), so that trigger bodies
     /// and their semicolons stay whole. The migrations put one statement per line at most.
     private func statements(of sql: String) throws -> [(leading: String, statement: String)] {
       var result: [(String, String)] = []

@@ -3,7 +3,7 @@
 // it is read (a copy of a few kilobytes and a CRC, microseconds) instead of being cached.
 //
 // Chunks go right after IHDR, where libpng writes its own text chunks
-// (https://www.w3.org/TR/png-3/#5ChunkOrdering: tEXt and iTXt may be anywhere between IHDR
+// (the PNG specification, "Chunk ordering": tEXt and iTXt may be anywhere between IHDR
 // and IEND). ASCII values are tEXt, anything else iTXt in UTF-8, as PNG.encode does.
 
 enum PNGText {

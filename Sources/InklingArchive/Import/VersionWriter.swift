@@ -93,7 +93,7 @@ final class VersionWriter {
     // Statement journals in memory. Each file's savepoint, and the savepoint of a batch's
     // index rows, keep a copy of every page they first change; past 64 KiB SQLite spills
     // those copies to a temporary file, one write call per page, for every file imported
-    // (https://www.sqlite.org/tempfiles.html, "Statement Journal Files"). A savepoint's
+    // (SQLite's "Temporary Files Used By SQLite", "Statement Journal Files"). A savepoint's
     // copies are a few hundred kilobytes, a batch's index rows' a few megabytes at most, all
     // freed at its release.
     try database.keepTemporaryDataInMemory(true)

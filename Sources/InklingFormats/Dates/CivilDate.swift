@@ -1,8 +1,8 @@
 // Dates and times of day as a wall calendar and clock show them, with no time zone: the
 // proleptic Gregorian calendar (ISO 8601's, and SQLite's), counted in days from 1970-01-01 by
 // Howard Hinnant's days_from_civil and civil_from_days
-// (http://howardhinnant.github.io/date_algorithms.html), so that file-name stamps, JSON dates
-// and local time need no calendar object or time zone database.
+// ("chrono-Compatible Low-Level Date Algorithms"), so that file-name stamps, JSON dates and
+// local time need no calendar object or time zone database.
 //
 // Invariants: `month` is 1...12 and `day` 1...the month's length (the failable initializer
 // refuses anything else, and the arithmetic keeps it so); `hour` 0...23, `minute` and

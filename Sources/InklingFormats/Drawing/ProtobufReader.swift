@@ -1,5 +1,5 @@
 // A bounds-checked reader of the Protocol Buffers wire format
-// (https://protobuf.dev/programming-guides/encoding/), enough to decode PencilKit drawings.
+// (the Protocol Buffers "Encoding" guide), enough to decode PencilKit drawings.
 //
 // Invariants:
 //  1. `position <= end <= buffer.count` at all times; every read checks the bytes it needs

@@ -1,4 +1,4 @@
-// XXH64 (https://github.com/Cyan4973/xxHash/blob/dev/doc/xxhash_spec.md): a fast,
+// XXH64 (the xxHash specification, xxhash_spec.md): a fast,
 // well-distributed, *unseeded-by-process* 64-bit hash. Swift's `Hasher` is seeded per process,
 // so it cannot make fingerprints that are stored in an archive and compared later.
 //

@@ -3,7 +3,7 @@
 // (name, version_count, latest_saved_ms, deleted_ms, id) of drafts with versions.
 //
 //   driven  — candidates (DraftCandidates) as the outer loop, `CROSS JOIN draft` (CROSS JOIN fixes
-//             the order, https://www.sqlite.org/optoverview.html#crossjoin), then sort.
+//             the order, SQLite's query optimizer overview), then sort.
 //   walk    — drafts in the sort's own index, stopping after `limit`; optionally only up to a
 //             bound, or only past one (the rest of a bounded walk).
 //   periods — newest first for a query that needs a version before U: one part per span class
@@ -229,7 +229,7 @@ package enum DraftSearchSQL {
 
   /// Readies `db` for searches. Searches read rows scattered over the file (a driver's drafts,
   /// their versions); through the connection's 2 MB page cache each is a read() of a page the
-  /// OS already holds. Mapped, it is a memory access (https://www.sqlite.org/mmap.html). Only
+  /// OS already holds. Mapped, it is a memory access (SQLite's "Memory-Mapped I/O"). Only
   /// for searching connections: an import's readers keep their memory flat. SQLite caps the
   /// size (2 GB on Debian).
   ///

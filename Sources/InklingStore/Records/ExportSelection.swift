@@ -1,7 +1,7 @@
 // What an export writes, kept in the connection's temporary database so that memory stays
 // flat at any archive size: the versions chosen, then the file name each gets. SQLite keeps
 // temporary tables in its page cache and spills them to a temporary file past it
-// (https://www.sqlite.org/tempfiles.html), and a read-only connection may still write its
+// (SQLite's "Temporary Files Used By SQLite"), and a read-only connection may still write its
 // TEMP schema, so a read-only export can use them.
 //
 // Two orders: names are handed out in the order versions were archived (version id, the rule

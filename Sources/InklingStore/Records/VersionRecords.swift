@@ -191,7 +191,7 @@ package enum VersionRecords {
   /// the same row as updating it after each of them, in order.
   package static func add(_ tally: DraftTally, in db: Database) throws {
     guard tally.count > 0 else { return }
-    // Every expression reads the row as it was (https://www.sqlite.org/lang_update.html), so
+    // Every expression reads the row as it was (SQLite's UPDATE), so
     // the newest version is chosen against the old latest_saved_ms. Ties on the save time go
     // to the later insert, as the newest file wins in the app; the tally's newest is already
     // its latest insert of the highest save time, and it comes after the row's.
