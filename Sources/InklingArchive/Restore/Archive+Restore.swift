@@ -190,7 +190,11 @@ extension Archive {
     guard FolderNaming.safeName(row.fileName, fallback: "") == row.fileName, let parsed = DraftFileName(row.fileName),
       parsed.draftName != row.draftName
     else { return row.fileName }
-    return parsed.renamed(to: row.draftName)
+    // A name as long as a file allows leaves no room for the stamp: the name is cut (on a
+    // character boundary), never the date that tells the versions apart.
+    var name = row.draftName
+    while parsed.renamed(to: name).utf8.count > FolderNaming.maximumNameBytes, !name.isEmpty { name.removeLast() }
+    return parsed.renamed(to: name)
   }
 
   /// The name a version's file gets in a folder that `naming` hands names out for (or alone
