@@ -190,11 +190,7 @@ extension Archive {
     guard FolderNaming.safeName(row.fileName, fallback: "") == row.fileName, let parsed = DraftFileName(row.fileName),
       parsed.draftName != row.draftName
     else { return row.fileName }
-    // A name as long as a file allows leaves no room for the stamp: the name is cut (on a
-    // character boundary), never the date that tells the versions apart.
-    var name = row.draftName
-    while parsed.renamed(to: name).utf8.count > FolderNaming.maximumNameBytes, !name.isEmpty { name.removeLast() }
-    return parsed.renamed(to: name)
+    return parsed.renamed(to: row.draftName)
   }
 
   /// The name a version's file gets in a folder that `naming` hands names out for (or alone
