@@ -40,6 +40,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case noSuchDraft(name: String, suggestions: [String])
   /// The draft has `versionCount` versions, fewer than `number`.
   case noSuchVersion(draft: String, number: Int, versionCount: Int)
+  /// Version 1 of the draft was asked to be compared with the one before it.
+  case noEarlierVersion(draft: String)
   /// No version has this id (VersionID): it was never archived, or was removed since.
   case noVersionWithID(VersionID)
   /// No draft has this id (DraftID): it was never archived, or was purged or merged since.
@@ -194,7 +196,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case compressionLevel(Int)
     /// A page of drafts holds 1 to `Archive.draftPageLimit` drafts.
     case pageSize(Int)
-    /// A new name (`rename`) the app could not have saved a draft under.
+    /// A new name (`rename`) no file could carry.
     case draftName(String, DraftNameProblem)
     /// A time-lapse option out of range.
     case timelapse(TimelapseArgument)
@@ -202,15 +204,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// Why a name cannot be given to a draft (`ArchiveError.InvalidArgument.draftName`).
   public enum DraftNameProblem: Sendable, Equatable {
-    /// Nothing but spaces, or nothing at all.
-    case empty
-    /// `.` or `..`, which are folders' names, not drawings'.
-    case dots
-    /// Spaces before or after the name, which nobody sees in a list.
-    case surroundingSpace
-    /// A tab, newline or other control character.
-    case controlCharacter
-    /// Its file (`NAME-2025-10-05T14:03:12Z.inkling`) would be longer than 255 bytes.
+    /// Its file (`NAME.inkling`) would be longer than 255 bytes, so no file could carry it.
     case fileNameTooLong(bytes: Int)
   }
 
@@ -253,6 +247,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       "no draft named \(Quoted.name(name))"
         + (suggestions.isEmpty ? "" : "; nearest: " + suggestions.joined(separator: ", "))
     case .noSuchVersion(let draft, let number, let count): "\(Quoted.name(draft)) has \(count) versions, not \(number)"
+    case .noEarlierVersion(let draft): "version 1 of \(Quoted.name(draft)) has no version before it"
     case .noVersionWithID(let id): "no version with id \(id)"
     case .noDraftWithID(let id): "no draft with id \(id)"
     case .noVersionSavedBy(let draft, let date, _): "\(Quoted.name(draft)) has no version saved by \(date)"

@@ -61,9 +61,11 @@ extension ArchiveError {
       suggestions.isEmpty
         ? "no draft named \(Quoted.name(name)) in the archive; `inkling-archive list` shows the names"
         : "no draft named \(Quoted.name(name)) in the archive; did you mean "
-          + Self.alternatives(suggestions.map(Quoted.name)) + "?"
+          + Self.alternatives(suggestions.map { Self.suggested($0, typed: name) }) + "?"
     case .noSuchVersion(let draft, let number, let count):
       "\(Quoted.name(draft)) has \(Plural.count(count, "version")); there is no version \(number)"
+    case .noEarlierVersion(let draft):
+      "\(Quoted.name(draft)) has no version before version 1 to compare it with; `history` shows its versions"
     case .noVersionWithID(let id): "there is no version with id \(id) in the archive"
     case .noDraftWithID(let id): "there is no draft with id \(id) in the archive"
     case .noVersionSavedBy(let draft, _, let firstSaved):
@@ -249,12 +251,8 @@ extension ArchiveError {
 
   private static func sentence(_ name: String, _ problem: ArchiveError.DraftNameProblem) -> String {
     switch problem {
-    case .empty: "a draft needs a name that is not empty"
-    case .dots: "\(Quoted.name(name)) is a folder's name, not a draft's; choose another"
-    case .surroundingSpace: "\(Quoted.name(name)) has spaces around it; give the name without them"
-    case .controlCharacter: "\(Quoted.name(name)) holds a tab, newline or other control character; leave it out"
     case .fileNameTooLong(let bytes):
-      "\(Quoted.name(String(name.prefix(40)) + "…")) is too long: its files would have names of \(bytes) bytes, "
+      "\(Quoted.name(String(name.prefix(40)) + "…")) is too long: a file named with it would have \(bytes) bytes, "
         + "and file systems allow 255"
     }
   }
@@ -284,6 +282,11 @@ extension ArchiveError {
   }
 
   /// `"a"`, `"a" or "b"`, `"a", "b" or "c"`.
+  /// A suggested name, and what differs from the typed one when that cannot be seen.
+  private static func suggested(_ suggestion: String, typed: String) -> String {
+    Quoted.name(suggestion) + (InvisibleDifference.between(typed, suggestion).map { " (which \($0))" } ?? "")
+  }
+
   private static func alternatives(_ items: [String]) -> String {
     items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
   }

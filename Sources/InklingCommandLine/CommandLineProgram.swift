@@ -24,19 +24,26 @@ package struct CommandLineProgram: Sendable {
   package let root: CommandSpec
   private let output: @Sendable (String) -> Void
   private let errorOutput: @Sendable (String) -> Void
+  private let parseErrorJSON: (@Sendable (_ arguments: [String], _ message: String) -> String?)?
 
   /// - Parameters:
   ///   - output, errorOutput: where stdout and stderr text go (tests capture them).
+  ///   - parseErrorJSON: for a command line that does not parse, the error as the program's
+  ///     JSON when the arguments ask for JSON output (nil otherwise), written to `output`
+  ///     before the usual lines on `errorOutput`; the command says the errors of a command
+  ///     line that parsed itself.
   package init(
     root: CommandSpec,
     output: @escaping @Sendable (String) -> Void = StandardStreams.writeOutput,
-    errorOutput: @escaping @Sendable (String) -> Void = StandardStreams.writeError
+    errorOutput: @escaping @Sendable (String) -> Void = StandardStreams.writeError,
+    parseErrorJSON: (@Sendable (_ arguments: [String], _ message: String) -> String?)? = nil
   ) {
     // A malformed tree is our bug; catch it in every debug run and test.
     assert(root.problems().isEmpty, "command tree: \(root.problems().joined(separator: "; "))")
     self.root = root
     self.output = output
     self.errorOutput = errorOutput
+    self.parseErrorJSON = parseErrorJSON
   }
 
   /// Parses `arguments` (program name excluded), runs the command, returns the exit status.
@@ -47,6 +54,7 @@ package struct CommandLineProgram: Sendable {
     do {
       outcome = try ArgumentParser(root: root).parse(arguments)
     } catch {
+      if let line = parseErrorJSON?(arguments, error.message) { output(line) }
       errorOutput(VisibleText.of(error.rendered(root: root)))
       return ExitStatus.usage
     }

@@ -13,9 +13,15 @@ import InklingFormats
 /// People-facing formats.
 package enum Format {
   /// `yyyy-MM-dd HH:mm:ss` in the system's local time ($TZ, else /etc/localtime), the one
-  /// that dates typed into `list` and `search` are read in (LocalTime).
+  /// that dates typed into `list` and `search` are read in (LocalTime); `.250` follows when
+  /// the date has milliseconds, so two saves in one second, and the date `restore --at`
+  /// needs to tell them apart, show as they are.
   package static func date(_ date: Date) -> String {
-    LocalTime(nil).civil(at: Int64(date.timeIntervalSince1970.rounded(.down))).text(seconds: true)
+    let (seconds, milliseconds) = ISO8601UTC.parts(date)
+    let text = LocalTime(nil).civil(at: Int64(seconds)).text(seconds: true)
+    guard milliseconds != 0 else { return text }
+    let digits = String(milliseconds)
+    return text + "." + String(repeating: "0", count: 3 - digits.count) + digits
   }
 
   package static func bytes(_ count: Int64) -> String {

@@ -6,7 +6,7 @@
 //
 // Numbers: integers as integers; Doubles with Swift's shortest round-trip description
 // ("0.1", "1e-05", "3.0"), all valid JSON numbers; NaN and ±infinity, which JSON cannot
-// express, as null. Dates: ISO 8601 UTC, whole seconds unless `fractionalSeconds`.
+// express, as null. Dates: ISO 8601 UTC, with milliseconds when they are not 0 (always with `fractionalSeconds`).
 
 import FoundationEssentials
 import InklingFormats
@@ -16,7 +16,8 @@ package struct JSONWriter: Sendable {
   package var prettyPrinted: Bool
   /// Writes non-ASCII characters as \u escapes instead of UTF-8.
   package var escapesNonASCII: Bool
-  /// Writes dates with milliseconds: `2025-10-05T14:03:22.250Z`.
+  /// Writes every date with milliseconds (`2025-10-05T14:03:22.000Z`), not only those that
+  /// have some.
   package var fractionalSeconds: Bool
 
   package init(

@@ -56,8 +56,9 @@ import Testing
     #expect(marks?.first?["version"] as? Int == 2)
     let frames = try #require(report?["frames"] as? Int)
     let frame = try #require(marks?.first?["frame"] as? Int)
-    #expect(frame >= 0 && frame < frames)
-    #expect(marks?.first?["seconds"] as? Double == Double(frame) / 5)
+    // Numbered from 1, as the frame files are.
+    #expect(frame >= 1 && frame <= frames)
+    #expect(marks?.first?["seconds"] as? Double == Double(frame - 1) / 5)
   }
 
   /// TIME is one grammar for --duration and --hold: decimal numbers and the units h, min (or

@@ -193,7 +193,10 @@ import Testing
     #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
     #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)
     #expect(try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128).cached)
-    #expect(throws: ArchiveError.self) { _ = try archive.render(draft: "Opaque") }
+    // Its share image is the placeholder too, saying why.
+    let shared = try archive.renderPicture(draft: "Opaque", scale: 1)
+    #expect(shared.unreadable != nil)
+    #expect(try PNG.decode(shared.png).pixel(x: 0, y: 0) == (0, 128, 0, 255))
   }
 
   @Test func aDrawingThatIsNotIndexedYetGetsTheSameKey() throws {

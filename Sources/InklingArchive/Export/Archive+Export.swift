@@ -320,14 +320,11 @@ extension Archive {
       size: 0, sha256: [], renamedFrom: nil)
     let png: [UInt8]
     do {
-      png = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing).png
-    } catch .unreadableDrawing(_, _, let reason) {
-      // As a thumbnail or a contact sheet shows it: the folder keeps one picture per file.
-      png = try pictureRenderer.picture(
-        of: nil, background: row.background, .shareImage(scale: options.pictureScale),
-        text: PictureRenderer.text(of: info)
-      ).png
-      writer.problem(.placeholderPicture, file, reason)
+      let picture = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing)
+      png = picture.png
+      // The placeholder, as a thumbnail or a contact sheet shows it: the folder keeps one
+      // picture per file.
+      if let reason = picture.unreadable { writer.problem(.placeholderPicture, file, reason) }
     } catch {
       guard let detail = Self.damage(error) else { throw error }
       writer.problem(.damaged, file, detail)

@@ -98,6 +98,13 @@ struct FolderNaming {
       String.UnicodeScalarView(cleaned.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "_" : $0 }))
     if cleaned.isEmpty || cleaned == "." || cleaned == ".." { cleaned = fallback() }
     guard cleaned.utf8.count > maximumNameBytes else { return cleaned }
+    // A draft's file keeps its date and suffix, which tell its versions apart: its name is
+    // what is cut (a draft may be called anything a file name up to 255 bytes holds, and
+    // its renamed files add the date).
+    if let parsed = DraftFileName(cleaned), parsed.tail.utf8.count < maximumNameBytes / 2 {
+      let name = String(String.UnicodeScalarView(cleaned.unicodeScalars.dropLast(parsed.tail.unicodeScalars.count)))
+      return fit(name, reserving: parsed.tail) + parsed.tail
+    }
     let (stem, ext) = split(cleaned)
     return fit(stem, reserving: ext) + ext
   }

@@ -29,8 +29,11 @@ extension Archive {
   /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
   /// Not cached: exports are large and asked for rarely.
   ///
+  /// A drawing that does not decode gives the placeholder thumbnails show (its background
+  /// with a crossed-out frame), as every picture of it does, and `Picture.unreadable` says why.
+  ///
   /// - Throws: `ArchiveError.invalidArgument` when `scale` is not in 0 < S ≤ 16; `.noSuchDraft`,
-  ///   `.noSuchVersion`, or `.unreadableDrawing` when its drawing does not decode.
+  ///   `.noSuchVersion`.
   public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
     throws(ArchiveError) -> [UInt8]
   {
@@ -62,21 +65,25 @@ extension Archive {
     } else {
       read = try storeCall { try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes) }
     }
-    let drawing: Drawing
+    let drawing: Drawing?
+    var unreadable: String?
     switch PictureRenderer.decode(read) {
     case .success(let decoded): drawing = decoded
     case .failure(let undecodable):
-      throw .unreadableDrawing(draft: info.draftName, version: info.number, reason: undecodable.reason)
+      drawing = nil
+      unreadable = undecodable.reason
     }
     let picture = try pictureRenderer.picture(
       of: drawing, background: row.background, .shareImage(scale: scale), text: PictureRenderer.text(of: info))
     return Picture(
-      png: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale)
+      png: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale,
+      unreadable: unreadable)
   }
 
   /// `2025-10-05T14:03:12Z`, the app's own stamp format (seconds; UTC).
   static func iso8601(milliseconds: Int64) -> String {
-    ISO8601UTC.string(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    let fraction = (milliseconds % 1000 + 1000) % 1000
+    return ISO8601UTC.string(Date(timeIntervalSince1970: Double((milliseconds - fraction) / 1000)))
   }
 
   /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only

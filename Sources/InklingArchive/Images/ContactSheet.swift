@@ -77,6 +77,14 @@ extension Archive {
   public func contactSheet(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [UInt8] {
+    try contactSheetPicture(drafts: names, size: size, columns: columns, timeZone: timeZone).png
+  }
+
+  /// The contact sheet (`contactSheet`) and the drafts whose newest drawing does not decode,
+  /// shown by the placeholder thumbnails show, in the sheet's order.
+  public func contactSheetPicture(
+    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
+  ) throws(ArchiveError) -> (png: [UInt8], placeholders: [String]) {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
     }
@@ -159,7 +167,8 @@ extension Archive {
       ("Creation Time", Self.iso8601(milliseconds: newest)),
     ]
     do {
-      return try PNG.encode(sheet, text: chunks)
+      let placeholders = zip(versions, jobs).filter { $0.1.contentHash == nil }.map(\.0.name)
+      return (try PNG.encode(sheet, text: chunks), placeholders)
     } catch {
       throw .imageEncoding(detail: "\(error)")
     }

@@ -34,8 +34,7 @@ extension Archive {
   /// ```
   /// - Throws: `ArchiveError.noSuchDraft`; `.draftExists` when `new` exists and `merge` is
   ///   false; `.draftInTrash` when either draft is in the trash; `.invalidArgument` for a
-  ///   name the app could not have saved (`draftName`: empty, `.` or `..`, spaces around it,
-  ///   a control character, a file name over 255 bytes); `.openedReadOnly`.
+  ///   name no file could carry (`draftName`: `NAME.inkling` over 255 bytes); `.openedReadOnly`.
   @discardableResult
   public func rename(draft old: String, to new: String, merge: Bool = false) throws(ArchiveError) -> RenameResult {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
@@ -67,17 +66,13 @@ extension Archive {
     }
   }
 
-  /// What keeps `name` from being a name given by hand: the app saves a draft as
-  /// `NAME-STAMP.inkling` in a file system's folder, and a person reads it in a list. Imported
-  /// names are kept whatever they are (they are the files' own); a new name should be one the
-  /// app could have written.
+  /// What keeps `name` from being a draft's name: only its length, when no file, not even
+  /// `NAME.inkling`, could carry it. Any name import takes from a file is one rename gives:
+  /// a draft imported as ` Cat` or `.` can be merged into and renamed back to. (An empty name
+  /// is `Untitled` before it comes here, as the app names a draft without one.)
   static func problem(withNewName name: String) -> ArchiveError.DraftNameProblem? {
-    if name.allSatisfy(\.isWhitespace) { return .empty }
-    if name == "." || name == ".." { return .dots }
-    if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return .controlCharacter }
-    if name.first!.isWhitespace || name.last!.isWhitespace { return .surroundingSpace }
-    let bytes = name.utf8.count + "-2025-10-05T14:03:12Z.inkling".utf8.count
-    if bytes > 255 { return .fileNameTooLong(bytes: bytes) }
+    let bytes = name.utf8.count + ".inkling".utf8.count
+    if bytes > FolderNaming.maximumNameBytes { return .fileNameTooLong(bytes: bytes) }
     return nil
   }
 }

@@ -67,8 +67,10 @@ public struct SkippedVersion: Sendable, Equatable {
 /// Where a save shows in a time-lapse: the first frame with that version's drawing done.
 public struct TimelapseMark: Sendable, Equatable {
   public var version: Int
+  /// 1 for the first frame, as `--frames` numbers its files (`00001.png`) and as versions
+  /// are numbered.
   public var frame: Int
-  /// The frame's time in the video, `frame / fps`.
+  /// The frame's time in the video, `(frame - 1) / fps`.
   public var seconds: Double
 }
 
@@ -215,7 +217,8 @@ extension Archive {
       seconds: seconds, strokes: plan.drawnStrokes, skipped: skipped,
       evenPace: plan.evenPace,
       marks: zip(replayed, plan.saveFrames).map {
-        TimelapseMark(version: $0, frame: $1, seconds: Double($1) / Double(plan.fps))
+        // The plan counts frames from 0; a person and the frame files count from 1.
+        TimelapseMark(version: $0, frame: $1 + 1, seconds: Double($1) / Double(plan.fps))
       })
     return (plan, summary)
   }

@@ -2,11 +2,12 @@
 
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 
 enum Common {
   /// A draft's name, completed from the archive's names.
   static let draft = Argument(
-    "DRAFT", .text, help: "The draft's name, exactly (as `list` shows it).",
+    "DRAFT", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
     completion: .command(["list", "--paths", "--null"]))
 
   /// `--version N`, as `history` numbers versions.
@@ -27,5 +28,17 @@ enum Common {
   /// `--source LABEL`, where imported versions came from.
   static func source(_ help: String) -> Option<String?> {
     Option("source", valueName: "LABEL", .text, help: help)
+  }
+}
+
+extension ValueKind where Value == String {
+  /// A draft's name as typed, or as printed: a name shown quoted and escaped (`"x\u{202E}y"`,
+  /// Quoted) given back exactly so, quotes and all, is the name it stands for. Only a text
+  /// that is the very form Quoted prints for some name is read so: a draft really called
+  /// `"Cat"`, which is printed `"\"Cat\""`, is still reached by `"Cat"` as typed.
+  static var draftName: ValueKind {
+    ValueKind(
+      expected: "a draft's name", format: { $0 },
+      parse: { text in Quoted.unescaped(text).flatMap { Quoted.display($0) == text ? $0 : nil } ?? text })
   }
 }

@@ -23,7 +23,8 @@ struct ContactSheetCommand: Command {
       version with its name and save time. Names are drawn in every script (accents, \
       Cyrillic, CJK, Arabic right to left, colour emoji) with the Noto fonts of Debian's \
       fonts-noto-core, fonts-noto-cjk and fonts-noto-color-emoji, and cut with "…" when wider \
-      than a thumbnail; a character whose font is not installed shows as a box.
+      than a thumbnail; a character whose font is not installed shows as a box. \
+      \(PicturePlaceholder.help)
 
       Examples:
         inkling-archive contact-sheet -o all.png
@@ -51,12 +52,19 @@ struct ContactSheetCommand: Command {
     // The same filters as `list`, answered by the library (a draft matches as it would there).
     let drafts = try archive.drafts(matching: filters.query)
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
-    let png = try archive.contactSheet(drafts: drafts.map(\.name), size: size, columns: columns)
+    let (png, placeholders) = try archive.contactSheetPicture(drafts: drafts.map(\.name), size: size, columns: columns)
     try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
     let (width, height) = PNG.size(of: png) ?? (0, 0)
     context.report(
       ["path": .string(output.path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
       "\(Quoted.text(output.path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
+    guard placeholders.isEmpty else {
+      context.printError(
+        "note: the newest drawing of \(placeholders.map(Quoted.name).joined(separator: ", ")) does not decode; "
+          + "the sheet shows \(placeholders.count == 1 ? "it" : "each") as a placeholder: its background with a crossed-out frame"
+      )
+      return ExitStatus.someInputsRejected
+    }
     return ExitStatus.success
   }
 }

@@ -4,21 +4,27 @@ import InklingFormats
 import InklingPresentation
 
 struct DiffCommand: Command {
-  static let from = Argument("A", .positive, help: "The earlier version number, as `history` shows it.")
-  static let to = Argument("B", .positive, help: "The later version number.")
+  static let from = Argument(
+    "A", .positive, optional: (),
+    help: "The earlier version number, as `history` shows it; alone, the version whose changes to show.")
+  static let to = Argument("B", .positive, optional: (), help: "The later version number.")
 
   static let name = "diff"
 
   static let spec = CommandSpec(
     name, abstract: "Compare two versions of a draft.",
-    discussion:
-      "Shows strokes added, removed, hidden (erased whole) and partly erased (cut by the pixel eraser), "
-      + "and any change of background colour.",
+    discussion: """
+      Shows strokes added, removed, hidden (erased whole) and partly erased (cut by the pixel \
+      eraser), and any change of background colour. As `git show` shows a commit against its \
+      parent: `diff DRAFT` shows what the newest version changed (against the one before it), \
+      `diff DRAFT N` what version N changed (N - 1 against N), and `diff DRAFT A B` compares \
+      any two.
+      """,
     arguments: [Common.draft.spec, from.spec, to.spec])
 
   let draft: String
-  let from: Int
-  let to: Int
+  let from: Int?
+  let to: Int?
 
   init(_ parsed: ParsedArguments) throws {
     draft = try parsed.value(Common.draft)
@@ -27,15 +33,21 @@ struct DiffCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let diff = try context.open(.readOnly).diff(draft: draft, from: from, to: to)
+    let archive = try context.open(.readOnly)
+    let diff =
+      if let from, let to {
+        try archive.diff(draft: draft, from: from, to: to)
+      } else {
+        try archive.diff(draft: draft, changesOf: from)
+      }
     if context.json {
       context.printJSON(diff.json)
       return ExitStatus.success
     }
     context.print(
-      "\(Quoted.display(diff.from.draftName)): version \(from) → \(to): \(diff.added.count) added, "
-        + "\(diff.removed.count) removed, \(diff.hidden.count) hidden, \(diff.unhidden.count) shown again, "
-        + "\(diff.partlyErased.count) partly erased")
+      "\(Quoted.display(diff.from.draftName)): version \(diff.from.number) → \(diff.to.number): "
+        + "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.hidden.count) hidden, "
+        + "\(diff.unhidden.count) shown again, \(diff.partlyErased.count) partly erased")
     if let change = diff.backgroundChange {
       context.print("background \(Format.color(change.from)) → \(Format.color(change.to))")
     }

@@ -8,7 +8,9 @@ struct ExportCommand: Command {
     "query", valueName: "QUERY", .text, help: "Only drafts that QUERY finds, in the language of `search`.")
   static let to = Option("to", valueName: "DIR", .folder, required: (), help: "The folder to write into (created).")
   static let allVersions = Flag("all-versions", help: "Every version of each draft, not only the newest.")
-  static let png = Flag("png", help: "Also write each version's share image beside its file, as NAME.png.")
+  static let png = Flag(
+    "png",
+    help: "Also write each version's share image beside its file, as NAME.png. " + PicturePlaceholder.help)
 
   static let name = "export"
 
@@ -101,7 +103,9 @@ struct ExportCommand: Command {
       }
       if let status = StopSignals.exitStatus(after: StopSignals.received, workHasAnEnd: true) { return status }
     }
-    return report.isComplete ? ExitStatus.success : ExitStatus.someInputsRejected
+    // A placeholder picture is written, but is not the drawing (PicturePlaceholder).
+    let placeholders = report.problems.contains { $0.kind == .placeholderPicture }
+    return report.isComplete && !placeholders ? ExitStatus.success : ExitStatus.someInputsRejected
   }
 
   static func describe(_ problem: ExportReport.Problem) -> String {

@@ -8,6 +8,16 @@ import InklingCommandLine
 import InklingFormats
 import InklingPresentation
 
+/// What every picture command says of a drawing that does not decode: the one behaviour of
+/// `thumbnail`, `render`, `contact-sheet` and `export --png`. The file is written whole (a grid
+/// or a folder of pictures keeps its place for it), but it is not the drawing, so a script
+/// is told by the exit status, as it is of any file not made as asked.
+enum PicturePlaceholder {
+  static let help =
+    "A drawing that does not decode is drawn as a placeholder (its background with a crossed-out frame), "
+    + "the command says so on standard error, and it exits 1."
+}
+
 /// The values `thumbnail` and `render` read alike: which version to draw, and where its PNG goes.
 struct PictureRequest {
   let draft: String
@@ -63,13 +73,14 @@ extension CommandContext {
     }
   }
 
-  /// What was written (JSON, or a line), and a note when the drawing did not decode.
-  func report(_ picture: Picture, to output: OutputTarget) {
+  /// What was written (JSON, or a line), and a note when the drawing did not decode; the
+  /// exit status (1 for a placeholder, PicturePlaceholder).
+  func report(_ picture: Picture, to output: OutputTarget) -> Int32 {
     let version = picture.version
     if let problem = picture.unreadable {
       printError(
         "note: the drawing of \(Quoted.name(version.draftName)) version \(version.number) does not decode "
-          + "(\(problem)); the picture shows its background with a crossed-out frame")
+          + "(\(problem)); the picture is a placeholder: its background with a crossed-out frame")
     }
     report(
       [
@@ -80,5 +91,6 @@ extension CommandContext {
       "\(Quoted.text(output.path))  (\(Quoted.display(version.draftName)), version \(version.number), "
         + "saved \(Format.date(version.saved)), \(picture.width) × \(picture.height) px)",
       dataTo: output)
+    return picture.unreadable == nil ? ExitStatus.success : ExitStatus.someInputsRejected
   }
 }

@@ -5,9 +5,10 @@ import InklingPresentation
 
 struct RenameCommand: Command {
   static let old = Argument(
-    "OLD", .text, help: "The draft's name, exactly (as `list` shows it).",
+    "OLD", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
     completion: .command(["list", "--paths", "--null"]))
-  static let new = Argument("NEW", .text, help: "Its new name; a `/` becomes `-`, as in the app.")
+  static let new = Argument(
+    "NEW", .draftName, help: "Its new name (a name as `list` prints one, in quotes, is read back); a `/` becomes `-`.")
   static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")
 
   static let name = "rename"
@@ -18,8 +19,10 @@ struct RenameCommand: Command {
       Files restored or exported afterwards carry the new name (the files' contents do not \
       hold it). A NEW that another draft has is refused unless --merge, which joins the two \
       histories in save-time order; a file that is in both is kept once. NEW is made a name \
-      the app could save (/ becomes -); a name of . or .., with spaces around it, with a \
-      control character, or too long for its files' names (255 bytes with the date) is refused.
+      the app could save (/ becomes -, an empty name Untitled); any name import takes from a \
+      file is accepted (spaces around it, . and .. included), and only one too long for a file \
+      name (NEW.inkling over 255 bytes) is refused. A restored file keeps its date, and the \
+      name is cut to fit when the two are over 255 bytes.
 
       Examples:
         inkling-archive rename "Plan-B" "Plan C"

@@ -17,7 +17,7 @@ struct RenderCommand: Command {
     name, abstract: "Write a draft as the app's full-size share image (PNG).",
     discussion: """
       The image is what the app shares: the drawing's bounds grown by 8 points, over its \
-      background colour, at S pixels per point.
+      background colour, at S pixels per point. \(PicturePlaceholder.help)
 
       Examples:
         inkling-archive render Cat -o cat.png
@@ -42,7 +42,6 @@ struct RenderCommand: Command {
         "note: at scale \(Format.number(scale)) the image would be larger than \(Format.count(RenderGeometry.maxDimension)) "
           + "pixels a side; it is drawn at scale \(Format.number(used))")
     }
-    context.report(picture, to: request.output)
-    return ExitStatus.success
+    return context.report(picture, to: request.output)
   }
 }

@@ -16,7 +16,7 @@ struct ThumbnailCommand: Command {
     discussion: """
       The picture is the draft-list thumbnail of the app: the drawing fitted into a square \
       over its background colour. Thumbnails are cached in the archive, so asking again is \
-      quick. A drawing that does not decode gives its background with a crossed-out frame.
+      quick. \(PicturePlaceholder.help)
 
       Examples:
         inkling-archive thumbnail Cat -o cat.png
@@ -39,7 +39,6 @@ struct ThumbnailCommand: Command {
       try context.open(.readOnly).cachedThumbnailPicture(draft: request.draft, version: request.selector, size: size)
       ?? context.openCaching().thumbnailPicture(draft: request.draft, version: request.selector, size: size)
     try request.write(picture)
-    context.report(picture, to: request.output)
-    return ExitStatus.success
+    return context.report(picture, to: request.output)
   }
 }

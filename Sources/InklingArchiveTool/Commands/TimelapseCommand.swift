@@ -14,7 +14,9 @@ struct TimelapseCommand: Command {
     help: "mp4 or webp: the video format when FILE's extension does not say it (needed for `-o -`).")
   static let frames = Option(
     "frames", valueName: "DIR", .folder,
-    help: "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing.")
+    help:
+      "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing; "
+      + "--json's marks give each save's frame by the same number.")
   static let duration = Option(
     "duration", valueName: "TIME", seconds.where("a time above 0, " + timeForms) { $0 > 0 },
     help: "How long the video lasts, the hold included (default 30s, at most "

@@ -14,7 +14,8 @@ private func report(_ change: TrashChange, _ context: CommandContext) -> Bool {
 
 struct DeleteCommand: Command {
   static let drafts = Argument(
-    "DRAFT", .text, repeating: (), help: "A draft's name, exactly (as `list` shows it).",
+    "DRAFT", .draftName, repeating: (),
+    help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
     completion: .command(["list", "--paths", "--null"]))
 
   static let name = "delete"
@@ -69,7 +70,8 @@ struct UndeleteCommand: Command {
 
   /// Completed from the trash: what undelete can bring back.
   static let drafts = Argument(
-    "DRAFT", .text, repeating: (), help: "A draft's name in the trash, exactly (as `list --trash` shows it).",
+    "DRAFT", .draftName, repeating: (),
+    help: "A draft's name in the trash, exactly (as `list --trash` shows it, in its quotes if it has them).",
     completion: .command(["list", "--trash", "--paths", "--null"]))
 
   let names: [String]
@@ -99,7 +101,7 @@ struct UndeleteCommand: Command {
 
 struct PurgeCommand: Command {
   static let drafts = Argument(
-    "DRAFT", .text, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
+    "DRAFT", .draftName, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
     completion: .command(["list", "--trash", "--paths", "--null"]))
   static let olderThan = Option(
     "older-than", valueName: "DATE", .text,

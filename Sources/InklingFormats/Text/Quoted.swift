@@ -16,7 +16,8 @@
 //
 // How it is shown: as git does with core.quotePath, a text that needs it is shown in double
 // quotes with C escapes (\n, \t, \033, \\, \") and the other unsafe characters as \u{…}, the
-// way Swift writes them, so the exact text can be typed back; any other text as it is. A name
+// way Swift writes them, so the exact text can be typed back: a `DRAFT` argument given as
+// printed, in its quotes, is read through `unescaped`; any other text as it is. A name
 // (or a label, a file name) also needs it when it holds a `"` or a `\`, as a path does for
 // git: shown raw, a draft called `"New\nline"` would read as the quoted form of another,
 // `New` and `line` on two lines. A sentence's text (`text`), such as the place of a merged
@@ -80,6 +81,59 @@ package enum Quoted {
       }
     }
     return out + "\""
+  }
+
+  /// The text a quoted form (`escaped`) stands for, or nil when `quoted` is not one: in double
+  /// quotes, each `\` starting one of the escapes `escaped` writes. This is the way back from
+  /// what is printed: a `DRAFT` argument given as printed, quotes and all, is the name.
+  ///
+  ///     Quoted.unescaped(#""x\u{202E}gnp.exe""#)  // "x\u{202E}gnp.exe"
+  package static func unescaped(_ quoted: String) -> String? {
+    var scalars = Array(quoted.unicodeScalars)
+    guard scalars.count >= 2, scalars.first == "\"", scalars.last == "\"" else { return nil }
+    scalars = Array(scalars.dropFirst().dropLast())
+    var out = String.UnicodeScalarView()
+    var index = 0
+    while index < scalars.count {
+      let scalar = scalars[index]
+      index += 1
+      // A `"` inside is always written escaped: one bare is not a quoted form.
+      if scalar == "\"" { return nil }
+      guard scalar == "\\" else {
+        out.append(scalar)
+        continue
+      }
+      guard index < scalars.count else { return nil }
+      let code = scalars[index]
+      index += 1
+      switch code {
+      case "\"", "\\": out.append(code)
+      case "a": out.append("\u{07}")
+      case "b": out.append("\u{08}")
+      case "t": out.append("\t")
+      case "n": out.append("\n")
+      case "v": out.append("\u{0B}")
+      case "f": out.append("\u{0C}")
+      case "r": out.append("\r")
+      case "0"..."7":
+        guard index + 2 <= scalars.count,
+          let value = UInt32(String(String.UnicodeScalarView([code, scalars[index], scalars[index + 1]])), radix: 8),
+          value < 0x80, let decoded = Unicode.Scalar(value)
+        else { return nil }
+        out.append(decoded)
+        index += 2
+      case "u":
+        guard index < scalars.count, scalars[index] == "{",
+          let close = scalars[index...].firstIndex(of: "}"), close - index - 1 >= 1, close - index - 1 <= 6,
+          let value = UInt32(String(String.UnicodeScalarView(scalars[(index + 1)..<close])), radix: 16),
+          let decoded = Unicode.Scalar(value)
+        else { return nil }
+        out.append(decoded)
+        index = close + 1
+      default: return nil
+      }
+    }
+    return String(out)
   }
 
   /// For each Unicode scalar of `text` in order, whether printing it raw could change or

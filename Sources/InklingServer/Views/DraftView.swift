@@ -42,7 +42,9 @@ enum DraftView {
     let timeline = draft.versions
     let draftName = draft.name
     guard let newest = timeline.last else {
-      throw RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
+      var error = RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
+      error.jsonMessage = "\u{201C}\(draftName)\u{201D} has no versions"
+      throw error
     }
     let entries = timeline.reversed().map { entry(draft.id, $0, trash: draft.deleted != nil) }
     let main: HTML = """

@@ -2,7 +2,8 @@
 // their HTTP status: what the request named does not exist (404), the request itself is
 // malformed (400), or the archive cannot be used (500). The command line words the same cases
 // for a terminal (InklingArchiveTool/ErrorMessages.swift); these sentences name no flag or command.
-// Each name in them is isolated (Escape.isolated), as in every view: a sentence is shown as text.
+// Each name in them is isolated (Escape.isolated), as in every view: a sentence is shown as text;
+// the API's JSON has the sentence without the isolates.
 
 import InklingArchive
 import InklingPresentation
@@ -26,17 +27,27 @@ extension RequestError {
     }
   }
 
+  /// The sentence for a page, each name isolated, and for the API (`jsonMessage`) the
+  /// same sentence without the isolates: JSON strings are exact, and a script comparing or
+  /// showing one would meet characters nobody sees.
   init(_ error: ArchiveError) {
+    self.init(error, isolating: Escape.isolated)
+    jsonMessage = RequestError(error, isolating: { $0 }).message
+  }
+
+  private init(_ error: ArchiveError, isolating isolated: (String) -> String) {
     switch error {
     case .noSuchDraft(let name, let suggestions):
       self.init(
-        404, "There is no draft named \u{201C}\(Escape.isolated(name))\u{201D} in the archive.",
+        404, "There is no draft named \u{201C}\(isolated(name))\u{201D} in the archive.",
         suggestions: suggestions)
     case .noSuchVersion(let draft, let number, let count):
       self.init(
         404,
-        "\u{201C}\(Escape.isolated(draft))\u{201D} has \(Plural.count(count, "version")); there is no version \(number)."
+        "\u{201C}\(isolated(draft))\u{201D} has \(Plural.count(count, "version")); there is no version \(number)."
       )
+    case .noEarlierVersion(let draft):
+      self.init(404, "Version 1 of \u{201C}\(isolated(draft))\u{201D} has no version before it to compare it with.")
     case .noVersionWithID(let id):
       self.init(404, "There is no version \(id) in the archive (it may have been removed).")
     case .noDraftWithID(let id):
@@ -44,46 +55,46 @@ extension RequestError {
     case .noVersionSavedBy(let draft, _, let firstSaved):
       self.init(
         404,
-        "\u{201C}\(Escape.isolated(draft))\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved))."
+        "\u{201C}\(isolated(draft))\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved))."
       )
     case .noMatchingDrafts: self.init(404, "No drafts match.")
     case .notIndexed(let draft):
       self.init(
         404,
-        "The drawings of \u{201C}\(Escape.isolated(draft))\u{201D} are not indexed yet, so they cannot be compared.")
+        "The drawings of \u{201C}\(isolated(draft))\u{201D} are not indexed yet, so they cannot be compared.")
     case .unreadableDrawing(let draft, let version, let reason):
-      self.init(404, "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} cannot be drawn: \(reason).")
+      self.init(404, "Version \(version) of \u{201C}\(isolated(draft))\u{201D} cannot be drawn: \(reason).")
     case .invalidDate(let text):
-      let quoted = "\u{201C}\(Escape.isolated(text))\u{201D}"
+      let quoted = "\u{201C}\(isolated(text))\u{201D}"
       if let (minutes, months) = DateExpression.ambiguousAge(text) {
         self.init(400, "\(quoted) could be minutes or months: write \(minutes) or \(months).")
       } else {
         self.init(400, "\(quoted) is not a date: use \(DateExpression.forms).")
       }
     case .invalidPattern(let pattern, let problem):
-      self.init(400, "\(problem) in the pattern \u{201C}\(Escape.isolated(pattern))\u{201D}.")
+      self.init(400, "\(problem) in the pattern \u{201C}\(isolated(pattern))\u{201D}.")
     case .invalidArgument(let argument): self.init(400, Self.sentence(argument))
     case .searchSyntax(let syntax): self.init(400, syntax.description)
     case .unusableArchive(_, let reason): self.init(500, "The archive cannot be used: \(Self.why(reason)).")
     case .damagedVersion(let draft, let version, let fileName, let detail):
       self.init(
         500,
-        "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} (\(Escape.isolated(fileName))) is damaged: \(detail)."
+        "Version \(version) of \u{201C}\(isolated(draft))\u{201D} (\(isolated(fileName))) is damaged: \(detail)."
       )
     case .imageEncoding(let detail): self.init(500, "The image could not be encoded: \(detail).")
     case .noReadableVersions(let draft, _, _):
       self.init(
-        404, "There is no time-lapse of \u{201C}\(Escape.isolated(draft))\u{201D}: none of its drawings can be read.")
+        404, "There is no time-lapse of \u{201C}\(isolated(draft))\u{201D}: none of its drawings can be read.")
     case .videoEncoding(let detail): self.init(500, "The time-lapse could not be encoded: \(detail).")
     case .tooLargeToZip(let draft, let bytes, let limit):
       self.init(
         403,
-        "The versions of \u{201C}\(Escape.isolated(draft))\u{201D} hold \(Format.bytes(bytes)), more than this server puts in one zip file (\(Format.bytes(limit))): download them one by one, or restore them all with the command line."
+        "The versions of \u{201C}\(isolated(draft))\u{201D} hold \(Format.bytes(bytes)), more than this server puts in one zip file (\(Format.bytes(limit))): download them one by one, or restore them all with the command line."
       )
     case .tooLargeToServe(let draft, let version, let bytes, let limit):
       self.init(
         403,
-        "Version \(version) of \u{201C}\(Escape.isolated(draft))\u{201D} holds \(Format.bytes(bytes)), more than this server builds in memory for one answer (\(Format.bytes(limit))): restore it with the command line."
+        "Version \(version) of \u{201C}\(isolated(draft))\u{201D} holds \(Format.bytes(bytes)), more than this server builds in memory for one answer (\(Format.bytes(limit))): restore it with the command line."
       )
     case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
       .destinationNotRegularFile,

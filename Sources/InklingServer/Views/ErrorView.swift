@@ -9,7 +9,12 @@ import InklingPresentation
 struct RequestError: Error {
   var status: Int
   var message: String
+  /// The message for the API when it differs from the page's (names without isolates).
+  var jsonMessage: String?
   var suggestions: [String] = []
+
+  /// The message for the API.
+  var apiMessage: String { jsonMessage ?? message }
 
   init(_ status: Int, _ message: String, suggestions: [String] = []) {
     self.status = status
@@ -50,6 +55,6 @@ enum ErrorView {
   }
 
   static func response(_ error: RequestError, json: Bool) -> HTTPResponse {
-    response(status: error.status, error.message, json: json, suggestions: error.suggestions)
+    response(status: error.status, json ? error.apiMessage : error.message, json: json, suggestions: error.suggestions)
   }
 }

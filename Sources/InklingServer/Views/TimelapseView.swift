@@ -31,9 +31,17 @@ enum TimelapseView {
   }
 
   /// The section of the draft page that plays the time-lapse (nothing for a draft in the
-  /// trash, whose drawings the server does not draw).
+  /// trash, whose drawings the server does not draw; a sentence, and no link to a video that
+  /// cannot be made, when none of its drawings decodes).
   static func section(_ draft: DraftTimeline) -> HTML {
     guard draft.deleted == nil else { return "" }
+    guard draft.versions.contains(where: { $0.version.strokeCount != nil }) else {
+      return """
+        <section class="timelapse" id="timelapse">
+        <p class="problem">No time-lapse: none of its drawings can be read.</p>
+        </section>
+        """
+    }
     let video = Links.timelapse(draft.id)
     let fileName = DraftFileName.safeName(draft.name) + " time-lapse.mp4"
     return """
@@ -117,7 +125,7 @@ enum TimelapseView {
         "skipped": .array(summary.skipped.map { .int($0.number) }),
       ]
     } catch let error as ArchiveError {
-      return ["error": .string(RequestError(error).message)]
+      return ["error": .string(RequestError(error).apiMessage)]
     } catch {
       return ["error": .string("\(error)")]
     }
@@ -138,9 +146,11 @@ enum TimelapseView {
   private static func live(_ target: RequestTarget, pool: ArchivePool) throws -> DraftTimeline {
     let draft = try pool.withArchive { try $0.timeline(of: DraftView.reference(target), changesFor: []) }
     guard draft.deleted == nil else {
-      throw RequestError(
+      var error = RequestError(
         404,
         "\u{201C}\(Escape.isolated(draft.name))\u{201D} is in the trash, so it has no time-lapse; bring it back first.")
+      error.jsonMessage = "\u{201C}\(draft.name)\u{201D} is in the trash, so it has no time-lapse; bring it back first."
+      throw error
     }
     return draft
   }
