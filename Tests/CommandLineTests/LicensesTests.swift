@@ -60,6 +60,8 @@ import Testing
       #expect(notice.stdout.contains(text), "the notice says \(text)")
     }
     #expect(!notice.stdout.contains("version 2 or later**"), "the whole is not called GPL-2.0-or-later")
+    let help = try ChildProcess.run([BuiltProducts.inklingArchive, "licenses", "--help"]).stdout
+    #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("the GPL, version 3 or later"))
   }
 
   /// The texts of the licences that ask to be reproduced with a binary (MIT and its kin, BSD,
