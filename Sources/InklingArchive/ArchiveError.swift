@@ -223,6 +223,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An animated WebP's frames are at most `TimelapseOptions.maximumWebPSide` pixels a
     /// side; these would be `width` × `height` (after fitting or scaling).
     case webpSize(width: Int, height: Int)
+    /// An MP4's frames hold at most `TimelapseOptions.maximumMP4Macroblocks` blocks of 16 × 16
+    /// pixels (H.264's largest level); these would be `width` × `height`, `macroblocks` blocks.
+    case mp4Size(width: Int, height: Int, macroblocks: Int)
     /// The first version replayed comes after the last.
     case range(from: Int, to: Int)
     /// At this pace the drawing would last longer than `TimelapseOptions.maximumSeconds`.

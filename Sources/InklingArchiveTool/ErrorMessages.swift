@@ -272,6 +272,11 @@ extension ArchiveError {
     case .webpSize(let width, let height):
       "an animated WebP is at most \(TimelapseOptions.maximumWebPSide) pixels a side, and these frames would be "
         + "\(width) × \(height); give a smaller --size or --scale, or write an MP4"
+    case .mp4Size(let width, let height, let blocks):
+      "an H.264 MP4's frames hold at most \(Format.count(TimelapseOptions.maximumMP4Macroblocks)) blocks of "
+        + "16 × 16 pixels (level 6.2, the largest: 8192 × 4352, or 16384 × 2176), and these frames would be "
+        + "\(width) × \(height) (\(Format.count(blocks)) blocks); give a smaller "
+        + "--size or --scale, or write an animated WebP or PNG frames"
     case .range(let from, let to): "--from (\(from)) must not come after --to (\(to))"
     case .length(let seconds):
       // A factor like 1e-300x gives a length hundreds of digits long, which says no more.

@@ -111,4 +111,43 @@ import Testing
     #expect(headings.suffix(3) == [".SH EXIT STATUS", ".SH ENVIRONMENT", ".SH FILES"])
     #expect(rendered.stdout.contains("INKLING_ARCHIVE: the archive to use when --archive is not given."))
   }
+
+  /// The page passes the validators of man pages: `mandoc -T lint` reports nothing (a `.TH`
+  /// with the version's date, no paragraph macro right after a heading, no input line over
+  /// 80 bytes), `groff -ww` reads it as it is (ASCII only: `…` and `×` are escapes), and
+  /// rendered at 80 columns no line is wider, examples included.
+  @Test func theManualPagePassesMandocLintAndGroff() throws {
+    let page = try runner.run(["manual"])
+    #expect(page.status == 0)
+    try Data(page.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/inkling-archive.1"))
+    let version = try String(
+      contentsOfFile: PackageFolder.path("Sources/InklingArchive/About/VERSION"), encoding: .utf8
+    ).split(separator: "\n")
+    #expect(version.count == 2 && version[1].wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil, "VERSION: \(version)")
+    #expect(
+      page.stdout.hasPrefix(".TH INKLING-ARCHIVE 1 \(version[1]) \"inkling-archive \(version[0])\"\n"),
+      "\(page.stdout.prefix(80))")
+    let ascii = page.stdout.unicodeScalars.allSatisfy { $0.isASCII }
+    #expect(ascii)
+    let lines = page.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    for (heading, next) in zip(lines, lines.dropFirst()) where heading.hasPrefix(".SH") || heading.hasPrefix(".SS") {
+      #expect(next != ".PP" && next != ".LP" && next != ".P", "\(heading) is followed by \(next)")
+    }
+    #expect(page.stdout.contains("\\&...") && page.stdout.contains("\\(mu"))
+
+    let lint = try shell("mandoc", ["-T", "lint", "-W", "style", "inkling-archive.1"])
+    #expect(lint.status == 0, "mandoc -T lint: \(lint.status)")
+    #expect(lint.stdout + lint.stderr == "", "mandoc -T lint:\n\(lint.stdout)\(lint.stderr)")
+    let groff = try shell("groff", ["-ww", "-man", "-z", "inkling-archive.1"])
+    #expect(groff.status == 0)
+    #expect(groff.stderr == "", "groff -ww:\n\(groff.stderr)")
+
+    let rendered = try shell("mandoc", ["-T", "utf8", "-O", "width=80", "inkling-archive.1"])
+    #expect(rendered.status == 0)
+    // Bold and underlined text is written with backspaces, which take no column.
+    let plain = rendered.stdout.replacing(/.\x08/, with: "")
+    let wide = plain.split(separator: "\n").filter { $0.count > 80 }
+    #expect(wide.isEmpty, "wider than 80 columns:\n\(wide.joined(separator: "\n"))")
+    #expect(plain.contains("inkling-archive search --paths \\\n"))
+  }
 }

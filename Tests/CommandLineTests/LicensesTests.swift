@@ -54,16 +54,56 @@ import Testing
       }
       for library in named { #expect(notice.stdout.contains(library), "the notice names \(library)") }
     }
-    for text in ["Apache License, Version 2.0", "GPL, version 2 or later", "LGPL-2.1", "glibc", "Swift runtime"] {
+    for text in [
+      "Apache License, Version 2.0", "version 3 or later (GPL-3.0-or-later)", "LGPL-2.1", "glibc", "Swift runtime",
+    ] {
       #expect(notice.stdout.contains(text), "the notice says \(text)")
+    }
+    #expect(!notice.stdout.contains("version 2 or later**"), "the whole is not called GPL-2.0-or-later")
+    let help = try ChildProcess.run([BuiltProducts.inklingArchive, "licenses", "--help"]).stdout
+    #expect(help.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("the GPL, version 3 or later"))
+  }
+
+  /// The texts of the licences that ask to be reproduced with a binary (MIT and its kin, BSD,
+  /// ISC, Unicode, zlib, libpng) are in the notice in full, and the Debian package's copyright
+  /// file carries the same texts; neither sends the reader to a package the binary does not
+  /// depend on.
+  @Test func theLicenceTextsAreGivenInFull() throws {
+    let notice = try ChildProcess.run([BuiltProducts.inklingArchive, "licenses"]).stdout
+    let texts = notice.components(separatedBy: "```text\n").dropFirst().map { $0.components(separatedBy: "\n```")[0] }
+    #expect(texts.count == 9, "\(texts.count) licence texts")
+    for phrase in [
+      "The above copyright notice and this permission notice shall be included in\nall copies",
+      "Redistributions in binary form must reproduce the above copyright\n    notice",
+      "Neither the name Facebook, nor Meta", "Neither the name of Google",
+      "Permission to use, copy, modify, and/or distribute this software for any",
+      "This notice may not be removed or altered from any source distribution.",
+      "PROVIDE MAINTENANCE, SUPPORT, UPDATES, ENHANCEMENTS, OR MODIFICATIONS.",
+    ] {
+      #expect(notice.contains(phrase), "the notice has \(phrase)")
+    }
+    let copyright = try String(contentsOfFile: PackageFolder.path("packaging/debian/copyright"), encoding: .utf8)
+    // DEP-5 indents each line by a space and writes an empty line as " .".
+    func words(_ text: String) -> String {
+      text.split(whereSeparator: \.isWhitespace).filter { $0 != "." }.joined(separator: " ")
+    }
+    let paragraphs = words(copyright)
+    for text in texts {
+      let body = text.components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
+      #expect(paragraphs.contains(words(body)), "copyright lacks: \(body.prefix(60))")
+    }
+    #expect(copyright.hasPrefix("Upstream-Name: inkling-archive\nLicense: GPL-3+\n"))
+    for text in [notice, copyright] {
+      #expect(!text.contains("copyright file of Debian's") && !text.contains("/usr/share/doc/lib"))
     }
   }
 
   @Test func versionVerboseListsTheLibrariesWithVersions() throws {
+    // VERSION's first line is the version, its second the version's date.
     let version = try String(
       contentsOfFile: PackageFolder.path("Sources/InklingArchive/About/VERSION"), encoding: .utf8
     )
-    .trimmingCharacters(in: .whitespacesAndNewlines)
+    .split(separator: "\n")[0].trimmingCharacters(in: .whitespaces)
     let plain = try ChildProcess.run([BuiltProducts.inklingArchive, "--version"])
     #expect(plain.stdout == "inkling-archive \(version)\n")
     let verbose = try ChildProcess.run([BuiltProducts.inklingArchive, "--version", "--verbose"])

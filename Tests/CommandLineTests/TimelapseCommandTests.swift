@@ -208,6 +208,9 @@ import Testing
     #expect(abs(duration - 4) <= 1.0 / 24)
     // The index is at the front (+faststart): the moov box comes before the mdat box.
     let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/notes.mp4"))
+    // Its H.264 stream keeps the limits of the level it is labelled with.
+    let stream = try #require(H264Conformance(mp4: [UInt8](bytes)))
+    #expect(stream.violations(fps: 24, bytes: bytes.count, seconds: 4) == [], "\(stream)")
     let moov = try #require(bytes.range(of: Data("moov".utf8)))
     let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
     #expect(moov.lowerBound < mdat.lowerBound)
@@ -332,7 +335,64 @@ import Testing
     #expect(widest.stdout.hasPrefix("wide.webp  (Strip, versions 1 to 1, 1 stroke, 1 frames at 1 fps = 1 s, 16382 × "))
     let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
       separator: " ")
-    #expect(help.contains("sides are even, 16384 at most (16383 for WebP) and 64 megapixels in all."), "\(help)")
+    #expect(help.contains("sides are even, 16384 at most (16383 for WebP) and 64 megapixels in all;"), "\(help)")
+  }
+
+  /// Every MP4 is within an H.264 level: frames larger than level 6.2's, the largest, are
+  /// refused before a frame is drawn (libx264 wrote them labelled 6.2 all the same), and each
+  /// size and rate written keeps the limits of the level its stream is labelled with.
+  @Test(.enabled(if: hasFFmpeg)) func mp4sStayWithinTheirH264Level() throws {
+    let one = ["--duration", "1s", "--hold", "0", "--fps", "1"]
+    for arguments in [["-o", "large.mp4"], ["-o", "-", "--format", "mp4"]] {
+      let result = try runner.run(["timelapse", "Notes", "--size", "9000"] + one + arguments)
+      #expect(result.status == 2, "\(arguments)")
+      #expect(
+        result.stderr.hasPrefix(
+          "Error: an H.264 MP4's frames hold at most 139,264 blocks of 16 × 16 pixels (level 6.2, the largest: "
+            + "8192 × 4352, or 16384 × 2176), and these frames would be "),
+        "\(result.stderr)")
+      #expect(result.stderr.contains(" blocks); give a smaller --size or --scale, or write an animated WebP or PNG"))
+      #expect(result.stdout.isEmpty, "\(result.stdout.prefix(200))")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder + "/large.mp4"))
+
+    let strip = Data(try HandwritingPage.lineBytes(length: 3000))
+    let json = #"{"drawingData":"\#(strip.base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
+    try runner.temporary.write("Strip/Strip-2026-07-01T12:00:00Z.inkling", json)
+    #expect(try runner.run(["--quiet", "import", folder + "/Strip"]).status == 0)
+    var levels: [Int] = []
+    for (draft, size, fps, seconds) in [
+      ("Notes", "320x240", 10, 2), ("Notes", "1080", 120, 1), ("Notes", "1920x1080", 60, 1),
+      ("Notes", "4096", 1, 1), ("Strip", "16384", 2, 1),
+    ] {
+      let name = "\(draft)-\(size)-\(fps).mp4"
+      let result = try runner.run(
+        ["--json", "timelapse", draft, "--size", size, "--fps", "\(fps)", "--duration", "\(seconds)s", "--hold", "0"]
+          + ["-o", name])
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+      let stream = try #require(H264Conformance(mp4: bytes), "\(name)")
+      #expect(stream.violations(fps: fps, bytes: bytes.count, seconds: Double(seconds)) == [], "\(name): \(stream)")
+      let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      let width = try #require(report?["width"] as? Int)
+      let height = try #require(report?["height"] as? Int)
+      #expect(stream.widthInMacroblocks == (width + 15) / 16 && stream.heightInMacroblocks == (height + 15) / 16)
+      // ffprobe reads the same level.
+      let probe = try ChildProcess.run([
+        "/usr/bin/ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=level", "-of",
+        "csv=p=0", folder + "/" + name,
+      ])
+      #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(stream.level)", "\(name)")
+      levels.append(stream.level)
+    }
+    // The 16384-pixel strip needs level 6: the only levels whose frames may be 1024 macroblocks wide.
+    #expect(levels.last == 60, "\(levels)")
+    let help = try runner.run(["timelapse", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+      separator: " ")
+    #expect(
+      help.contains(
+        "an MP4's frames hold at most 139,264 blocks of 16×16 pixels (H.264's largest level, 6.2: 8192×4352, or "
+          + "16384×2176), and a larger one is refused."), "\(help)")
   }
 
   @Test func videoRefusals() throws {

@@ -424,6 +424,25 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: folder.path("wide.webp")))
   }
 
+  /// MP4 frames stay within H.264's level table: frames of more macroblocks than level 6.2
+  /// allows, the largest, are refused before a frame is drawn, and nothing is written.
+  @Test func mp4FramesStayWithinTheLargestH264Level() throws {
+    let folder = try TemporaryFolder("timelapse-level")
+    let archive = try archive(folder, [(try deviceSample("handwritten-half-notes"), (1, 1, 1, 1))])
+    var options = TimelapseOptions()
+    options.size = .fit(width: 9000, height: 9000)
+    let (plan, _) = try archive.timelapsePlan(of: "Plan", options: options)
+    let (width, height) = (plan.geometry.width, plan.geometry.height)
+    let blocks = ((width + 15) / 16) * ((height + 15) / 16)
+    #expect(blocks > TimelapseOptions.maximumMP4Macroblocks)
+    #expect(
+      throws: ArchiveError.invalidArgument(.timelapse(.mp4Size(width: width, height: height, macroblocks: blocks)))
+    ) {
+      try archive.timelapse(of: "Plan", options: options, to: .video(folder.path("large.mp4"), .mp4))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.path("large.mp4")))
+  }
+
   /// A stop asked for between frames ends the time-lapse with `.timelapseStopped`: the frames
   /// of a folder written before it stay, a video leaves nothing, not even its temporary file.
   @Test func aStopEndsTheTimelapseBetweenFrames() throws {

@@ -6,6 +6,7 @@
 import Foundation
 import InklingArchive
 import InklingCorpus
+import InklingTestSupport
 import Testing
 
 @testable import InklingServer
@@ -53,6 +54,9 @@ import Testing
     #expect(index == MP4Index(video))
     #expect(index.width > 0 && index.height > 0 && index.samples > 0 && !index.keyframes.isEmpty)
     #expect(summary.marks.map(\.version) == Array(1...draft.versions))
+    // The page's video keeps the limits of the H.264 level it is labelled with.
+    let stream = try #require(H264Conformance(mp4: first.body))
+    #expect(stream.violations(fps: summary.fps, bytes: first.body.count, seconds: summary.seconds) == [], "\(stream)")
 
     let tag = try #require(first.header("ETag"))
     let again = try served.get(target, headers: [("If-None-Match", tag)])

@@ -2,7 +2,7 @@
 # The binary scripts/build-release makes, the one README "Install" installs, does what the
 # debug build's tests check it for: it links nothing but glibc's loader-free static start (or
 # Debian's shared libraries where a static archive is missing), and it makes a time-lapse that
-# ffprobe reads as H.264 and an animated WebP; and its `serve` sends the security headers on
+# ffprobe reads as H.264 within its level and an animated WebP; and its `serve` sends the security headers on
 # the error responses libmicrohttpd writes itself (a header too large, an HTTP version it does
 # not speak), through the patch build-release applies to libmicrohttpd. Usage: Tests/Package/release_test.sh BINARY WORKDIR
 set -euo pipefail
@@ -24,6 +24,25 @@ printf '{"drawingData":"%s","color":{"r":1,"g":1,"b":1,"a":1}}' "$drawing" >"$dr
 "$binary" --quiet timelapse Notes --duration 3s --fps 5 --size 160x120 -o "$work/notes.webp" || fail "timelapse to WebP"
 codec=$(ffprobe -v error -select_streams v:0 -show_entries stream=codec_name -of csv=p=0 "$work/notes.mp4")
 [ "$codec" = h264 ] || fail "ffprobe reads the MP4's codec as '$codec', not h264"
+# The stream keeps the limits of the H.264 level it is labelled with (ITU-T H.264, Table A-1:
+# level, MaxMBPS, MaxFS, MaxDpbMbs): its frame, its frames a second and its reference frames.
+stream=$(ffprobe -v error -select_streams v:0 -show_entries stream=level,width,height,refs -of default=nw=1 \
+  "$work/notes.mp4")
+field() { sed -n "s/^$1=//p" <<<"$stream"; }
+level=$(field level) width=$(field width) height=$(field height) refs=$(field refs)
+conformance=$(awk -v level="$level" -v w="$width" -v h="$height" -v refs="$refs" -v fps=10 '
+  BEGIN {
+    split("10 1485 99 396,11 3000 396 900,12 6000 396 2376,13 11880 396 2376,20 11880 396 2376," \
+      "21 19800 792 4752,22 20250 1620 8100,30 40500 1620 8100,31 108000 3600 18000," \
+      "32 216000 5120 20480,40 245760 8192 32768,41 245760 8192 32768,42 522240 8704 34816," \
+      "50 589824 22080 110400,51 983040 36864 184320,52 2073600 36864 184320," \
+      "60 4177920 139264 696320,61 8355840 139264 696320,62 16711680 139264 696320", rows, ",")
+    for (i in rows) { split(rows[i], f, " "); if (f[1] == level) { mbps = f[2]; fs = f[3]; dpb = f[4] } }
+    mbs = int((w + 15) / 16) * int((h + 15) / 16)
+    if (!fs) print "level_idc " level " is not in the level table"
+    else if (mbs > fs || mbs * fps > mbps || mbs * refs > dpb) print "a " w "x" h " frame at " fps " fps with " refs " reference frames passes level " level
+  }')
+[ -z "$conformance" ] || fail "the MP4 does not conform: $conformance"
 [ "$(head -c 4 "$work/notes.webp")" = RIFF ] && [ "$(dd if="$work/notes.webp" bs=1 skip=8 count=4 2>/dev/null)" = WEBP ] ||
   fail "the WebP is not a RIFF WEBP file"
 grep -q ANIM <(head -c 64 "$work/notes.webp") || fail "the WebP is not animated"
@@ -63,4 +82,4 @@ else
   echo "release test: the dynamic binary uses Debian's libmicrohttpd, whose own error responses lack the security headers"
 fi
 
-echo "release test: the $kind release binary made an H.264 MP4 ($(stat -c %s "$work/notes.mp4") bytes) and an animated WebP"
+echo "release test: the $kind release binary made an H.264 MP4 ($(stat -c %s "$work/notes.mp4") bytes, ${width}x$height, level $level) and an animated WebP"

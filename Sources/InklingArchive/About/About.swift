@@ -1,5 +1,6 @@
 // What the program is: its version, read from About/VERSION (the one place the version is
-// written: the CLI's --version, the manual page, the Debian package and the notice read it),
+// written: the CLI's --version, the manual page, the Debian package and the notice read it;
+// its second line is the version's date, which dates the manual page),
 // the notice of the libraries linked in, and the versions those libraries report.
 // Both files are embedded at build time, so the tool says the same from any directory.
 
@@ -12,6 +13,12 @@ import VideoBridge
 public enum About {
   /// The version, `MAJOR.MINOR.PATCH` (semantic versioning; CHANGELOG.md has each one).
   public static let version = String(text(PackageResources.VERSION).prefix { !$0.isWhitespace })
+
+  /// The version's date, `YYYY-MM-DD` (the manual page's date): the second line of VERSION.
+  public static let date: String = {
+    let lines = text(PackageResources.VERSION).split(whereSeparator: \.isNewline)
+    return lines.count > 1 ? String(lines[1].prefix { !$0.isWhitespace }) : ""
+  }()
 
   /// THIRD-PARTY-NOTICES.md: every library linked in, its licence, and what the licence of the
   /// binary as a whole means for someone who redistributes it.

@@ -40,6 +40,9 @@ public struct TimelapseOptions: Sendable, Equatable {
   /// The widest and tallest frame of an animated WebP: libwebp's `WEBP_MAX_DIMENSION`, one
   /// pixel short of the renderer's `RenderGeometry.maxDimension`.
   public static let maximumWebPSide = 16_383
+  /// The most 16 × 16-pixel blocks (macroblocks) an MP4's frame holds: H.264 level 6.2's,
+  /// the largest of the standard's level table (8192 × 4352 pixels, or 16384 × 2176).
+  public static let maximumMP4Macroblocks = H264Level.maximumMacroblocks
 }
 
 /// What a time-lapse video is written as.
@@ -114,7 +117,8 @@ extension Archive {
   ///   `.noReadableVersions` when no version in the range decodes, `.destinationExists`
   ///   (a file, or a frame in the folder) unless `overwrite`, `.destinationIsFolder`,
   ///   `.invalidArgument(.timelapse(.webpSize))` for WebP frames wider or taller than
-  ///   `TimelapseOptions.maximumWebPSide`, `.fileSystem`, `.imageEncoding`,
+  ///   `TimelapseOptions.maximumWebPSide`, `.invalidArgument(.timelapse(.mp4Size))` for MP4
+  ///   frames larger than `TimelapseOptions.maximumMP4Macroblocks`, `.fileSystem`, `.imageEncoding`,
   ///   `.videoEncoding`, or `.timelapseStopped` when `shouldStop` asked.
   public func timelapse(
     of name: String, options: TimelapseOptions = TimelapseOptions(), to destination: TimelapseDestination,

@@ -20,9 +20,15 @@ final class MP4Sink: TimelapseSink {
 
   /// Opens the encoder for frames of `geometry`'s size at `fps`.
   ///
-  /// - Throws: `ArchiveError.destinationExists`, `.destinationIsFolder`, or `.videoEncoding`
-  ///   when the encoder cannot start.
+  /// - Throws: `ArchiveError.invalidArgument(.timelapse(.mp4Size))` for frames larger than
+  ///   any H.264 level allows (`H264Level`), before any frame is drawn;
+  ///   `.destinationExists`, `.destinationIsFolder`, or `.videoEncoding` when the encoder
+  ///   cannot start.
   init(target: String, overwrite: Bool, geometry: RenderGeometry, fps: Int) throws(ArchiveError) {
+    guard H264Level.allows(width: geometry.width, height: geometry.height, fps: fps) else {
+      let blocks = H264Level.macroblocks(width: geometry.width, height: geometry.height)
+      throw .invalidArgument(.timelapse(.mp4Size(width: geometry.width, height: geometry.height, macroblocks: blocks)))
+    }
     self.target = target
     self.overwrite = overwrite
     size = (geometry.width, geometry.height)

@@ -15,9 +15,11 @@ struct CompletionsCommand: Command {
       holds (`$(…)`, backticks, `;`, `*`, quotes or newlines).
 
       Examples:
-        inkling-archive completions bash > ~/.local/share/bash-completion/completions/inkling-archive
+        inkling-archive completions bash \\
+          > ~/.local/share/bash-completion/completions/inkling-archive
         inkling-archive completions zsh > ~/.zfunc/_inkling-archive
-        inkling-archive completions fish > ~/.config/fish/completions/inkling-archive.fish
+        inkling-archive completions fish \\
+          > ~/.config/fish/completions/inkling-archive.fish
       """,
     arguments: [shell.spec])
 

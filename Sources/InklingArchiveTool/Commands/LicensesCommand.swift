@@ -6,9 +6,11 @@ struct LicensesCommand: Command {
   static let spec = CommandSpec(
     name, abstract: "Print the licences: the project's, each linked library's, and the binary's as a whole.",
     discussion: """
-      The release binary links libx264 and is therefore distributed under the GPL, version 2 \
-      or later; the notice says what that means for someone who passes it on. The versions \
-      in this binary: inkling-archive --version --verbose.
+      The release binary links libx264 (GPL-2.0-or-later) and Apache-2.0 code, and is \
+      therefore distributed under the GPL, version 3 or later, as a combination; the \
+      project's own code stays Apache-2.0. The notice says what that means for someone who \
+      passes it on, and gives the licence texts. The versions in this binary: \
+      inkling-archive --version --verbose.
       """)
 
   init(_ parsed: ParsedArguments) {}

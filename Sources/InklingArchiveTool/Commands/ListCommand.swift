@@ -11,7 +11,7 @@ struct ListCommand: Command {
       Examples:
         inkling-archive list --since 7d
         inkling-archive list --name cat --json
-        inkling-archive list --paths --null | xargs -0 -n 1 inkling-archive history
+        inkling-archive list --paths -0 | xargs -0 -n 1 inkling-archive history
       """,
     options: DraftFilters.options + DraftListing.options,
     exclusive: DraftFilters.exclusive + DraftListing.exclusive)

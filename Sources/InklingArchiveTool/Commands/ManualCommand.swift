@@ -1,3 +1,4 @@
+import InklingArchive
 import InklingCommandLine
 
 struct ManualCommand: Command {
@@ -13,7 +14,7 @@ struct ManualCommand: Command {
   init(_ parsed: ParsedArguments) {}
 
   func run(_ context: CommandContext) throws -> Int32 {
-    context.printRaw(ManualPage.render(RootCommand.spec))
+    context.printRaw(ManualPage.render(RootCommand.spec, date: About.date))
     return ExitStatus.success
   }
 }

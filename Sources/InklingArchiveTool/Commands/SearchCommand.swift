@@ -20,8 +20,10 @@ struct SearchCommand: Command {
 
       Examples:
         inkling-archive search 'name:cat saved:>=2025-10 saved:<7d'
-        inkling-archive search '(name:portrait or name:study) and strokes:>100 and ink:marker'
-        inkling-archive search 'background:#1a1a1f versions:>3 imported:today' --paths
+        inkling-archive search \\
+          '(name:portrait or name:study) and strokes:>100 and ink:marker'
+        inkling-archive search --paths \\
+          'background:#1a1a1f versions:>3 imported:today'
         inkling-archive search 'source:anna saved:>=2025-10'
 
       Exit status: 0 when a draft matched, 1 when none did (as grep), 2 for a query that does \

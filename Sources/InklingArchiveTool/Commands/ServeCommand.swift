@@ -39,7 +39,7 @@ struct ServeCommand: Command {
         inkling-archive serve
         inkling-archive serve --port 0 --open
         inkling-archive serve --host 0.0.0.0 --port 8080
-        inkling-archive serve --print-url          # the user unit's address, to open
+        inkling-archive serve --print-url    # the user unit's address, to open
       """,
     options: [port.spec, host.spec, token.spec, open.spec, printURL.spec])
 

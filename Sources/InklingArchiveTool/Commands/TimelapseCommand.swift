@@ -32,7 +32,9 @@ struct TimelapseCommand: Command {
     "size", valueName: "WxH", dimensions,
     help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even, "
       + "\(RenderGeometry.maxDimension) at most (\(TimelapseOptions.maximumWebPSide) for WebP) and "
-      + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all.")
+      + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all; an MP4's frames hold at most "
+      + "\(Format.count(TimelapseOptions.maximumMP4Macroblocks)) blocks of 16×16 pixels (H.264's largest level, "
+      + "6.2: 8192×4352, or 16384×2176), and a larger one is refused.")
   static let scale = Option(
     "scale", valueName: "S", .number(above: 0, atMost: 16),
     help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
@@ -66,9 +68,11 @@ struct TimelapseCommand: Command {
 
       Examples:
         inkling-archive timelapse Cat -o cat.mp4
-        inkling-archive timelapse Cat -o cat.mp4 --duration 10s --fps 24 --size 1920x1080
+        inkling-archive timelapse Cat -o cat.mp4 --duration 10s --fps 24 \\
+          --size 1920x1080
         inkling-archive timelapse Cat -o cat.webp --size 480 --fps 15
-        inkling-archive timelapse Cat -o - --format mp4 --from 3 --speed 20x > cat.mp4
+        inkling-archive timelapse Cat -o - --format mp4 --from 3 --speed 20x \\
+          > cat.mp4
         inkling-archive timelapse Cat --frames cat-frames
       """,
     arguments: [Common.draft.spec],

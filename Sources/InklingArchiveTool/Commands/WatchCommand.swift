@@ -31,7 +31,7 @@ struct WatchCommand: Command {
 
       Examples:
         inkling-archive watch ~/Sync/Inkling/Drafts
-        inkling-archive watch --source "Anna's iPad" --settle 5s /media/anna/Drafts
+        inkling-archive watch --source "Anna's iPad" --settle 5s /media/Drafts
       """,
     arguments: [folders.spec], options: [source.spec, settle.spec, ImportCommand.maximumFileSize.spec])
 
