@@ -60,6 +60,8 @@ struct ArchivedVersion: Sendable {
   let savedMilliseconds: Int64
   let fileSHA256: [UInt8]
   let sources: [SourceMark]
+  /// The file name the version takes from this file (`VersionFileName`), if any.
+  var renamedTo: String? = nil
 }
 
 /// The outcome for one file.
@@ -172,7 +174,9 @@ final class VersionPreparer {
         .alreadyArchived(
           ArchivedVersion(
             path: entry.path, bytes: entry.size, versionID: archived.versionID, draftName: archived.draftName,
-            savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources)))
+            savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources,
+            renamedTo: archived.fileName == entry.fileName
+              ? nil : VersionFileName.replacement(for: archived.fileName, by: entry.fileName))))
     }
     let envelope: DraftEnvelope
     do {

@@ -138,6 +138,9 @@ final class VersionWriter {
       try record(
         archived.sources, versionID: archived.versionID, savedMilliseconds: archived.savedMilliseconds,
         fileSHA256: archived.fileSHA256)
+      if let name = archived.renamedTo {
+        try VersionRecords.setFileName(name, ofVersion: archived.versionID, in: database)
+      }
     case .rejected(let path, let problem, let bytes):
       tally(origin) { $0.bytesRead += bytes }
       try reject(path, problem, origin: origin)
@@ -379,6 +382,11 @@ final class VersionWriter {
         try record(
           version.sources, versionID: existing, savedMilliseconds: version.savedMilliseconds,
           fileSHA256: version.fileSHA256)
+        if let stored = try VersionRecords.fileName(ofVersion: existing, in: database),
+          let name = VersionFileName.replacement(for: stored, by: version.fileName)
+        {
+          try VersionRecords.setFileName(name, ofVersion: existing, in: database)
+        }
       }
       return (.alreadyArchived, index)
     }
