@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0017_point_streams.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0018_damaged_versions.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -426,6 +426,14 @@ CREATE TABLE version_source (
 -- (from 0013_sources.sql)
 -- `source:TEXT` and `list --source`: the versions, hence drafts, of the matching sources.
 CREATE INDEX version_source_by_source ON version_source(source_id, version_id);
+
+-- MARK: - damaged_version
+
+-- (from 0018_damaged_versions.sql)
+CREATE TABLE damaged_version (
+  version_id INTEGER PRIMARY KEY REFERENCES version(id) ON DELETE CASCADE,
+  found_ms INTEGER NOT NULL
+);
 
 -- MARK: - Views
 

@@ -137,7 +137,8 @@ extension ImportSummary {
     [
       "versionsImported": .int(versionsImported), "draftsCreated": .int(draftsCreated),
       "broughtBackFromTrash": .array(draftsBroughtBack.map(JSONValue.string)), "versionsInTrash": .int(versionsInTrash),
-      "alreadyArchived": .int(alreadyArchived), "ignored": .int(ignored), "rejected": .int(rejected),
+      "alreadyArchived": .int(alreadyArchived), "repaired": .int(versionsRepaired),
+      "notRepaired": .int(versionsNotRepaired), "ignored": .int(ignored), "rejected": .int(rejected),
       "drawingsNotIndexed": .int(drawingsNotIndexed), "bytesRead": .int(Int(bytesRead)), "seconds": .seconds(seconds),
       "notDownloaded": .array(
         savesNotDownloaded.sorted { $0.key < $1.key }.map { ["draft": .string($0.key), "saves": .int($0.value)] }),
@@ -242,6 +243,9 @@ extension CheckReport {
       "archive": .string(archive), "full": .bool(full), "healthy": .bool(isHealthy),
       "problemCount": .int(problemCount), "drawingIndexProblemCount": .int(drawingIndexProblemCount),
       "problems": .array(problems.map { ["location": .string($0.location), "message": .string($0.message)] }),
+      "damagedVersionCount": .int(damagedVersionCount),
+      "repairable": .array(
+        repairable.map { ["location": .string($0.location), "paths": .array($0.paths.map(JSONValue.string))] }),
       "counts": [
         "drafts": .int(counts.drafts), "versions": .int(counts.versions), "blobs": .int(counts.blobs),
         "envelopes": .int(counts.envelopes), "blobsVerified": .int(counts.blobsVerified),

@@ -118,6 +118,37 @@ package struct BlobStore {
     return blob.depth
   }
 
+  /// Stores `blob`, a full encoding (no delta base), as the row of blob `id`, whatever that
+  /// row holds now: the repair of a damaged blob from a file that holds its bytes. Blobs that
+  /// are deltas of it keep it as their base, with their depths counted again from 0
+  /// (invariant 2); the row is read back and compared, and decoded and re-hashed, before this
+  /// returns (verify before commit).
+  ///
+  /// - Throws: `StoreError(.verification)` when blob `id` does not have `blob`'s hash or
+  ///   `blob` is a delta; `StoreError(.corrupt)` when the row does not decode to its hash.
+  package func repair(_ id: Int64, with blob: EncodedBlob) throws {
+    guard try db.fetchOne("SELECT sha256 FROM blob WHERE id = ?", [id], { $0.bytes(0) }) == blob.sha256 else {
+      throw invalid(blob, "is not the blob of id \(id)")
+    }
+    guard blob.baseSHA256 == nil, blob.depth == 0 else { throw invalid(blob, "is a delta, not a full blob") }
+    try db.execute(
+      "UPDATE blob SET encoding = ?, layout = ?, streams = ?, base_id = NULL, depth = 0, data = ? WHERE id = ?",
+      [blob.encoding.rawValue, blob.layout.layoutColumn, blob.layout.streamsColumn, blob.data, id])
+    // The deltas above it, each one deeper than its base; bounded, as reads are, should the
+    // damage have left a cycle.
+    try db.execute(
+      """
+      WITH RECURSIVE above(id, depth) AS (
+        SELECT id, 1 FROM blob WHERE base_id = ?1
+        UNION SELECT blob.id, above.depth + 1 FROM blob JOIN above ON blob.base_id = above.id
+        WHERE above.depth < \(Self.maxChainDepth)
+      )
+      UPDATE blob SET depth = (SELECT min(depth) FROM above WHERE above.id = blob.id) WHERE id IN (SELECT id FROM above)
+      """, [id])
+    try verifyStored(blob, id: id)
+    _ = try decode(id)
+  }
+
   /// `blob` at the depth its stored base gives it, and that base's id (invariant 2): a delta
   /// whose base is at the maximum depth is re-encoded in full.
   private func placed(_ blob: EncodedBlob) throws -> (blob: EncodedBlob, baseID: Int64?) {
@@ -325,14 +356,21 @@ package struct BlobStore {
   /// is), each from its base up. Read in another order, a blob's base is rarely among the
   /// few the reader keeps (invariant 3), and its whole chain is decoded again: reading the
   /// versions of a draft stored as reverse deltas oldest first decodes every chain from the
-  /// newest drawing down. A blob that is not stored goes where it is.
+  /// newest drawing down. A blob that is not stored, or whose row is on a damaged page, goes where it is.
   ///
   /// - Throws: `StoreError` when SQLite fails.
   package func decodingOrder(ofBlobs ids: [Int64]) throws -> [Int] {
     var links: [Int64: (baseID: Int64?, depth: Int)] = [:]
     for id in ids where links[id] == nil {
-      links[id] = try db.fetchOne("SELECT base_id, depth FROM blob WHERE id = ?", [id]) {
-        ($0.isNull(0) ? nil : $0.int64(0), $0.int(1))
+      do {
+        links[id] = try db.fetchOne("SELECT base_id, depth FROM blob WHERE id = ?", [id]) {
+          ($0.isNull(0) ? nil : $0.int64(0), $0.int(1))
+        }
+      } catch let error as StoreError where error.kind == .corrupt {
+        // A row on a damaged page goes where it is, as a missing one does: reading it meets
+        // the damage for its own versions alone, and the other blobs are still put in order
+        // (salvaging a draft keeps every version that decodes).
+        continue
       }
     }
     // The lowest blob of `ids` under each: where its chain is read from. Bounded as reads

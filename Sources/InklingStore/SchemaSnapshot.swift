@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "93b87959e2a63bc6deab4086d8fe29717358ae07de3247e41b558f07d873cade"
+  static let migrationsDigest = "1ffc60e99670b9d0323f186de8c1284def7efbd3966333eeeaad536d8db54b7c"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "d8a0b3caca988607e218833123fc3cb4d47ab27abdd39ab51979cd77e3dc3b11"
+  static let schemaStamp = "205a27f1a894e2f49ffd2e0bff336dbff1e6a841002a2934ca298732249ed22f"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -17,6 +17,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "index", name: "blob_by_base", table: "blob",
       sql: "CREATE INDEX blob_by_base ON blob(base_id)WHERE base_id IS NOT NULL"),
+    SchemaObject(
+      type: "table", name: "damaged_version", table: "damaged_version",
+      sql: "CREATE TABLE damaged_version(version_id INTEGER PRIMARY KEY REFERENCES version(id)ON DELETE CASCADE,found_ms INTEGER NOT NULL)"),
     SchemaObject(
       type: "table", name: "draft", table: "draft",
       sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER,deleted_ms INTEGER)"),

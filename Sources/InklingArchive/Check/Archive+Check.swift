@@ -21,7 +21,10 @@
 //      one snapshot, so an import never shows up as a false problem.
 //   2. `check` never writes (beyond the upgrade of an older schema that every open does);
 //      it runs on archives opened read-only, and on archives whose schema was tampered with
-//      (`Archive(checking:)`).
+//      (`Archive(checking:)`). One exception, after the snapshot and only when what it found
+//      differs from what the archive holds: a full check records which versions it found
+//      damaged (migration 0018), through a connection of its own, when the archive can be
+//      written; an import of their files then repairs them. A healthy archive is not written.
 //   3. The work of steps 1–4 grows with the number of rows, not with their bytes; step 5
 //      decodes each blob once (blobs are visited in insertion order, so delta bases are
 //      still in BlobStore's cache) and rebuilds each version once.
@@ -92,6 +95,20 @@ public struct CheckReport: Sendable {
   public var isHealthy: Bool { problemCount == 0 }
   /// True when every problem found is one `reindex(all: true)` mends.
   public var onlyDrawingIndexProblems: Bool { problemCount > 0 && drawingIndexProblemCount == problemCount }
+
+  /// A damaged version and the files that can repair it: the paths its sources recorded when
+  /// they delivered it (`import` them again). A version without any has none listed.
+  public struct Repairable: Sendable, Equatable {
+    /// Where: "draft 'Cat' version 3".
+    public var location: String
+    public var paths: [String]
+  }
+
+  /// The damaged versions the full check found (their files do not rebuild), the first
+  /// `limit` of them, with the files that repair them.
+  public var repairable: [Repairable] = []
+  /// How many versions the full check found damaged.
+  public var damagedVersionCount = 0
 
   /// Something a check did not look at.
   public enum NotChecked: Sendable, Equatable {
@@ -169,7 +186,31 @@ extension Archive {
       full: full, problems: run.problems, problemCount: run.problemCount, counts: counts, notChecked: notChecked,
       seconds: Date().timeIntervalSince(started))
     report.drawingIndexProblemCount = run.drawingIndexProblemCount
+    report.repairable = run.repairable
+    report.damagedVersionCount = run.damagedVersionIDs.count
+    if full { rememberDamage(run) }
     return report
+  }
+
+  /// Records the versions a full check found damaged (invariant 2's exception), when that
+  /// differs from the archive's record: all of them when every blob was read, else those it
+  /// found beside the ones recorded. The record is what lets an import repair them without
+  /// reading every drawing it finds archived; a check that cannot write it (read-only media,
+  /// an import holding the archive, a schema tampered with) still reports the damage.
+  private func rememberDamage(_ run: ArchiveCheck) {
+    guard let recorded = run.recordedDamage else { return }
+    let found = run.damagedVersionIDs
+    let replacing = run.everyBlobRead
+    guard replacing ? found != recorded : !found.isSubset(of: recorded) else { return }
+    do {
+      let writer = try ArchiveDatabase.open(path: path, mode: .readWrite)
+      defer { writer.close() }
+      try writer.transaction {
+        try DamageRecords.mark(found, at: Int64(Date().timeIntervalSince1970 * 1000), replacing: replacing, in: writer)
+      }
+    } catch {
+      return
+    }
   }
 }
 
@@ -186,6 +227,15 @@ final class ArchiveCheck {
   var counts = CheckReport.Counts()
   /// The import runs without a finished time in the check's snapshot.
   var unfinishedImports: [Int64] = []
+  /// The versions whose files do not rebuild (full check).
+  private(set) var damagedVersionIDs = Set<Int64>()
+  /// The versions the archive had recorded as damaged (migration 0018) when the full check
+  /// began; nil when it could not be read.
+  private(set) var recordedDamage: Set<Int64>?
+  /// Whether the full check read every blob (its step did not stop on an error).
+  private(set) var everyBlobRead = false
+  /// The first damaged versions with the files that repair them.
+  private(set) var repairable: [CheckReport.Repairable] = []
   private var lastProgress = Date.distantPast
 
   init(database: Database, limit: Int, onProgress: ((CheckProgress) -> Void)?) {
@@ -399,6 +449,8 @@ final class ArchiveCheck {
   // MARK: 5: every blob and every file (full)
 
   func checkFiles() {
+    recordedDamage = try? DamageRecords.versionIDs(in: database)
+    defer { listRepairs() }
     step("files") {
       let blobs = BlobStore(database)
       let indexer = DrawingIndexer()
@@ -429,7 +481,10 @@ final class ArchiveCheck {
         let blobName = Self.blobLocation(sha256, id: nil)
         if let blobProblem {
           if versions.isEmpty { report(Self.blobLocation(sha256, id: id), blobProblem) }
-          for version in versions { report(try versionLocation(version.versionID) + ": " + blobName, blobProblem) }
+          for version in versions {
+            damagedVersionIDs.insert(version.versionID)
+            report(try versionLocation(version.versionID) + ": " + blobName, blobProblem)
+          }
           return
         }
         guard let drawing else { return }
@@ -451,6 +506,8 @@ final class ArchiveCheck {
             }
           }
           let file = templates[envelopeID]!.rebuild(drawing: drawing)
+          let rebuilds = SHA256.hash(file) == fileSHA256 && Int64(file.count) == fileSize
+          if !rebuilds { damagedVersionIDs.insert(versionID) }
           if SHA256.hash(file) != fileSHA256 {
             report(
               try versionLocation(versionID),
@@ -468,6 +525,19 @@ final class ArchiveCheck {
             counts.fileBytesVerified += fileSize
           }
         }
+      }
+      everyBlobRead = true
+    }
+  }
+
+  /// The first `limit` damaged versions, each with the paths its sources recorded.
+  private func listRepairs() {
+    step("files") {
+      for versionID in damagedVersionIDs.sorted().prefix(limit) {
+        repairable.append(
+          .init(
+            location: try versionLocation(versionID),
+            paths: try DamageRecords.sourcePaths(ofVersion: versionID, in: database)))
       }
     }
   }

@@ -164,7 +164,10 @@ extension Archive {
     let started = Date()
     var report = ExportReport(folder: folder, manifest: OutputPath.joining(folder, ExportManifest.fileName))
     try storeCall {
-      try database.readTransaction { () throws -> Void in
+      // A snapshot, rolled back at the end: on a damaged file the COMMIT of a read transaction
+      // can itself fail with SQLITE_CORRUPT after the damage was met and reported version by
+      // version, which would turn a salvage that wrote everything it could into an error.
+      try database.snapshot { () throws -> Void in
         let selection = try ExportSelection(database)
         try choose(query, allVersions: options.allVersions, into: selection, &report)
         guard report.drafts > 0 else { throw ArchiveError.noMatchingDrafts }

@@ -15,6 +15,11 @@ public struct ImportSummary: Sendable, Equatable {
   public var versionsInTrash = 0
   /// Files whose draft, save time and content were already in the archive.
   public var alreadyArchived = 0
+  /// Versions found damaged by `check --full` that this import rebuilt from their files
+  /// (each file hashed to the version's, its drawing re-stored and verified before commit).
+  public var versionsRepaired = 0
+  /// Files of versions found damaged that could not repair them: the version stays damaged.
+  public var versionsNotRepaired = 0
   /// Files that are not draft files (other endings, macOS `._` files).
   public var ignored = 0
   /// iCloud Drive placeholders of saves not downloaded yet, by draft: none of them is in
@@ -39,6 +44,8 @@ public struct ImportSummary: Sendable, Equatable {
     draftsBroughtBack += other.draftsBroughtBack
     versionsInTrash += other.versionsInTrash
     alreadyArchived += other.alreadyArchived
+    versionsRepaired += other.versionsRepaired
+    versionsNotRepaired += other.versionsNotRepaired
     ignored += other.ignored
     savesNotDownloaded.merge(other.savesNotDownloaded, uniquingKeysWith: +)
     rejected += other.rejected

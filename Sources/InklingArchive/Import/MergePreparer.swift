@@ -272,7 +272,8 @@ final class MergePreparer {
       throw Unmergeable(reason: problem)
     }
     // Found as an import finds a file: a draft renamed here since keeps the version, and the
-    // old name does not come back. What is here stays as it is: no source is added to it.
+    // old name does not come back. What is here stays as it is: no source is added to it,
+    // and only the app's own file name, when the other archive has it, is taken.
     if let archived = try VersionRecords.archivedFile(
       draftNamed: row.draftName, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256,
       fileName: row.fileName, in: ours)
@@ -280,7 +281,9 @@ final class MergePreparer {
       return .alreadyArchived(
         ArchivedVersion(
           path: location, bytes: row.fileSize, versionID: archived.versionID, draftName: archived.draftName,
-          savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: []))
+          savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256, sources: [],
+          renamedTo: archived.fileName == row.fileName
+            ? nil : VersionFileName.replacement(for: archived.fileName, by: row.fileName)))
     }
     let other = others[archive]
     let template = try EnvelopeRecords.template(row.envelopeID, in: other)

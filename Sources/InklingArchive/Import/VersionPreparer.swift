@@ -60,6 +60,16 @@ struct ArchivedVersion: Sendable {
   let savedMilliseconds: Int64
   let fileSHA256: [UInt8]
   let sources: [SourceMark]
+  /// The file name the version takes from this file (`VersionFileName`), if any.
+  var renamedTo: String? = nil
+  /// For a version `check --full` found damaged: its drawing from this file, to store again.
+  var repair: VersionRepair? = nil
+}
+
+/// A damaged version's drawing as its file holds it, encoded whole (a delta could lean on
+/// the damage), from a file that rebuilds from it byte for byte.
+struct VersionRepair: Sendable {
+  let blob: EncodedBlob
 }
 
 /// The outcome for one file.
@@ -83,6 +93,9 @@ final class VersionPreparer {
   /// The source label of each path the import was given (`DraftFileEntry.origin`).
   private let labels: [String]
   private let workingDirectory: String
+  /// The versions `check --full` found damaged (migration 0018), read once: a file of one of
+  /// them is read and encoded again to repair it, every other file found archived is not.
+  private let damaged: Set<Int64>
 
   init(archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true, labels: [String]) throws {
     reader = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
@@ -90,6 +103,7 @@ final class VersionPreparer {
     self.indexDrawings = indexDrawings
     self.labels = labels
     workingDirectory = FileWalker.workingDirectory()
+    damaged = try DamageRecords.versionIDs(in: reader)
   }
 
   deinit { reader.close() }
@@ -172,7 +186,10 @@ final class VersionPreparer {
         .alreadyArchived(
           ArchivedVersion(
             path: entry.path, bytes: entry.size, versionID: archived.versionID, draftName: archived.draftName,
-            savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources)))
+            savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256, sources: sources,
+            renamedTo: archived.fileName == entry.fileName
+              ? nil : VersionFileName.replacement(for: archived.fileName, by: entry.fileName),
+            repair: damaged.contains(archived.versionID) ? repair(from: file) : nil)))
     }
     let envelope: DraftEnvelope
     do {
@@ -210,6 +227,15 @@ final class VersionPreparer {
       ReadVersion(
         entry: entry, saved: saved, fileSHA256: fileSHA256, drawing: drawing, storedDepth: storedDepth, facts: facts,
         template: envelope.template, background: envelope.background, sources: sources, notes: notes))
+  }
+
+  /// The drawing of `file`, encoded whole, when the file parses and rebuilds from it.
+  private func repair(from file: [UInt8]) -> VersionRepair? {
+    guard let envelope = try? DraftEnvelope.parse(file),
+      Self.rebuilds(file, from: envelope.template, drawing: envelope.drawing),
+      let encoded = try? encoder.encodeKeepingForm(HashedBytes(envelope.drawing), base: nil)
+    else { return nil }
+    return VersionRepair(blob: encoded.blob)
   }
 
   // MARK: - Encoding

@@ -138,6 +138,19 @@ final class VersionWriter {
       try record(
         archived.sources, versionID: archived.versionID, savedMilliseconds: archived.savedMilliseconds,
         fileSHA256: archived.fileSHA256)
+      if let name = archived.renamedTo {
+        try VersionRecords.setFileName(name, ofVersion: archived.versionID, in: database)
+      }
+      if let repair = archived.repair {
+        do {
+          let repaired = try database.savepoint { try self.repair(archived.versionID, with: repair) }
+          tally(origin) { $0.versionsRepaired += repaired }
+        } catch let error as StoreError where error.kind == .verification || error.kind == .corrupt {
+          // The file does not rebuild the version (its envelope is what is damaged, or the
+          // bytes stored differ): it stays damaged, and marked.
+          tally(origin) { $0.versionsNotRepaired += 1 }
+        }
+      }
     case .rejected(let path, let problem, let bytes):
       tally(origin) { $0.bytesRead += bytes }
       try reject(path, problem, origin: origin)
@@ -320,6 +333,51 @@ final class VersionWriter {
     try VersionRecords.add(pending, in: database)
   }
 
+  /// Repairs damaged version `versionID` from its file's drawing: the version's blob row is
+  /// stored again whole (BlobStore.repair, read back and re-hashed), then the version's file
+  /// is rebuilt and compared with its SHA-256 before the savepoint is released. Marked
+  /// versions whose drawings are deltas over the repaired one are verified too: they may have
+  /// been damaged only through it. Returns how many versions rebuild now and lost their mark.
+  ///
+  /// - Throws: `StoreError(.verification)` when the drawing is not the version's or the
+  ///   version still does not rebuild (the caller's savepoint rolls it all back).
+  private func repair(_ versionID: Int64, with repair: VersionRepair) throws -> Int {
+    guard let target = try DamageRecords.target(ofVersion: versionID, in: database),
+      target.blobSHA256 == repair.blob.sha256
+    else {
+      throw StoreError(
+        kind: .verification, message: "the file's drawing is not the damaged version's", path: database.path)
+    }
+    let blobs = BlobStore(database)
+    try blobs.repair(target.blobID, with: repair.blob)
+    var repaired = 0
+    var repairedThis = false
+    let affected = [target.blobID] + (try blobs.descendants(ofBlob: target.blobID))
+    for id in try DamageRecords.versionIDs(usingBlobs: affected, in: database) where try rebuilds(id, blobs) {
+      try DamageRecords.clear(versionID: id, in: database)
+      repaired += 1
+      if id == versionID { repairedThis = true }
+    }
+    guard repairedThis else {
+      throw StoreError(
+        kind: .verification, message: "the version does not rebuild its file after its drawing was stored again",
+        path: database.path)
+    }
+    return repaired
+  }
+
+  /// Whether version `versionID` rebuilds the file it was imported from now.
+  private func rebuilds(_ versionID: Int64, _ blobs: BlobStore) throws -> Bool {
+    guard let target = try DamageRecords.target(ofVersion: versionID, in: database) else { return false }
+    do {
+      let drawing = try blobs.bytes(ofBlob: target.blobID)
+      let template = try EnvelopeRecords.template(target.envelopeID, in: database)
+      return SHA256.hash(template.rebuild(drawing: drawing)) == target.fileSHA256
+    } catch let error as StoreError where error.kind == .corrupt || error.kind == .notFound {
+      return false
+    }
+  }
+
   /// Stores the delta bases a version brings along (`PreparedVersion.baseBlobs`), bases first.
   private func store(bases: [EncodedBlob]) throws {
     let blobs = BlobStore(database)
@@ -379,6 +437,11 @@ final class VersionWriter {
         try record(
           version.sources, versionID: existing, savedMilliseconds: version.savedMilliseconds,
           fileSHA256: version.fileSHA256)
+        if let stored = try VersionRecords.fileName(ofVersion: existing, in: database),
+          let name = VersionFileName.replacement(for: stored, by: version.fileName)
+        {
+          try VersionRecords.setFileName(name, ofVersion: existing, in: database)
+        }
       }
       return (.alreadyArchived, index)
     }

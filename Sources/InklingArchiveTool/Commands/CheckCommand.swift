@@ -21,6 +21,11 @@ struct CheckCommand: Command {
       had when imported: this reads the whole archive. Problems are printed one per line on standard output, each starting \
       with where it is. The exit status is 0 only when no problem was found, 3 otherwise.
 
+      A damaged version (one whose file no longer rebuilds) is named with the files its \
+      sources delivered: importing one of them again repairs it. A full check remembers \
+      which versions are damaged, so that the import knows them without reading back every \
+      file it finds archived.
+
       Examples:
         inkling-archive check
         inkling-archive check --full --json
@@ -64,9 +69,29 @@ struct CheckCommand: Command {
       if report.problemCount > report.problems.count {
         context.print("… and \(Format.count(report.problemCount - report.problems.count)) more (see --limit)")
       }
+      for version in report.repairable where !version.paths.isEmpty {
+        context.print(
+          Quoted.text(
+            "\(version.location) is repaired by importing again: " + version.paths.joined(separator: ", ")))
+      }
       if !context.quiet || !report.isHealthy { context.print(Self.summary(report, archive: context.archivePath)) }
     }
     return report.isHealthy ? ExitStatus.success : ExitStatus.archiveUnusable
+  }
+
+  /// What to do about damage: import the files that repair it, when their paths are known.
+  static func advice(_ report: CheckReport) -> String {
+    let withFiles = report.repairable.filter { !$0.paths.isEmpty }.count
+    guard withFiles > 0 else {
+      return "Restore the archive from a backup, or keep it and note which drafts are affected."
+    }
+    let command = "Importing the files named above again (`inkling-archive import FILE…`) repairs "
+    guard withFiles == report.damagedVersionCount && report.problemCount == report.damagedVersionCount else {
+      return command
+        + "\(Format.count(withFiles)) of the \(Plural.count(report.damagedVersionCount, "damaged version")); "
+        + "for the rest, restore the archive from a backup, or keep it and note which drafts are affected."
+    }
+    return command + (withFiles == 1 ? "the damaged version." : "every damaged version.")
   }
 
   /// The closing paragraph: what was verified, what could not be, the verdict.
@@ -118,8 +143,7 @@ struct CheckCommand: Command {
         : report.onlyDrawingIndexProblems
           ? "Found \(Plural.count(report.problemCount, "problem")), all in the drawing index, which "
             + "`inkling-archive reindex --all` builds again from the drawings; the drawings themselves are not affected."
-          : "Found \(Plural.count(report.problemCount, "problem")). "
-            + "Restore the archive from a backup, or keep it and note which drafts are affected.")
+          : "Found \(Plural.count(report.problemCount, "problem")). " + Self.advice(report))
     return lines.joined(separator: "\n")
   }
 }

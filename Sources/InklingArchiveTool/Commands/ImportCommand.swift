@@ -135,6 +135,16 @@ struct ImportCommand: Command {
           + (one ? "a draft" : "drafts") + " in the trash, beside newer versions; `list --trash` shows "
           + (one ? "it." : "them."))
     }
+    if total.versionsRepaired > 0 && !context.quiet && !context.json && !ndjson {
+      context.print(
+        "Repaired \(Plural.count(total.versionsRepaired, "damaged version")) from \(total.versionsRepaired == 1 ? "its file" : "their files"): "
+          + "each rebuilds its file byte for byte again.")
+    }
+    if total.versionsNotRepaired > 0 && !context.quiet {
+      context.printError(
+        "\(Plural.count(total.versionsNotRepaired, "file")) of damaged versions could not repair them (the damage is "
+          + "not in their drawings); `inkling-archive check --full` lists what is still damaged.")
+    }
     if total.drawingsNotIndexed > 0 && !context.quiet {
       let one = total.drawingsNotIndexed == 1
       context.printError(

@@ -69,6 +69,19 @@ public struct DraftFileName: Hashable, Sendable {
   /// without a stamp its copy suffix and extension (` (1).inkling`).
   public var tail: String
 
+  /// Whether this is a name the app itself writes: no copy suffix a file manager added, no
+  /// sync tool's conflict mark, no stand-in for the stamp's colons. When several files hold
+  /// one version, this is the name the version keeps (restore, export and the web pages give
+  /// the file back as the app named it).
+  public var isAppsOwnName: Bool {
+    !fallbacks.contains { fallback in
+      switch fallback {
+      case .copySuffix, .syncConflict, .colonsReplaced: true
+      default: false
+      }
+    }
+  }
+
   /// Reads a file name such as `Plan-B-2025-10-05T14:03:12Z.inkling`.
   /// Returns nil when the name does not end in `.inkling`.
   public init?(_ fileName: String) {

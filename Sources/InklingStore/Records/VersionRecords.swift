@@ -289,17 +289,17 @@ package enum VersionRecords {
   /// delivers the file again is recorded on that version).
   package static func archivedFile(
     draftNamed name: String, savedMilliseconds: Int64, fileSHA256: [UInt8], fileName: String, in db: Database
-  ) throws -> (versionID: Int64, draftName: String)? {
+  ) throws -> (versionID: Int64, draftName: String, fileName: String)? {
     // Two statements, the second only when the first finds nothing: most files found are
     // found by their draft's name, and a compound SELECT ordered to prefer that match would
     // run both halves every time.
-    if let id = try db.fetchOne(
+    if let found = try db.fetchOne(
       """
-      SELECT version.id FROM version JOIN draft ON draft.id = version.draft_id
+      SELECT version.id, version.file_name FROM version JOIN draft ON draft.id = version.draft_id
       WHERE draft.name = ? AND version.saved_ms = ? AND version.file_sha256 = ?
-      """, [name, savedMilliseconds, fileSHA256], { $0.int64(0) })
+      """, [name, savedMilliseconds, fileSHA256], { (id: $0.int64(0), fileName: $0.string(1)) })
     {
-      return (id, name)
+      return (found.id, name, found.fileName)
     }
     return try db.fetchOne(
       """
@@ -307,7 +307,18 @@ package enum VersionRecords {
         JOIN draft ON draft.id = version.draft_id
       WHERE version.saved_ms = ? AND version.file_sha256 = ? AND version.file_name = ? ORDER BY version.id LIMIT 1
       """, [savedMilliseconds, fileSHA256, fileName]
-    ) { (versionID: $0.int64(0), draftName: $0.string(1)) }
+    ) { (versionID: $0.int64(0), draftName: $0.string(1), fileName: fileName) }
+  }
+
+  /// The file name of version `versionID`.
+  package static func fileName(ofVersion versionID: Int64, in db: Database) throws -> String? {
+    try db.fetchOne("SELECT file_name FROM version WHERE id = ?", [versionID]) { $0.string(0) }
+  }
+
+  /// Gives version `versionID` the file name `fileName` (the app's own name, found on another
+  /// file holding the same version).
+  package static func setFileName(_ fileName: String, ofVersion versionID: Int64, in db: Database) throws {
+    try db.execute("UPDATE version SET file_name = ? WHERE id = ?", [fileName, versionID])
   }
 
   /// The blob of the draft's version saved last at or before `savedMilliseconds`, else of its
