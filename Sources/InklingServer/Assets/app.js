@@ -194,8 +194,8 @@
     }
   }
 
-  if (timelapse) {
-    const video = document.getElementById("timelapse-video");
+  const video = document.getElementById("timelapse-video");
+  if (timelapse && video) {
     video.addEventListener("error", async () => {
       try {
         const response = await fetch(video.currentSrc || video.src, { credentials: "same-origin" });

@@ -38,7 +38,7 @@ enum TimelapseView {
     guard draft.versions.contains(where: { $0.version.strokeCount != nil }) else {
       return """
         <section class="timelapse" id="timelapse">
-        <p class="problem">No time-lapse: none of its drawings can be read.</p>
+        <p class="problem" id="timelapse-problem">No time-lapse: none of its drawings can be read.</p>
         </section>
         """
     }
