@@ -6,6 +6,7 @@
 
 import InklingArchive
 import InklingPresentation
+import InklingRendering
 
 enum CompareView {
   static func page(_ target: RequestTarget, pool: ArchivePool, commands archive: String?) throws -> HTTPResponse {
@@ -94,6 +95,14 @@ enum CompareView {
     return HTML(joining: parts.enumerated().map { $0.offset == 0 ? $0.element : ", \($0.element)" })
   }
 
+  /// The share image's size at one pixel a point, from the drawing index's bounds (within a
+  /// few pixels of the renderer's): the page keeps its place while the images load.
+  private static func size(_ drawing: DrawingSummary) -> HTML {
+    guard let bounds = drawing.bounds else { return "" }
+    let natural = RenderGeometry.export(bounds: bounds, canvas: nil, scale: 1)
+    return " width=\"\(natural.width)\" height=\"\(natural.height)\""
+  }
+
   /// One of the two versions: its share image (its thumbnail when the drawing does not decode).
   private static func side(_ draft: DraftTimeline, _ entry: TimelineEntry, _ drawing: DrawingSummary, trash: Bool)
     -> HTML
@@ -101,7 +110,7 @@ enum CompareView {
     let number = entry.version.number
     let image: HTML =
       drawing.status == .decoded
-      ? "<img src=\"\(Links.render(entry.id, scale: 1, trash: trash))\" srcset=\"\(Links.render(entry.id, scale: 2, trash: trash)) 2x\" alt=\"Version \(number)\">"
+      ? "<img src=\"\(Links.render(entry.id, scale: 1, trash: trash))\" srcset=\"\(Links.render(entry.id, scale: 2, trash: trash)) 2x\"\(size(drawing)) alt=\"Version \(number)\">"
       : "<img src=\"\(Links.thumbnail(entry.id, size: 512, trash: trash))\" width=\"512\" height=\"512\" alt=\"Version \(number)\">"
     return """
       <figure>\(image)<figcaption><a href="\(Links.version(draft.id, number: number))">Version \(number)</a>, saved \(Formatting.time(entry.version.saved))</figcaption></figure>

@@ -12,6 +12,8 @@ import InklingPresentation
 enum GridView {
   /// The thumbnail size of the grid's cards (shown at half its pixels on most screens).
   static let thumbnailSize = 256
+  /// How many cards a wide first screen shows: their thumbnails are not deferred.
+  static let eagerThumbnails = 12
 
   /// The grid's state from its URL.
   static func state(_ target: RequestTarget) throws(RequestError) -> GridState {
@@ -112,10 +114,13 @@ enum GridView {
   }
 
   static func grid(_ page: DraftPage, total: Total, _ state: GridState) -> HTML {
-    let cards = page.drafts.map { entry -> HTML in
+    // The first screen's thumbnails load at once; the rest (and every card of a later page,
+    // which "More drafts" adds below the fold) when the reader scrolls near them.
+    let cards = page.drafts.enumerated().map { index, entry -> HTML in
       let draft = entry.draft
+      let loading: HTML = state.after == nil && index < eagerThumbnails ? "" : " loading=\"lazy\""
       return """
-        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
+        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
         """
     }
     var next = state
