@@ -46,6 +46,7 @@ LONG = "Sketchbook_" + "averyveryverylongnamewithoutanyspaces" * 4  # one word w
 MINIMUM_SIDE = 512  # VersionView.minimumSide
 DEVICE_DRAWINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "pkdrawing")
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
+EAGER_THUMBNAILS = 12  # GridView.eagerThumbnails
 
 
 class Failure(Exception):
@@ -172,10 +173,17 @@ def click(driver, element):
 
 
 def images_loaded(driver, selector):
-    """(loaded, total) of the images matching selector, once every one has finished loading."""
+    """(loaded, total) of the images matching selector, once every one has finished loading.
+    Images the page defers (loading="lazy") load as a reader scrolls to them: each is brought
+    into view in turn, and the page is back at its top when all are done."""
     script = """
       const images = Array.from(document.querySelectorAll(arguments[0]));
-      if (!images.every(i => i.complete)) return null;
+      const waiting = images.find(i => !i.complete);
+      if (waiting) {
+        if (waiting.loading === "lazy") waiting.scrollIntoView({block: "center"});
+        return null;
+      }
+      window.scrollTo(0, 0);
       return [images.filter(i => i.naturalWidth > 0).length, images.length];
     """
     return wait(driver, lambda d: d.execute_script(script, selector), "images still loading: " + selector)
@@ -215,8 +223,11 @@ def main():
         base = driver.current_url
         token = url.split("?token=")[1]
         check(base.endswith(f"/t/{token}/"), "the printed address opened " + base)
-        loaded, total = images_loaded(driver, "#grid img")
-        check(total == PAGE_SIZE and loaded == total, f"{loaded} of {total} thumbnails loaded")
+        # The first screen's thumbnails load at once; the page defers the rest (GridView).
+        loaded, total = images_loaded(driver, "#grid img:not([loading=lazy])")
+        deferred = len(driver.find_elements(By.CSS_SELECTOR, "#grid img[loading=lazy]"))
+        check(total == EAGER_THUMBNAILS and loaded == total and total + deferred == PAGE_SIZE,
+              f"{loaded} of {total} thumbnails loaded at once, {deferred} deferred")
         check(card_names(driver) == everything[:PAGE_SIZE], "the first page is not the newest drafts")
         driver.save_screenshot(os.path.join(args.artifacts, "grid.png"))
         driver.execute_script("document.getElementById('more').scrollIntoView()")
