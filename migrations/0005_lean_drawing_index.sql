@@ -6,9 +6,9 @@
 --    though an archive holds a few dozen (ink, colour) pairs: it now names a row of `ink`.
 --  - The 16-byte fingerprint had a UNIQUE index, whose inserts land at random places in
 --    a B-tree (a hash has no order): that cost the import more than any other write of
---    the index (issue 3). The importer finds a draft's earlier strokes through the stroke
---    lists of the draft's versions instead (DrawingIndexWriter), so the fingerprint stays
---    in the row, unindexed. A stroke pasted into another draft gets a row of its own there.
+--    the index (docs/decisions.md, "The drawing index costs at most 15 % of an import").
+--    The importer finds a draft's earlier strokes through the stroke lists of the draft's
+--    versions instead (DrawingIndexWriter), so the fingerprint stays in the row, unindexed. A stroke pasted into another draft gets a row of its own there.
 --  - `drawing_ink` kept one row per (ink, colour) with the colour, in a rowid table and an
 --    index; only `ink:NAME` searches read it, by name. It now keeps one row per ink name,
 --    WITHOUT ROWID, keyed by (blob_id, ink), plus the index by name.

@@ -1,4 +1,4 @@
--- 0006: indexes that let newest-first searches stop early at a million drafts (issue 4).
+-- 0006: indexes that let newest-first searches stop early at a million drafts.
 --
 -- 1. draft_by_latest becomes covering for the name and "has versions" tests: a walk through
 --    drafts newest first (SearchCompiler's walk) rejects non-matching names from the index

@@ -1,4 +1,4 @@
--- 0007: drawings compressed in point columns (issue 5: keep history small).
+-- 0007: drawings compressed in point columns (a draft's history must stay small).
 --
 -- blob.layout says what form of the drawing `data` compresses: 0 the bytes as written,
 -- 1 `PointColumns.columnar(bytes)`, the same bytes with every point array rearranged as

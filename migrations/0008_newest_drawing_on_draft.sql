@@ -1,5 +1,5 @@
 -- 0008: what `strokes:`, `ink:` and `imported:` test, kept on `draft` and in the walk's index
--- (issue 4). A newest-first walk through draft_by_latest (SearchCompiler) rejected a name
+-- (searches at a million drafts). A newest-first walk through draft_by_latest (SearchCompiler) rejected a name
 -- match only after two lookups (newest version → its drawing row, its drawing_ink rows),
 -- because stroke counts and inks live on the drawing; and `imported:` read every version of
 -- every draft it walked. These columns let the walk decide from the index alone.

@@ -1,8 +1,9 @@
 -- 0009: the newest drawing's inks on `draft` (0008) are kept by one update per drawing at
--- import, not one per ink row (issue 3: indexing may add at most 15 % to an import). The
--- importer writes a batch's drawing index after the batch's versions, so under 0008 each
--- `drawing` row and each of its ~4 `drawing_ink` rows ran an UPDATE of `draft`; the ink
--- rows' updates were more than half of the time drawing and drawing_ink rows took to insert.
+-- import, not one per ink row (docs/decisions.md, "The drawing index costs at most 15 % of
+-- an import"). The importer writes a batch's drawing index after the batch's versions, so
+-- under 0008 each `drawing` row and each of its ~4 `drawing_ink` rows ran an UPDATE of
+-- `draft`; the ink rows' updates were more than half of the time drawing and drawing_ink rows
+-- took to insert.
 --
 -- Invariant 2 of 0008 becomes:
 --  2. draft.latest_inks = the OR of ink_bit(name) over the `drawing_ink` rows of the blob of

@@ -1,4 +1,4 @@
--- 0011: what `draft` keeps of its newest drawing (0008, 0009) is written once (issue 22: the
+-- 0011: what `draft` keeps of its newest drawing (0008, 0009) is written once (the
 -- rule was spelled out in seven trigger bodies, the ink bits in a table of 0009, in the search
 -- compiler and in `check`). Invariants 1 and 2 of 0008 (2 as 0009 restates it) and 3 are
 -- unchanged, and so is every value an archive holds; only their definition moves:

@@ -1,4 +1,4 @@
--- 0012: a trash for drafts, and versions that revert to an earlier one (issue 17).
+-- 0012: a trash for drafts, and versions that revert to an earlier one.
 --
 -- A draft in the trash keeps its name, its versions and everything they use, so it can come
 -- back whole (`undelete`) or be restored from; it only leaves the lists. Purging removes its

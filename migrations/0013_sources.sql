@@ -1,4 +1,5 @@
--- 0013: where each version came from (issue 20): a source label (`--source LABEL`; by default
+-- 0013: where each version came from, so that drafts gathered from several devices can be
+-- told apart and searched by origin: a source label (`--source LABEL`; by default
 -- the folder the file was imported from, or the labels an archive merged in had kept), the
 -- file's path there, and the import run that recorded it.
 --

@@ -45,6 +45,6 @@ DROP TABLE stale_gram;
 DROP TABLE refold;
 
 -- Writing a label computes its generated label_folded again, even when the label is unchanged
--- ("the value of a STORED column is computed when the row is written",
--- https://www.sqlite.org/gencol.html); RefoldMigrationTests checks that SQLite does so.
+-- ("the value of a STORED column is computed when the row is written", SQLite's "Generated
+-- Columns"); RefoldMigrationTests checks that SQLite does so.
 UPDATE source SET label = label WHERE label_folded IS NOT inkling_fold(label);

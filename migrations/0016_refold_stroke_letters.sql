@@ -1,6 +1,6 @@
 -- 0016: the stored folds made again, now that the fold writes the Latin letters with a stroke
 -- and the ligatures as the base letters Unicode's collation orders them as (NameFolding.swift:
--- ł is l, ø is o, đ is d, æ is a e), so that `name:lodz` and `source:lodz` find Łódź (issue 31).
+-- ł is l, ø is o, đ is d, æ is a e), so that `name:lodz` and `source:lodz` find Łódź.
 --
 -- The statements are 0014's, unchanged, and Migrations.swift appends that file's text to this
 -- header: 0014 already says how to make every stored fold current (draft.name_folded, the

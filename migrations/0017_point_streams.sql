@@ -1,4 +1,5 @@
--- 0017: drawings compressed as point streams (issue 34: the archive's size).
+-- 0017: drawings compressed as point streams (docs/decisions.md, "Drawings are stored as point
+-- streams").
 --
 -- blob.streams = 1 says that `data` compresses `PointStreams.form(bytes)` (InklingFormats):
 -- the drawing without its point arrays, then every point value gathered across the strokes,

@@ -5,7 +5,7 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "1ffc60e99670b9d0323f186de8c1284def7efbd3966333eeeaad536d8db54b7c"
+  static let migrationsDigest = "936972a65a4f73634e7fc7b370d2c143caaf7b2b8df5780ab99cc2b198f59a2c"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
   static let schemaStamp = "205a27f1a894e2f49ffd2e0bff336dbff1e6a841002a2934ca298732249ed22f"

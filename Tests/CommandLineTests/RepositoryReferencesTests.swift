@@ -1,8 +1,8 @@
 // What the code rests on is inside the repository: a clone has no issue tracker and no folder
-// beside it, so no file under Sources, Tests, scripts or fuzz may send its reader to an issue
-// by number or to a path outside the repository, and every `docs/…` a comment names (with the
-// heading it quotes) must be there. Any line counts, comment or not: a line a script prints is
-// read too. Binary files (fixtures, golden pictures, a fuzzer's corpus) are not read.
+// beside it, so no file under Sources, Tests, scripts, fuzz or migrations may send its reader
+// to an issue by number or to a path outside the repository, and every `docs/…` a comment
+// names (with the heading it quotes) must be there. Any line counts, comment or not: a line a
+// script prints is read too. Binary files (fixtures, golden pictures, a fuzzer's corpus) are not read.
 
 import Foundation
 import InklingTestSupport
@@ -10,7 +10,7 @@ import Testing
 
 @Suite struct RepositoryReferencesTests {
   static let root = PackageFolder.path
-  static let scanned = ["Sources", "Tests", "scripts", "fuzz"]
+  static let scanned = ["Sources", "Tests", "scripts", "fuzz", "migrations"]
   /// Folders that runs leave behind, not the repository's own files.
   static let generated: Set<String> = ["corpus-work", "__pycache__", "bench-work", "demo-work"]
 
@@ -112,7 +112,7 @@ import Testing
   /// (`(docs/decisions.md, "Immutable only when the URL names the content")`).
   @Test func everyDocumentAndHeadingACommentNamesIsThere() throws {
     // A comment wraps a heading over lines: read each file as one line, comment markers gone.
-    let marker = try Regex(#"\n\s*(///|//|#)?\s*"#)
+    let marker = try Regex(#"\n\s*(///|//|--|#)?\s*"#)
     let reference = try Regex(#"docs/([A-Za-z0-9._-]+\.md)(, "([^"]+)")?"#)
     var named = 0
     var missing: [String] = []
