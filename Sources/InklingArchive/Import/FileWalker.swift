@@ -243,21 +243,12 @@ struct FileWalker {
 
   /// The entries of a folder, sorted by their bytes, or nil when it cannot be read.
   static func list(_ folder: String) -> [RawName]? {
-    guard let directory = opendir(folder) else { return nil }
-    defer { closedir(directory) }
-    var names: [[UInt8]] = []
-    while let entry = readdir(directory) {
-      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        Array(raw.prefix(while: { $0 != 0 }))
-      }
-      if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-      names.append(bytes)
+    var names: [RawName] = []
+    let listed = FolderNames.forEachBatch(in: folder) { batch in
+      names.append(contentsOf: batch)
+      return true
     }
-    names.sort { $0.lexicographicallyPrecedes($1) }
-    return names.map { bytes in
-      let text = String(validating: bytes, as: UTF8.self)
-      return RawName(text: text, display: text ?? escaped(bytes))
-    }
+    return listed ? names : nil
   }
 
   /// A name that is not UTF-8, with its invalid bytes written `\xFF`.
