@@ -35,7 +35,7 @@ import Testing
     for name in names {
       for _ in 0..<4 { try corpus.save(name, in: Self.folder(of: name)) }
     }
-    var generator = SystemRandomNumberGenerator()
+    var generator = TestSeed.generator(for: "CrashTests")
     var runs = 0
     var killed = 0
     var finished = 0

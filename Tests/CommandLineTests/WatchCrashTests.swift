@@ -21,7 +21,7 @@ import Testing
     var corpus = TestCorpus(root: staging, seed: 0xC0FFEE)
     let names = (0..<16).map { "Draft \($0)" }
     try FileManager.default.createDirectory(atPath: drafts, withIntermediateDirectories: true)
-    var generator = SystemRandomNumberGenerator()
+    var generator = TestSeed.generator(for: "WatchCrashTests")
     var killed = 0
     var killedWithWork = 0
     var landed: [String] = []

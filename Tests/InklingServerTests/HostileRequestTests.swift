@@ -4,6 +4,7 @@
 // random requests, after which the server still answers.
 
 import Foundation
+import InklingTestSupport
 import Testing
 
 @testable import InklingServer
@@ -103,7 +104,7 @@ import Testing
   @Test func aFuzzingRunLeavesTheServerUp() throws {
     let served = try SharedArchive.get()
     let seconds = Double(ProcessInfo.processInfo.environment["SERVE_FUZZ_SECONDS"] ?? "") ?? 3
-    var random = SystemRandomNumberGenerator()
+    var random = TestSeed.generator(for: "aFuzzingRunLeavesTheServerUp")
     let pieces = [
       "/", "/draft", "/api/drafts", "/api/draft", "/versions/1/thumbnail.png", "/versions/", "/static/", "/swatches/",
       "?", "&", "=", "name=", "q=", "%", "%2F", "%00", "%ff", "..", ".", "/", "\\", "#", "+", "after=", "n.1.2.3",
