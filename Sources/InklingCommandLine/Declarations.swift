@@ -328,30 +328,6 @@ extension ValueKind where Value == Int64 {
   }
 }
 
-extension ValueKind where Value == Double {
-  /// A duration in seconds, up to `maximum`: `2s`, `500ms`, `1.5`, `1m` (a bare number is
-  /// seconds); shown as seconds (`2s`) or milliseconds (`250ms`).
-  package static func duration(atMost maximum: Double) -> ValueKind {
-    ValueKind(expected: "a duration such as 2s or 500ms", format: formatDuration) { text in
-      let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]
-      let lower = text.lowercased()
-      var number = lower
-      var unit = 1.0
-      for (suffix, seconds) in units where lower.hasSuffix(suffix) {
-        number = String(lower.dropLast(suffix.count))
-        unit = seconds
-        break
-      }
-      guard let value = DecimalNumber.parse(number), value >= 0, value * unit <= maximum else { return nil }
-      return value * unit
-    }
-  }
-
-  private static func formatDuration(_ seconds: Double) -> String {
-    seconds < 1 || seconds != seconds.rounded() ? "\(Int((seconds * 1000).rounded()))ms" : "\(Int(seconds))s"
-  }
-}
-
 extension Array where Element == [OptionSpec] {
   /// Groups of options as CommandSpec's `exclusive` takes them.
   package var names: [[String]] { map { $0.map(\.long) } }

@@ -18,7 +18,7 @@ struct TimelapseCommand: Command {
       "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing; "
       + "--json's marks give each save's frame by the same number.")
   static let duration = Option(
-    "duration", valueName: "TIME", seconds.where("a time above 0, " + timeForms) { $0 > 0 },
+    "duration", valueName: "TIME", ValueKind.time.where("a time above 0, " + ValueKind.timeForms) { $0 > 0 },
     help: "How long the video lasts, the hold included (default 30s, at most "
       + "\(Format.number(TimelapseOptions.maximumSeconds / 3600))h): the drawing time is fitted to it.")
   static let speed = Option(
@@ -41,7 +41,8 @@ struct TimelapseCommand: Command {
   static let from = Option("from", valueName: "N", .positive, help: "Start the replay at version N (1 is the oldest).")
   static let to = Option("to", valueName: "N", .positive, help: "End the replay at version N (default: the newest).")
   static let hold = Option(
-    "hold", valueName: "TIME", seconds.where("a time of 0 or more, " + timeForms) { $0 >= 0 }, default: 2,
+    "hold", valueName: "TIME", ValueKind.time.where("a time of 0 or more, " + ValueKind.timeForms) { $0 >= 0 },
+    default: 2,
     help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min).")
 
   static let name = "timelapse"
@@ -221,53 +222,6 @@ struct TimelapseCommand: Command {
   private static var extensions: String { TimelapseFormat.allCases.map { "." + $0.rawValue }.joined(separator: " or ") }
 
   // MARK: - Value kinds
-
-  /// The forms of TIME, for the help and every error about one.
-  static let timeForms = "like 45s, 1m30s, 1.5h or 500ms (units h, min or m, s, ms; a number alone is seconds)"
-
-  /// TIME: `45`, `45s`, `1.5h`, `1m30s`, `2min`, `500ms`, in seconds (see `parseSeconds`).
-  static let seconds = ValueKind<Double>(
-    expected: "a time " + timeForms, format: { Format.number($0) + "s" }, parse: parseSeconds)
-
-  /// The units of TIME, largest first, in seconds. `m` is minutes, as `min` is: a time-lapse
-  /// is never months long, so the `m` the date grammar refuses as ambiguous is not here.
-  private static let timeUnits: [String: Double] = ["h": 3600, "min": 60, "m": 60, "s": 1, "ms": 0.001]
-
-  /// TIME in seconds: a plain decimal number (`1`, `1.5`) and a unit of `timeUnits`, or
-  /// several, each unit smaller than the one before (`1h30m`, `2s500ms`); a number alone is
-  /// seconds. Nothing else: `Double(_:)` alone would read `0x10` and `1e3`, a number after a
-  /// unit (`1m30`) could be seconds or the minutes of `1h30`, and nil is the refusal.
-  private static func parseSeconds(_ text: String) -> Double? {
-    let characters = Array(text.lowercased())
-    func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
-    var index = 0
-    var total = 0.0
-    var previousUnit = Double.infinity
-    var parts = 0
-    while index < characters.count {
-      let start = index
-      while index < characters.count && isDigit(characters[index]) { index += 1 }
-      guard index > start else { return nil }
-      if index < characters.count && characters[index] == "." {
-        index += 1
-        let fraction = index
-        while index < characters.count && isDigit(characters[index]) { index += 1 }
-        guard index > fraction else { return nil }
-      }
-      guard let number = Double(String(characters[start..<index])) else { return nil }
-      let unitStart = index
-      while index < characters.count && ("a"..."z").contains(characters[index]) { index += 1 }
-      guard index > unitStart else {
-        // A number alone is seconds; after a unit it is refused (see above).
-        return parts == 0 && index == characters.count && number.isFinite ? number : nil
-      }
-      guard let unit = timeUnits[String(characters[unitStart..<index])], unit < previousUnit else { return nil }
-      total += number * unit
-      previousUnit = unit
-      parts += 1
-    }
-    return parts > 0 && total.isFinite ? total : nil
-  }
 
   /// `20x` or `20`: a speed factor above 0.
   static let factor = ValueKind<Double>(

@@ -12,7 +12,7 @@ struct WatchCommand: Command {
   static let folders = Argument("DIR", .folder, repeating: (), help: "A folder of drafts to watch, recursively.")
   static let source = Common.source("Record LABEL as where the versions came from (default: the folder watched).")
   static let settle = Option(
-    "settle", valueName: "TIME", .duration(atMost: 3600), default: WatchOptions.defaultSettle,
+    "settle", valueName: "TIME", .time(atMost: 3600), default: WatchOptions.defaultSettle,
     help: "Import a file written in place once its size and time have been still for TIME.")
 
   static let name = "watch"
