@@ -163,12 +163,12 @@ let package = Package(
         "InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering",
         "InklingTestSupport",
       ]),
-    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingTestSupport"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingFormats", "InklingTestSupport"]),
     .testTarget(
       name: "InklingServerTests",
       dependencies: [
         "InklingServer", "InklingArchive", "InklingCorpus", "InklingFormats", "InklingRendering", "InklingPresentation",
-        "InklingTestSupport",
+        "InklingTestSupport", "CMicroHTTPD", "HTTPDBridge",
       ]),
   ]
 )

@@ -87,3 +87,39 @@ import Testing
     }
   }
 }
+
+extension ArchitectureMapTests {
+  /// The modules of ours a Swift file imports (`import X`, `@testable import X`, `package
+  /// import X`, `import struct X.Y`), skipping the toolchain's.
+  static func imports(in file: String, ours: Set<String>) throws -> Set<String> {
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    let line = try Regex(
+      #"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#
+    )
+    .anchorsMatchLineEndings()
+    return Set(text.matches(of: line).map { String($0.output[1].substring ?? "") }).intersection(ours)
+  }
+
+  /// What the compiler's explicit target-dependency check asks, read from the sources: no file
+  /// imports a module of ours that Package.swift does not give its target, so a layer cannot
+  /// reach below the map through a module that happens to be built already.
+  @Test func everyImportIsADependencyPackageSwiftDeclares() throws {
+    let targets = try Self.targets()
+    let ours = Set(targets.keys)
+    var checked = 0
+    for (name, target) in targets where !target.isC {
+      let folder = ["/Sources/", "/Tests/"].map { Self.root + $0 + name }.first {
+        FileManager.default.fileExists(atPath: $0)
+      }
+      guard let folder, let files = FileManager.default.enumerator(atPath: folder) else { continue }
+      for case let file as String in files where file.hasSuffix(".swift") {
+        let undeclared = try Self.imports(in: folder + "/" + file, ours: ours).subtracting(target.dependencies)
+          .subtracting([name])
+        #expect(
+          undeclared.isEmpty, "\(name)/\(file) imports \(undeclared.sorted()), which Package.swift does not give it")
+        checked += 1
+      }
+    }
+    #expect(checked > 300)
+  }
+}
