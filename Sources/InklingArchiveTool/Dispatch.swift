@@ -3,8 +3,8 @@
 // with the sentence and exit status of ErrorMessages.swift; usage errors go back to
 // CommandLineProgram, which prints them with the command's usage line.
 //
-// Under --json a script reads the problem where it reads answers, in the shape the server's
-// API gives it: `{"error": sentence, "status": exit status}`, with the facts a case has
+// Under --json (or a command's --ndjson, read line by line) a script reads the problem where it
+// reads answers, in the shape the server's API gives it: `{"error": sentence, "status": exit status}`, with the facts a case has
 // (`suggestions` for a draft not found; `query`, `column` and `message` for a search that
 // does not parse). The sentence still goes to standard error, for the person.
 
@@ -20,21 +20,22 @@ enum Dispatch {
       preconditionFailure("no command '\(path.joined(separator: " "))' in the registry")
     }
     let context = try CommandContext(parsed)
+    let json = context.json || command.spec.options.contains { $0.long == "ndjson" } && parsed.isSet("ndjson")
     do {
       return try command.init(parsed).run(context)
     } catch let error as ArchiveError {
       if error.isUsageError {
-        if context.json { context.printJSON(errorJSON(error.sentence, ExitStatus.usage, error)) }
+        if json { context.printJSON(errorJSON(error.sentence, ExitStatus.usage, error)) }
         throw parsed.usageError(error.sentence)
       }
       let sentence = error.sentence(folderAdvice: command.folderAdvice)
-      if context.json { context.printJSON(errorJSON(sentence, error.exitStatus, error)) }
+      if json { context.printJSON(errorJSON(sentence, error.exitStatus, error)) }
       context.printError("Error: \(sentence)")
       return error.exitStatus
-    } catch let error as UsageError where context.json {
+    } catch let error as UsageError where json {
       context.printJSON(errorJSON(error.message, ExitStatus.usage))
       throw error
-    } catch let error as any ExitStatusError where context.json {
+    } catch let error as any ExitStatusError where json {
       context.printJSON(errorJSON(error.description, error.exitStatus))
       throw error
     }

@@ -2,7 +2,7 @@
 //
 // Parses, then does exactly one of:
 //   help requested     → help on stdout, exit 0
-//   --version          → "<name> <version>" on stdout, exit 0
+//   --version          → "<name> <version>" on stdout (or the program's JSON of it), exit 0
 //   usage error        → Error/Usage/See lines on stderr, exit 2
 // Every message on stderr goes through VisibleText: it may echo what someone else typed.
 //   a command to run   → dispatch(path, parsed); its status, or for a thrown error:
@@ -25,6 +25,7 @@ package struct CommandLineProgram: Sendable {
   private let output: @Sendable (String) -> Void
   private let errorOutput: @Sendable (String) -> Void
   private let parseErrorJSON: (@Sendable (_ arguments: [String], _ message: String) -> String?)?
+  private let versionJSON: (@Sendable (_ arguments: [String], _ verbose: Bool) -> String?)?
 
   /// - Parameters:
   ///   - output, errorOutput: where stdout and stderr text go (tests capture them).
@@ -32,11 +33,15 @@ package struct CommandLineProgram: Sendable {
   ///     JSON when the arguments ask for JSON output (nil otherwise), written to `output`
   ///     before the usual lines on `errorOutput`; the command says the errors of a command
   ///     line that parsed itself.
+  ///   - versionJSON: for `--version` (`verbose`: with `--verbose`), the version as the
+  ///     program's JSON when the arguments ask for JSON output (nil otherwise), written to
+  ///     `output` instead of the text.
   package init(
     root: CommandSpec,
     output: @escaping @Sendable (String) -> Void = StandardStreams.writeOutput,
     errorOutput: @escaping @Sendable (String) -> Void = StandardStreams.writeError,
-    parseErrorJSON: (@Sendable (_ arguments: [String], _ message: String) -> String?)? = nil
+    parseErrorJSON: (@Sendable (_ arguments: [String], _ message: String) -> String?)? = nil,
+    versionJSON: (@Sendable (_ arguments: [String], _ verbose: Bool) -> String?)? = nil
   ) {
     // A malformed tree is our bug; catch it in every debug run and test.
     assert(root.problems().isEmpty, "command tree: \(root.problems().joined(separator: "; "))")
@@ -44,6 +49,7 @@ package struct CommandLineProgram: Sendable {
     self.output = output
     self.errorOutput = errorOutput
     self.parseErrorJSON = parseErrorJSON
+    self.versionJSON = versionJSON
   }
 
   /// Parses `arguments` (program name excluded), runs the command, returns the exit status.
@@ -63,6 +69,10 @@ package struct CommandLineProgram: Sendable {
       output(HelpGenerator.help(for: path, root: root))
       return ExitStatus.success
     case .version(let version, let details):
+      if let line = versionJSON?(arguments, details != nil) {
+        output(line)
+        return ExitStatus.success
+      }
       output("\(root.name) \(version)\n" + (details.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" } ?? ""))
       return ExitStatus.success
     case .run(let parsed):

@@ -303,6 +303,13 @@ extension BackupReport {
   }
 }
 
+extension LinkedLibrary {
+  /// One library of `--json --version --verbose`.
+  package var json: JSONValue {
+    ["name": .string(name), "version": .string(version)]
+  }
+}
+
 extension JSONValue {
   /// A duration in seconds, to the millisecond.
   package static func seconds(_ seconds: Double) -> JSONValue {

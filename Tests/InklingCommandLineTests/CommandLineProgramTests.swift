@@ -72,6 +72,20 @@ import Testing
     #expect(result.output == "inkling-archive 0.1.0\n")
   }
 
+  @Test func versionIsTheProgramsJSONWhenItSaysSo() {
+    let output = Captured()
+    let program = CommandLineProgram(
+      root: Sample.root, output: output.append, errorOutput: { _ in },
+      versionJSON: { arguments, verbose in arguments.contains("--json") ? "{\"verbose\":\(verbose)}\n" : nil })
+    #expect(program.run(["--json", "--version"]) { _, _ in 1 } == 0)
+    #expect(output.value == "{\"verbose\":false}\n")
+    let text = Captured()
+    let plain = CommandLineProgram(
+      root: Sample.root, output: text.append, errorOutput: { _ in }, versionJSON: { _, _ in nil })
+    #expect(plain.run(["--version"]) { _, _ in 1 } == 0)
+    #expect(text.value == "inkling-archive 0.1.0\n")
+  }
+
   @Test func usageErrorGoesToStandardErrorWithStatusTwo() {
     let result = run(["restore", "Cat", "--verison", "3"])
     #expect(result.status == 2)

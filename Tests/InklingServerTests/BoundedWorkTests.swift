@@ -6,6 +6,7 @@
 
 import Foundation
 import InklingCorpus
+import InklingTestSupport
 import Synchronization
 import Testing
 
@@ -96,10 +97,12 @@ import Testing
     var strokes = 0
     var pages = 0
     var total = 0
+    let work = try TemporaryFolder("stroke-pages")
     while let target = next {
       let response = try served.get(target)
       #expect(response.status == 200)
       #expect(response.body.count < 4 << 20)
+      try Data(response.body).write(to: URL(fileURLWithPath: work.path("page-\(pages).json")))
       let drawing = try #require((try response.json() as? [String: Any])?["drawing"] as? [String: Any])
       let list = try #require(drawing["strokeList"] as? [Any])
       #expect(drawing["strokesFrom"] as? Int == strokes)
@@ -112,5 +115,13 @@ import Testing
     #expect(total > 150)
     #expect(strokes == total)
     #expect(pages == (total + 49) / 50)
+    // Each page, the last one's `strokesNext: null` and the others' addresses alike, is what
+    // the API's schema says (docs/schemas/api-version.json).
+    let files = (0..<pages).map { work.path("page-\($0).json") }
+    let valid = try ChildProcess.run(
+      ["/usr/bin/python3", PackageFolder.path("Tests/Contract/contract_test.py"), "--validate", "api-version.json"]
+        + files, timeout: 120)
+    #expect(valid.status == 0, "\(valid.stderr)")
+    #expect(valid.stdout == "contract test: \(pages) documents valid against api-version.json\n")
   }
 }

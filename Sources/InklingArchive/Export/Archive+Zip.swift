@@ -1,6 +1,8 @@
 // All of a draft's versions as one zip file, for a download: each version's original bytes,
-// verified against their SHA-256, under the name `restore --all-versions` gives it (so the
-// zip unpacks to the folder that command writes) and with its original modification time.
+// verified against their SHA-256, with its original modification time, under the name
+// `restore --all-versions` gives it made portable (PortableName.swift: every common unzip, on
+// any system, writes it as it is), and an export's manifest, `inkling-export.json`, that keeps
+// each file's original name, so `import` of the unpacked folder is an exact round trip.
 
 import InklingFormats
 import InklingStore
@@ -28,14 +30,26 @@ extension Archive {
         let declared = Int64(try BlobStore(database).largestSize(inChainOf: row.blobID))
         guard declared <= limit else { throw ArchiveError.tooLargeToZip(draft: name, bytes: declared, limit: limit) }
       }
-      let names = try Self.folderNames(of: versions.map(\.row))
+      let names = try Self.portableNames(of: versions.map(\.row))
       var zip = ZipWriter()
+      var manifest = ExportManifest.opening
       do {
-        for (row, info) in versions {
+        for (index, (row, info)) in versions.enumerated() {
+          let name = names[row.id]!
           try zip.add(
-            name: names[row.id]!.name, contents: try verifiedFile(of: row, number: info.number).file,
+            name: name, contents: try verifiedFile(of: row, number: info.number).file,
             modified: row.fileModificationNanoseconds / 1_000_000_000)
+          manifest +=
+            (index == 0 ? "\n" : ",\n")
+            + ExportManifest.entry(
+              draft: row.draftName, version: info.number, savedMilliseconds: row.savedMilliseconds, file: name,
+              kind: ExportWriter.File.Kind.inkling.rawValue, size: row.fileSize, sha256: row.fileSHA256,
+              renamedFrom: name == row.fileName ? nil : row.fileName)
         }
+        manifest += ExportManifest.closing
+        // Dated as the newest file, so the same versions make the same zip.
+        let newest = versions.map(\.row.fileModificationNanoseconds).max() ?? 0
+        try zip.add(name: ExportManifest.fileName, contents: Array(manifest.utf8), modified: newest / 1_000_000_000)
         return try zip.finished()
       } catch let error as ArchiveError {
         throw error
@@ -43,5 +57,18 @@ extension Archive {
         throw ArchiveError.tooLargeToZip(draft: name, bytes: total, limit: limit)
       }
     }
+  }
+
+  /// The names of `rows`' files in a zip: restore's (`folderNames`), made portable, and still
+  /// distinct from each other and from the manifest's once made so, given in the order the
+  /// versions were archived as restore gives them.
+  static func portableNames(of rows: [VersionRow]) throws(ArchiveError) -> [Int64: String] {
+    let naming = FolderNaming()
+    _ = try naming.distinct(ExportManifest.fileName)
+    var names: [Int64: String] = [:]
+    for row in rows.sorted(by: { $0.id < $1.id }) {
+      names[row.id] = try naming.distinct(PortableName.of(try fileName(of: row, in: nil).name))
+    }
+    return names
   }
 }

@@ -46,7 +46,21 @@ final class ExportManifest {
     temporary = OutputPath.joining(folder, Leftovers.temporaryName(for: Self.fileName, .file))
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .fileSystem(path: folder, operation: .create, code: errno) }
-    append(#"{"manifest":"inkling-archive export","version":1,"files":["#)
+    append(Self.opening)
+  }
+
+  /// What a manifest starts with, before its first entry, and ends with, after its last.
+  static let opening = #"{"manifest":"inkling-archive export","version":1,"files":["#
+  static let closing = "\n]}\n"
+
+  /// One file's line (without its separator), the same in a folder and in a zip.
+  static func entry(
+    draft: String, version: Int, savedMilliseconds: Int64, file: String, kind: String, size: Int64, sha256: [UInt8],
+    renamedFrom: String?
+  ) -> String {
+    "{\"draft\":\(JSONString.quoted(draft)),\"version\":\(version),\"saved\":\"\(date(savedMilliseconds))\","
+      + "\"file\":\(JSONString.quoted(file)),\"kind\":\"\(kind)\",\"size\":\(size),\"sha256\":\"\(hexString(sha256))\","
+      + "\"renamedFrom\":\(renamedFrom.map { JSONString.quoted($0) } ?? "null")}"
   }
 
   deinit {
@@ -64,9 +78,9 @@ final class ExportManifest {
     append(entries == 0 ? "\n" : ",\n")
     entries += 1
     append(
-      "{\"draft\":\(JSONString.quoted(draft)),\"version\":\(version),\"saved\":\"\(Self.date(savedMilliseconds))\","
-        + "\"file\":\(JSONString.quoted(file)),\"kind\":\"\(kind)\",\"size\":\(size),\"sha256\":\"\(hexString(sha256))\","
-        + "\"renamedFrom\":\(renamedFrom.map { JSONString.quoted($0) } ?? "null")}")
+      Self.entry(
+        draft: draft, version: version, savedMilliseconds: savedMilliseconds, file: file, kind: kind, size: size,
+        sha256: sha256, renamedFrom: renamedFrom))
     if buffer.count >= 1 << 16 { try flush() }
   }
 
@@ -75,7 +89,7 @@ final class ExportManifest {
   /// - Returns: whether it was written (false: the one there is identical).
   /// - Throws: `ArchiveError.fileSystem`.
   func finish() throws(ArchiveError) -> Bool {
-    append("\n]}\n")
+    append(Self.closing)
     try flush()
     defer {
       close(descriptor)

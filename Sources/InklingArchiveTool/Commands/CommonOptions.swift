@@ -5,6 +5,14 @@ import InklingCommandLine
 import InklingFormats
 
 enum Common {
+  /// Refuses --json for a command that prints a document (a manual page, a script, a notice):
+  /// its text has no JSON form, and a script asking for one is told so in JSON.
+  static func refuseJSON(_ parsed: ParsedArguments, prints document: String) throws(UsageError) {
+    guard parsed.value(RootCommand.json) else { return }
+    throw parsed.usageError(
+      "\(parsed.commandPath.joined(separator: " ")) prints \(document), not JSON: leave out --json")
+  }
+
   /// A draft's name, completed from the archive's names.
   static let draft = Argument(
     "DRAFT", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",

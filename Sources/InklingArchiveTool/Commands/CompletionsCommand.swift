@@ -26,6 +26,7 @@ struct CompletionsCommand: Command {
   let shell: CompletionScript.Shell
 
   init(_ parsed: ParsedArguments) throws {
+    try Common.refuseJSON(parsed, prints: "a shell script")
     shell = try parsed.value(Self.shell)
   }
 

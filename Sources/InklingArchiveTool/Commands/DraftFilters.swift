@@ -51,7 +51,8 @@ struct DraftListing {
     "sort", valueName: "ORDER", .choice(DraftSort.allCases), default: .newest,
     help: "The order: newest (as in the app), oldest, name or versions.")
   static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
-  static let ndjson = Flag("ndjson", help: "One JSON object per line, as the drafts are found.")
+  static let ndjson = Flag(
+    "ndjson", help: "One JSON object per line, as the drafts are found (the same with --json; errors as JSON too).")
   static let paths = Flag(
     "paths",
     help: "Only the names, one per line; names with control or invisible characters are quoted as git quotes paths.")
@@ -59,7 +60,8 @@ struct DraftListing {
     "null", short: "0", help: "With --paths: end each name with a NUL byte, unquoted (for xargs -0).")
 
   static let options = [sort.spec, limit.spec, ndjson.spec, paths.spec, null.spec]
-  static let exclusive = [[ndjson.spec, paths.spec, RootCommand.json.spec], [ndjson.spec, null.spec]].names
+  static let exclusive = [[ndjson.spec, paths.spec], [paths.spec, RootCommand.json.spec], [ndjson.spec, null.spec]]
+    .names
 
   enum Form { case table, json, ndjson, lines, nulls }
 

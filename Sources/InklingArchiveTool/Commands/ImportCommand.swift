@@ -13,7 +13,9 @@ struct ImportCommand: Command {
   static let verbose = Flag(
     "verbose", short: "v", help: "Also name every file imported, already archived or ignored, with the reason.")
   static let ndjson = Flag(
-    "ndjson", help: "One JSON object per file as it is done, then one with the summary.")
+    "ndjson",
+    help:
+      "One JSON object per file as it is done, then one with the summary (the same with --json; errors as JSON too).")
   static let source = Common.source(
     "Record LABEL as where the versions came from (default: the folder given; for an archive, its own "
       + "sources, and LABEL for versions it has none for).")
@@ -49,8 +51,7 @@ struct ImportCommand: Command {
         inkling-archive import other.sqlite
       """,
     arguments: [paths.spec],
-    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec],
-    exclusive: [[ndjson.spec, RootCommand.json.spec]].names)
+    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec])
 
   let paths: [String]
   let maximumFileSize: Int64

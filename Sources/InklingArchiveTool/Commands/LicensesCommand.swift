@@ -13,7 +13,9 @@ struct LicensesCommand: Command {
       inkling-archive --version --verbose.
       """)
 
-  init(_ parsed: ParsedArguments) {}
+  init(_ parsed: ParsedArguments) throws {
+    try Common.refuseJSON(parsed, prints: "the licences as text")
+  }
 
   func run(_ context: CommandContext) throws -> Int32 {
     context.printRaw(About.notice)

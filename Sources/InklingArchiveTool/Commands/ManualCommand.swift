@@ -11,7 +11,9 @@ struct ManualCommand: Command {
         inkling-archive manual | man -l -
       """)
 
-  init(_ parsed: ParsedArguments) {}
+  init(_ parsed: ParsedArguments) throws {
+    try Common.refuseJSON(parsed, prints: "a manual page")
+  }
 
   func run(_ context: CommandContext) throws -> Int32 {
     context.printRaw(ManualPage.render(RootCommand.spec, date: About.date))

@@ -33,7 +33,10 @@ enum RootCommand {
     sections: sections,
     options: [archive.spec, json.spec, quiet.spec],
     lazySubcommands: Commands.all.map { command in CommandSpec.Subcommand(command.name) { command.spec } },
-    version: version, versionDetails: { libraryLines(About.libraries + LinkedLibrary.server) })
+    version: version, versionDetails: { libraryLines(libraries) })
+
+  /// Every library linked in, with the version it reports (`--version --verbose`).
+  static var libraries: [LinkedLibrary] { About.libraries + LinkedLibrary.server }
 
   /// The manual's EXIT STATUS, ENVIRONMENT and FILES, also at the end of `--help`.
   static let sections = [

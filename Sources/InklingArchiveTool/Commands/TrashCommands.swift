@@ -12,6 +12,17 @@ private func report(_ change: TrashChange, _ context: CommandContext) -> Bool {
   return !change.problems.isEmpty
 }
 
+/// Under --json, the drafts done under `key` and, when some names were no draft's, the error
+/// of each in the one shape of errors (Dispatch.errorJSON): a script reads which ones failed.
+private func json(_ key: String, _ drafts: [JSONValue], _ change: TrashChange) -> JSONValue {
+  var members: [JSONValue.Member] = [.init(key, .array(drafts))]
+  if !change.problems.isEmpty {
+    members.append(
+      .init("errors", .array(change.problems.map { Dispatch.errorJSON($0.sentence, $0.exitStatus, $0) })))
+  }
+  return .object(members)
+}
+
 struct DeleteCommand: Command {
   static let drafts = Argument(
     "DRAFT", .draftName, repeating: (),
@@ -44,7 +55,7 @@ struct DeleteCommand: Command {
     let failed = report(change, context)
     let done = change.drafts
     if context.json {
-      context.printJSON(["deleted": .array(done.map(\.deletedJSON))])
+      context.printJSON(json("deleted", done.map(\.deletedJSON), change))
     } else if !context.quiet {
       for draft in done {
         context.print(
@@ -85,7 +96,7 @@ struct UndeleteCommand: Command {
     let change = try archive.undelete(drafts: names)
     let failed = report(change, context)
     if context.json {
-      context.printJSON(["undeleted": .array(change.drafts.map(\.undeletedJSON))])
+      context.printJSON(json("undeleted", change.drafts.map(\.undeletedJSON), change))
     } else if !context.quiet {
       for draft in change.drafts {
         context.print(
