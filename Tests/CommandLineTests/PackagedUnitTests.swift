@@ -126,10 +126,17 @@ struct PackagedUnitTests {
     let serve = try ChildProcess(
       filtered + ["--archive", archive, "serve", "--port", "0", "--token", "unit-filter-token"],
       environment: BinaryRunner.environment)
-    usleep(2_000_000)
+    // Waits for what each says rather than a fixed time: under a loaded machine a filtered
+    // start can take seconds.
+    func waitFor(_ condition: () -> Bool) {
+      let deadline = Date().addingTimeInterval(60)
+      while !condition() && Date() < deadline { usleep(100_000) }
+    }
+    waitFor { (watch.stderr + watch.stdout).contains("Watching") }
     try FileManager.default.copyItem(
       atPath: drafts + "/Sketch-2025-10-05T14:01:00Z.inkling", toPath: watched + "/Kite-2025-10-05T14:01:00Z.inkling")
-    usleep(3_000_000)
+    waitFor { serve.stdout.contains("\n") }
+    waitFor { (watch.stderr + watch.stdout).contains("1 version imported") }
     let address = serve.stdout.split(separator: "\n").first.map(String.init) ?? ""
     // The address carries the token; the page it redirects to is the one the browser shows.
     let page = try ChildProcess.run(["/usr/bin/curl", "-s", "-L", "-o", "/dev/null", "-w", "%{http_code}", address])
