@@ -41,7 +41,7 @@ enum TrashView {
       </table>
       """
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>Trash</h1>
       <p class="summary">\(shown) Drafts in the trash are left out of the grid and of searches until they are undeleted; purging removes them for good.</p>
       \(table)
