@@ -38,6 +38,7 @@ enum TimelapseView {
     guard draft.versions.contains(where: { $0.version.strokeCount != nil }) else {
       return """
         <section class="timelapse" id="timelapse">
+        <h2 class="visually-hidden">Time-lapse</h2>
         <p class="problem" id="timelapse-problem">No time-lapse: none of its drawings can be read.</p>
         </section>
         """
@@ -46,6 +47,7 @@ enum TimelapseView {
     let fileName = DraftFileName.safeName(draft.name) + " time-lapse.mp4"
     return """
       <section class="timelapse" id="timelapse" data-marks="\(Links.timelapseMarks(draft.id))">
+      <h2 class="visually-hidden">Time-lapse</h2>
       <video id="timelapse-video" controls muted playsinline preload="metadata" src="\(video)"></video>
       <div class="scrubber" id="scrubber" hidden><label for="saves">Save</label><input type="range" id="saves" min="1" max="1" step="1" value="1"></div>
       <p class="mark-version" id="mark-version" aria-live="polite"></p>

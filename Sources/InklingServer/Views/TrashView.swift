@@ -69,10 +69,10 @@ enum TrashView {
     guard let deleted = draft.deleted else { return "" }
     let command = CommandsView.program(archive: archive) + " undelete -- " + Escape.shellWord(draft.name)
     return """
-      <section class="trashed" id="trashed" role="note">
+      <div class="trashed" id="trashed" role="note">
       <p><strong>In the trash</strong> since \(Formatting.time(deleted)): left out of the grid and of searches, kept whole until it is purged. <a href="\(Links.trash)">The trash</a></p>
       <p>To bring it back: <code class="command">\(command)</code></p>
-      </section>
+      </div>
       """
   }
 }
