@@ -84,7 +84,9 @@ struct AccessControl: Sendable {
     guard let host = request.header("Host") else {
       // HTTP/1.0 may leave the Host out; a browser never does, so no page can use that.
       guard request.version == "HTTP/1.0" else {
-        return ErrorView.response(status: 400, "An HTTP/1.1 request names its host in a Host header.", json: !isPage)
+        return ErrorView.response(
+          status: 400, "An HTTP/1.1 request names its host in a Host header.", json: !isPage,
+          standalone: true)
       }
       return check(token: request, target, given: given, isPage: isPage)
     }
@@ -92,7 +94,8 @@ struct AccessControl: Sendable {
       guard Self.accepts(host: host, listeningOn: listenHost) else {
         let names = ServerConfiguration.isLoopback(listenHost) ? "127.0.0.1 or localhost" : "its address or localhost"
         return ErrorView.response(
-          status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage)
+          status: 403, "This server answers only requests for \(names), not for \(host).", json: !isPage,
+          standalone: true)
       }
       acceptedHosts.add(host)
     }
@@ -120,7 +123,7 @@ struct AccessControl: Sendable {
     return ErrorView.response(
       status: 401,
       "This server needs its token: open the address with ?token=… that it printed when it started.",
-      json: !isPage, headers: [("WWW-Authenticate", "Bearer")])
+      json: !isPage, headers: [("WWW-Authenticate", "Bearer")], standalone: true)
   }
 
   /// Whether a Host header (a name or address, with an optional `:port`) is one this server

@@ -27,6 +27,7 @@ enum CrossSiteWork {
 
   private static func refused(json: Bool) -> HTTPResponse {
     ErrorView.response(
-      status: 403, "This server draws and packs only for its own pages, not for another site's.", json: json)
+      status: 403, "This server draws and packs only for its own pages, not for another site's.", json: json,
+      standalone: true)
   }
 }

@@ -36,13 +36,13 @@ struct Router: Sendable {
       return .now(
         ErrorView.response(
           status: 405, "This server only reads the archive: GET and HEAD, not \(request.method).", json: api,
-          headers: [("Allow", "GET, HEAD")]))
+          headers: [("Allow", "GET, HEAD")], standalone: true))
     }
     let target: RequestTarget
     do {
       target = try RequestTarget(request.target)
     } catch {
-      return .now(ErrorView.response(status: error.status, error.message, json: api))
+      return .now(ErrorView.response(status: error.status, error.message, json: api, standalone: true))
     }
     let (given, routed) = access.capability(of: target)
     let first = routed.segments.first

@@ -7,13 +7,17 @@ On a generated archive with a hostile name in it, this opens the grid and checks
 thumbnail loaded (naturalWidth > 0) and that scrolling loads the next page; types a query into
 the search box and sees the grid change to the query's drafts (and a syntax error's caret
 message); opens a draft and sees one timeline entry per version; plays the draft's time-lapse
-to its end and seeks to a save by its mark on the scrubber; downloads a version and compares
+to its end and seeks to a save from the keyboard on the scrubber of its saves; downloads a version and compares
 its bytes with the imported file; opens a version large; sees a draft whose drawing does not
 decode say why it has no time-lapse; checks that the browser reported no error (a
 Content-Security-Policy violation would be one); and then visits a server on another port of
 127.0.0.1 (as another account could run): nothing it receives from the browser (cookies, a
-Referer, the path), replayed to `serve`, is let in. Screenshots of the grid, a search, a draft,
-its time-lapse and a version go to the artefacts folder.
+Referer, the path), replayed to `serve`, is let in. Before that, a draft saved 200 times gets
+a scrubber with a step for each save, reached by the keys on a phone; and every kind of page
+goes through the web's validators (page_audit.py): axe-core at 1280 and 390 px finds nothing
+serious or critical, the Nu HTML Checker no error, with the counts printed. Screenshots of the
+grid, a search, a draft, its time-lapse, a version, and every audited page at both widths, go
+to the artefacts folder.
 
     Tests/Browser/browser_test.py --bin .build/debug --artifacts .build/browser-artifacts
 """
@@ -30,6 +34,7 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -37,6 +42,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+import page_audit
 
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
@@ -47,6 +54,8 @@ MINIMUM_SIDE = 512  # VersionView.minimumSide
 DEVICE_DRAWINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "pkdrawing")
 PAGE_SIZE = 60  # ServerConfiguration.pageSize's default
 EAGER_THUMBNAILS = 12  # GridView.eagerThumbnails
+MANY_SAVES = 200  # a draft saved this often: its time-lapse's marks must still stay apart
+WIDTHS = ((1280, 1000), (390, 844))  # a desktop and a phone
 
 
 class Failure(Exception):
@@ -89,6 +98,17 @@ def build_archive(bin_dir, work):
     archive = os.path.join(work, "archive.sqlite")
     run(bin_dir, archive, "import", drafts)
     return archive, drafts
+
+
+def many_saves(bin_dir, archive, work):
+    """Imports one draft saved MANY_SAVES times, a stroke a save; returns its name."""
+    many = os.path.join(work, "Many")
+    subprocess.run(
+        [os.path.join(bin_dir, "inkling-corpus"), "--drafts", "1", "--versions", f"{MANY_SAVES}-{MANY_SAVES}",
+         "--strokes", "1-1", "--seed", "23", many], check=True, capture_output=True)
+    run(bin_dir, archive, "import", many)
+    return [d["name"] for d in json.loads(run(bin_dir, archive, "--json", "list"))["drafts"]
+            if d["versions"] == MANY_SAVES][0]
 
 
 def noise_folder(work):
@@ -189,6 +209,60 @@ def images_loaded(driver, selector):
     return wait(driver, lambda d: d.execute_script(script, selector), "images still loading: " + selector)
 
 
+def fetch(address, method="GET"):
+    """(status, body) of a request to `serve`, whatever its status."""
+    try:
+        with urllib.request.urlopen(urllib.request.Request(address, method=method)) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def settled(driver):
+    """Whether the page's script is done: a draft page's time-lapse has its marks (or its
+    sentence instead)."""
+    return driver.execute_script("""
+      const section = document.getElementById("timelapse");
+      return !section || !document.getElementById("timelapse-video")
+        || section.dataset.marksLoaded === "true";
+    """)
+
+
+def audit(driver, axe, pages, artifacts):
+    """axe on every page at each width, vnu on each page's HTML as served (and, for the pages
+    a script changes, as the script left it). Prints the counts; returns the failures."""
+    problems = []
+    served = {}
+    live = {}
+    driver.set_script_timeout(600)  # axe on a page of 200 versions, on a busy machine
+    for kind, address, method in pages:
+        status, body = fetch(address, method)
+        served[f"{kind} ({status})"] = body
+    for width, height in WIDTHS:
+        driver.set_window_size(width, height)
+        for kind, address, method in pages:
+            if method != "GET":
+                continue
+            driver.get(address)
+            wait(driver, settled, f"the {kind} page's script did not finish", timeout=120)
+            violations = axe.run(driver)
+            bad = page_audit.failing(violations)
+            others = [v for v in violations if v not in bad]
+            step(f"axe at {width} px: {kind}: {len(bad)} serious or critical, {len(others)} moderate or minor"
+                 + "".join(f"\n    {v[1]} {v[0]}: {v[3]} ({len(v[2])}: {', '.join(v[2][:3])})" for v in violations))
+            problems += [f"axe at {width} px, {kind}: {v[0]} ({v[1]}) on {', '.join(v[2][:3])}" for v in bad]
+            driver.save_screenshot(os.path.join(artifacts, f"audit-{width}-{kind.replace(' ', '-')}.png"))
+            if width == WIDTHS[0][0] and driver.find_elements(By.ID, "timelapse"):
+                live[f"{kind} (as its script left it)"] = (
+                    "<!DOCTYPE html>\n" + driver.execute_script("return document.documentElement.outerHTML")).encode()
+    driver.set_window_size(*WIDTHS[0])
+    for name, (errors, warnings) in page_audit.vnu({**served, **live}).items():
+        step(f"vnu: {name}: {len(errors)} errors, {len(warnings)} warnings"
+             + "".join(f"\n    error {e}" for e in errors[:10]) + "".join(f"\n    warning {w}" for w in warnings[:5]))
+        problems += [f"vnu, {name}: {e}" for e in errors]
+    return problems
+
+
 def card_names(driver):
     return driver.execute_script(
         "return Array.from(document.querySelectorAll('#grid .card .name')).map(e => e.textContent)")
@@ -286,6 +360,7 @@ def main():
 
         # One draft: one timeline entry per version.
         name = expected[0]
+        draft_name = name
         history = json.loads(run(args.bin, archive, "--json", "history", name))["versions"]
         box.clear()
         box.send_keys(Keys.ENTER)
@@ -306,25 +381,33 @@ def main():
         video = driver.find_element(By.ID, "timelapse-video")
         wait(driver, lambda d: d.execute_script("return arguments[0].readyState >= 1", video),
              "the time-lapse video did not load", timeout=120)
-        marks = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#marks button.mark"), "no marks on the scrubber")
-        check(len(marks) == len(history), f"{len(marks)} marks for {len(history)} saves")
+        slider = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "saves") if e.is_displayed()],
+                      "no scrubber of the saves")[0]
+        check(slider.get_attribute("max") == str(len(history)), f"the scrubber has {slider.get_attribute('max')} "
+              f"steps for {len(history)} saves")
         duration = driver.execute_script("return arguments[0].duration", video)
         check(abs(duration - 30) < 0.1, f"the time-lapse lasts {duration} s")
         driver.execute_script("arguments[0].playbackRate = 16; arguments[0].play()", video)
         wait(driver, lambda d: d.execute_script("return arguments[0].ended", video), "the time-lapse did not play to its end")
+        wait(driver, lambda d: slider.get_attribute("value") == str(len(history)),
+             f"the scrubber did not follow the video to its last save: {slider.get_attribute('value')}")
         driver.save_screenshot(os.path.join(args.artifacts, "timelapse-ended.png"))
-        mark = marks[len(marks) // 2]
-        seconds = float(mark.get_attribute("data-seconds"))
-        number = mark.get_attribute("data-version")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].click()", mark)
+        # From the keyboard: Home, then the right arrow to the middle save.
+        draft_id = urllib.parse.parse_qs(urllib.parse.urlparse(driver.current_url).query)["id"][0]
+        marks = json.loads(urllib.request.urlopen(base + f"api/draft?id={draft_id}").read())["timelapse"]["marks"]
+        number = len(history) // 2 + 1
+        seconds = marks[number - 1]["seconds"]
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
+        slider.send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * (number - 1))
         wait(driver, lambda d: abs(d.execute_script("return arguments[0].currentTime", video) - seconds) < 0.05
-             and d.execute_script("return arguments[0].paused", video), f"a click on the mark did not seek to {seconds} s")
+             and d.execute_script("return arguments[0].paused", video), f"the keys did not seek to {seconds} s")
         shown = driver.find_element(By.CSS_SELECTOR, "#mark-version a")
-        check(shown.get_attribute("href").endswith(f"version={number}"), "the mark shows " + shown.get_attribute("href"))
-        check(mark.get_attribute("aria-pressed") == "true", "the clicked mark is not pressed")
+        check(shown.get_attribute("href").endswith(f"version={number}"), "the scrubber shows " + shown.get_attribute("href"))
+        check(f"Version {number}," in (slider.get_attribute("aria-valuetext") or ""),
+              "the scrubber does not say its save: " + repr(slider.get_attribute("aria-valuetext")))
         driver.save_screenshot(os.path.join(args.artifacts, "timelapse-mark.png"))
-        passed.append(f"time-lapse: {duration:.1f} s played to its end; {len(marks)} marks; "
-                      f"version {number}'s seeks to {seconds} s")
+        passed.append(f"time-lapse: {duration:.1f} s played to its end, the scrubber following; {len(marks)} saves; "
+                      f"the keys to version {number} seek to {seconds} s")
 
         # A download is the imported file, byte for byte.
         oldest = history[0]
@@ -460,6 +543,65 @@ def main():
                     and f"?id={noise[0]} - Failed to load resource" not in entry["message"]]
         check(not problems, "the browser reported: " + "; ".join(problems[:5]))
         passed.append("no errors in the browser's console")
+
+        # What the web's validators say about every kind of page (page_audit.py): axe-core
+        # at a desktop's and a phone's width finds no serious or critical problem, and the Nu
+        # HTML Checker no error, on the grid (its first and second page, a search, a search
+        # that does not parse), a draft (with its time-lapse; one saved MANY_SAVES times; one
+        # with no time-lapse; one in the trash), a version, a comparison, the saves of a
+        # time-lapse, the trash, and the error pages `serve` writes (libmicrohttpd's own are
+        # the release binary's, Tests/Browser/library_pages_test.py).
+        many = many_saves(args.bin, archive, work)
+        drafts_now = json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
+        many_id = [d["id"] for d in drafts_now if d["name"] == many][0]
+        named_id = [d["id"] for d in drafts_now if d["name"] == draft_name][0]
+        driver.get(base)
+        second = driver.find_element(By.ID, "more").get_attribute("href")
+        trashed_page = base + "draft?name=" + urllib.parse.quote(trashed)
+        origin = url.split("/?")[0].split("/t/")[0] + "/"
+        pages = [
+            ("grid", base, "GET"), ("grid page 2", second, "GET"),
+            ("search", base + "?q=" + urllib.parse.quote(query), "GET"),
+            ("search that does not parse", base + "?q=" + urllib.parse.quote(query + " and ("), "GET"),
+            ("draft", base + f"draft?id={named_id}", "GET"),
+            ("draft of many saves", base + f"draft?id={many_id}", "GET"),
+            ("draft without time-lapse", base + f"draft?id={noise[0]}", "GET"),
+            ("draft in the trash", trashed_page, "GET"),
+            ("version", base + f"draft?id={named_id}&version=2", "GET"),
+            ("compare", compare_address, "GET"),
+            ("saves of a time-lapse", base + f"draft/marks?id={many_id}", "GET"),
+            ("trash", base + "trash", "GET"),
+            ("error 400", base + "draft?id=abc", "GET"),
+            ("error 401", origin, "GET"),
+            ("error 404", base + "draft?id=999999", "GET"),
+            ("error 405", base + "trash", "POST"),
+            ("error 414", base + "draft?id=1&q=" + "x" * 17000, "GET"),
+        ]
+        # The draft of MANY_SAVES saves on a phone: its scrubber has a step for each, a
+        # target a finger finds, and the keys reach the last save and the one before it.
+        driver.set_window_size(*WIDTHS[1])
+        driver.get(base + f"draft?id={many_id}")
+        slider = wait(driver, lambda d: [e for e in d.find_elements(By.ID, "saves") if e.is_displayed()],
+                      "the draft of many saves has no scrubber", timeout=120)[0]
+        width, height = driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", slider)
+        check(slider.get_attribute("max") == str(MANY_SAVES), f"{slider.get_attribute('max')} steps for {MANY_SAVES} saves")
+        check(height >= 24 and width >= 200, f"the scrubber is {width:.0f} × {height:.0f} px")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
+        for keys, number in (((Keys.END,), MANY_SAVES), ((Keys.ARROW_LEFT,), MANY_SAVES - 1)):
+            slider.send_keys(*keys)
+            wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#mark-version a") and d.find_element(
+                By.CSS_SELECTOR, "#mark-version a").get_attribute("href").endswith(f"version={number}"),
+                f"the keys did not reach save {number} of {MANY_SAVES}")
+        driver.save_screenshot(os.path.join(args.artifacts, "phone-many-saves.png"))
+        driver.set_window_size(*WIDTHS[0])
+        passed.append(f"{MANY_SAVES} saves: a scrubber of {MANY_SAVES} steps, {width:.0f} × {height:.0f} px at "
+                      f"{WIDTHS[1][0]} px, its last saves reached by the keys")
+        found = audit(driver, page_audit.Axe(), pages, args.artifacts)
+        check(not found, f"{len(found)} validator findings: " + "; ".join(found[:12]))
+        viewed = len([page for page in pages if page[2] == "GET"])
+        passed.append(f"axe: 0 serious or critical on {viewed} pages at {' and '.join(str(w) for w, _ in WIDTHS)} px; "
+                      f"vnu: 0 errors on {len(pages)} pages as served and the draft pages as their script left them")
 
         # Another port of 127.0.0.1, visited after all of the above, typed and by a link from a
         # page (cookies ignore ports): what it receives does not let anyone into the archive.

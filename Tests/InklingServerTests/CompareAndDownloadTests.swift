@@ -89,7 +89,7 @@ import Testing
     let served = try ServedArchive()
     let (draft, versions) = try Self.twoSaves(served, name: name)
     let page = try served.get("/draft?id=\(draft)&version=1")
-    let block = try #require(page.text.components(separatedBy: "<pre><code>").dropFirst().first)
+    let block = try #require(page.text.components(separatedBy: "aria-label=\"Command lines\"><code>").dropFirst().first)
     // What a reader copies: the text, without the isolates around each line.
     let code = try #require(block.components(separatedBy: "</code></pre>").first)
     let lines = Markup.unescape(code.replacingOccurrences(of: "</?bdi>", with: "", options: .regularExpression))

@@ -1,8 +1,10 @@
 // The error responses libmicrohttpd writes itself (a head too large, an HTTP version it does
 // not speak) get the headers every other response carries through inkling_mhd_error_response,
-// which the release build's patched libmicrohttpd calls (packaging/libmicrohttpd/). Debian's
-// shared library, which these tests link, never calls it, so the tests call it as the patched
-// library does; Tests/Package/release_test.sh checks the release binary's own 431 and 505.
+// and the server's pages through inkling_mhd_error_page, which the release build's patched
+// libmicrohttpd calls (packaging/libmicrohttpd/). Debian's shared library, which these tests
+// link, calls neither, so the tests call them as the patched library does;
+// Tests/Package/release_test.sh checks the release binary's own 431 and 505, and
+// Tests/Browser/library_pages_test.py validates its pages.
 
 import CMicroHTTPD
 import HTTPDBridge
@@ -22,6 +24,23 @@ import Testing
     }
     #expect(ResponseEncoding.libraryErrorHeaders.contains { $0.0 == "Content-Security-Policy" })
     #expect(ResponseEncoding.libraryErrorHeaders.contains { $0 == ("X-Content-Type-Options", "nosniff") })
+  }
+
+  @Test func aStartedServerGivesTheLibrarysErrorResponsesItsOwnPages() throws {
+    _ = try SharedArchive.get()
+    for status in [400, 413, 414, 431, 500, 505] {
+      var length = 0
+      let page = try #require(inkling_mhd_error_page(UInt32(status), &length), "\(status)")
+      let text = String(decoding: UnsafeRawBufferPointer(start: page, count: length), as: UTF8.self)
+      #expect(text.hasPrefix("<!doctype html>\n<html lang=\"en\">"), "\(status): \(text)")
+      #expect(text.contains("<h1>\(status) \(HTTPResponse.reason(status))</h1>"), "\(status): \(text)")
+    }
+    var length = 0
+    let uriTooLong = try #require(inkling_mhd_error_page(414, &length))
+    let text = String(decoding: UnsafeRawBufferPointer(start: uriTooLong, count: length), as: UTF8.self)
+    #expect(text.contains("The address asked for is longer") && !text.contains("header"), "\(text)")
+    // A status the server has no page for keeps the library's.
+    #expect(inkling_mhd_error_page(418, &length) == nil)
   }
 
   @Test func theListCrossesToCAsNamesAndValuesEndedByNULs() {

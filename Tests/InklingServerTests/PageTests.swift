@@ -94,7 +94,7 @@ import Testing
       syntaxError = error
     }
     let expected = try #require(syntaxError)
-    #expect(html.contains("<pre>" + Markup.escape(expected.description) + "</pre>"))
+    #expect(html.contains(">" + Markup.escape(expected.description) + "</pre>"))
     #expect(Markup.cardCount(html) == 0)
     let bad = try served.get("/?since=notadate")
     #expect(bad.status == 400)

@@ -48,10 +48,12 @@ struct inkling_httpd {
   pthread_t watcher;
 };
 
-/// The error headers of the daemons started, as inkling_httpd_settings gives them. Set before
-/// a daemon starts and never freed while the process runs: MHD's threads read it unlocked, and
-/// a later daemon's list is stored only when it differs, which the server's never does.
+/// The error headers and pages of the daemons started, as inkling_httpd_settings gives them.
+/// Set before a daemon starts and never freed while the process runs: MHD's threads read them
+/// unlocked, and a later daemon's list is stored only when it differs, which the server's never
+/// does.
 static const char *_Atomic error_headers;
+static const char *_Atomic error_pages;
 
 void inkling_mhd_error_response(struct MHD_Response *response) {
   const char *header = atomic_load(&error_headers);
@@ -63,7 +65,21 @@ void inkling_mhd_error_response(struct MHD_Response *response) {
   }
 }
 
-/// Length of a header list in inkling_httpd_settings' form, its final NUL included.
+const char *inkling_mhd_error_page(unsigned int status_code, size_t *length) {
+  const char *entry = atomic_load(&error_pages);
+  if (entry == NULL) return NULL;
+  while (*entry != '\0') {
+    const char *page = entry + strlen(entry) + 1;
+    if (strtoul(entry, NULL, 10) == status_code) {
+      *length = strlen(page);
+      return page;
+    }
+    entry = page + strlen(page) + 1;
+  }
+  return NULL;
+}
+
+/// Length of a list in inkling_httpd_settings' form (names and values), its final NUL included.
 static size_t header_list_length(const char *list) {
   const char *end = list;
   while (*end != '\0') {
@@ -73,15 +89,16 @@ static size_t header_list_length(const char *list) {
   return (size_t)(end - list) + 1;
 }
 
-static void keep_error_headers(const char *list) {
+/// Keeps a copy of `list` in `slot`, unless the same list is there.
+static void keep_list(const char *_Atomic *slot, const char *list) {
   if (list == NULL) return;
   size_t length = header_list_length(list);
-  const char *kept = atomic_load(&error_headers);
+  const char *kept = atomic_load(slot);
   if (kept != NULL && header_list_length(kept) == length && memcmp(kept, list, length) == 0) return;
   char *copy = malloc(length);
   if (copy == NULL) return;
   memcpy(copy, list, length);
-  atomic_store(&error_headers, copy);
+  atomic_store(slot, copy);
 }
 
 static double now_seconds(void) {
@@ -185,7 +202,8 @@ static void answer_unread_head(struct inkling_httpd *httpd, struct watched *entr
   uint64_t received, written;
   if (entry->headed || entry->cut || atomic_load(&httpd->refusing)) return;
   if (!traffic(entry->fd, &received, &written) || received == 0 || written != 0) return;
-  static const char body[] = "<!doctype html><title>Bad request</title><p>Bad request: this is not an HTTP request.</p>\n";
+  static const char body[] =
+      "<!doctype html><html lang=\"en\"><title>400 Bad Request</title><h1>400 Bad Request</h1><p>This is not an HTTP request.</p>\n";
   char head[2048];
   int length = snprintf(head, sizeof(head), "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: %zu\r\n",
                         sizeof(body) - 1);
@@ -283,7 +301,8 @@ static void request_ended(void *cls, struct MHD_Connection *connection, void **r
 
 struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *settings,
                                           MHD_AccessHandlerCallback handler, void *context) {
-  keep_error_headers(settings->error_headers);
+  keep_list(&error_headers, settings->error_headers);
+  keep_list(&error_pages, settings->error_pages);
   struct inkling_httpd *httpd = calloc(1, sizeof(struct inkling_httpd));
   if (httpd == NULL) return NULL;
   atomic_init(&httpd->in_flight, 0);

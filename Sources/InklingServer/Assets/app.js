@@ -6,9 +6,9 @@
 //     swapped in, and the address follows (history.replaceState), so it can be bookmarked.
 //     A query or date the server cannot read (a 400) shows the server's sentence and keeps
 //     the last good results, dimmed, until the next search that reads.
-//   - the draft page's time-lapse gets a mark for each save under the player, from the
-//     server's page of the saves in it (/draft/marks, parsed as HTML); a click on a mark seeks
-//     the video to that save, pauses there and shows the link to its version. When the server
+//   - the draft page's time-lapse gets a scrubber of its saves under the player, from the
+//     server's page of the saves in it (/draft/marks, parsed as HTML); choosing a save seeks
+//     the video to it, pauses there and shows the link to its version. When the server
 //     cannot make the video, its sentence replaces the player.
 // Nothing here builds markup from text: cards come from the server's HTML through DOMParser,
 // which runs no scripts, and are adopted as nodes.
@@ -142,7 +142,7 @@
     const problem = document.getElementById("timelapse-problem");
     problem.textContent = sentence ? sentence.textContent : "The time-lapse cannot be shown.";
     problem.hidden = false;
-    for (const id of ["timelapse-video", "marks", "mark-version"]) {
+    for (const id of ["timelapse-video", "scrubber", "mark-version"]) {
       const element = document.getElementById(id);
       if (element) element.remove();
     }
@@ -150,9 +150,15 @@
     if (links) links.remove();
   }
 
+  // The scrubber of the saves: one step for each save, in order, whatever their times (saves
+  // minutes apart and saves seconds apart are each one step, so none hides another, for 200
+  // saves as for 2). The arrow keys, Home, End and Page Up/Down move between saves, a drag or
+  // a tap anywhere on the track picks one; each seeks the video to its save, pauses there and
+  // shows the link to its version. While the video plays, the scrubber follows it.
   async function loadMarks() {
     const video = document.getElementById("timelapse-video");
-    const bar = document.getElementById("marks");
+    const scrubber = document.getElementById("scrubber");
+    const slider = document.getElementById("saves");
     const shown = document.getElementById("mark-version");
     let response;
     let doc;
@@ -166,32 +172,42 @@
       showProblem(doc);
       return;
     }
-    const summary = doc.getElementById("timelapse-summary");
-    const duration = summary ? parseFloat(summary.dataset.duration) : 0;
-    for (const item of doc.querySelectorAll("#marks-list li")) {
+    const marks = Array.from(doc.querySelectorAll("#marks-list li"), (item) => {
       const link = item.querySelector("a.mark");
       const label = item.querySelector(".mark-label");
-      const seconds = parseFloat(link.dataset.seconds);
-      const mark = document.createElement("button");
-      mark.type = "button";
-      mark.className = "mark";
-      mark.textContent = link.textContent;
-      mark.title = label ? label.textContent : link.textContent;
-      mark.dataset.seconds = link.dataset.seconds;
-      mark.dataset.version = link.dataset.version;
-      mark.setAttribute("aria-pressed", "false");
-      mark.style.left = (duration > 0 ? Math.min(seconds / duration, 1) * 100 : 0) + "%";
-      mark.addEventListener("click", () => {
-        video.pause();
-        video.currentTime = seconds;
-        for (const other of bar.querySelectorAll(".mark")) other.setAttribute("aria-pressed", String(other === mark));
-        const version = document.createElement("a");
-        version.href = link.getAttribute("href");
-        version.textContent = mark.title;
-        shown.replaceChildren(version);
-      });
-      bar.append(mark);
-    }
+      return {
+        seconds: parseFloat(link.dataset.seconds),
+        version: link.dataset.version,
+        href: link.getAttribute("href"),
+        label: label ? label.textContent : link.textContent,
+      };
+    });
+    if (marks.length === 0) return;
+    slider.max = String(marks.length);
+    const describe = (index) => {
+      slider.value = String(index + 1);
+      slider.setAttribute("aria-valuetext", marks[index].label);
+      slider.dataset.version = marks[index].version;
+      slider.dataset.seconds = String(marks[index].seconds);
+    };
+    describe(0);
+    slider.addEventListener("input", () => {
+      const mark = marks[parseInt(slider.value, 10) - 1];
+      describe(parseInt(slider.value, 10) - 1);
+      video.pause();
+      video.currentTime = mark.seconds;
+      const version = document.createElement("a");
+      version.href = mark.href;
+      version.textContent = mark.label;
+      shown.replaceChildren(version);
+    });
+    video.addEventListener("timeupdate", () => {
+      if (video.paused && !video.ended) return; // a save just chosen stays chosen
+      let index = 0;
+      while (index + 1 < marks.length && marks[index + 1].seconds <= video.currentTime) index += 1;
+      describe(index);
+    });
+    scrubber.hidden = false;
   }
 
   const video = document.getElementById("timelapse-video");
@@ -204,7 +220,8 @@
         // the network is gone; the player shows its own error
       }
     });
-    loadMarks();
+    // Marked when done, for tests that wait for the page to settle.
+    loadMarks().finally(() => { timelapse.dataset.marksLoaded = "true"; });
   }
 
   watchMore();

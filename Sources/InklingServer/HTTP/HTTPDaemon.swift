@@ -51,11 +51,18 @@ struct HTTPDaemonSettings: Sendable {
   var memoryLimit: Int = 32 * 1024
   /// The headers of the error responses MHD writes itself (HTTPDBridge.h says when it can).
   var errorHeaders: [(String, String)] = ResponseEncoding.libraryErrorHeaders
+  /// The pages of those responses, by status (HTTPDBridge.h says when they are sent).
+  var errorPages: [(status: Int, page: String)] = LibraryErrorPages.pages
 
   /// `errorHeaders` in HTTPDBridge's form: each name and value ended by a NUL byte, then one more.
-  var errorHeaderList: [CChar] {
+  var errorHeaderList: [CChar] { Self.bridgeList(errorHeaders) }
+
+  /// `errorPages` in HTTPDBridge's form: each status in decimal and its page, as the headers.
+  var errorPageList: [CChar] { Self.bridgeList(errorPages.map { (String($0.status), $0.page) }) }
+
+  private static func bridgeList(_ pairs: [(String, String)]) -> [CChar] {
     var list: [CChar] = []
-    for (name, value) in errorHeaders {
+    for (name, value) in pairs {
       for text in [name, value] { list += text.utf8.map { CChar(bitPattern: $0) } + [0] }
     }
     return list + [0]
@@ -100,12 +107,15 @@ final class HTTPDaemon: @unchecked Sendable {
     let started = withUnsafePointer(to: &storage) { address in
       address.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
         settings.errorHeaderList.withUnsafeBufferPointer { errorHeaders in
-          var bridge = inkling_httpd_settings(
-            address: address, threads: UInt32(max(1, settings.threads)),
-            connection_limit: UInt32(settings.connectionLimit), per_address_limit: UInt32(settings.perAddressLimit),
-            head_seconds: UInt32(settings.headSeconds), timeout_seconds: UInt32(settings.timeoutSeconds),
-            memory_limit: settings.memoryLimit, error_headers: errorHeaders.baseAddress)
-          return inkling_httpd_start(&bridge, accessHandler, context)
+          settings.errorPageList.withUnsafeBufferPointer { errorPages in
+            var bridge = inkling_httpd_settings(
+              address: address, threads: UInt32(max(1, settings.threads)),
+              connection_limit: UInt32(settings.connectionLimit), per_address_limit: UInt32(settings.perAddressLimit),
+              head_seconds: UInt32(settings.headSeconds), timeout_seconds: UInt32(settings.timeoutSeconds),
+              memory_limit: settings.memoryLimit, error_headers: errorHeaders.baseAddress,
+              error_pages: errorPages.baseAddress)
+            return inkling_httpd_start(&bridge, accessHandler, context)
+          }
         }
       }
     }

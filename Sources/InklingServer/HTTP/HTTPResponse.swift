@@ -74,10 +74,13 @@ struct HTTPResponse {
     case 403: "Forbidden"
     case 404: "Not Found"
     case 405: "Method Not Allowed"
+    case 413: "Content Too Large"
     case 414: "URI Too Long"
     case 416: "Range Not Satisfiable"
+    case 431: "Request Header Fields Too Large"
     case 500: "Internal Server Error"
     case 503: "Service Unavailable"
+    case 505: "HTTP Version Not Supported"
     default: "Error"
     }
   }

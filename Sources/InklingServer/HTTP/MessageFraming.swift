@@ -21,7 +21,11 @@ enum MessageFraming {
 
   /// The answer to a request whose framing is in doubt: 400, and the connection closed after it.
   static func response(_ problem: String, headers: [(String, String)]) -> HTTPResponse {
-    let body = "<!doctype html><title>Bad request</title><p>Bad request: \(problem).</p>\n"
+    let body = """
+      <!doctype html><html lang="en"><title>400 Bad Request</title><h1>400 Bad Request</h1>\
+      <p>The request's framing is in doubt: \(problem).</p>
+
+      """
     var response = HTTPResponse(status: 400, contentType: HTTPResponse.html, body: Array(body.utf8), cache: .none)
     response.headers += headers.filter { $0.0.lowercased() != "content-type" } + [("Connection", "close")]
     return response

@@ -33,7 +33,7 @@ enum CommandsView {
       <section class="commands" id="commands">
       <h2>From the command line</h2>
       <p>\(what)</p>
-      <pre><code>\(code)</code></pre>
+      <pre tabindex="0" role="region" aria-label="Command lines"><code>\(code)</code></pre>
       </section>
       """
   }

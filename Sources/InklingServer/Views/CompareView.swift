@@ -5,6 +5,7 @@
 // sentence saying why in place of the picture.
 
 import InklingArchive
+import InklingFormats
 import InklingPresentation
 import InklingRendering
 
@@ -48,7 +49,7 @@ enum CompareView {
     switch diff {
     case .success(let diff):
       changes = """
-        <figure class="changes"><img src="\(Links.changes(after.id, from: before.id, scale: 1, trash: trash))" srcset="\(Links.changes(after.id, from: before.id, scale: 2, trash: trash)) 2x" alt="What version \(number) changed against version \(from)">
+        <figure class="changes"><img src="\(Links.changes(after.id, from: before.id, scale: 1, trash: trash))" srcset="\(Links.changes(after.id, from: before.id, scale: 2, trash: trash)) 2x"\(changesSize(drawings)) alt="What version \(number) changed against version \(from)">
         <figcaption>What changed: <span class="added">added in green</span>, <span class="removed">removed or erased in red</span>, the rest of version \(from) faded</figcaption></figure>
         """
       summary = counts(diff)
@@ -59,7 +60,7 @@ enum CompareView {
     }
     let draftName = draft.name
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(from) and version \(number)</span></h1>
       \(TrashView.banner(draft, archive: archive))
       <p class="summary">\(summary)</p>
@@ -97,6 +98,21 @@ enum CompareView {
 
   /// The share image's size at one pixel a point, from the drawing index's bounds (within a
   /// few pixels of the renderer's): the page keeps its place while the images load.
+  /// The changes picture's size: it draws the strokes of both versions, so it spans both
+  /// drawings' bounds (Archive.changesImage draws it as a version is exported).
+  private static func changesSize(_ drawings: [DrawingSummary]) -> HTML {
+    let bounds = drawings.compactMap(\.bounds)
+    guard let first = bounds.first else { return "" }
+    let union = bounds.dropFirst().reduce(first) { a, b in
+      let x = min(a.minX, b.minX)
+      let y = min(a.y, b.y)
+      let width = max(a.x + a.width, b.x + b.width) - x
+      return Rect(x: x, y: y, width: width, height: max(a.y + a.height, b.y + b.height) - y)
+    }
+    let natural = RenderGeometry.export(bounds: union, canvas: nil, scale: 1)
+    return " width=\"\(natural.width)\" height=\"\(natural.height)\""
+  }
+
   private static func size(_ drawing: DrawingSummary) -> HTML {
     guard let bounds = drawing.bounds else { return "" }
     let natural = RenderGeometry.export(bounds: bounds, canvas: nil, scale: 1)

@@ -9,6 +9,8 @@ import InklingPresentation
 
 enum DraftView {
   static let thumbnailSize = 256
+  /// How many of the newest versions' thumbnails a first screen of the timeline can show.
+  static let eagerThumbnails = 6
 
   /// The draft the URL names: by `id` (the pages' links), else by `name` (an address typed).
   static func reference(_ target: RequestTarget) throws(RequestError) -> DraftReference {
@@ -46,9 +48,13 @@ enum DraftView {
       error.jsonMessage = "\u{201C}\(draftName)\u{201D} has no versions"
       throw error
     }
-    let entries = timeline.reversed().map { entry(draft.id, $0, trash: draft.deleted != nil) }
+    // The newest versions' thumbnails load at once; those further down (a draft can have
+    // hundreds of saves) as the reader scrolls near them.
+    let entries = timeline.reversed().enumerated().map { index, version in
+      entry(draft.id, version, trash: draft.deleted != nil, lazy: index >= eagerThumbnails)
+    }
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
       \(TrashView.banner(draft, archive: archive))
       \(TimelapseView.section(draft))
@@ -63,7 +69,7 @@ enum DraftView {
       contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draftName), main: main).bytes)
   }
 
-  static func entry(_ draft: DraftID, _ entry: TimelineEntry, trash: Bool) -> HTML {
+  static func entry(_ draft: DraftID, _ entry: TimelineEntry, trash: Bool, lazy: Bool = false) -> HTML {
     let version = entry.version
     let number = version.number
     let same: HTML =
@@ -72,10 +78,11 @@ enum DraftView {
       number > 1
       ? "<p class=\"compare\"><a href=\"\(Links.compare(draft, from: number - 1, to: number))\">Compare with version \(number - 1)</a></p>"
       : ""
+    let loading: HTML = lazy ? " loading=\"lazy\"" : ""
     let savedFrom: HTML = version.savedFromFileName ? "" : " <span class=\"note\">(the file's modification time)</span>"
     return """
       <li class="entry" id="v\(number)">
-      <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize, trash: trash))" width="\(thumbnailSize)" height="\(thumbnailSize)" alt="Version \(number)"></a>
+      <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize, trash: trash))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt="Version \(number)"></a>
       <div class="facts">
       <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a></h2>
       <p class="saved">Saved \(Formatting.time(version.saved))\(savedFrom)</p>

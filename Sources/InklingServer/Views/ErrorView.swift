@@ -24,8 +24,11 @@ struct RequestError: Error {
 }
 
 enum ErrorView {
+  /// `standalone`: the answer comes before the request's token is known to be good, so the
+  /// page has none of the links that need it (Layout.standalone).
   static func response(
-    status: Int, _ message: String, json: Bool, suggestions: [String] = [], headers: [(String, String)] = []
+    status: Int, _ message: String, json: Bool, suggestions: [String] = [], headers: [(String, String)] = [],
+    standalone: Bool = false
   ) -> HTTPResponse {
     if json {
       var value: JSONValue = ["error": .string(message), "status": .int(status)]
@@ -40,6 +43,11 @@ enum ErrorView {
       ? ""
       : "<p>Did you mean: \(HTML(joining: suggestions.enumerated().map { "\($0.offset == 0 ? "" : ", ")<a href=\"\(Links.draft(named: $0.element))\">\(name: $0.element)</a>" }))?</p>"
     let title = "\(status) \(HTTPResponse.reason(status))"
+    if standalone {
+      let page = Layout.standalone(title: title, main: "<h1>\(title)</h1>\n<p>\(message)</p>")
+      return HTTPResponse(
+        status: status, contentType: HTTPResponse.html, body: page.bytes, cache: .none, headers: headers)
+    }
     let page = Layout.page(
       title: title,
       main: """

@@ -88,7 +88,13 @@ enum GridView {
         body: Layout.page(title: title, search: state, main: grid(page, total: total, state)).bytes)
     } catch let syntax as SearchSyntaxError {
       // The grid's page with the query's caret message in place of the cards.
-      return problem(title: title, state, "<h1>The search does not parse</h1>\n<pre>\(syntax.description)</pre>")
+      // Focusable, as the caret line can be wider than a phone: the keys scroll it.
+      return problem(
+        title: title, state,
+        """
+        <h1>The search does not parse</h1>
+        <pre tabindex="0" role="region" aria-label="The search, and where it stops reading">\(syntax.description)</pre>
+        """)
     } catch let error as ArchiveError {
       // A date the filters cannot read: the grid's page saying so, its form keeping what was
       // typed (app.js shows the same sentence over the results it had).
@@ -105,7 +111,7 @@ enum GridView {
       \(explanation)
       </section>
       <ul class="grid" id="grid"></ul>
-      <nav class="pages" id="pages"></nav>
+      <nav class="pages" id="pages" aria-label="Pages"></nav>
       \(help)
       """
     return HTTPResponse(
@@ -132,21 +138,24 @@ enum GridView {
     let empty: HTML =
       page.drafts.isEmpty && state.after == nil ? "<p class=\"empty\" id=\"empty\">No drafts match.</p>" : ""
     let count: HTML = total.count == 0 ? "" : "\(total.html)"
+    // The page's heading, for those who move by headings: the bar above already shows where
+    // one is, so it is not shown twice.
     return """
+      <h1 class="visually-hidden">Drafts</h1>
       <div id="problem"></div>
       <p class="summary count" id="count">\(count)</p>
       \(empty)
       <ul class="grid" id="grid">
       \(cards)
       </ul>
-      <nav class="pages" id="pages">\(first)\(more)</nav>
+      <nav class="pages" id="pages" aria-label="Pages">\(first)\(more)</nav>
       \(help)
       <p class="twin"><a href="\(Links.apiDrafts(state))">This page as JSON</a></p>
       """
   }
 
   static let help: HTML = """
-    <details class="help"><summary>The search language</summary><pre>\(SearchParser.helpText)</pre></details>
+    <details class="help"><summary>The search language</summary><pre tabindex="0" role="region" aria-label="The search language">\(SearchParser.helpText)</pre></details>
     """
 
   // MARK: - JSON

@@ -33,6 +33,29 @@ enum Layout {
     """
   }
 
+  /// A page for an answer given before the request's token is known to be good (a 401, a
+  /// target that does not read): none of the bar's links, stylesheet or script would be let in
+  /// without it, so it has none; only what was wrong.
+  static func standalone(title: String, main: HTML) -> HTML {
+    """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <meta name="referrer" content="no-referrer">
+    <title>\(title) · inkling-archive</title>
+    </head>
+    <body>
+    <main>
+    \(main)
+    </main>
+    </body>
+    </html>
+
+    """
+  }
+
   static func searchForm(_ state: GridState) -> HTML {
     let sorts: [HTML] = DraftSort.allCases.map { sort in
       let label =

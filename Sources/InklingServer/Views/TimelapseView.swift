@@ -1,8 +1,8 @@
 // The draft page's first view, its time-lapse: `/draft/timelapse.mp4?id=D`, the draft's MP4
 // made on its first request by the library's `timelapseVideo` (the same code as the `timelapse`
 // command) and kept in the server's picture memory, never in the archive, which the server only
-// reads; and `/draft/marks?id=D`, the saves' places in the video, which the page's script puts
-// on the player's scrubber (a page of links without it).
+// reads; and `/draft/marks?id=D`, the saves' places in the video, which the page's script
+// turns into a scrubber of the saves under the player (a page of links without it).
 //
 // Both are keyed by the draft's versions as they are now (a new save, or a version trashed,
 // makes another video) and this build's renderer. Making a video is expensive work, so both
@@ -38,6 +38,7 @@ enum TimelapseView {
     guard draft.versions.contains(where: { $0.version.strokeCount != nil }) else {
       return """
         <section class="timelapse" id="timelapse">
+        <h2 class="visually-hidden">Time-lapse</h2>
         <p class="problem" id="timelapse-problem">No time-lapse: none of its drawings can be read.</p>
         </section>
         """
@@ -46,8 +47,9 @@ enum TimelapseView {
     let fileName = DraftFileName.safeName(draft.name) + " time-lapse.mp4"
     return """
       <section class="timelapse" id="timelapse" data-marks="\(Links.timelapseMarks(draft.id))">
+      <h2 class="visually-hidden">Time-lapse</h2>
       <video id="timelapse-video" controls muted playsinline preload="metadata" src="\(video)"></video>
-      <div class="marks" id="marks" aria-label="Saves"></div>
+      <div class="scrubber" id="scrubber" hidden><label for="saves">Save</label><input type="range" id="saves" min="1" max="1" step="1" value="1"></div>
       <p class="mark-version" id="mark-version" aria-live="polite"></p>
       <p class="problem" id="timelapse-problem" hidden></p>
       <p class="timelapse-links"><a href="\(video)" download="\(attribute: fileName)">Download the time-lapse (MP4)</a> · <a href="\(Links.timelapseMarks(draft.id))">The saves in it</a></p>
@@ -99,7 +101,7 @@ enum TimelapseView {
         summary.evenPace
         ? "<p class=\"note\">The strokes carry no usable times, so each is drawn at the same pace.</p>" : ""
       let main: HTML = """
-        <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draft.name)</a></nav>
+        <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draft.name)</a></nav>
         <h1>The saves in the time-lapse of \(name: draft.name)</h1>
         <p class="summary" id="timelapse-summary" data-duration="\(Format.decimal(summary.seconds, digits: 3))">\(Plural.count(summary.marks.count, "save")) in \(Format.number(summary.seconds)) seconds, \(summary.width) × \(summary.height) px at \(summary.fps) frames a second</p>
         \(skipped)\(even)

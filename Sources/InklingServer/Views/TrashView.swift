@@ -41,7 +41,7 @@ enum TrashView {
       </table>
       """
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>Trash</h1>
       <p class="summary">\(shown) Drafts in the trash are left out of the grid and of searches until they are undeleted; purging removes them for good.</p>
       \(table)
@@ -69,10 +69,10 @@ enum TrashView {
     guard let deleted = draft.deleted else { return "" }
     let command = CommandsView.program(archive: archive) + " undelete -- " + Escape.shellWord(draft.name)
     return """
-      <section class="trashed" id="trashed" role="note">
+      <div class="trashed" id="trashed" role="note">
       <p><strong>In the trash</strong> since \(Formatting.time(deleted)): left out of the grid and of searches, kept whole until it is purged. <a href="\(Links.trash)">The trash</a></p>
       <p>To bring it back: <code class="command">\(command)</code></p>
-      </section>
+      </div>
       """
   }
 }

@@ -37,7 +37,7 @@ enum VersionView {
       "\(Links.render(id, scale: scale, trash: trash).text) \(RenderGeometry.export(bounds: bounds, canvas: nil, scale: Double(scale)).width)w"
     }
     return """
-      <img src="\(Links.render(id, scale: 1, trash: trash))" srcset="\(attribute: sources.joined(separator: ", "))" sizes="min(100vw, \(width)px)" width="\(width)" height="\(height)" alt="\(alt)">
+      <img src="\(Links.render(id, scale: 1, trash: trash))" srcset="\(attribute: sources.joined(separator: ", "))" sizes="(max-width: \(width)px) 100vw, \(width)px" width="\(width)" height="\(height)" alt="\(alt)">
       """
   }
 
@@ -70,10 +70,10 @@ enum VersionView {
         """
     }
     let main: HTML = """
-      <nav class="crumbs"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
+      <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
       \(TrashView.banner(draft, archive: archive))
-      <nav class="steps">\(previous) \(next) \(compare)</nav>
+      <nav class="steps" aria-label="Versions">\(previous) \(next) \(compare)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
       <p class="file">\(DraftView.download(entry.id, version))</p>

@@ -23,10 +23,10 @@
 //   - lets a request wait, suspended, for an answer computed on another thread (a job of the
 //     server's work queue), and tells whether its client has gone meanwhile.
 //   - gives the error responses libmicrohttpd writes itself (400, 413, 414, 431, 500, 505) the
-//     headers every other response carries, where the library calls
-//     inkling_mhd_error_response: the release build's libmicrohttpd does, by a small patch
-//     (packaging/libmicrohttpd/); Debian's shared library, which development builds link, never
-//     calls it.
+//     headers every other response carries and pages of the program's, where the library calls
+//     inkling_mhd_error_response and inkling_mhd_error_page: the release build's libmicrohttpd
+//     does, by a small patch (packaging/libmicrohttpd/); Debian's shared library, which
+//     development builds link, calls neither.
 #ifndef INKLING_HTTPD_BRIDGE_H
 #define INKLING_HTTPD_BRIDGE_H
 
@@ -64,6 +64,9 @@ struct inkling_httpd_settings {
   /// The headers of MHD's own error responses: names and values, each ended by a NUL byte,
   /// name after value, the list ended by an empty name ("A\0a\0B\0b\0\0"); copied.
   const char *error_headers;
+  /// The pages of MHD's own error responses, in the same form: each status in decimal, then
+  /// its page ("414\0<!doctype html>…\0\0"); copied. A status not in the list keeps MHD's.
+  const char *error_pages;
 };
 
 /// A running daemon.
@@ -77,6 +80,11 @@ struct inkling_httpd *inkling_httpd_start(const struct inkling_httpd_settings *s
 /// Adds the error headers of the daemons started (see inkling_httpd_settings) to `response`,
 /// an error response libmicrohttpd is about to queue. The patched libmicrohttpd calls it.
 void inkling_mhd_error_response(struct MHD_Response *response);
+
+/// The page of the daemons started for an error response with `status_code` that
+/// libmicrohttpd is about to make, and its length in `*length`; NULL to keep the library's.
+/// The patched libmicrohttpd calls it.
+const char *inkling_mhd_error_page(unsigned int status_code, size_t *length);
 
 /// The raw URI of a request, from the handler's `req_cls`, or NULL (out of memory). `*length`
 /// receives its length in bytes.
