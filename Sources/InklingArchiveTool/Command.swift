@@ -18,8 +18,11 @@ protocol Command: SendableMetatype {
   /// this command's options: the end of "PATH is a folder; …". Only restore can write into
   /// the folder with --to.
   static var folderAdvice: String { get }
+  /// Left out of help, the manual and completions (`CommandSpec.Subcommand.hidden`).
+  static var hidden: Bool { get }
 }
 
 extension Command {
   static var folderAdvice: String { "give a file name with -o" }
+  static var hidden: Bool { false }
 }

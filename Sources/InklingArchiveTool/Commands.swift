@@ -10,7 +10,7 @@ enum Commands {
       RenameCommand.self, DeleteCommand.self, UndeleteCommand.self,
       PurgeCommand.self, CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
       ServeCommand.self,
-      ManualCommand.self, CompletionsCommand.self, LicensesCommand.self,
+      ManualCommand.self, CompletionsCommand.self, LicensesCommand.self, CompleteNamesCommand.self,
     ]
   }
 

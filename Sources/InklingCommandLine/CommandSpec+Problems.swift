@@ -71,7 +71,7 @@ extension CommandSpec {
       }
     }
     var seen: Set<String> = []
-    for (name, subcommand) in zip(subcommandNames, subcommands) {
+    for (name, subcommand) in everySubcommand {
       if subcommand.name != name {
         found.append("\(whereAt): subcommand '\(name)' makes a spec named '\(subcommand.name)'")
       }

@@ -39,10 +39,14 @@ package struct CommandSpec: Sendable {
   /// A subcommand: its name, and how to make its spec (whose name must be the same).
   package struct Subcommand: Sendable {
     package var name: String
+    /// Left out of help, the manual, completions and suggestions: a command that scripts run
+    /// (the completion scripts' own), documented where they are. It parses and runs as any.
+    package var hidden: Bool
     package var make: @Sendable () -> CommandSpec
 
-    package init(_ name: String, _ make: @escaping @Sendable () -> CommandSpec) {
+    package init(_ name: String, hidden: Bool = false, _ make: @escaping @Sendable () -> CommandSpec) {
       self.name = name
+      self.hidden = hidden
       self.make = make
     }
   }
@@ -66,11 +70,15 @@ package struct CommandSpec: Sendable {
     self.versionDetails = versionDetails
   }
 
-  /// Every subcommand's spec, in declaration order (help, the manual, completions).
-  package var subcommands: [CommandSpec] { declared.map { $0.make() } }
+  /// Every subcommand's spec but the hidden ones, in declaration order (help, the manual,
+  /// completions).
+  package var subcommands: [CommandSpec] { declared.filter { !$0.hidden }.map { $0.make() } }
 
-  /// The subcommands' names, without making their specs.
-  package var subcommandNames: [String] { declared.map(\.name) }
+  /// The subcommands' names but the hidden ones, without making their specs.
+  package var subcommandNames: [String] { declared.filter { !$0.hidden }.map(\.name) }
+
+  /// Every subcommand, hidden ones too: its declared name and its spec.
+  package var everySubcommand: [(name: String, spec: CommandSpec)] { declared.map { ($0.name, $0.make()) } }
 
   package var hasSubcommands: Bool { !declared.isEmpty }
 

@@ -1,7 +1,8 @@
 // Shell completion scripts for bash, zsh and fish, generated from the command tree alone:
 // command names, each command's options (and the global ones), option values by their
-// declared completion (files, folders, a fixed list, or lines the program itself prints, such
-// as draft names from `inkling-archive list --paths`), and positional arguments likewise.
+// declared completion (files, folders, a fixed list, or values the program itself prints, such
+// as the draft names that start with the word typed, from `inkling-archive complete-names`),
+// and positional arguments likewise.
 
 /// A completion script for a command tree.
 package enum CompletionScript {
@@ -96,6 +97,13 @@ package enum CompletionScript {
         done
       }
 
+      # Completes $cur from the values `\(root.name) [global options] "$@" -- WORD` prints, WORD
+      # being $cur unquoted: the program finds the values that start with it.
+      \(function)_prefixed() {
+        \(function)_unquote "$cur"
+        \(function)_values "$@" -- "$REPLY"
+      }
+
       # Completes $cur with the files (-f) or folders (-d) it begins.
       \(function)_files() {
         \(function)_unquote "$cur"
@@ -185,6 +193,7 @@ package enum CompletionScript {
     case .folders: "\(function)_files -d"
     case .choices(let values): "COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\"))"
     case .command(let arguments): "\(function)_values \(arguments.joined(separator: " "))"
+    case .prefixed(let arguments): "\(function)_prefixed \(arguments.joined(separator: " "))"
     }
   }
 
@@ -231,6 +240,12 @@ package enum CompletionScript {
     script += """
         values=(${(0)"$(command \(root.name) $globals "$@" 2>/dev/null)"})
         compadd -a values
+      }
+
+      # The values for the word being completed, its quoting taken away: the program finds
+      # those that start with it.
+      \(function)_prefixed() {
+        \(function)_values "$@" -- "${(Q)PREFIX}"
       }
 
 
@@ -282,6 +297,7 @@ package enum CompletionScript {
     case .choices(let values): "(\(values.joined(separator: " ")))"
     // In braces: a plain action is called with compadd's options before its own arguments.
     case .command(let arguments): "{_\(identifier(root.name))_values \(arguments.joined(separator: " "))}"
+    case .prefixed(let arguments): "{_\(identifier(root.name))_prefixed \(arguments.joined(separator: " "))}"
     }
   }
 
@@ -316,6 +332,11 @@ package enum CompletionScript {
     }
     script += "        end\n    end\n"
     script += "    command \(root.name) $globals $argv 2>/dev/null | string split0\nend\n"
+    // The token being completed, its quotes and backslashes taken away, after `--`: the
+    // program finds the values that start with it.
+    script += "function __\(identifier(root.name))_prefixed\n"
+    script += "    set -l typed (commandline -ct | string unescape)\n"
+    script += "    \(function) $argv -- \"$typed\"\nend\n"
     script += "complete -c \(root.name) -f\n"
     let commands = root.subcommands.map(\.name).joined(separator: " ")
     for command in root.subcommands {
@@ -354,6 +375,7 @@ package enum CompletionScript {
     case .folders: "-f -a '(__fish_complete_directories)'"
     case .choices(let values): "-f -a \(fishQuote(values.joined(separator: " ")))"
     case .command(let arguments): "-f -a '(__\(identifier(root.name))_values \(arguments.joined(separator: " ")))'"
+    case .prefixed(let arguments): "-f -a '(__\(identifier(root.name))_prefixed \(arguments.joined(separator: " ")))'"
     }
   }
 

@@ -141,6 +141,10 @@ package enum Completion: Sendable, Equatable {
   case files
   case folders
   case choices([String])
+  /// The values the program prints when run with these arguments followed by `--` and the
+  /// word typed so far (its quotes taken away), each ended by a NUL byte: the program finds
+  /// what starts with it, so that the shell is never handed every value.
+  case prefixed([String])
   /// The values the program itself prints when run with these arguments, each ended by a
   /// NUL byte (draft names, which may hold any character but NUL). The scripts treat them as
   /// data: nothing in them is ever expanded or run.

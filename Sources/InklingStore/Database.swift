@@ -35,6 +35,9 @@ package final class Database {
   package let mode: Mode
   private var connection: Connection?
   private var cache: [String: Statement] = [:]
+  /// Told the SQL of every statement asked of this connection, cached or not: a test reads
+  /// the plans of the queries an operation runs (`EXPLAIN QUERY PLAN`).
+  package var statementPrepared: ((String) -> Void)?
   private var savepointDepth = 0
   /// State that higher layers keep per connection, one object per type (see `companion`).
   private var companions: [ObjectIdentifier: AnyObject] = [:]
@@ -174,6 +177,7 @@ package final class Database {
   /// - Throws: `StoreError` if the SQL does not compile.
   package func statement(_ sql: String) throws -> Statement {
     let connection = try live()
+    statementPrepared?(sql)
     if let cached = cache[sql] {
       if cached.isRunning { return try Statement(connection: connection, sql: sql, persistent: false) }
       cached.finish()
@@ -187,7 +191,8 @@ package final class Database {
   /// A new statement that is not cached: for SQL that runs once, or (`persistent`) for a
   /// caller that keeps the statement and runs it many times (SQLITE_PREPARE_PERSISTENT).
   package func makeStatement(_ sql: String, persistent: Bool = false) throws -> Statement {
-    try Statement(connection: live(), sql: sql, persistent: persistent)
+    statementPrepared?(sql)
+    return try Statement(connection: live(), sql: sql, persistent: persistent)
   }
 
   /// Every row of `sql` with `arguments`, each turned into a value by `row`.

@@ -29,6 +29,7 @@ enum EntryPoint {
   static let benchmarks: [Benchmark] = [
     SearchBench.benchmark, RestoreBench.benchmark, ThumbnailBench.benchmark, ZstdBench.benchmark,
     BlobsBench.benchmark, DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark, BigDraftBench.benchmark,
+    ManySavesBench.benchmark,
   ]
 
   static func main() {

@@ -55,6 +55,26 @@ import Testing
     #expect(try complete(["inkling-archive", "completions", "z"]) == ["zsh"])
   }
 
+  /// The scripts ask the program for the names that start with the word typed (never for
+  /// every name), and it answers from the archive's names, case and accents aside, at most
+  /// --limit of them, in folded order; the command is not in the command list.
+  @Test func theProgramGivesTheNamesThatStartWithTheWordTyped() throws {
+    let cafe = try runner.run(["complete-names", "--", "cafe"])
+    #expect(cafe.status == 0)
+    #expect(cafe.stdout == "Café sketch\0")
+    #expect(try runner.run(["complete-names", "--limit", "2"]).stdout == "Café sketch\0Cat\0")
+    #expect(try runner.run(["complete-names", "--", "-x"]).stdout == "")
+    #expect(try runner.run(["complete-names", "--trash", "--", "D"]).stdout == "")
+    #expect(!(try runner.run(["--help"]).stdout.contains("complete-names")))
+    for shellName in ["bash", "zsh", "fish"] {
+      let script = try runner.run(["completions", shellName])
+      #expect(script.stdout.contains("complete-names"), "\(shellName)")
+      #expect(!script.stdout.contains("list --paths"), "\(shellName)")
+    }
+    #expect(try completeInBash(["inkling-archive", "history", "Caf"]) == [#"Café\ sketch"#])
+    #expect(try completeInBash(["inkling-archive", "history", "D"]) == ["Dog"])
+  }
+
   @Test func fishCompletesTheSame() throws {
     let script = try runner.run(["completions", "fish"])
     try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.fish"))
@@ -73,7 +93,7 @@ import Testing
     #expect(try runner.run(["delete", "Dog"]).status == 0)
     for shellName in ["bash", "fish", "zsh"] {
       let script = try runner.run(["completions", shellName])
-      #expect(script.stdout.contains("list --trash --paths --null"), "\(shellName)")
+      #expect(script.stdout.contains("complete-names --trash"), "\(shellName)")
     }
     #expect(try completeInBash(["inkling-archive", "undelete", ""]) == ["Dog"])
     #expect(try completeInBash(["inkling-archive", "delete", "D"]) == [])
@@ -90,7 +110,7 @@ import Testing
     let check = try shell("zsh", ["-n", "_inkling-archive"])
     #expect(check.status == 0, "\(check.stderr)")
     #expect(script.stdout.contains("'restore:Write a version of a draft back out, byte for byte.'"))
-    #expect(script.stdout.contains("{_inkling_archive_values list --paths --null}"))
+    #expect(script.stdout.contains("{_inkling_archive_prefixed complete-names}"))
   }
 
   @Test func theManualPageRendersWithoutWarnings() throws {

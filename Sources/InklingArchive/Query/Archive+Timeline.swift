@@ -4,9 +4,10 @@
 // it is the same row of the drawing index).
 //
 // `diff` reads every stroke's full row for each of two versions; a timeline compares every
-// consecutive pair, so it reads each distinct stroke of the draft once (its rows are shared by
-// all the saves that hold it), a run of consecutive ids at a time, and only what the counts
-// need: hidden or not, and the UUID. A stroke the pixel eraser cut keeps its UUID and gets a new
+// consecutive pair, and only the strokes after the part the two lists share at their start
+// (the same rows: they change nothing), so a draft saved thousands of times, a stroke a save,
+// compares one stroke a save, not every stroke of every save. It reads those strokes' rows a
+// run of consecutive ids at a time, and only what the counts need: hidden or not, and the UUID. A stroke the pixel eraser cut keeps its UUID and gets a new
 // row; only the drawings say it was cut, so the two drawings of a pair are read (each once)
 // only when some stroke visible in both changed its row.
 
@@ -60,6 +61,9 @@ public struct DraftTimeline: Sendable, Equatable {
   public var deleted: Date?
   /// Oldest first, numbered as in `history`.
   public var versions: [TimelineEntry]
+  /// How many strokes the counts compared: those each version does not share at its start
+  /// with the version before, a number tests hold to the saves' changes.
+  package var strokesCompared = 0
 
   /// The size of every version's file together, at most `Int64.max`: the sizes are rows of
   /// the archive, which one from elsewhere may fill with any number.
@@ -98,7 +102,7 @@ extension Archive {
     // One read transaction: the draft, its versions and their stroke rows are of one state of
     // the archive.
     typealias Read = (
-      draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: [Int64]],
+      draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: StrokeRunList],
       keys: [Int64: StrokeKeyRow]
     )
     let read: Read = try storeCall {
@@ -122,22 +126,46 @@ extension Archive {
           numbers.map { $0.contains(index + 1) || $0.contains(index + 2) } ?? true
         }
         let lists = try TimelineRecords.strokeLists(blobIDs: counted.map { versions[$0].row.blobID }, in: database)
-        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: lists.values.joined(), in: database))
+        // Only the strokes after the part a version shares with the one before are compared.
+        var ids = Set<Int64>()
+        var before: StrokeRunList? = .empty
+        for (row, _) in versions {
+          let after = lists[row.blobID]
+          if let after {
+            let shared = before.map { after.commonPrefixCount(with: $0) } ?? 0
+            ids.formUnion(after.ids(from: shared))
+            if let before { ids.formUnion(before.ids(from: shared)) }
+          }
+          before = after
+        }
+        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: ids, in: database))
       }
     }
     let (draft, versions, lists, keys) = read
     var entries: [TimelineEntry] = []
-    var before: [StrokeKey]? = []
+    var compared = 0
+    var before: StrokeRunList? = .empty
     var beforeBlob: Int64?
-    // The pairs whose drawings must be read for their cuts: entry, blobs and keys.
-    var cutPairs: [(entry: Int, blobs: (Int64, Int64), keys: ([StrokeKey], [StrokeKey]))] = []
+    // The pairs whose drawings must be read for their cuts: entry, blobs, the lists' lengths,
+    // and the places (before, after) of the strokes that changed their row.
+    var cutPairs: [(entry: Int, blobs: (Int64, Int64), counts: (Int, Int), moved: [(Int, Int)])] = []
     for (row, info) in versions {
-      let after = lists[row.blobID].map { ids in ids.map { StrokeKey(id: $0, row: keys[$0]) } }
+      let after = lists[row.blobID]
       var changes: StrokeChanges?
       if let before, let after, numbers?.contains(info.number) ?? true {
-        changes = Self.changes(from: before, to: after)
-        if let beforeBlob, !Self.rowChanges(from: before, to: after).isEmpty {
-          cutPairs.append((entries.count, (beforeBlob, row.blobID), (before, after)))
+        // The strokes both share at their start are the same rows: they change nothing.
+        let shared = after.commonPrefixCount(with: before)
+        let was = before.ids(from: shared).map { StrokeKey(id: $0, row: keys[$0]) }
+        let now = after.ids(from: shared).map { StrokeKey(id: $0, row: keys[$0]) }
+        changes = Self.changes(from: was, to: now)
+        compared += was.count + now.count
+        let moved = Self.rowChanges(from: was, to: now)
+        if let beforeBlob, !moved.isEmpty {
+          cutPairs.append(
+            (
+              entries.count, (beforeBlob, row.blobID), (before.count, after.count),
+              moved.map { ($0.0 + shared, $0.1 + shared) }
+            ))
         }
       }
       entries.append(TimelineEntry(version: info, id: VersionID(rawValue: row.id), changes: changes))
@@ -153,16 +181,15 @@ extension Archive {
         }
       }
       for pair in cutPairs {
-        guard let a = cuts[pair.blobs.0], let b = cuts[pair.blobs.1], a.count == pair.keys.0.count,
-          b.count == pair.keys.1.count
+        guard let a = cuts[pair.blobs.0], let b = cuts[pair.blobs.1], a.count == pair.counts.0,
+          b.count == pair.counts.1
         else { continue }
-        entries[pair.entry].changes?.partlyErased =
-          Self.rowChanges(from: pair.keys.0, to: pair.keys.1).count { was, now in b[now] != nil && a[was] != b[now] }
+        entries[pair.entry].changes?.partlyErased = pair.moved.count { was, now in b[now] != nil && a[was] != b[now] }
       }
     }
     return DraftTimeline(
       id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
-      versions: entries)
+      versions: entries, strokesCompared: compared)
   }
 
   /// `diff`'s rules (Archive+Diff.swift), counted.

@@ -1,7 +1,9 @@
 // `timelapse`: a draft's drawing being made, rebuilt from its saves (no recorder needed).
 //
-// The versions `from` … `to` are decoded one at a time, oldest first, into a
-// `TimelapsePlanner` (InklingRendering/Timelapse), which keeps each distinct stroke once; the
+// The versions `from` … `to` go oldest first into a `TimelapsePlanner`
+// (InklingRendering/Timelapse), which keeps each distinct stroke once: as the drawing index
+// lists their strokes, with the pieces of each stroke from the few drawings that hold them all
+// (`TimelapseSaves`), so that a long history is not every save's drawing read again. The
 // version before `from`, when there is one, is the state the replay starts from. Versions
 // whose drawing does not decode are skipped and named in the summary. The plan's frames
 // (`TimelapseFrames`, painted incrementally) go to a frame sink: numbered PNGs, an H.264 MP4
@@ -97,6 +99,8 @@ public struct TimelapseSummary: Sendable, Equatable {
   public var evenPace: Bool
   /// Each replayed version's place in the video, oldest first (the skipped ones have none).
   public var marks: [TimelapseMark]
+  /// How many drawings were read to plan it: the few saves that hold every stroke once.
+  package var drawingsRead = 0
 }
 
 /// Receives a time-lapse's frames in order.
@@ -182,25 +186,44 @@ extension Archive {
       throw .noSuchVersion(draft: draftName, number: number, versionCount: versions.count)
     }
     guard first <= last else { throw .invalidArgument(.timelapse(.range(from: first, to: last))) }
+    // The newest version before the range that reads is what the replay starts from: one
+    // the index lists reads (it decoded when indexed); another is read to know.
+    var start: Int?
+    for number in (1..<first).reversed() {
+      let row = versions[number - 1].row
+      if try storeCall({ try TimelineRecords.strokeList(blobID: row.blobID, in: database) }) == nil,
+        case .unreadable = try TimelapseSaves([row], archive: self).saves[0]
+      {
+        continue
+      }
+      start = number
+      break
+    }
+    let numbers = (start.map { [$0] } ?? []) + Array(first...last)
+    let read = try TimelapseSaves(numbers.map { versions[$0 - 1].row }, archive: self)
     var planner = TimelapsePlanner()
     var skipped: [SkippedVersion] = []
     var replayed: [Int] = []
-    // The newest readable version before the range is what the replay starts from.
-    for number in (1..<first).reversed() {
-      if case .drawing(let drawing) = try drawingToReplay(versions[number - 1].row) {
-        planner.add(
-          drawing, background: versions[number - 1].row.background,
-          saved: Self.referenceSeconds(versions[number - 1].row), replayed: false)
-        break
-      }
-    }
-    for number in first...last {
+    for (place, number) in numbers.enumerated() {
       let row = versions[number - 1].row
-      switch try drawingToReplay(row) {
+      let isStart = number == start
+      switch read.saves[place] {
+      case .strokes(let list):
+        let ids = list.ids(from: 0)
+        let newest = read.newest.flatMap { $0.place == place ? $0.measured : nil }
+        planner.add(
+          // Every row of a listed save has its key (TimelapseSaves reads them all, and the
+          // store throws for a row that is missing).
+          ids.map { read.keys[$0]! },
+          pieces: { index in newest.map { $0.pieces(ofStroke: index) } ?? read.pieces[ids[index]] ?? nil },
+          canvas: newest?.canvasBounds, newest: newest != nil, background: row.background,
+          saved: Self.referenceSeconds(row), replayed: !isStart)
+        if !isStart { replayed.append(number) }
       case .drawing(let drawing):
-        planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row))
-        replayed.append(number)
-      case .unreadable(let reason): skipped.append(SkippedVersion(number: number, reason: reason))
+        planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row), replayed: !isStart)
+        if !isStart { replayed.append(number) }
+      case .unreadable(let reason):
+        if !isStart { skipped.append(SkippedVersion(number: number, reason: reason)) }
       }
     }
     guard !replayed.isEmpty else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
@@ -223,23 +246,8 @@ extension Archive {
       marks: zip(replayed, plan.saveFrames).map {
         // The plan counts frames from 0; a person and the frame files count from 1.
         TimelapseMark(version: $0, frame: $1 + 1, seconds: Double($1) / Double(plan.fps))
-      })
+      }, drawingsRead: read.drawingsRead)
     return (plan, summary)
-  }
-
-  private enum Decoded {
-    case drawing(Drawing)
-    case unreadable(String)
-  }
-
-  private func drawingToReplay(_ row: VersionRow) throws(ArchiveError) -> Decoded {
-    let bytes = try storeCall {
-      try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes)
-    }
-    switch PictureRenderer.decode(bytes) {
-    case .success(let drawing): return .drawing(drawing)
-    case .failure(let undecodable): return .unreadable(undecodable.described)
-    }
   }
 
   /// The save date in seconds since 2001-01-01, the clock of strokes' creation dates.

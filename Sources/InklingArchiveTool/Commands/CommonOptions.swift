@@ -16,7 +16,7 @@ enum Common {
   /// A draft's name, completed from the archive's names.
   static let draft = Argument(
     "DRAFT", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .command(["list", "--paths", "--null"]))
+    completion: .prefixed(["complete-names"]))
 
   /// `--version N`, as `history` numbers versions.
   static func version(_ help: String) -> Option<Int?> {

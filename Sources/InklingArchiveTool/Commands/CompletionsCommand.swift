@@ -9,8 +9,11 @@ struct CompletionsCommand: Command {
   static let spec = CommandSpec(
     name, abstract: "Print a shell completion script: commands, options, files and draft names.",
     discussion: """
-      Draft names are completed from the archive (`inkling-archive list --paths --null`): \
-      the one given with --archive on the line, else $INKLING_ARCHIVE or the default one. \
+      Draft names are completed from the archive by `inkling-archive complete-names [--trash] \
+      -- TEXT`, which prints at most 200 names that start with the text typed (case and accents \
+      aside), from the archive's index of names, and is left out of the command list as it is \
+      the scripts' own: the archive given with --archive on the line, else $INKLING_ARCHIVE or \
+      the default one. \
       A name is inserted as one word, quoted for the shell, and never run, whatever it \
       holds (`$(…)`, backticks, `;`, `*`, quotes or newlines).
 

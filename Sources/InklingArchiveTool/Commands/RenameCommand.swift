@@ -6,7 +6,7 @@ import InklingPresentation
 struct RenameCommand: Command {
   static let old = Argument(
     "OLD", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .command(["list", "--paths", "--null"]))
+    completion: .prefixed(["complete-names"]))
   static let new = Argument(
     "NEW", .draftName, help: "Its new name (a name as `list` prints one, in quotes, is read back); a `/` becomes `-`.")
   static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")

@@ -32,7 +32,9 @@ enum RootCommand {
       """,
     sections: sections,
     options: [archive.spec, json.spec, quiet.spec],
-    lazySubcommands: Commands.all.map { command in CommandSpec.Subcommand(command.name) { command.spec } },
+    lazySubcommands: Commands.all.map { command in
+      CommandSpec.Subcommand(command.name, hidden: command.hidden) { command.spec }
+    },
     version: version, versionDetails: { libraryLines(libraries) })
 
   /// Every library linked in, with the version it reports (`--version --verbose`).

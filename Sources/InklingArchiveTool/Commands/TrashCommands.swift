@@ -27,7 +27,7 @@ struct DeleteCommand: Command {
   static let drafts = Argument(
     "DRAFT", .draftName, repeating: (),
     help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .command(["list", "--paths", "--null"]))
+    completion: .prefixed(["complete-names"]))
 
   static let name = "delete"
 
@@ -83,7 +83,7 @@ struct UndeleteCommand: Command {
   static let drafts = Argument(
     "DRAFT", .draftName, repeating: (),
     help: "A draft's name in the trash, exactly (as `list --trash` shows it, in its quotes if it has them).",
-    completion: .command(["list", "--trash", "--paths", "--null"]))
+    completion: .prefixed(["complete-names", "--trash"]))
 
   let names: [String]
 
@@ -113,7 +113,7 @@ struct UndeleteCommand: Command {
 struct PurgeCommand: Command {
   static let drafts = Argument(
     "DRAFT", .draftName, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
-    completion: .command(["list", "--trash", "--paths", "--null"]))
+    completion: .prefixed(["complete-names", "--trash"]))
   static let olderThan = Option(
     "older-than", valueName: "DATE", .text,
     help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago).")

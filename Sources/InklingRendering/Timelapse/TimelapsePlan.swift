@@ -120,6 +120,46 @@ public struct TimelapsePlan {
   }
 }
 
+/// What tells two saves' strokes apart: equal exactly when they are the same stroke.
+public enum SavedStrokeKey: Hashable, Sendable {
+  /// The stroke itself, compared whole.
+  case content(Stroke)
+  /// A number the caller gives each distinct stroke (a row of an index of strokes).
+  case number(Int64)
+}
+
+/// One stroke of a save, as `TimelapsePlanner.add(_:pieces:canvas:newest:background:saved:replayed:)` takes it.
+public struct SavedStroke: Sendable {
+  public var key: SavedStrokeKey
+  /// Its UUID: a stroke the pixel eraser cut keeps it, and is not drawn as a new stroke.
+  public var uuid: UUIDBytes?
+
+  public init(key: SavedStrokeKey, uuid: UUIDBytes?) {
+    self.key = key
+    self.uuid = uuid
+  }
+}
+
+/// A drawing's visible pieces by stroke, in the boxes `render` rasterises them in, and its
+/// render bounds.
+public struct MeasuredStrokes {
+  private var byStroke: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
+  /// The drawing's render bounds; nil when nothing is visible.
+  public let bounds: Rect?
+  /// The drawing's canvas (`Drawing.canvasBounds`).
+  public let canvasBounds: Rect?
+
+  public init(_ drawing: Drawing) {
+    let measured = Renderer.measured(drawing)
+    for (piece, box) in measured.pieces { byStroke[piece.strokeIndex, default: []].append((piece, box)) }
+    bounds = measured.bounds
+    canvasBounds = drawing.canvasBounds
+  }
+
+  /// The visible pieces of the stroke at `index` in the drawing; nil when it draws nothing.
+  public func pieces(ofStroke index: Int) -> [(piece: StrokePiece, box: Rect)]? { byStroke[index] }
+}
+
 /// Builds a `TimelapsePlan` from a draft's saves, oldest first.
 ///
 /// ```swift
@@ -135,8 +175,8 @@ public struct TimelapsePlanner {
 
   private var strokes: [PlannedStroke] = []
   private var steps: [TimelapseStep] = []
-  /// Every stroke content met so far, to its index in `strokes`.
-  private var indices: [Stroke: Int] = [:]
+  /// Every stroke met so far, to its index in `strokes`, or to nil when it draws nothing.
+  private var indices: [SavedStrokeKey: Int?] = [:]
   private var seenUUIDs: Set<UUIDBytes> = []
   /// The strokes on the canvas, in order, and its background (nil before the first save).
   private var canvas: [Int] = []
@@ -156,32 +196,71 @@ public struct TimelapsePlanner {
   /// When `replayed` is false, the save only sets the state the replay starts from: its
   /// strokes are on the canvas from the first frame (for a replay from a later save).
   public mutating func add(_ drawing: Drawing, background: RGBA, saved: Double, replayed: Bool = true) {
-    latestSave = Swift.max(latestSave, saved)
-    let measured = Renderer.measured(drawing)
-    var boxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
-    for (piece, bounds) in measured.pieces { boxes[piece.strokeIndex, default: []].append((piece, bounds)) }
+    let measured = MeasuredStrokes(drawing)
+    add(
+      drawing.strokes.map { SavedStroke(key: .content($0), uuid: $0.uuid) }, pieces: { measured.pieces(ofStroke: $0) },
+      canvas: drawing.canvasBounds, newest: true, background: background, saved: saved, replayed: replayed,
+      boundsOfNewStrokes: false)
+    if let bounds = measured.bounds { replayBounds = replayBounds.map { Self.union($0, bounds) } ?? bounds }
+    lastDrawing.bounds = measured.bounds
+  }
+
+  /// Adds the next save as its strokes in drawing order, for a caller that knows which
+  /// strokes two saves share without reading both drawings. `pieces(i)` gives the visible
+  /// pieces of stroke `i` (nil when it draws nothing), in the boxes of a render of some save
+  /// that holds it; it is asked only for strokes not met before, and, when `newest` (the last
+  /// save to be added), for every stroke, in the boxes of this save's own render.
+  public mutating func add(
+    _ saved: [SavedStroke], pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?, canvas canvasBounds: Rect?,
+    newest: Bool,
+    background: RGBA, saved date: Double, replayed: Bool = true
+  ) {
+    add(
+      saved, pieces: pieces, canvas: canvasBounds, newest: newest, background: background, saved: date,
+      replayed: replayed,
+      boundsOfNewStrokes: true)
+  }
+
+  /// `boundsOfNewStrokes`: whether the frame grows with the render bounds of each stroke first
+  /// met (when the caller does not give each save's bounds).
+  private mutating func add(
+    _ saved: [SavedStroke], pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?, canvas canvasBounds: Rect?,
+    newest: Bool,
+    background: RGBA, saved date: Double, replayed: Bool, boundsOfNewStrokes: Bool
+  ) {
+    latestSave = Swift.max(latestSave, date)
     var target: [Int] = []
     var fresh: [Int] = []
     var last: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
-    for index in drawing.strokes.indices {
-      guard let pieces = boxes[index] else { continue }
-      let stroke = drawing.strokes[index]
-      if let known = indices[stroke] {
+    for (place, stroke) in saved.enumerated() {
+      if let known = indices[stroke.key] {
+        guard let known else { continue }
         target.append(known)
-        last[known] = pieces
+        if newest, let drawn = pieces(place) { last[known] = drawn }
+        continue
+      }
+      guard let drawn = pieces(place) else {
+        indices[stroke.key] = .some(nil)
         continue
       }
       let isNew = stroke.uuid.map { !seenUUIDs.contains($0) } ?? true
       if let uuid = stroke.uuid { seenUUIDs.insert(uuid) }
-      strokes.append(Self.planned(pieces, saved: saved))
-      indices[stroke] = strokes.count - 1
+      strokes.append(Self.planned(drawn, saved: date))
+      indices[stroke.key] = strokes.count - 1
       target.append(strokes.count - 1)
-      last[strokes.count - 1] = pieces
+      if newest { last[strokes.count - 1] = drawn }
       if isNew && replayed { fresh.append(strokes.count - 1) }
+      // The union of the saves' render bounds is the union of their strokes': each stroke
+      // counts once, when first met.
+      for (piece, _) in drawn where boundsOfNewStrokes {
+        guard let bounds = piece.renderBounds else { continue }
+        replayBounds = replayBounds.map { Self.union($0, bounds) } ?? bounds
+      }
     }
-    lastBoxes = last
-    lastDrawing = (drawing.canvasBounds, measured.bounds)
-    if let bounds = measured.bounds { replayBounds = replayBounds.map { Self.union($0, bounds) } ?? bounds }
+    if newest {
+      lastBoxes = last
+      lastDrawing.canvas = canvasBounds
+    }
     let freshSet = Set(fresh)
     let kept = target.filter { !freshSet.contains($0) }
     if !replayed {

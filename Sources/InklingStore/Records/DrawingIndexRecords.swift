@@ -319,18 +319,30 @@ package enum StrokeRuns {
 
   /// The ids, or nil when the bytes are not a valid run list.
   package static func decode(_ bytes: [UInt8]) -> [Int64]? {
+    guard let runs = runs(bytes) else { return nil }
     var ids: [Int64] = []
+    for run in runs {
+      for offset in 0..<Int64(run.length) { ids.append(run.first &+ offset) }
+    }
+    return ids
+  }
+
+  /// The runs, (first id, length) each, or nil when the bytes are not a valid run list.
+  package static func runs(_ bytes: [UInt8]) -> [(first: Int64, length: Int)]? {
+    var runs: [(first: Int64, length: Int)] = []
+    var count = 0
     var position = 0
     var previousEnd: Int64 = 0
     while position < bytes.count {
       guard let delta = readVarint(bytes, &position), let length = readVarint(bytes, &position),
-        length <= 10_000_000, ids.count + Int(length) <= 10_000_000
+        length <= 10_000_000, count + Int(length) <= 10_000_000
       else { return nil }
       let start = previousEnd &+ unzigzag(delta)
-      for offset in 0..<Int64(length) { ids.append(start &+ offset) }
+      if length > 0 { runs.append((start, Int(length))) }
+      count += Int(length)
       previousEnd = start &+ Int64(length)
     }
-    return ids
+    return runs
   }
 
   private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }

@@ -121,20 +121,25 @@ package struct StrokeKeyRow: Sendable, Equatable {
 package enum TimelineRecords {
   /// The stroke ids of each blob's drawing, for the blobs whose drawing is indexed and decodes
   /// (status 0); other blobs are left out.
-  package static func strokeLists(blobIDs: [Int64], in db: Database) throws -> [Int64: [Int64]] {
-    var lists: [Int64: [Int64]] = [:]
+  package static func strokeLists(blobIDs: [Int64], in db: Database) throws -> [Int64: StrokeRunList] {
+    var lists: [Int64: StrokeRunList] = [:]
     for blobID in Set(blobIDs) {
-      let runs = try db.fetchOne("SELECT strokes FROM drawing WHERE blob_id = ? AND status = 0", [blobID]) {
-        $0.bytes(0)
-      }
-      guard let runs else { continue }
-      guard let ids = StrokeRuns.decode(runs) else {
-        throw StoreError(
-          kind: .damagedIndex, message: "the drawing index of blob \(blobID) has a malformed stroke list")
-      }
-      lists[blobID] = ids
+      if let list = try strokeList(blobID: blobID, in: db) { lists[blobID] = list }
     }
     return lists
+  }
+
+  /// The stroke ids of the blob's drawing when it is indexed and decodes (status 0), else nil.
+  package static func strokeList(blobID: Int64, in db: Database) throws -> StrokeRunList? {
+    let runs = try db.fetchOne("SELECT strokes FROM drawing WHERE blob_id = ? AND status = 0", [blobID]) {
+      $0.bytes(0)
+    }
+    guard let runs else { return nil }
+    guard let list = StrokeRunList(runs) else {
+      throw StoreError(
+        kind: .damagedIndex, message: "the drawing index of blob \(blobID) has a malformed stroke list")
+    }
+    return list
   }
 
   /// The stroke rows `ids` name, read a run of consecutive ids at a time (a draft's saves share
@@ -159,4 +164,46 @@ package enum TimelineRecords {
     }
     return keys
   }
+
+  /// What tells the strokes `ids` apart as content, read a run of consecutive ids at a time:
+  /// the same fingerprint and ink is the same stroke, even in two rows (the index shares rows
+  /// only as far as its cache reaches).
+  package static func strokeIdentities(ids: some Collection<Int64>, in db: Database) throws -> [Int64:
+    StrokeIdentityRow]
+  {
+    let sorted = Set(ids).sorted()
+    var rows: [Int64: StrokeIdentityRow] = [:]
+    rows.reserveCapacity(sorted.count)
+    var start = 0
+    while start < sorted.count {
+      var end = start
+      while end + 1 < sorted.count && sorted[end + 1] == sorted[end] + 1 { end += 1 }
+      try db.statement("SELECT id, fingerprint, ink_id, hidden, uuid FROM stroke WHERE id BETWEEN ? AND ?").forEach([
+        sorted[start], sorted[end],
+      ]) { row in
+        rows[row.int64(0)] = StrokeIdentityRow(
+          content: StrokeContent(fingerprint: row.bytes(1), inkID: row.int64(2), hidden: row.int(3) != 0),
+          uuid: row.isNull(4) ? nil : row.bytes(4))
+      }
+      start = end + 1
+    }
+    for id in sorted where rows[id] == nil {
+      throw StoreError(kind: .damagedIndex, message: "stroke \(id) of the drawing index is missing")
+    }
+    return rows
+  }
+}
+
+/// One stroke of the drawing index as a time-lapse tells strokes apart: its content, and its
+/// UUID (16 bytes), which a stroke the pixel eraser cut keeps.
+package struct StrokeIdentityRow: Sendable {
+  package var content: StrokeContent
+  package var uuid: [UInt8]?
+}
+
+/// Equal for two rows of the same stroke.
+package struct StrokeContent: Sendable, Hashable {
+  package var fingerprint: [UInt8]
+  package var inkID: Int64
+  package var hidden: Bool
 }
