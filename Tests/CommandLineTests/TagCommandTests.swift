@@ -115,6 +115,18 @@ import Testing
     #expect(try run(["tags"]).stdout.isEmpty)
   }
 
+  /// A backup is the archive whole: its copy lists the same tags and stars.
+  @Test func aBackupKeepsTagsAndStars() throws {
+    try importSample()
+    #expect(try run(["tag", "Plan-B", "portfolio"]).status == 0)
+    #expect(try run(["star", "Plan-B", "--stars", "4"]).status == 0)
+    let backup = try run(["backup", folder + "/copy.sqlite"])
+    #expect(backup.status == 0, "\(backup.stderr)")
+    #expect(try run(["untag", "Plan-B", "portfolio"]).status == 0)
+    let copy = try runner.run(["--archive", folder + "/copy.sqlite", "search", "--json", "tag:portfolio stars:4"])
+    #expect(copy.stdout.contains(#""stars":4,"tags":["portfolio"]"#), "\(copy.stdout)")
+  }
+
   @Test func tagsGoWithTheDraftThroughRenameAndTrash() throws {
     try importSample()
     #expect(try run(["tag", "Plan-B", "keep"]).status == 0)
