@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0018_damaged_versions.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0019_organising.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -42,7 +42,10 @@ CREATE TABLE draft (
   latest_imported_ms INTEGER,
   -- (added by 0012_trash_and_reverts.sql)
   -- When the draft went to the trash (ms since 1970); NULL while it is live (invariant 1).
-  deleted_ms INTEGER
+  deleted_ms INTEGER,
+  -- (added by 0019_organising.sql)
+  -- Invariant 3.
+  stars INTEGER CHECK (stars BETWEEN 1 AND 5)
 );
 
 -- (from 0003_search.sql)
@@ -120,6 +123,10 @@ CREATE INDEX draft_by_early_import ON draft(latest_saved_ms, first_saved_ms, id)
 -- (from 0012_trash_and_reverts.sql)
 -- The trash, newest deletion last; `purge --older-than` reads a prefix of it.
 CREATE INDEX draft_in_trash ON draft(deleted_ms) WHERE deleted_ms IS NOT NULL;
+
+-- (from 0019_organising.sql)
+-- `stars:>=4`, `list --starred` and the sort by stars: live starred drafts, most stars first.
+CREATE INDEX draft_by_stars ON draft(stars, latest_saved_ms, id) WHERE stars IS NOT NULL AND deleted_ms IS NULL;
 
 -- MARK: - blob
 
@@ -434,6 +441,91 @@ CREATE TABLE damaged_version (
   version_id INTEGER PRIMARY KEY REFERENCES version(id) ON DELETE CASCADE,
   found_ms INTEGER NOT NULL
 );
+
+-- MARK: - tag
+
+-- (from 0019_organising.sql)
+CREATE TABLE tag (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 256),
+  name_folded TEXT NOT NULL GENERATED ALWAYS AS (inkling_fold(name)) STORED
+);
+
+-- (from 0019_organising.sql)
+-- `tag:X` is one entry; `tag:client:` a range of entries (invariant 1).
+CREATE UNIQUE INDEX tag_by_folded ON tag(name_folded);
+
+-- MARK: - draft_tag
+
+-- (from 0019_organising.sql)
+CREATE TABLE draft_tag (
+  draft_id INTEGER NOT NULL REFERENCES draft(id) ON DELETE CASCADE,
+  tag_id INTEGER NOT NULL REFERENCES tag(id),
+  PRIMARY KEY (draft_id, tag_id)
+) WITHOUT ROWID;
+
+-- (from 0019_organising.sql)
+-- The drafts of a tag (`tag:X` as a search's driver, `tags` counts); the primary key answers
+-- "the tags of this draft" and `tag:X` tested on one draft.
+CREATE INDEX draft_tag_by_tag ON draft_tag(tag_id, draft_id);
+
+-- MARK: - note
+
+-- (from 0019_organising.sql)
+CREATE TABLE note (
+  id INTEGER PRIMARY KEY,
+  draft_id INTEGER NOT NULL REFERENCES draft(id) ON DELETE CASCADE,
+  version_id INTEGER REFERENCES version(id) ON DELETE CASCADE,
+  text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 65536),
+  -- What `note:TEXT` matches, folded as names are.
+  text_folded TEXT NOT NULL GENERATED ALWAYS AS (inkling_fold(text)) STORED,
+  written_ms INTEGER NOT NULL
+);
+
+-- (from 0019_organising.sql)
+-- A draft's notes and its versions' (`show`, `history`; `note:` tested on one draft).
+CREATE INDEX note_by_draft ON note(draft_id, version_id);
+
+-- (from 0019_organising.sql)
+CREATE INDEX note_by_version ON note(version_id) WHERE version_id IS NOT NULL;
+
+-- MARK: - version_label
+
+-- (from 0019_organising.sql)
+CREATE TABLE version_label (
+  id INTEGER PRIMARY KEY,
+  version_id INTEGER NOT NULL REFERENCES version(id) ON DELETE CASCADE,
+  draft_id INTEGER NOT NULL REFERENCES draft(id) ON DELETE CASCADE,
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 256),
+  name_folded TEXT NOT NULL GENERATED ALWAYS AS (inkling_fold(name)) STORED,
+  CHECK (name GLOB '*[^0-9]*')
+);
+
+-- (from 0019_organising.sql)
+-- Invariant 5: one version per name in a draft; `--version NAME` is one entry.
+CREATE UNIQUE INDEX version_label_by_draft ON version_label(draft_id, name_folded);
+
+-- (from 0019_organising.sql)
+-- The labels of a version (history, diff, time-lapse marks), and rows going with it.
+CREATE INDEX version_label_by_version ON version_label(version_id);
+
+-- (from 0019_organising.sql)
+-- `label:NAME`: the drafts with a version so named.
+CREATE INDEX version_label_by_name ON version_label(name_folded, draft_id);
+
+-- MARK: - saved_search
+
+-- (from 0019_organising.sql)
+CREATE TABLE saved_search (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 256),
+  name_folded TEXT NOT NULL GENERATED ALWAYS AS (inkling_fold(name)) STORED,
+  query TEXT NOT NULL,
+  saved_ms INTEGER NOT NULL
+);
+
+-- (from 0019_organising.sql)
+CREATE UNIQUE INDEX saved_search_by_name ON saved_search(name_folded);
 
 -- MARK: - Views
 

@@ -200,6 +200,20 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case draftName(String, DraftNameProblem)
     /// A time-lapse option out of range.
     case timelapse(TimelapseArgument)
+    /// Stars are 1 to 5.
+    case stars(Int)
+    /// A tag (as given) that cannot be one.
+    case tagName(String, TagNameProblem)
+  }
+
+  /// Why text cannot be a tag (`ArchiveError.InvalidArgument.tagName`).
+  public enum TagNameProblem: Sendable, Equatable {
+    /// Nothing but spaces.
+    case empty
+    /// Longer than `limit` characters.
+    case tooLong(characters: Int, limit: Int)
+    /// It holds a control character (a line break, a tab), which no list could show.
+    case controlCharacter
   }
 
   /// Why a name cannot be given to a draft (`ArchiveError.InvalidArgument.draftName`).

@@ -246,6 +246,17 @@ extension ArchiveError {
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
     case .timelapse(let problem): Self.sentence(problem)
     case .draftName(let name, let problem): Self.sentence(name, problem)
+    case .tagName(let name, let problem): Self.sentence(tag: name, problem)
+    case .stars(let stars): "--stars must be 1 to 5, not \(stars)"
+    }
+  }
+
+  private static func sentence(tag: String, _ problem: ArchiveError.TagNameProblem) -> String {
+    switch problem {
+    case .empty: "a tag needs a letter; \(Quoted.name(tag)) is empty"
+    case .controlCharacter: "a tag is one line of text; \(Quoted.name(tag)) holds a control character"
+    case .tooLong(let characters, let limit):
+      "a tag is at most \(limit) characters; \(Quoted.name(String(tag.prefix(40)) + "…")) has \(Format.count(characters))"
     }
   }
 

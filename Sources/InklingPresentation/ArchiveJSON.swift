@@ -12,6 +12,8 @@ extension DraftSummary {
       .init("name", .string(name)), .init("versions", .int(versionCount)), .init("lastSaved", .date(lastSaved)),
     ]
     if let deleted { members.append(.init("deleted", .date(deleted))) }
+    if let stars { members.append(.init("stars", .int(stars))) }
+    if !tags.isEmpty { members.append(.init("tags", .array(tags.map { .string($0) }))) }
     return .object(members)
   }
 }
@@ -314,5 +316,21 @@ extension JSONValue {
   /// A duration in seconds, to the millisecond.
   package static func seconds(_ seconds: Double) -> JSONValue {
     .double((seconds * 1000).rounded() / 1000)
+  }
+}
+
+extension DraftAnnotations {
+  /// The members `show` and `history` add to their object: only those with something in them.
+  package var jsonMembers: [JSONValue.Member] {
+    var members: [JSONValue.Member] = []
+    if let stars { members.append(.init("stars", .int(stars))) }
+    if !tags.isEmpty { members.append(.init("tags", .array(tags.map { .string($0) }))) }
+    return members
+  }
+
+  /// `Stars:` and `Tags:` lines, as `show` aligns its lines; none for what is not there.
+  package var lines: [String] {
+    (stars.map { ["Stars:       " + Format.stars($0)] } ?? [])
+      + (tags.isEmpty ? [] : ["Tags:        " + tags.map(Quoted.display).joined(separator: ", ")])
   }
 }

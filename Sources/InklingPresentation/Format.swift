@@ -47,6 +47,12 @@ package enum Format {
     return grouped
   }
 
+  /// Stars as a row of them, `★★★`; `-` for none. Kept to 1…5, the archive's range.
+  package static func stars(_ stars: Int?) -> String {
+    guard let stars, stars > 0 else { return "-" }
+    return String(repeating: "★", count: min(stars, 5))
+  }
+
   /// A colour as `#rrggbb` (clamped) and, when not opaque, its alpha.
   package static func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> String {
     func hex(_ v: Double) -> String {

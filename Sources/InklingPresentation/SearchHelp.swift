@@ -27,6 +27,9 @@ extension SearchParser {
       source:TEXT      a version came from a source whose label contains TEXT (the
                        folder imported from, the label of `import --source`, a merged
                        archive's labels)
+      tag:TAG          the draft has the tag (case and accents ignored); tag:client: or
+                       tag:cli* any tag that starts so (`tag` gives tags)
+      stars:N          its stars, 0 (none) to 5: stars:>=4 (`star` gives them)
 
     Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
     2025-10, 2025-10-05, 2025-10-05T14:03 (local time), 2025-10-05T14:03:12Z,

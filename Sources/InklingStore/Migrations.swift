@@ -60,5 +60,6 @@ extension Migration {
       bytes: { PackageResources._016_refold_stroke_letters_sql + PackageResources._014_refold_names_sql }),
     Migration(version: 17, name: "0017_point_streams.sql", bytes: { PackageResources._017_point_streams_sql }),
     Migration(version: 18, name: "0018_damaged_versions.sql", bytes: { PackageResources._018_damaged_versions_sql }),
+    Migration(version: 19, name: "0019_organising.sql", bytes: { PackageResources._019_organising_sql }),
   ]
 }

@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "936972a65a4f73634e7fc7b370d2c143caaf7b2b8df5780ab99cc2b198f59a2c"
+  static let migrationsDigest = "ac1af348310ec89a65682d7ecf1b99a949542fd4a022dab97c1dee8945bcc034"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "205a27f1a894e2f49ffd2e0bff336dbff1e6a841002a2934ca298732249ed22f"
+  static let schemaStamp = "3f93e840ba1ba7f3ef8dfe4a3225c99a198db5f34c356655ee77eae1e65392d2"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -22,7 +22,7 @@ enum SchemaSnapshot {
       sql: "CREATE TABLE damaged_version(version_id INTEGER PRIMARY KEY REFERENCES version(id)ON DELETE CASCADE,found_ms INTEGER NOT NULL)"),
     SchemaObject(
       type: "table", name: "draft", table: "draft",
-      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER,deleted_ms INTEGER)"),
+      sql: "CREATE TABLE draft(id INTEGER PRIMARY KEY,name TEXT NOT NULL UNIQUE,created_ms INTEGER NOT NULL,version_count INTEGER NOT NULL DEFAULT 0,latest_saved_ms INTEGER,latest_version_id INTEGER,name_folded TEXT NOT NULL DEFAULT '',first_saved_ms INTEGER,span_class INTEGER GENERATED ALWAYS AS((latest_saved_ms - first_saved_ms >= 3600000)+(latest_saved_ms - first_saved_ms >= 7200000)+(latest_saved_ms - first_saved_ms >= 14400000)+(latest_saved_ms - first_saved_ms >= 28800000)+(latest_saved_ms - first_saved_ms >= 57600000)+(latest_saved_ms - first_saved_ms >= 115200000)+(latest_saved_ms - first_saved_ms >= 230400000)+(latest_saved_ms - first_saved_ms >= 460800000)+(latest_saved_ms - first_saved_ms >= 921600000)+(latest_saved_ms - first_saved_ms >= 1843200000)+(latest_saved_ms - first_saved_ms >= 3686400000)+(latest_saved_ms - first_saved_ms >= 7372800000)+(latest_saved_ms - first_saved_ms >= 14745600000)+(latest_saved_ms - first_saved_ms >= 29491200000)+(latest_saved_ms - first_saved_ms >= 58982400000))VIRTUAL,latest_strokes INTEGER,latest_inks INTEGER NOT NULL DEFAULT 0,first_imported_ms INTEGER,latest_imported_ms INTEGER,deleted_ms INTEGER,stars INTEGER CHECK(stars BETWEEN 1 AND 5))"),
     SchemaObject(
       type: "index", name: "draft_by_early_import", table: "draft",
       sql: "CREATE INDEX draft_by_early_import ON draft(latest_saved_ms,first_saved_ms,id)WHERE first_imported_ms < first_saved_ms AND deleted_ms IS NULL"),
@@ -41,6 +41,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "index", name: "draft_by_span", table: "draft",
       sql: "CREATE INDEX draft_by_span ON draft(span_class,latest_saved_ms,first_saved_ms)WHERE deleted_ms IS NULL"),
+    SchemaObject(
+      type: "index", name: "draft_by_stars", table: "draft",
+      sql: "CREATE INDEX draft_by_stars ON draft(stars,latest_saved_ms,id)WHERE stars IS NOT NULL AND deleted_ms IS NULL"),
     SchemaObject(
       type: "index", name: "draft_by_versions", table: "draft",
       sql: "CREATE INDEX draft_by_versions ON draft(version_count)"),
@@ -62,6 +65,12 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "trigger", name: "draft_search_rename", table: "draft",
       sql: "CREATE TRIGGER draft_search_rename AFTER UPDATE OF name ON draft WHEN NEW.name IS NOT OLD.name BEGIN SELECT RAISE(ABORT,'a draft name is at most 4096 characters')WHERE length(inkling_fold(NEW.name))> 4096; DELETE FROM name_gram WHERE draft_id = OLD.id AND gram IN(SELECT substr(OLD.name_folded || char(1,1),i,3)FROM search_position WHERE i <= length(OLD.name_folded)); UPDATE draft SET name_folded = inkling_fold(NEW.name)WHERE id = NEW.id; INSERT OR IGNORE INTO name_gram(gram,draft_id)SELECT substr(d.name_folded || char(1,1),p.i,3),d.id FROM draft d JOIN search_position p ON p.i <= length(d.name_folded)WHERE d.id = NEW.id; END"),
+    SchemaObject(
+      type: "table", name: "draft_tag", table: "draft_tag",
+      sql: "CREATE TABLE draft_tag(draft_id INTEGER NOT NULL REFERENCES draft(id)ON DELETE CASCADE,tag_id INTEGER NOT NULL REFERENCES tag(id),PRIMARY KEY(draft_id,tag_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "draft_tag_by_tag", table: "draft_tag",
+      sql: "CREATE INDEX draft_tag_by_tag ON draft_tag(tag_id,draft_id)"),
     SchemaObject(
       type: "table", name: "drawing", table: "drawing",
       sql: "CREATE TABLE drawing(blob_id INTEGER PRIMARY KEY REFERENCES blob(id),status INTEGER NOT NULL CHECK(status IN(0,1,2)),problem TEXT,format_version INTEGER,stroke_count INTEGER NOT NULL DEFAULT 0,hidden_count INTEGER NOT NULL DEFAULT 0,point_count INTEGER NOT NULL DEFAULT 0,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,first_point_s REAL,last_point_s REAL,max_ink_version INTEGER,content_hash BLOB,strokes BLOB NOT NULL DEFAULT x'')"),
@@ -114,11 +123,26 @@ enum SchemaSnapshot {
       type: "view", name: "newest_version_blob", table: "newest_version_blob",
       sql: "CREATE VIEW newest_version_blob(draft_id,blob_id)AS SELECT draft.id,version.blob_id FROM draft JOIN version ON version.id = draft.latest_version_id"),
     SchemaObject(
+      type: "table", name: "note", table: "note",
+      sql: "CREATE TABLE note(id INTEGER PRIMARY KEY,draft_id INTEGER NOT NULL REFERENCES draft(id)ON DELETE CASCADE,version_id INTEGER REFERENCES version(id)ON DELETE CASCADE,text TEXT NOT NULL CHECK(length(text)BETWEEN 1 AND 65536),text_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(text))STORED,written_ms INTEGER NOT NULL)"),
+    SchemaObject(
+      type: "index", name: "note_by_draft", table: "note",
+      sql: "CREATE INDEX note_by_draft ON note(draft_id,version_id)"),
+    SchemaObject(
+      type: "index", name: "note_by_version", table: "note",
+      sql: "CREATE INDEX note_by_version ON note(version_id)WHERE version_id IS NOT NULL"),
+    SchemaObject(
       type: "view", name: "refresh_newest_drawing", table: "refresh_newest_drawing",
       sql: "CREATE VIEW refresh_newest_drawing(draft_id)AS SELECT id FROM draft WHERE 0"),
     SchemaObject(
       type: "trigger", name: "refresh_newest_drawing_instead", table: "refresh_newest_drawing",
       sql: "CREATE TRIGGER refresh_newest_drawing_instead INSTEAD OF INSERT ON refresh_newest_drawing BEGIN UPDATE draft SET latest_strokes =(SELECT visible_strokes FROM version_drawing_summary WHERE version_id = draft.latest_version_id),latest_inks = coalesce((SELECT ink_bits FROM version_drawing_summary WHERE version_id = draft.latest_version_id),0)WHERE id = NEW.draft_id; END"),
+    SchemaObject(
+      type: "table", name: "saved_search", table: "saved_search",
+      sql: "CREATE TABLE saved_search(id INTEGER PRIMARY KEY,name TEXT NOT NULL CHECK(length(name)BETWEEN 1 AND 256),name_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(name))STORED,query TEXT NOT NULL,saved_ms INTEGER NOT NULL)"),
+    SchemaObject(
+      type: "index", name: "saved_search_by_name", table: "saved_search",
+      sql: "CREATE UNIQUE INDEX saved_search_by_name ON saved_search(name_folded)"),
     SchemaObject(
       type: "table", name: "search_position", table: "search_position",
       sql: "CREATE TABLE search_position(i INTEGER PRIMARY KEY)"),
@@ -150,6 +174,12 @@ enum SchemaSnapshot {
       type: "table", name: "stroke", table: "stroke",
       sql: "CREATE TABLE stroke(id INTEGER PRIMARY KEY,ink_id INTEGER NOT NULL REFERENCES ink(id),hidden INTEGER NOT NULL,point_count INTEGER NOT NULL,bounds_x REAL,bounds_y REAL,bounds_width REAL,bounds_height REAL,created_s REAL,uuid BLOB,fingerprint BLOB NOT NULL)"),
     SchemaObject(
+      type: "table", name: "tag", table: "tag",
+      sql: "CREATE TABLE tag(id INTEGER PRIMARY KEY,name TEXT NOT NULL CHECK(length(name)BETWEEN 1 AND 256),name_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(name))STORED)"),
+    SchemaObject(
+      type: "index", name: "tag_by_folded", table: "tag",
+      sql: "CREATE UNIQUE INDEX tag_by_folded ON tag(name_folded)"),
+    SchemaObject(
       type: "table", name: "thumbnail", table: "thumbnail",
       sql: "CREATE TABLE thumbnail(id INTEGER PRIMARY KEY,key BLOB NOT NULL UNIQUE CHECK(length(key)= 32),content_hash BLOB,background_r REAL NOT NULL,background_g REAL NOT NULL,background_b REAL NOT NULL,background_a REAL NOT NULL,pixel_size INTEGER NOT NULL CHECK(pixel_size > 0),renderer_version INTEGER NOT NULL,png BLOB NOT NULL,byte_size INTEGER NOT NULL,created_ms INTEGER NOT NULL)"),
     SchemaObject(
@@ -176,6 +206,18 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "view", name: "version_drawing_summary", table: "version_drawing_summary",
       sql: "CREATE VIEW version_drawing_summary(version_id,visible_strokes,ink_bits)AS SELECT v.id,dr.stroke_count - dr.hidden_count,CASE WHEN dr.blob_id IS NULL THEN 0 ELSE coalesce((SELECT sum(DISTINCT inkling_ink_bit(di.ink))FROM drawing_ink AS di WHERE di.blob_id = v.blob_id),0)END FROM version AS v LEFT JOIN drawing AS dr ON dr.blob_id = v.blob_id"),
+    SchemaObject(
+      type: "table", name: "version_label", table: "version_label",
+      sql: "CREATE TABLE version_label(id INTEGER PRIMARY KEY,version_id INTEGER NOT NULL REFERENCES version(id)ON DELETE CASCADE,draft_id INTEGER NOT NULL REFERENCES draft(id)ON DELETE CASCADE,name TEXT NOT NULL CHECK(length(name)BETWEEN 1 AND 256),name_folded TEXT NOT NULL GENERATED ALWAYS AS(inkling_fold(name))STORED,CHECK(name GLOB '*[^0-9]*'))"),
+    SchemaObject(
+      type: "index", name: "version_label_by_draft", table: "version_label",
+      sql: "CREATE UNIQUE INDEX version_label_by_draft ON version_label(draft_id,name_folded)"),
+    SchemaObject(
+      type: "index", name: "version_label_by_name", table: "version_label",
+      sql: "CREATE INDEX version_label_by_name ON version_label(name_folded,draft_id)"),
+    SchemaObject(
+      type: "index", name: "version_label_by_version", table: "version_label",
+      sql: "CREATE INDEX version_label_by_version ON version_label(version_id)"),
     SchemaObject(
       type: "trigger", name: "version_newest_blob", table: "version",
       sql: "CREATE TRIGGER version_newest_blob AFTER UPDATE OF blob_id ON version BEGIN INSERT INTO refresh_newest_drawing(draft_id)SELECT id FROM draft WHERE latest_version_id = NEW.id; END"),

@@ -82,6 +82,23 @@ import Testing
     #expect(full.notChecked.isEmpty)
   }
 
+  /// Migration 0019's invariants: a tag no draft has, a label filed under another draft.
+  @Test func organisingRowsThatBreakTheirRulesAreReported() throws {
+    try tamper(
+      """
+      INSERT INTO tag(name) VALUES ('Orphan');
+      INSERT INTO version_label(version_id, draft_id, name)
+        SELECT v.id, (SELECT id FROM draft WHERE name = 'Dog'), 'final' FROM version AS v
+        JOIN draft ON draft.id = v.draft_id WHERE draft.name = 'Cat' ORDER BY v.saved_ms LIMIT 1;
+      """)
+    let report = try check(full: false)
+    #expect(
+      report.problems.map(\.description) == [
+        "tag 'Orphan': no draft has it, so it should be gone",
+        "draft 'Cat' version 1: a note or label of it is filed under another draft",
+      ])
+  }
+
   @Test func aDamagedDeltaBaseIsReportedForEveryVersionThatNeedsIt() throws {
     let base = try blobHash(version: 1, of: "Cat")
     let second = try blobHash(version: 2, of: "Cat")

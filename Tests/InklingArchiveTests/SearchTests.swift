@@ -63,8 +63,10 @@ import Testing
     case .background(let red, let green, let blue, let tolerance):
       return abs(draft.background.0 - red) <= tolerance && abs(draft.background.1 - green) <= tolerance
         && abs(draft.background.2 - blue) <= tolerance
-    // The fixture records no sources (SourceTests searches them).
-    case .source: return false
+    // The fixture records no sources (SourceTests searches them), and nobody tagged or
+    // starred its drafts (TagCommandTests and StarCommandTests search those).
+    case .source, .tag: return false
+    case .stars(let comparison, let count): return comparison.holds(0, count)
     }
   }
 
@@ -135,7 +137,7 @@ import Testing
     func key(_ d: DraftModel) -> (Int64, Int64, Int) { (d.latestSaved, d.versions.map(\.saved).min()!, d.id) }
     return drafts.sorted { a, b in
       switch sort {
-      case .newest: key(a) > key(b)
+      case .newest, .stars: key(a) > key(b)
       case .oldest: key(a) < key(b)
       case .name: a.folded != b.folded ? bytes(a.folded, b.folded) : bytes(a.name, b.name)
       case .versions:

@@ -305,6 +305,17 @@ final class ArchiveCheck {
     step("invariants") { try checkDuplicates() }
     step("invariants") { try checkFileNames() }
     step("invariants") { try checkReverts() }
+    step("invariants") { try checkOrganising() }
+  }
+
+  /// Invariants 2, 4 and 5 of 0019: every tag is some draft's, and a version's notes and
+  /// labels are filed under that version's draft.
+  private func checkOrganising() throws {
+    let problems = try CheckQueries.organisingProblems(in: database)
+    for tag in problems.unusedTags { report("tag \(Self.quotedName(tag))", "no draft has it, so it should be gone") }
+    for versionID in problems.otherDraft {
+      report(try versionLocation(versionID), "a note or label of it is filed under another draft")
+    }
   }
 
   /// Invariant 2 of 0012: a revert repeats a version of its own draft, with the same file,

@@ -44,6 +44,7 @@ public struct DraftPageCursor: Hashable, Sendable {
     case .oldest(let latest, let first, let id): "o.\(latest).\(first).\(id)"
     case .name(let name): "a." + Self.base64URL(name)
     case .versions(let count, let latest, let name): "v.\(count).\(latest)." + Self.base64URL(name)
+    case .stars(let stars, let latest, let first, let id): "s.\(stars).\(latest).\(first).\(id)"
     }
   }
 
@@ -64,6 +65,11 @@ public struct DraftPageCursor: Hashable, Sendable {
         let versions = Int(exactly: count)
       else { return nil }
       after = .versions(count: versions, latest: latest, name: name)
+    case (.stars, "s"):
+      guard parts.count == 5, let stars = number(1).flatMap({ Int(exactly: $0) }), let latest = number(2),
+        let first = number(3), let id = number(4)
+      else { return nil }
+      after = .stars(stars: stars, latest: latest, first: first, id: id)
     default:
       return nil
     }
@@ -77,6 +83,7 @@ public struct DraftPageCursor: Hashable, Sendable {
     case .oldest: .oldest(latest: .min, first: .min, id: .min)
     case .name: .name("")
     case .versions: .versions(count: .max, latest: .max, name: "")
+    case .stars: .stars(stars: .max, latest: .max, first: .max, id: .max)
     }
   }
 
@@ -89,6 +96,9 @@ public struct DraftPageCursor: Hashable, Sendable {
       after = .oldest(latest: row.latestSavedMilliseconds, first: row.firstSavedMilliseconds, id: row.id)
     case .name: after = .name(row.name)
     case .versions: after = .versions(count: row.versionCount, latest: row.latestSavedMilliseconds, name: row.name)
+    case .stars:
+      after = .stars(
+        stars: row.stars, latest: row.latestSavedMilliseconds, first: row.firstSavedMilliseconds, id: row.id)
     }
   }
 

@@ -14,6 +14,10 @@ public struct DraftSummary: Sendable, Equatable {
   public var lastSaved: Date
   /// When it went to the trash; nil for a live draft.
   public var deleted: Date? = nil
+  /// Its stars, 1 to 5; nil when it has none.
+  public var stars: Int? = nil
+  /// Its tags, as written, sorted as names are.
+  public var tags: [String] = []
 }
 
 extension Archive {
@@ -68,14 +72,27 @@ extension Archive {
     try storeCall {
       try checkInks(of: query)
       try DraftSearchSQL.prepareForSearching(database)
+      let marked =
+        try query.inTrash ? DraftMarks.anyMarksInTrash(in: database) : DraftMarks.anyMarks(in: database)
+      let marks = marked ? try DraftMarks(database) : nil
       func run(_ compiled: CompiledSearch, _ body: (DraftSummary) -> Void) throws {
+        var failure: (any Error)?
         try DraftSearchSQL.forEachDraft(compiled.query, in: database) { row in
-          body(
-            DraftSummary(
-              id: DraftID(rawValue: row.id), name: row.name, versionCount: row.versionCount,
-              lastSaved: Self.date(row.latestSavedMilliseconds),
-              deleted: row.deletedMilliseconds.map(Self.date)))
+          var summary = DraftSummary(
+            id: DraftID(rawValue: row.id), name: row.name, versionCount: row.versionCount,
+            lastSaved: Self.date(row.latestSavedMilliseconds), deleted: row.deletedMilliseconds.map(Self.date))
+          if let marks, failure == nil {
+            do {
+              let found = try marks.marks(ofDraft: row.id)
+              summary.stars = found.stars
+              summary.tags = found.tags
+            } catch {
+              failure = error
+            }
+          }
+          body(summary)
         }
+        if let failure { throw failure }
       }
       let compiler = compiler ?? SearchCompiler(database: database, bounds: walkBounds)
       let compiled =

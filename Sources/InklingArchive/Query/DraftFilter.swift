@@ -57,15 +57,17 @@ public struct DraftQuery: Hashable, Sendable {
   ///   - on: a date; a version was saved within it (`--on yesterday`).
   ///   `since`, `until` and `on` together describe one period in which a version was saved.
   ///   - source: text a source label of one of its versions contains (any case and accents).
+  ///   - starred: only drafts with stars.
   ///   - timeZone: the time zone of those dates; nil: the system's local time ($TZ, else
   ///     /etc/localtime), read only when a date is given.
   /// - Throws: `ArchiveError.invalidDate` for a date that is not a date, `.invalidPattern` for a
   ///   glob that does not parse.
   public init(
     name: String? = nil, exact: String? = nil, glob: String? = nil, since: String? = nil, until: String? = nil,
-    on: String? = nil, source: String? = nil, now: Date = Date(), timeZone: TimeZone? = nil
+    on: String? = nil, source: String? = nil, starred: Bool = false, now: Date = Date(), timeZone: TimeZone? = nil
   ) throws(ArchiveError) {
     var expression = SearchExpression.all
+    if starred { expression = expression && .term(.stars(.greaterOrEqual, 1)) }
     if let source { expression = expression && .term(.source(source)) }
     if let name { expression = expression && .term(.name(.contains(name))) }
     if let exact { expression = expression && .term(.name(.exact(exact))) }

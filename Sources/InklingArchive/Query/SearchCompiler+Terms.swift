@@ -50,6 +50,8 @@ extension SearchCompiler {
     case .term(.ink(let ink)): return InkBits.bit(ofInkNamed: ink) == InkBits.other ? 2 : 0
     case .term(.background): return 2
     case .term(.source): return 3
+    case .term(.tag): return 2
+    case .term(.stars): return 1
     case .and(let children), .or(let children): return children.map(cost).max() ?? 0
     case .not(let inner): return cost(inner)
     }
@@ -85,6 +87,9 @@ extension SearchCompiler {
   static func predicate(_ term: SearchTerm) -> DraftPredicate {
     switch term {
     case .source(let text): return .source(containsFolded: NameFolding.fold(text))
+    case .stars(let comparison, let count): return .stars(Self.comparison(comparison), count)
+    case .tag(.exact(let text)): return .tag(folded: NameFolding.fold(text))
+    case .tag(.prefix(let text)): return .tag(foldedPrefix: NameFolding.fold(text))
     case .name(.contains(let text)): return .nameContains(folded: NameFolding.fold(text))
     case .name(.exact(let text)): return .name(is: DraftFileName.canonicalName(text))
     case .name(.glob(let pattern)): return .nameMatches(foldedGlob: NameFolding.fold(pattern))
@@ -208,6 +213,19 @@ extension SearchCompiler {
       return nil
     case .source(let text):
       return try sized(.source(containsFolded: NameFolding.fold(text)))
+    case .tag(.exact(let text)):
+      return try sized(.tag(folded: NameFolding.fold(text)))
+    case .tag(.prefix(let text)):
+      return try sized(.tag(foldedPrefix: NameFolding.fold(text)))
+    case .stars(let comparison, let count):
+      // Only the starred drafts are in draft_by_stars: a term that unstarred drafts (0)
+      // match has no driver.
+      if comparison.holds(0, count) { return nil }
+      let matching = (1...5).filter { comparison.holds($0, count) }
+      guard let lowest = matching.first, let highest = matching.last else {
+        return Driver(candidates: .none, estimate: 0)
+      }
+      return try sized(.stars(from: lowest, through: highest))
     }
   }
 

@@ -236,6 +236,7 @@ struct SearchCompiler {
     case .oldest: .oldest
     case .name: .name
     case .versions: .versions
+    case .stars: .stars
     }
   }
 

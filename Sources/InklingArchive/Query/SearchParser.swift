@@ -102,10 +102,11 @@ public struct SearchParser {
   static let fields: [String: Field] = [
     "name": .name, "saved": .saved, "date": .saved, "imported": .imported, "versions": .versions,
     "strokes": .strokes, "ink": .ink, "background": .background, "bg": .background, "color": .background,
-    "colour": .background, "source": .source, "from": .source,
+    "colour": .background, "source": .source, "from": .source, "tag": .tag, "tags": .tag, "stars": .stars,
+    "rating": .stars,
   ]
 
-  enum Field: String { case name, saved, imported, versions, strokes, ink, background, source }
+  enum Field: String { case name, saved, imported, versions, strokes, ink, background, source, tag, stars }
 
   private let query: String
   private let now: Date
@@ -257,7 +258,8 @@ public struct SearchParser {
       if !fieldName.isEmpty, fieldName.allSatisfy(\.isLetter) {
         throw error(
           at: token.column,
-          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink, background or source")
+          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink, background, source, tag or stars"
+        )
       }
       return try nameTerm(.none, token.valueSegments(from: 0), token)  // "10:30" is a name
     }
@@ -309,6 +311,20 @@ public struct SearchParser {
     case .source:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       return .source(text)
+    case .stars:
+      guard let number = Int(text), (0...5).contains(number) else {
+        throw error(at: valueColumn, "'\(text)' is not a number of stars; use 0 (none) to 5, e.g. \(label)4")
+      }
+      return .stars(comparison ?? .equal, number)
+    case .tag:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      // An unquoted `:` or `*` at the end asks for a group: every tag that starts with the rest.
+      if let last = value.last, !last.quoted, let end = last.text.last, end == ":" || end == "*" {
+        let prefix = end == "*" ? String(text.dropLast()) : text
+        guard !prefix.isEmpty else { throw error(at: valueColumn, "expected a tag before '*' after '\(label)'") }
+        return .tag(.prefix(prefix))
+      }
+      return .tag(.exact(text))
     case .background:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       guard let colour = NamedColour.parse(text) else {

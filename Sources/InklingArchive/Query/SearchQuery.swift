@@ -13,7 +13,10 @@
 //   ink         its newest version draws with that ink (pen, pencil, marker, …);
 //   background  its newest version's background colour, within a tolerance;
 //   source      one of its versions came from a source whose label contains the text
-//               (folded as names are; migration 0013).
+//               (folded as names are; migration 0013);
+//   tag         it has the tag (folded as names are), or with a value ending in `:` or `*`,
+//               a tag that starts with the rest (`tag:client:`, a group; migration 0019);
+//   stars       its stars, 0 when it has none (`stars:>=4`, `stars:0`).
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
 // its start, `<=` until its end. An age (`7d`) compares as an age, as people read it:
@@ -113,6 +116,18 @@ public enum SearchTerm: Hashable, Sendable {
   case background(red: Double, green: Double, blue: Double, tolerance: Double)
   /// Text a source label of one of its versions contains (any case and accents).
   case source(String)
+  /// A tag it has (any case and accents).
+  case tag(TagMatch)
+  /// Its stars (0 for none) compared with a number.
+  case stars(SearchComparison, Int)
+}
+
+/// How a tag is matched; the text is kept as typed and folded when compiled.
+public enum TagMatch: Hashable, Sendable {
+  /// The tag is the text.
+  case exact(String)
+  /// The tag starts with the text (`client:` finds `client:anna` and `client:bob`).
+  case prefix(String)
 }
 
 /// A whole query: terms joined by `and`, `or` and `not`.
@@ -158,14 +173,18 @@ public enum DraftSort: String, Sendable, Hashable, CaseIterable {
   case name
   /// Most versions first.
   case versions
+  /// Most stars first, then newest.
+  case stars
 
-  /// The sort an argument names: `newest` (also `date`, `saved`), `oldest`, `name`, `versions`.
+  /// The sort an argument names: `newest` (also `date`, `saved`), `oldest`, `name`, `versions`,
+  /// `stars`.
   public init?(argument: String) {
     switch argument.lowercased() {
     case "newest", "date", "saved", "recent": self = .newest
     case "oldest": self = .oldest
     case "name": self = .name
     case "versions": self = .versions
+    case "stars", "rating": self = .stars
     default: return nil
     }
   }

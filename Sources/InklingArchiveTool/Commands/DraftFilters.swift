@@ -6,7 +6,7 @@ import InklingCommandLine
 import InklingFormats
 import InklingPresentation
 
-/// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`, `--trash`.
+/// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`, `--source`, `--starred`, `--trash`.
 struct DraftFilters {
   static let name = Option(
     "name", valueName: "TEXT", .text, help: "Only drafts whose name contains TEXT (any case and accents).")
@@ -24,7 +24,11 @@ struct DraftFilters {
     "source", valueName: "TEXT", .text,
     help: "Only drafts with a version from a source whose label contains TEXT (any case and accents).")
 
-  static let options = [name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, source.spec, trash.spec]
+  static let starred = Flag("starred", help: "Only drafts with stars (`star` gives them).")
+
+  static let options = [
+    name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, source.spec, starred.spec, trash.spec,
+  ]
   static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
 
   static let dateHelp = """
@@ -39,7 +43,7 @@ struct DraftFilters {
     query = try DraftQuery(
       name: parsed.value(Self.name), exact: parsed.value(Self.exact), glob: parsed.value(Self.glob),
       since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on),
-      source: parsed.value(Self.source))
+      source: parsed.value(Self.source), starred: parsed.value(Self.starred))
     query.inTrash = parsed.value(Self.trash)
   }
 }
@@ -49,7 +53,7 @@ struct DraftFilters {
 struct DraftListing {
   static let sort = Option(
     "sort", valueName: "ORDER", .choice(DraftSort.allCases), default: .newest,
-    help: "The order: newest (as in the app), oldest, name or versions.")
+    help: "The order: newest (as in the app), oldest, name, versions or stars (most first).")
   static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
   static let ndjson = Flag(
     "ndjson", help: "One JSON object per line, as the drafts are found (the same with --json; errors as JSON too).")
@@ -124,9 +128,13 @@ struct DraftListing {
         .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),
       ]
       if query.inTrash { columns.append(.init("DELETED")) }
+      // Stars and tags only where someone gave a draft some: other archives list as before.
+      let marked = try archive.hasTagsOrStars(inTrash: query.inTrash)
+      if marked { columns += [.init("STARS"), .init("TAGS", maxWidth: 40)] }
       let row = { (draft: DraftSummary) in
         [Quoted.display(draft.name), Format.count(draft.versionCount), Format.date(draft.lastSaved)]
           + (draft.deleted.map { [Format.date($0)] } ?? [])
+          + (marked ? [Format.stars(draft.stars), draft.tags.map(Quoted.display).joined(separator: ", ")] : [])
       }
       // A table is aligned to its widest cell, so a long list is read twice: once to measure,
       // once to print, rather than held whole. Most lists fit in the first, short read.

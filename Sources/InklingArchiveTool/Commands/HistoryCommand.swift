@@ -21,11 +21,15 @@ struct HistoryCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let versions = try context.open(.readOnly).history(of: draft)
+    let archive = try context.open(.readOnly)
+    let versions = try archive.history(of: draft)
+    let annotations = try archive.annotations(ofDraft: versions.first?.draftName ?? draft)
     if context.json {
-      context.printJSON([
-        "draft": .string(versions.first?.draftName ?? draft), "versions": .array(versions.map(\.json)),
-      ])
+      context.printJSON(
+        .object(
+          [.init("draft", .string(versions.first?.draftName ?? draft))] + annotations.jsonMembers + [
+            .init("versions", .array(versions.map(\.json)))
+          ]))
       return ExitStatus.success
     }
     var table = TextTable(columns: [
@@ -41,6 +45,7 @@ struct HistoryCommand: Command {
       ])
     }
     context.printRaw(table.rendered())
+    for line in annotations.lines { context.print(line) }
     if versions.contains(where: { !$0.savedFromFileName }) {
       context.printError("* no date in the file name: the file's modification time")
     }

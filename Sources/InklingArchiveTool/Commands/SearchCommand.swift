@@ -16,7 +16,8 @@ struct SearchCommand: Command {
       and imported (dates, with = > >= < <=), versions and strokes (numbers), ink (pen, pencil, \
       marker, monoline, fountainpen, watercolor, crayon), background (#rrggbb or a colour \
       name, matched within a tolerance) and source (text a version's source label contains: \
-      the folder it was imported from, a --source label).
+      the folder it was imported from, a --source label), tag (a tag the draft has, any case \
+      and accents; tag:client: or tag:cli* any tag that starts so) and stars (0 for none to 5).
 
       Examples:
         inkling-archive search 'name:cat saved:>=2025-10 saved:<7d'
@@ -25,6 +26,7 @@ struct SearchCommand: Command {
         inkling-archive search --paths \\
           'background:#1a1a1f versions:>3 imported:today'
         inkling-archive search 'source:anna saved:>=2025-10'
+        inkling-archive search 'tag:client: stars:>=4'
 
       Exit status: 0 when a draft matched, 1 when none did (as grep), 2 for a query that does \
       not read, 3 when the archive cannot be used.

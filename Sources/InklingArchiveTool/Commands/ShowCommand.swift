@@ -24,15 +24,22 @@ struct ShowCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let (version, drawing) = try context.open(.readOnly).show(draft: draft, version: selector)
+    let archive = try context.open(.readOnly)
+    let (version, drawing) = try archive.show(draft: draft, version: selector)
+    let annotations = try archive.annotations(ofDraft: version.draftName)
     if context.json {
-      context.printJSON([
-        "draft": .string(version.draftName), "version": version.json, "drawing": drawing.json(strokes: strokes),
-      ])
+      context.printJSON(
+        .object(
+          [.init("draft", .string(version.draftName))] + annotations.jsonMembers + [
+            .init("version", version.json), .init("drawing", drawing.json(strokes: strokes)),
+          ]))
       return ExitStatus.success
     }
     var lines = [
-      "Draft:       \(Quoted.display(version.draftName))",
+      "Draft:       \(Quoted.display(version.draftName))"
+    ]
+    lines += annotations.lines
+    lines += [
       "Version:     \(version.number), saved \(Format.date(version.saved))"
         + (version.savedFromFileName ? "" : " (file modification time)"),
       "File:        \(Quoted.display(version.fileName)) (\(Format.bytes(version.fileSize)), "

@@ -21,7 +21,7 @@ enum GridView {
     state.query = target.parameter("q") ?? ""
     if let sort = target.parameter("sort"), !sort.isEmpty {
       guard let parsed = DraftSort(argument: sort) else {
-        throw RequestError(400, "the order is newest, oldest, name or versions, not \"\(sort)\"")
+        throw RequestError(400, "the order is newest, oldest, name, versions or stars, not \"\(sort)\"")
       }
       state.sort = parsed
     }

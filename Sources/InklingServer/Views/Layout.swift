@@ -64,6 +64,7 @@ enum Layout {
         case .oldest: "Oldest first"
         case .name: "By name"
         case .versions: "Most versions"
+        case .stars: "Most stars"
         }
       let selected: HTML = state.sort == sort ? " selected" : ""
       return "<option value=\"\(attribute: sort.rawValue)\"\(selected)>\(label)</option>"

@@ -235,6 +235,23 @@ package enum CheckQueries {
     }
   }
 
+  /// Invariants 2, 4 and 5 of 0019, broken: tags no draft has (as written), and the notes and
+  /// labels of a version whose draft_id is not that version's draft (version ids). A row whose
+  /// draft or version is missing is the foreign key check's.
+  package static func organisingProblems(in db: Database) throws -> (unusedTags: [String], otherDraft: [Int64]) {
+    let unused = try db.fetchAll(
+      "SELECT name FROM tag WHERE NOT EXISTS (SELECT 1 FROM draft_tag WHERE tag_id = tag.id) ORDER BY name_folded"
+    ) { $0.string(0) }
+    let otherDraft = try db.fetchAll(
+      """
+      SELECT n.version_id FROM note AS n JOIN version AS v ON v.id = n.version_id WHERE v.draft_id <> n.draft_id
+      UNION SELECT l.version_id FROM version_label AS l JOIN version AS v ON v.id = l.version_id
+      WHERE v.draft_id <> l.draft_id ORDER BY 1
+      """
+    ) { $0.int64(0) }
+    return (unused, otherDraft)
+  }
+
   /// The rows of each kind, and those nothing uses (`gc` removes them).
   package static func counts(in db: Database) throws -> ArchiveCounts {
     try db.fetchOne(

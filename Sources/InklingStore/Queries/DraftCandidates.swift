@@ -148,6 +148,32 @@ package struct DraftCandidates {
       probe: "SELECT 1 FROM version_source INDEXED BY version_source_by_source WHERE source_id IN (\(matching))")
   }
 
+  // MARK: - Tags
+
+  /// Drafts with the tag whose fold is `text`: a range of draft_tag_by_tag (migration 0019).
+  package static func tag(folded text: String) -> DraftCandidates {
+    DraftCandidates(
+      "SELECT draft_id AS id FROM draft_tag INDEXED BY draft_tag_by_tag WHERE tag_id = (SELECT id FROM tag WHERE name_folded = ?)",
+      [text])
+  }
+
+  /// Drafts with a tag whose fold starts with `prefix`: a range of draft_tag_by_tag per tag
+  /// of the group; the probe counts (draft, tag) pairs.
+  package static func tag(foldedPrefix prefix: String) -> DraftCandidates {
+    let matching = "SELECT id FROM tag WHERE name_folded >= ? AND name_folded < ?"
+    return DraftCandidates(
+      "SELECT DISTINCT draft_id AS id FROM draft_tag INDEXED BY draft_tag_by_tag WHERE tag_id IN (\(matching))",
+      [prefix, prefix + "\u{10FFFF}"],
+      probe: "SELECT 1 FROM draft_tag INDEXED BY draft_tag_by_tag WHERE tag_id IN (\(matching))")
+  }
+
+  /// Live drafts with `lowest` to `highest` stars: a range of draft_by_stars (migration 0019).
+  package static func stars(from lowest: Int, through highest: Int) -> DraftCandidates {
+    DraftCandidates(
+      "SELECT id FROM draft INDEXED BY draft_by_stars WHERE stars BETWEEN ? AND ? AND deleted_ms IS NULL",
+      [lowest, highest])
+  }
+
   /// The drafts of any of `parts`, each once.
   package static func union(_ parts: [DraftCandidates]) -> DraftCandidates {
     DraftCandidates(

@@ -71,6 +71,33 @@ package struct DraftPredicate {
       """, [text])
   }
 
+  // MARK: - Tags
+
+  /// The draft has the tag whose fold is `text` (migration 0019): one entry of tag_by_folded,
+  /// then the primary key of draft_tag.
+  package static func tag(folded text: String) -> DraftPredicate {
+    DraftPredicate(
+      "EXISTS (SELECT 1 FROM draft_tag AS dt WHERE dt.draft_id = d.id AND dt.tag_id = (SELECT id FROM tag WHERE name_folded = ?))",
+      [text])
+  }
+
+  /// The draft has a tag whose fold starts with `prefix` (a group: `client:`): the matching
+  /// tags are a range of tag_by_folded, built once per statement.
+  package static func tag(foldedPrefix prefix: String) -> DraftPredicate {
+    DraftPredicate(
+      """
+      EXISTS (SELECT 1 FROM draft_tag AS dt WHERE dt.draft_id = d.id AND dt.tag_id IN \
+      (SELECT id FROM tag WHERE name_folded >= ? AND name_folded < ?))
+      """, [prefix, prefix + "\u{10FFFF}"])
+  }
+
+  // MARK: - Stars
+
+  /// The draft's stars (0 for none: migration 0019) compared with `count`.
+  package static func stars(_ comparison: DraftComparison, _ count: Int) -> DraftPredicate {
+    DraftPredicate("coalesce(d.stars, 0) \(comparison.rawValue) ?", [count])
+  }
+
   // MARK: - Times
 
   /// The newest save or import is at or after `lower` (milliseconds since 1970).

@@ -36,7 +36,7 @@ package struct DraftSearchQuery {
 
 /// The order of results, and the index that holds drafts in (nearly) that order.
 package enum DraftOrder: Sendable {
-  case newest, oldest, name, versions
+  case newest, oldest, name, versions, stars
 
   var orderBy: String {
     switch self {
@@ -46,6 +46,7 @@ package enum DraftOrder: Sendable {
     case .oldest: "d.latest_saved_ms, d.first_saved_ms, d.id"
     case .name: "d.name_folded, d.name"
     case .versions: "d.version_count DESC, d.latest_saved_ms DESC, d.name"
+    case .stars: "coalesce(d.stars, 0) DESC, d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
     }
   }
 
@@ -54,6 +55,8 @@ package enum DraftOrder: Sendable {
     case .newest, .oldest: "draft_by_latest"
     case .name: "draft_by_folded"
     case .versions: "draft_by_versions"
+    // draft_by_stars holds starred drafts only; a walk of every draft sorts them.
+    case .stars: "draft_by_latest"
     }
   }
 }

@@ -77,6 +77,11 @@ package enum DraftRecords {
         created_ms = min(created_ms, coalesce(?2, created_ms))
       WHERE id = ?1
       """, [target, created])
+    // What people said of either draft is said of the joined one (migration 0019): both
+    // drafts' tags, the more stars of the two.
+    try TagRecords.move(fromDraft: source, to: target, in: db)
+    try db.execute(
+      "UPDATE draft SET stars = (SELECT max(stars) FROM draft WHERE id IN (?1, ?2)) WHERE id = ?1", [target, source])
     try db.execute("DELETE FROM draft WHERE id = ?", [source])
     return (moved, twins.count)
   }
@@ -127,6 +132,8 @@ package enum DraftRecords {
     try db.execute("DELETE FROM version WHERE draft_id = ?", [id])
     let versions = db.changes
     try db.execute("DELETE FROM draft WHERE id = ?", [id])
+    // Its tags went with it (ON DELETE CASCADE); those no other draft has go too (0019).
+    try TagRecords.removeUnused(in: db)
     return versions
   }
 }

@@ -11,6 +11,7 @@
 //   oldest    latest_saved_ms, first_saved_ms, id                  (draft_by_latest)
 //   name      name_folded, name                                    (draft_by_folded)
 //   versions  version_count DESC, latest_saved_ms DESC, name       (draft_by_versions)
+//   stars     stars (0 for none) DESC, then as newest              (draft_by_latest, sorted)
 
 import InklingFormats
 
@@ -22,6 +23,8 @@ package struct DraftPageRow: Sendable, Equatable {
   package var latestSavedMilliseconds: Int64
   package var firstSavedMilliseconds: Int64
   package var latestVersionID: Int64
+  /// 0 when it has none (migration 0019).
+  package var stars: Int = 0
 }
 
 /// Where a page of drafts continues, in which order: the sort key of the last draft shown.
@@ -34,15 +37,18 @@ package enum DraftPageAfter: Sendable, Hashable {
   case name(String)
   /// Most versions first: (version_count, latest_saved_ms, name).
   case versions(count: Int, latest: Int64, name: String)
+  /// Most stars first, then newest: (stars, latest_saved_ms, first_saved_ms, id).
+  case stars(stars: Int, latest: Int64, first: Int64, id: Int64)
 }
 
 package enum DraftPageRecords {
-  static let columns = "d.id, d.name, d.version_count, d.latest_saved_ms, d.first_saved_ms, d.latest_version_id"
+  static let columns =
+    "d.id, d.name, d.version_count, d.latest_saved_ms, d.first_saved_ms, d.latest_version_id, coalesce(d.stars, 0)"
 
   static func row(_ row: Row) -> DraftPageRow {
     DraftPageRow(
       id: row.int64(0), name: row.string(1), versionCount: row.int(2), latestSavedMilliseconds: row.int64(3),
-      firstSavedMilliseconds: row.int64(4), latestVersionID: row.int64(5))
+      firstSavedMilliseconds: row.int64(4), latestVersionID: row.int64(5), stars: row.int(6))
   }
 
   /// The drafts called `names` (stored names, NFC), in that order; names that are not drafts
@@ -99,6 +105,13 @@ package enum DraftPageRecords {
         OR (d.latest_saved_ms = ? AND d.name > ?))))
         """,
         [count, count, latest, latest, name], "d.version_count DESC, d.latest_saved_ms DESC, d.name"
+      )
+    case .stars(let stars, let latest, let first, let id):
+      return (
+        "draft_by_latest",
+        "(coalesce(d.stars, 0) < ? OR (coalesce(d.stars, 0) = ? AND (d.latest_saved_ms, d.first_saved_ms, d.id) < (?, ?, ?)))",
+        [stars, stars, latest, first, id],
+        "coalesce(d.stars, 0) DESC, d.latest_saved_ms DESC, d.first_saved_ms DESC, d.id DESC"
       )
     }
   }

@@ -1,0 +1,102 @@
+// `star` and `unstar`: stars on drafts (Organise/Archive+Stars.swift).
+
+import InklingArchive
+import InklingCommandLine
+import InklingFormats
+import InklingPresentation
+
+/// The drafts `star` and `unstar` change: `DRAFT...`, or those `--query` finds.
+struct StarredDrafts {
+  static let drafts = Argument(
+    "DRAFT", .draftName, repeating: (), allowsNone: true,
+    help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
+    completion: .command(["list", "--paths", "--null"]))
+  static let query = Option(
+    "query", valueName: "QUERY", .text, help: "Every draft that QUERY finds, in the language of `search`.")
+
+  let choices: [DraftChoice]
+
+  init(_ parsed: ParsedArguments) throws {
+    let names = try parsed.value(Self.drafts)
+    if let text = try parsed.value(Self.query) {
+      guard names.isEmpty else { throw parsed.usageError("give either DRAFT names or --query, not both") }
+      do {
+        choices = [.matching(try DraftQuery(search: text))]
+      } catch {
+        throw ArchiveError.searchSyntax(error)
+      }
+    } else {
+      guard !names.isEmpty else { throw parsed.usageError("give a DRAFT or --query") }
+      choices = names.map(DraftChoice.named)
+    }
+  }
+
+  /// Says what `star` or `unstar` did.
+  static func report(_ change: StarChange, _ context: CommandContext) {
+    context.report(
+      [
+        "drafts": .int(change.drafts), "stars": change.stars.map { .int($0) } ?? .null, "changed": .int(change.changed),
+      ],
+      change.stars.map {
+        "Starred \(Plural.count(change.drafts, "draft")) \(Format.stars($0)) (\(Format.count(change.changed)) changed)."
+      }
+        ?? "Unstarred \(Plural.count(change.drafts, "draft")) (\(Format.count(change.changed)) had stars).",
+      dataTo: .file(""))
+  }
+}
+
+struct StarCommand: Command {
+  static let stars = Option(
+    "stars", valueName: "N", .positive, default: 1, help: "How many stars, 1 to 5.")
+
+  static let name = "star"
+  static let spec = CommandSpec(
+    name, abstract: "Give drafts stars, 1 to 5.",
+    discussion: """
+      A draft has 1 to 5 stars or none; starring it again replaces them. `list --starred` \
+      lists the starred drafts, `--sort stars` the most stars first, and `search 'stars:>=4'` \
+      finds by them. With --query, every draft the query finds gets them, in one transaction.
+
+      Examples:
+        inkling-archive star "Plan-B" --stars 5
+        inkling-archive star --query 'tag:portfolio' --stars 3
+        inkling-archive list --starred --sort stars
+      """,
+    arguments: [StarredDrafts.drafts.spec], options: [stars.spec, StarredDrafts.query.spec])
+
+  let drafts: StarredDrafts
+  let stars: Int
+
+  init(_ parsed: ParsedArguments) throws {
+    drafts = try StarredDrafts(parsed)
+    stars = try parsed.value(Self.stars)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    StarredDrafts.report(try context.openExisting().star(drafts.choices, stars: stars), context)
+    return ExitStatus.success
+  }
+}
+
+struct UnstarCommand: Command {
+  static let name = "unstar"
+  static let spec = CommandSpec(
+    name, abstract: "Take drafts' stars away.",
+    discussion: """
+      Examples:
+        inkling-archive unstar "Plan-B"
+        inkling-archive unstar --query 'stars:<3'
+      """,
+    arguments: [StarredDrafts.drafts.spec], options: [StarredDrafts.query.spec])
+
+  let drafts: StarredDrafts
+
+  init(_ parsed: ParsedArguments) throws {
+    drafts = try StarredDrafts(parsed)
+  }
+
+  func run(_ context: CommandContext) throws -> Int32 {
+    StarredDrafts.report(try context.openExisting().star(drafts.choices, stars: nil), context)
+    return ExitStatus.success
+  }
+}
