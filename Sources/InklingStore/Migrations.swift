@@ -60,5 +60,6 @@ extension Migration {
       bytes: { PackageResources._016_refold_stroke_letters_sql + PackageResources._014_refold_names_sql }),
     Migration(version: 17, name: "0017_point_streams.sql", bytes: { PackageResources._017_point_streams_sql }),
     Migration(version: 18, name: "0018_damaged_versions.sql", bytes: { PackageResources._018_damaged_versions_sql }),
+    Migration(version: 20, name: "0020_known_files.sql", bytes: { PackageResources._020_known_files_sql }),
   ]
 }

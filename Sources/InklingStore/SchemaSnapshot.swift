@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "936972a65a4f73634e7fc7b370d2c143caaf7b2b8df5780ab99cc2b198f59a2c"
+  static let migrationsDigest = "04d7acd0ffb32dc3d240f1c179095b0c16cd16453751102cd57d2f0c6b5fae9d"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "205a27f1a894e2f49ffd2e0bff336dbff1e6a841002a2934ca298732249ed22f"
+  static let schemaStamp = "dbf682fcb4e8879c038cdb8338421ab9b47237d0a01db9369e343c3150709a0f"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -188,6 +188,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "table", name: "version_source", table: "version_source",
       sql: "CREATE TABLE version_source(version_id INTEGER NOT NULL REFERENCES version(id)ON DELETE CASCADE,source_id INTEGER NOT NULL REFERENCES source(id),path TEXT NOT NULL,run_id INTEGER NOT NULL REFERENCES import_run(id),PRIMARY KEY(version_id,source_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "version_source_by_path", table: "version_source",
+      sql: "CREATE INDEX version_source_by_path ON version_source(path)"),
     SchemaObject(
       type: "index", name: "version_source_by_source", table: "version_source",
       sql: "CREATE INDEX version_source_by_source ON version_source(source_id,version_id)"),
