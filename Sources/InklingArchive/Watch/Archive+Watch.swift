@@ -5,7 +5,8 @@
 //   1. watch every root's tree (WatchedFolders), say so, and import the roots whole, as
 //      `import` would, on a thread of its own (WatchCatchUp) while the loop follows events: a
 //      file that lands meanwhile is seen by both, and importing is idempotent; what events
-//      ask to import waits until that first import ends (it has the archive until then);
+//      ask to import waits until that first import ends (it has the archive until then), and
+//      a file written since the watch began that it finds unfinished is left to steps 3-5;
 //   2. wait in poll(2) on the inotify descriptor, the stop pipe (WatchStop) and the mount
 //      table, with no timeout while nothing is pending: an idle watch costs no wake-ups;
 //   3. turn events into work (WatchedFolders.Changes): files that are complete go to `ready`;
@@ -128,6 +129,9 @@ public struct WatchSummary: Sendable, Equatable {
     /// for a whole import meanwhile.
     var catchUp: WatchCatchUp?
     var rescanAfterCatchUp = Set<Int>()
+    /// What the first import found unfinished in files written since the watch began: theirs
+    /// is the loop's to judge (step 5), as their events say when they are whole.
+    let heldByCatchUp = HeldRejections()
 
     init(archive: Archive, folders: [String], options: WatchOptions, stop: WatchStop) throws(ArchiveError) {
       self.archive = archive
@@ -152,11 +156,27 @@ public struct WatchSummary: Sendable, Equatable {
 
     mutating func run() throws(ArchiveError) -> WatchSummary {
       defer { if mounts >= 0 { close(mounts) } }
+      // The coarse clock that stamps files may run a few milliseconds behind this one.
+      let watchStarted = Self.wallClockNanoseconds() - 50_000_000
       try tree.start()
       options.onEvent?(.watching(folders: tree.watchCount))
+      let held = heldByCatchUp
       catchUp = try WatchCatchUp(
         archive: archive,
-        imports: tree.roots.indices.map { root in ([tree.roots[root].path], importOptions(root: root)) })
+        imports: tree.roots.indices.map { root in
+          var importOptions = importOptions(root: root)
+          let report = importOptions.onEvent
+          importOptions.onEvent = { event in
+            if case .rejected(let path, let problem) = event, Self.mayBeUnfinished(problem),
+              let modified = Self.sizeAndTime(path)?.modified, modified >= watchStarted
+            {
+              held.add(path, problem)
+            } else {
+              report?(event)
+            }
+          }
+          return ([tree.roots[root].path], importOptions)
+        })
       while !stop.isRequested {
         guard try wait() else { break }
         if catchUp?.isFinished == true { try endCatchUp() }
@@ -180,12 +200,19 @@ public struct WatchSummary: Sendable, Equatable {
         summary.alreadyArchived += result.alreadyArchived
         summary.rejected += result.rejected
       }
+      summary.rejected -= heldByCatchUp.taken.count
       if !stop.isRequested {
         options.onEvent?(
           .caughtUp(
             versionsImported: results.reduce(0) { $0 + $1.versionsImported },
             alreadyArchived: results.reduce(0) { $0 + $1.alreadyArchived }))
       }
+    }
+
+    static func wallClockNanoseconds() -> Int64 {
+      var time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     static func now() -> Double {
