@@ -1,4 +1,4 @@
--- The schema of an inkling archive after the migrations 0001_archive.sql to 0019_organising.sql:
+-- The schema of an inkling archive after the migrations 0001_archive.sql to 0020_known_files.sql:
 -- one definition per object as it stands now, with the comments of the migration that created
 -- it (and of the one that added each later column). Generated; do not edit. Change the schema
 -- with a new migration, then run
@@ -433,6 +433,9 @@ CREATE TABLE version_source (
 -- (from 0013_sources.sql)
 -- `source:TEXT` and `list --source`: the versions, hence drafts, of the matching sources.
 CREATE INDEX version_source_by_source ON version_source(source_id, version_id);
+
+-- (from 0020_known_files.sql)
+CREATE INDEX version_source_by_path ON version_source(path);
 
 -- MARK: - damaged_version
 

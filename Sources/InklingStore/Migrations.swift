@@ -61,5 +61,6 @@ extension Migration {
     Migration(version: 17, name: "0017_point_streams.sql", bytes: { PackageResources._017_point_streams_sql }),
     Migration(version: 18, name: "0018_damaged_versions.sql", bytes: { PackageResources._018_damaged_versions_sql }),
     Migration(version: 19, name: "0019_organising.sql", bytes: { PackageResources._019_organising_sql }),
+    Migration(version: 20, name: "0020_known_files.sql", bytes: { PackageResources._020_known_files_sql }),
   ]
 }

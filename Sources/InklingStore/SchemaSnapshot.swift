@@ -5,10 +5,10 @@
 
 enum SchemaSnapshot {
   /// SchemaVerification.migrationsDigest of the migrations this was made from.
-  static let migrationsDigest = "ac1af348310ec89a65682d7ecf1b99a949542fd4a022dab97c1dee8945bcc034"
+  static let migrationsDigest = "15ffc9b59aeb6d87643d6405834025ebf76a8ef52ba3f96261bfbbc7c537cde9"
 
   /// SchemaVerification.schemaStamp of the database the migrations create.
-  static let schemaStamp = "3f93e840ba1ba7f3ef8dfe4a3225c99a198db5f34c356655ee77eae1e65392d2"
+  static let schemaStamp = "f25b63cfb4c2164cdb7cb08c6494fbab5e43da436e9a3919abd64132ab7b9d0e"
 
   static let objects: [SchemaObject] = [
     SchemaObject(
@@ -230,6 +230,9 @@ enum SchemaSnapshot {
     SchemaObject(
       type: "table", name: "version_source", table: "version_source",
       sql: "CREATE TABLE version_source(version_id INTEGER NOT NULL REFERENCES version(id)ON DELETE CASCADE,source_id INTEGER NOT NULL REFERENCES source(id),path TEXT NOT NULL,run_id INTEGER NOT NULL REFERENCES import_run(id),PRIMARY KEY(version_id,source_id))WITHOUT ROWID"),
+    SchemaObject(
+      type: "index", name: "version_source_by_path", table: "version_source",
+      sql: "CREATE INDEX version_source_by_path ON version_source(path)"),
     SchemaObject(
       type: "index", name: "version_source_by_source", table: "version_source",
       sql: "CREATE INDEX version_source_by_source ON version_source(source_id,version_id)"),

@@ -174,4 +174,36 @@ let userNamespacesWork: Bool = {
     kill(child.pid, SIGINT)
     #expect(child.wait(timeout: 30).status == 130)
   }
+
+  /// A large folder: the watch says "Watching" before its first import of the folder ends,
+  /// and files saved while that import runs are archived too.
+  @Test func watchesBeforeTheFirstImportEnds() throws {
+    var corpus = TestCorpus(root: drafts, seed: 5)
+    let count = 2_000
+    for index in 0..<count { try corpus.save("Held \(index % 500)", growth: 100) }
+    let child = try start(["--json", "watch", drafts])
+    #expect(Self.waitForError(child, "Watching 1 folder"), "\(child.stderr)")
+    let caughtUpEarly = child.stderr.contains("Caught up")
+    var other = TestCorpus(root: folder + "/elsewhere", seed: 6)
+    for draft in ["Early", "Late"] {
+      let relative = try other.save(draft)
+      try Self.drop(other.files[relative]!, as: (relative as NSString).lastPathComponent, into: drafts)
+    }
+    #expect(!caughtUpEarly, "the first import ended before the watch said it was watching")
+    let lines = Self.waitForLines(child, count + 2, timeout: 300)
+    #expect(lines.count == count + 2)
+    let drafts = Set(
+      lines.compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["draft"] as? String
+      })
+    #expect(drafts.isSuperset(of: ["Early", "Late"]) && drafts.count == 502, "\(drafts.count)")
+    #expect(Self.waitForError(child, "Caught up: "), "\(child.stderr)")
+    let stderr = child.stderr
+    let watching = try #require(stderr.range(of: "Watching"))
+    let caughtUp = try #require(stderr.range(of: "Caught up"))
+    #expect(watching.lowerBound < caughtUp.lowerBound, "\(stderr)")
+    kill(child.pid, SIGINT)
+    #expect(child.wait(timeout: 60).status == 130)
+    #expect(try sqlite3(archive, "SELECT count(*) FROM version") == "\(count + 2)")
+  }
 }

@@ -22,4 +22,15 @@ import Testing
       }
     }
   }
+
+  /// A searching connection maps a bounded part of the file, whatever its size: each page of
+  /// the map it touches stays in the process's resident memory.
+  @Test func aSearchingConnectionMapsABoundedPartOfTheFile() throws {
+    let folder = try TemporaryFolder()
+    let db = try ArchiveDatabase.open(path: folder.path("a.sqlite"), mode: .readWrite)
+    defer { db.close() }
+    try DraftSearchSQL.prepareForSearching(db)
+    let mapped = try db.fetchOne("PRAGMA mmap_size") { $0.int64(0) }
+    #expect(mapped == 64 << 20)
+  }
 }

@@ -11,7 +11,8 @@ extension Archive {
   ///
   /// Importing is idempotent: a file whose draft, save time and content are already in the
   /// archive counts as already archived (and the source it came from this time is recorded
-  /// beside it). A file that cannot be imported is reported through `options.onEvent` and
+  /// beside it). A file whose path, size and modification time the archive recorded is
+  /// known without being read, unless `options.verify`. A file that cannot be imported is reported through `options.onEvent` and
   /// counted as rejected; the rest is imported all the same.
   ///
   /// - Throws: `ArchiveError` when the archive itself cannot be used (then the files of
@@ -23,7 +24,7 @@ extension Archive {
     let labels = paths.map { options.source ?? SourceLabel.of($0, in: workingDirectory) }
     let source = FileImport(
       paths: paths, labels: labels, archivePath: path, maximumFileSize: options.maximumFileSize,
-      indexDrawings: options.indexDrawings)
+      indexDrawings: options.indexDrawings, verify: options.verify)
     return try runImport(source, options: options).total
   }
 
@@ -54,6 +55,7 @@ struct FileImport: ImportSource {
   let archivePath: String
   let maximumFileSize: Int64
   let indexDrawings: Bool
+  let verify: Bool
 
   /// Thrown from the walk's callback to end the walk when the import stops.
   private struct Stopped: Error {}
@@ -70,7 +72,8 @@ struct FileImport: ImportSource {
 
   func makeWorker() throws -> VersionPreparer {
     try VersionPreparer(
-      archivePath: archivePath, maximumFileSize: maximumFileSize, indexDrawings: indexDrawings, labels: labels)
+      archivePath: archivePath, maximumFileSize: maximumFileSize, indexDrawings: indexDrawings, verify: verify,
+      labels: labels)
   }
 
   func prepare(_ job: WalkEvent, with preparer: VersionPreparer, _ push: (WorkResult) -> Void) {

@@ -18,6 +18,10 @@ public struct ImportOptions: Sendable {
   /// Without it the drawings are archived all the same and show as "not indexed" until
   /// `Archive.reindex()`; the benchmark uses this to measure what indexing costs an import.
   public var indexDrawings = true
+  /// Whether to read and hash every file. Without it a file whose path, size and modification
+  /// time are those the archive recorded for a version is taken for that version unread
+  /// (a file rewritten with the same size and time is then missed).
+  public var verify = false
   /// The source recorded with every version imported (migration 0013; `source:` searches
   /// it): nil for the folder each path given is, or is in, as an absolute path.
   public var source: String?

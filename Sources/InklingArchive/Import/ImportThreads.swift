@@ -38,9 +38,11 @@ final class ImportThreads<Source: ImportSource> {
       for _ in 0..<workers {
         try start(stackSize: nil) {
           defer { if remaining.finishOne() { results.close() } }
-          // The writer is the one thread that cannot be parallel: when the workers compete
-          // with it for the cores, the whole import waits on the writer's share.
-          SystemThread.lowerCurrentPriority(by: 10)
+          // The workers keep the process's priority, as the writer does: niced, they would
+          // yield to every other process of the machine as well as to the writer, and on a
+          // busy machine an import would wait for the rest of the machine to be idle. Who
+          // runs an import in the background lowers the whole process (`nice`, the watch
+          // service's Nice=).
           let worker: Source.Worker
           do {
             worker = try source.makeWorker()

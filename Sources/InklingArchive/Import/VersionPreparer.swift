@@ -6,6 +6,12 @@
 // A preparer reads the archive through its own read-only connection (WAL lets it run
 // beside the writer) to skip files already archived and to find delta bases. What it
 // hands to the writer is final: the writer inserts these exact bytes.
+//
+// A file whose path, size and modification time are those a source recorded for a version
+// (SourceRecords.knownFile) is that version, and is not read: a re-import that finds nothing
+// new costs a stat and an index probe per file, not a read and a hash of every byte, as git
+// and restic trust an unchanged stat. A file rewritten in place with the same size and time
+// is taken for what it was; `verify` reads and hashes every file instead.
 
 import InklingFormats
 import InklingStore
@@ -96,11 +102,16 @@ final class VersionPreparer {
   /// The versions `check --full` found damaged (migration 0018), read once: a file of one of
   /// them is read and encoded again to repair it, every other file found archived is not.
   private let damaged: Set<Int64>
+  /// Whether every file is read and hashed, even one whose stat the archive knows.
+  private let verify: Bool
 
-  init(archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true, labels: [String]) throws {
+  init(
+    archivePath: String, maximumFileSize: Int64, indexDrawings: Bool = true, verify: Bool = false, labels: [String]
+  ) throws {
     reader = try ArchiveDatabase.open(path: archivePath, mode: .readOnly)
     self.maximumFileSize = maximumFileSize
     self.indexDrawings = indexDrawings
+    self.verify = verify
     self.labels = labels
     workingDirectory = FileWalker.workingDirectory()
     damaged = try DamageRecords.versionIDs(in: reader)
@@ -160,6 +171,8 @@ final class VersionPreparer {
   private func readVersion(_ entry: DraftFileEntry, saved: (milliseconds: Int64, source: SavedSource)) throws
     -> ReadFile
   {
+    let absolutePath = SourceLabel.absolute(entry.path, in: workingDirectory)
+    if !verify, let known = try knownVersion(entry, at: absolutePath) { return .done(known) }
     let file = try Self.readFile(entry, maximumSize: maximumFileSize)
     let fileSHA256 = SHA256.hash(file)
     var entry = entry
@@ -175,9 +188,7 @@ final class VersionPreparer {
       }
       saved = Self.savedTime(entry)
     }
-    let sources = [
-      SourceMark(label: labels[entry.origin], path: SourceLabel.absolute(entry.path, in: workingDirectory))
-    ]
+    let sources = [SourceMark(label: labels[entry.origin], path: absolutePath)]
     if let archived = try VersionRecords.archivedFile(
       draftNamed: entry.name.draftName, savedMilliseconds: saved.milliseconds, fileSHA256: fileSHA256,
       fileName: entry.fileName, in: reader)
@@ -227,6 +238,25 @@ final class VersionPreparer {
       ReadVersion(
         entry: entry, saved: saved, fileSHA256: fileSHA256, drawing: drawing, storedDepth: storedDepth, facts: facts,
         template: envelope.template, background: envelope.background, sources: sources, notes: notes))
+  }
+
+  /// The version the archive recorded for the file at `path` with this size and modification
+  /// time, already archived, when it is not one to repair (a damaged version's file is read).
+  private func knownVersion(_ entry: DraftFileEntry, at path: String) throws -> PreparedFile? {
+    guard
+      let known = try SourceRecords.knownFile(
+        path: path, size: entry.size, modificationNanoseconds: entry.modificationNanoseconds, in: reader),
+      !damaged.contains(known.versionID)
+    else { return nil }
+    // The name the file stands for: an export's manifest names the version it holds.
+    var fileName = entry.fileName
+    if let exported = entry.exported, exported.sha256 == known.fileSHA256 { fileName = exported.importedName }
+    return .alreadyArchived(
+      ArchivedVersion(
+        path: entry.path, bytes: entry.size, versionID: known.versionID, draftName: known.draftName,
+        savedMilliseconds: known.savedMilliseconds, fileSHA256: known.fileSHA256,
+        sources: [SourceMark(label: labels[entry.origin], path: path)],
+        renamedTo: VersionFileName.replacement(for: known.fileName, by: fileName)))
   }
 
   /// The drawing of `file`, encoded whole, when the file parses and rebuilds from it.

@@ -43,17 +43,6 @@ final class SystemThread {
     pthread_join(handle, nil)
   }
 
-  /// Makes the calling thread yield to the process's other threads when they compete for
-  /// the cores: `niceness` (1…19) is added to its nice value, for this thread only (Linux
-  /// gives each thread its own). Raising it back needs a privilege the tool does not ask for.
-  static func lowerCurrentPriority(by niceness: Int32) {
-    // Who 0 is the calling thread (setpriority(2), "Notes").
-    errno = 0
-    let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-    guard errno == 0 else { return }
-    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceness))
-  }
-
   deinit {
     // A thread nobody waits for releases its resources itself when it ends.
     if !joined { pthread_detach(handle) }

@@ -2,8 +2,11 @@
 // (`importFiles`, one call per burst and root), until asked to stop.
 //
 // The loop, on one thread:
-//   1. watch every root's tree (WatchedFolders), then import the roots whole, as `import`
-//      would: a file that lands between the two is seen by both, and importing is idempotent;
+//   1. watch every root's tree (WatchedFolders), say so, and import the roots whole, as
+//      `import` would, on a thread of its own (WatchCatchUp) while the loop follows events: a
+//      file that lands meanwhile is seen by both, and importing is idempotent; what events
+//      ask to import waits until that first import ends (it has the archive until then), and
+//      a file written since the watch began that it finds unfinished is left to steps 3-5;
 //   2. wait in poll(2) on the inotify descriptor, the stop pipe (WatchStop) and the mount
 //      table, with no timeout while nothing is pending: an idle watch costs no wake-ups;
 //   3. turn events into work (WatchedFolders.Changes): files that are complete go to `ready`;
@@ -54,8 +57,11 @@ public struct WatchOptions: Sendable {
 
 /// Something a watch reports, in the order it happens.
 public enum WatchEvent: Sendable {
-  /// Every root is watched (`folders` watches in all) and what they held is imported.
+  /// Every root is watched (`folders` watches in all); what they held is being imported.
   case watching(folders: Int)
+  /// What the roots held when the watch started is imported (`caughtUp` of them were
+  /// imported, the rest already archived or rejected).
+  case caughtUp(versionsImported: Int, alreadyArchived: Int)
   /// A version was stored and its batch committed.
   case imported(ImportedVersion)
   /// A file was not imported, or a folder cannot be followed, and why.
@@ -119,9 +125,22 @@ public struct WatchSummary: Sendable, Equatable {
     var unfinished: [String: (root: Int, problem: ImportProblem, size: Int64, modified: Int64, due: Double)] = [:]
     var summary = WatchSummary()
     let started = Date()
+    /// The first import of the roots while it runs (step 1), and the roots whose events asked
+    /// for a whole import meanwhile.
+    var catchUp: WatchCatchUp?
+    var rescanAfterCatchUp = Set<Int>()
+    /// What the first import found unfinished in files written since the watch began: theirs
+    /// is the loop's to judge (step 5), as their events say when they are whole.
+    let heldByCatchUp = HeldRejections()
 
     init(archive: Archive, folders: [String], options: WatchOptions, stop: WatchStop) throws(ArchiveError) {
       self.archive = archive
+      var options = options
+      // The first import reports from its own thread while the loop reports on this one.
+      if let onEvent = options.onEvent {
+        let lock = EventLock()
+        options.onEvent = { event in lock.run { onEvent(event) } }
+      }
       self.options = options
       self.stop = stop
       do {
@@ -137,16 +156,63 @@ public struct WatchSummary: Sendable, Equatable {
 
     mutating func run() throws(ArchiveError) -> WatchSummary {
       defer { if mounts >= 0 { close(mounts) } }
+      // The coarse clock that stamps files may run a few milliseconds behind this one.
+      let watchStarted = Self.wallClockNanoseconds() - 50_000_000
       try tree.start()
-      for root in tree.roots.indices { try importPaths([tree.roots[root].path], root: root) }
       options.onEvent?(.watching(folders: tree.watchCount))
+      let held = heldByCatchUp
+      catchUp = try WatchCatchUp(
+        archive: archive,
+        imports: tree.roots.indices.map { root in
+          var importOptions = importOptions(root: root)
+          let report = importOptions.onEvent
+          importOptions.onEvent = { event in
+            if case .rejected(let path, let problem) = event, Self.mayBeUnfinished(problem),
+              let modified = Self.sizeAndTime(path)?.modified, modified >= watchStarted
+            {
+              held.add(path, problem)
+            } else {
+              report?(event)
+            }
+          }
+          return ([tree.roots[root].path], importOptions)
+        })
       while !stop.isRequested {
         guard try wait() else { break }
+        if catchUp?.isFinished == true { try endCatchUp() }
         for event in inotify.events() { try tree.handle(event) }
         try act(on: Self.now())
       }
+      // Stopped: the first import stops after its next commit.
+      if catchUp != nil { try endCatchUp() }
       summary.seconds = Date().timeIntervalSince(started)
       return summary
+    }
+
+    /// Waits for the first import to end and counts what it did.
+    mutating func endCatchUp() throws(ArchiveError) {
+      guard let running = catchUp else { return }
+      catchUp = nil
+      let results = try running.finish()
+      for result in results {
+        summary.imports += 1
+        summary.versionsImported += result.versionsImported
+        summary.alreadyArchived += result.alreadyArchived
+        summary.rejected += result.rejected
+      }
+      summary.rejected -= heldByCatchUp.taken.count
+      if !stop.isRequested {
+        options.onEvent?(
+          .caughtUp(
+            versionsImported: results.reduce(0) { $0 + $1.versionsImported },
+            alreadyArchived: results.reduce(0) { $0 + $1.alreadyArchived }))
+      }
+    }
+
+    static func wallClockNanoseconds() -> Int64 {
+      var time = timespec()
+      clock_gettime(CLOCK_REALTIME, &time)
+      return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     static func now() -> Double {
@@ -161,12 +227,15 @@ public struct WatchSummary: Sendable, Equatable {
         pollfd(fd: inotify.descriptor, events: Int16(POLLIN), revents: 0),
         pollfd(fd: stop.readDescriptor, events: Int16(POLLIN), revents: 0),
         pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0),
+        // The first import's end wakes the loop: what waited for it is imported then.
+        pollfd(fd: catchUp?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
       ]
       var timeout: Int32 = -1  // nothing pending: sleep until something happens
       if let deadline = nextDeadline() {
         timeout = Int32(max(0, min(60_000, ((deadline - Self.now()) * 1000).rounded(.up))))
       }
-      let count = poll(&entries, mounts >= 0 ? 3 : 2, timeout)
+      // poll(2) passes over an entry whose descriptor is negative.
+      let count = poll(&entries, 4, timeout)
       guard count >= 0 || errno == EINTR else {
         throw .cannotWatch(path: tree.roots.first?.path ?? "", reason: .system(call: "poll", code: errno))
       }
@@ -178,7 +247,10 @@ public struct WatchSummary: Sendable, Equatable {
 
     func nextDeadline() -> Double? {
       var deadlines = settling.values.map(\.due) + unfinished.values.map(\.due)
-      if let firstReady { deadlines += [min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold)] }
+      // Ready files wait for the first import, whose end wakes the loop (`wait`).
+      if let firstReady, catchUp == nil {
+        deadlines += [min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold)]
+      }
       return deadlines.min()
     }
 
@@ -226,10 +298,13 @@ public struct WatchSummary: Sendable, Equatable {
           markReady(entry.root, path, now)
         }
       }
-      for root in changes.rescan.sorted() {
+      rescanAfterCatchUp.formUnion(changes.rescan)
+      guard catchUp == nil else { return }  // the archive is the first import's (step 1)
+      for root in rescanAfterCatchUp.sorted() {
         ready.removeAll { $0.root == root }
         try importPaths([tree.roots[root].path], root: root)
       }
+      rescanAfterCatchUp = []
       if let firstReady, now >= min(lastEvent + WatchOptions.quiet, firstReady + WatchOptions.hold) {
         try importReady()
       }
@@ -256,7 +331,8 @@ public struct WatchSummary: Sendable, Equatable {
       }
     }
 
-    mutating func importPaths(_ paths: [String], root: Int, workers: Int? = nil) throws(ArchiveError) {
+    /// How the files of `root` are imported, reporting what `watch` reports.
+    func importOptions(root: Int, workers: Int? = nil) -> ImportOptions {
       var importOptions = ImportOptions()
       importOptions.source = tree.roots[root].label
       importOptions.maximumFileSize = options.maximumFileSize
@@ -265,18 +341,31 @@ public struct WatchSummary: Sendable, Equatable {
       let stop = self.stop
       importOptions.shouldStop = { stop.isRequested }
       let onEvent = options.onEvent
+      importOptions.onEvent = { event in
+        switch event {
+        case .imported(let version): onEvent?(.imported(version))
+        case .rejected(let path, let problem): onEvent?(.rejected(path: path, problem: problem))
+        case .note(let path, let note): onEvent?(.note(path: path, note: note))
+        case .progress, .ignored, .archived, .filesImported, .merged: break
+        }
+      }
+      return importOptions
+    }
+
+    mutating func importPaths(_ paths: [String], root: Int, workers: Int? = nil) throws(ArchiveError) {
+      var importOptions = importOptions(root: root, workers: workers)
       // Files that settled unopened whose contents are not a whole draft yet (step 5).
       let mayBeUnfinished = settledOpen.intersection(paths)
       settledOpen.subtract(paths)
       let held = HeldRejections()
+      let report = importOptions.onEvent
       importOptions.onEvent = { event in
-        switch event {
-        case .imported(let version): onEvent?(.imported(version))
-        case .rejected(let path, let problem) where mayBeUnfinished.contains(path) && Self.mayBeUnfinished(problem):
+        if case .rejected(let path, let problem) = event, mayBeUnfinished.contains(path),
+          Self.mayBeUnfinished(problem)
+        {
           held.add(path, problem)
-        case .rejected(let path, let problem): onEvent?(.rejected(path: path, problem: problem))
-        case .note(let path, let note): onEvent?(.note(path: path, note: note))
-        case .progress, .ignored, .archived, .filesImported, .merged: break
+        } else {
+          report?(event)
         }
       }
       let result = try archive.importFiles(at: paths, options: importOptions)
@@ -309,6 +398,13 @@ public struct WatchSummary: Sendable, Equatable {
     }
   }
 #endif
+
+/// Runs the watch's reports one at a time: the first import reports from its own thread.
+private final class EventLock: Sendable {
+  private let mutex = Mutex(())
+
+  func run(_ body: () -> Void) { mutex.withLock { _ in body() } }
+}
 
 /// Rejections an import reported, kept back by the watch (step 5); the import reports from
 /// its own threads.

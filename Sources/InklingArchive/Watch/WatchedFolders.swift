@@ -73,7 +73,7 @@ import InklingFormats
         var info = stat()
         guard stat(roots[index].path, &info) == 0 else { throw .cannotWatch(path: roots[index].path, reason: .missing) }
         guard FileWalker.isDirectory(info) else { throw .cannotWatch(path: roots[index].path, reason: .notAFolder) }
-        _ = try addTree(root: index)
+        _ = try addTree(root: index, collectingFiles: false)
       }
       changes = Changes()
     }
@@ -138,7 +138,9 @@ import InklingFormats
 
     /// Watches the folder `path` of root `root` and every folder below it; returns the draft
     /// files found in them.
-    private func addTree(_ top: String? = nil, root: Int) throws(ArchiveError) -> [String] {
+    private func addTree(_ top: String? = nil, root: Int, collectingFiles: Bool = true) throws(ArchiveError)
+      -> [String]
+    {
       var files: [String] = []
       var pending = [top ?? roots[root].path]
       while let folder = pending.popLast() {
@@ -167,6 +169,13 @@ import InklingFormats
           roots[root].present = true
           roots[root].watch = watch
         }
+        guard collectingFiles else {
+          // Only the subfolders: read as the directory gives them, never held whole, and
+          // only what may be a folder is looked at (a flat folder of saves costs one pass).
+          let listed = Self.forEachPossibleFolder(in: folder) { pending.append($0) }
+          if !listed { changes.problems.append((folder, .cannotRead(code: errno))) }
+          continue
+        }
         guard let names = FileWalker.list(folder) else {
           changes.problems.append((folder, .cannotRead(code: errno)))
           continue
@@ -184,6 +193,27 @@ import InklingFormats
         }
       }
       return files
+    }
+
+    /// Calls `body` with the path of each folder in `folder`, in directory order: entries
+    /// readdir(3) says are folders, and links or entries of unknown type that stat(2) says
+    /// are. Returns false when the folder cannot be read (with `errno` set).
+    private static func forEachPossibleFolder(in folder: String, _ body: (String) -> Void) -> Bool {
+      guard let directory = opendir(folder) else { return false }
+      defer { closedir(directory) }
+      while let entry = readdir(directory) {
+        let type = Int(entry.pointee.d_type)
+        guard type == DT_DIR || type == DT_LNK || type == DT_UNKNOWN else { continue }
+        let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+          let bytes = raw.bindMemory(to: UInt8.self)
+          return String(validating: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)], as: UTF8.self)
+        }
+        guard let name, name != ".", name != ".." else { continue }
+        let path = folder + "/" + name
+        var info = stat()
+        if stat(path, &info) == 0, FileWalker.isDirectory(info) { body(path) }
+      }
+      return true
     }
 
     /// A folder moved within the tree: its entry and those below it take the new path.

@@ -21,6 +21,10 @@ struct ImportCommand: Command {
       + "sources, and LABEL for versions it has none for).")
   static let salvage = Flag(
     "salvage", help: "Merge a damaged archive as far as it verifies, naming each version left out.")
+  static let verify = Flag(
+    "verify",
+    help: "Read and hash every file, even one whose path, size and modification time match what the archive "
+      + "recorded (such a file is otherwise known unread: one rewritten with the same size and time is missed).")
 
   static let name = "import"
 
@@ -35,6 +39,10 @@ struct ImportCommand: Command {
       the trash held brings that draft back, and the summary says so. Ctrl-C or SIGTERM stops \
       after the batch being written commits and prints what was committed (exit 130 for \
       Ctrl-C, 143 for SIGTERM); running the same import again finishes it.
+
+      A file at the path, of the size and with the modification time recorded for a version \
+      is that version and is not read again, as git and restic trust an unchanged file; \
+      --verify reads and hashes every file.
 
       Each version remembers its source: --source LABEL, else the folder given (`history`, \
       `show` and `search source:TEXT` read it). A SQLite file given is merged as an inkling \
@@ -51,7 +59,7 @@ struct ImportCommand: Command {
         inkling-archive import other.sqlite
       """,
     arguments: [paths.spec],
-    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec])
+    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec, verify.spec])
 
   let paths: [String]
   let maximumFileSize: Int64
@@ -59,6 +67,7 @@ struct ImportCommand: Command {
   let ndjson: Bool
   let source: String?
   let salvage: Bool
+  let verify: Bool
 
   init(_ parsed: ParsedArguments) throws {
     paths = try parsed.value(Self.paths)
@@ -67,6 +76,7 @@ struct ImportCommand: Command {
     ndjson = parsed.value(Self.ndjson)
     source = try parsed.value(Self.source)
     salvage = parsed.value(Self.salvage)
+    verify = parsed.value(Self.verify)
     if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
     }
@@ -81,6 +91,7 @@ struct ImportCommand: Command {
     var options = ImportOptions()
     options.maximumFileSize = maximumFileSize
     options.source = source
+    options.verify = verify
     let stop = try StopSignals.install()
     options.shouldStop = { stop.isRequested }
     let progress = context.progressLine()

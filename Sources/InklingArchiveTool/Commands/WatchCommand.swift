@@ -20,7 +20,8 @@ struct WatchCommand: Command {
   static let spec = CommandSpec(
     name, abstract: "Keep importing folders of drafts as files land in them.",
     discussion: """
-      First imports what the folders hold, as `import` does, then every new or changed draft \
+      Watches at once, and meanwhile imports what the folders hold, as `import` does (saying \
+      "Caught up" when done; files saved meanwhile follow), then every new or changed draft \
       file: renamed into place, closed after writing, or (written in place) still for the \
       --settle time; new subfolders too. A burst of files is one import. Each version \
       imported is one line on standard output (--json: one JSON object a line); problems go \
@@ -78,6 +79,11 @@ struct WatchCommand: Command {
         let subfolders = inside > 0 ? " and \(Plural.count(inside, "subfolder")) inside" : ""
         if !quiet {
           StandardStreams.writeError("Watching \(Plural.count(given, "folder"))\(subfolders); Ctrl-C stops.\n")
+        }
+      case .caughtUp(let imported, let archived):
+        if !quiet {
+          StandardStreams.writeError(
+            "Caught up: \(Plural.count(imported, "version")) imported, \(Format.count(archived)) already archived.\n")
         }
       case .folderGone(let path):
         StandardStreams.writeError("\(Quoted.text(path)) is gone; watching for it to come back.\n")

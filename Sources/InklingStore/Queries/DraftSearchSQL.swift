@@ -227,14 +227,16 @@ package enum DraftSearchSQL {
 
   // MARK: - Running
 
-  /// How much of the archive file a searching connection maps.
-  static let mapSize: Int64 = 1 << 36
+  /// How much of the archive file a searching connection maps: bounded, because every page
+  /// of the map a process touches counts in its resident memory (and a service unit's memory
+  /// limit) until the process ends, so a map of the whole file makes a long `serve` look as
+  /// large as the archive. Past the bound, pages are read through the page cache.
+  static let mapSize: Int64 = 64 << 20
 
   /// Readies `db` for searches. Searches read rows scattered over the file (a driver's drafts,
   /// their versions); through the connection's 2 MB page cache each is a read() of a page the
   /// OS already holds. Mapped, it is a memory access (SQLite's "Memory-Mapped I/O"). Only
-  /// for searching connections: an import's readers keep their memory flat. SQLite caps the
-  /// size (2 GB on Debian).
+  /// for searching connections: an import's readers keep their memory flat.
   ///
   /// - Throws: `StoreError`.
   package static func prepareForSearching(_ db: Database) throws {

@@ -29,6 +29,16 @@ package struct SourceMark: Sendable, Hashable {
   }
 }
 
+/// A version an import knows by its file's path, size and modification time.
+package struct KnownFile: Sendable, Equatable {
+  package var versionID: Int64
+  /// The draft that holds it now (it may have been renamed since the file was imported).
+  package var draftName: String
+  package var savedMilliseconds: Int64
+  package var fileSHA256: [UInt8]
+  package var fileName: String
+}
+
 package enum SourceRecords {
   /// The id of the source labelled `label` (NFC), inserting it when new.
   package static func id(label: String, in db: Database) throws -> Int64 {
@@ -57,6 +67,26 @@ package enum SourceRecords {
       ON CONFLICT(version_id, source_id) DO NOTHING
       """, [sourceID, path, runID, versionID, savedMilliseconds, fileSHA256])
     return db.changes > 0
+  }
+
+  /// The version a source delivered from `path` when the file there had `size` bytes and was
+  /// modified at `modificationNanoseconds`, if any: one probe of `version_source_by_path`
+  /// (migration 0020), the oldest such version when several match.
+  package static func knownFile(path: String, size: Int64, modificationNanoseconds: Int64, in db: Database) throws
+    -> KnownFile?
+  {
+    try db.fetchOne(
+      """
+      SELECT v.id, d.name, v.saved_ms, v.file_sha256, v.file_name
+      FROM version_source AS vs INDEXED BY version_source_by_path
+        JOIN version AS v ON v.id = vs.version_id JOIN draft AS d ON d.id = v.draft_id
+      WHERE vs.path = ? AND v.file_size = ? AND v.file_mtime_ns = ? ORDER BY v.id LIMIT 1
+      """, [path, size, modificationNanoseconds]
+    ) {
+      KnownFile(
+        versionID: $0.int64(0), draftName: $0.string(1), savedMilliseconds: $0.int64(2), fileSHA256: $0.bytes(3),
+        fileName: $0.string(4))
+    }
   }
 
   /// The sources of every version of a draft, by version id, each version's oldest first.
