@@ -23,7 +23,7 @@
 //   inkling-bench        every benchmark, one subcommand each, run by scripts/bench*
 //
 // C libraries come from Debian through system-library targets (see scripts/setup): CSQLite,
-// CZstd, CCrypto, CZlib, CUtf8proc, CPNG, CFreeType, CHarfBuzz, CFontconfig; and PNGBridge, a C shim for
+// CZstd, CCrypto, CZlib, CUtf8proc, CPNG, CFreeType, CHarfBuzz, CFontconfig, CCairo; and PNGBridge, a C shim for
 // libpng's error handling.
 import PackageDescription
 
@@ -63,6 +63,10 @@ let package = Package(
     .systemLibrary(
       name: "CFontconfig", path: "Sources/C/CFontconfig", pkgConfig: "fontconfig",
       providers: [.apt(["libfontconfig-dev"])]),
+    // SVG and PDF renders and the PDF contact sheet: cairo writes PDF from path calls, its
+    // fonts embedded through FreeType.
+    .systemLibrary(
+      name: "CCairo", path: "Sources/C/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     // libpng reports errors with longjmp, which Swift cannot survive; this C shim catches them.
     .target(name: "PNGBridge", dependencies: ["CPNG"], path: "Sources/C/PNGBridge"),
     .systemLibrary(
@@ -94,7 +98,7 @@ let package = Package(
     // Drawings to RGBA pixels over a background, PNG encoding, and text in every script.
     .target(
       name: "InklingRendering",
-      dependencies: ["InklingFormats", "PNGBridge", "CFreeType", "CHarfBuzz", "CFontconfig"]),
+      dependencies: ["InklingFormats", "PNGBridge", "CFreeType", "CHarfBuzz", "CFontconfig", "CCairo"]),
     // The SQLite archive: connection, statements, migrations, hashing, compression, blobs, name folding.
     .target(
       name: "InklingStore", dependencies: ["InklingFormats", "CSQLite", "CZstd", "CCrypto", "CUtf8proc"],
@@ -163,7 +167,9 @@ let package = Package(
         "InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering",
         "InklingTestSupport",
       ]),
-    .testTarget(name: "CommandLineTests", dependencies: ["InklingCorpus", "InklingFormats", "InklingTestSupport"]),
+    .testTarget(
+      name: "CommandLineTests",
+      dependencies: ["InklingCorpus", "InklingTestSupport", "InklingFormats", "InklingRendering"]),
     .testTarget(
       name: "InklingServerTests",
       dependencies: [

@@ -62,7 +62,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case draftInTrash(name: String)
   /// The draft is not in the trash, so it cannot be taken out of it or purged.
   case draftNotInTrash(name: String)
-  /// The PNG encoder failed.
+  /// The PNG encoder, or cairo writing a PDF, failed.
   case imageEncoding(detail: String)
   /// The video encoder or muxer failed (libavcodec, libavformat or libwebp's message).
   case videoEncoding(detail: String)
@@ -277,7 +277,7 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .draftExists(let name): "a draft named \(Quoted.name(name)) exists"
     case .draftInTrash(let name): "\(Quoted.name(name)) is in the trash"
     case .draftNotInTrash(let name): "\(Quoted.name(name)) is not in the trash"
-    case .imageEncoding(let detail): "the PNG encoder failed: \(detail)"
+    case .imageEncoding(let detail): "the image encoder failed: \(detail)"
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .timelapseStopped(let written): "the time-lapse was stopped after \(written) frames written"
     case .textRendering(let error): "text cannot be drawn: \(error)"

@@ -81,7 +81,7 @@ extension ArchiveError {
       "\(Quoted.name(name)) is in the trash; `inkling-archive undelete` brings it back"
     case .draftNotInTrash(let name):
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
-    case .imageEncoding(let detail): "the PNG could not be encoded: \(Quoted.text(detail))"
+    case .imageEncoding(let detail): "the image could not be encoded: \(Quoted.text(detail))"
     case .videoEncoding(let detail): "the video could not be encoded: \(Quoted.text(detail))"
     case .timelapseStopped(let written):
       written == 0

@@ -1,5 +1,6 @@
 // The libraries the renderer links, with the versions they report (see LinkedLibrary).
 
+import CCairo
 import CFontconfig
 import CFreeType
 import CHarfBuzz
@@ -7,13 +8,15 @@ import InklingFormats
 import PNGBridge
 
 extension LinkedLibrary {
-  /// libpng (PNG in and out), FreeType (glyphs), HarfBuzz (shaping), fontconfig (finding fonts).
+  /// libpng (PNG in and out), FreeType (glyphs), HarfBuzz (shaping), fontconfig (finding fonts),
+  /// cairo (PDF).
   public static var rendering: [LinkedLibrary] {
     [
       LinkedLibrary("libpng", String(cString: inkling_png_version())),
       LinkedLibrary("FreeType", freeTypeVersion()),
       LinkedLibrary("HarfBuzz", String(cString: hb_version_string())),
       LinkedLibrary("fontconfig", fontconfigVersion()),
+      LinkedLibrary("cairo", String(cString: cairo_version_string())),
     ]
   }
 

@@ -131,6 +131,8 @@ struct Router: Sendable {
           id, target, request, pool: pool, store: ThumbnailStore(writer: writer, memory: memory, hot: hot),
           keys: pool.thumbnailKeys)
       case "render.png": return try VersionFiles.render(id, target, request, pool: pool)
+      case "render.svg": return try VersionFiles.render(id, target, request, pool: pool, format: .svg)
+      case "render.pdf": return try VersionFiles.render(id, target, request, pool: pool, format: .pdf)
       case "changes.png": return try VersionFiles.changes(id, target, request, pool: pool)
       case "file": return try VersionFiles.file(id, target, request, pool: pool, limit: fileBytes)
       default: break

@@ -11,6 +11,7 @@
 //   inkling-bench render      cold 256-px thumbnails of generated pages, on one core
 //   inkling-bench import      an import through the library, with or without the drawing index
 //   inkling-bench bigdraft    one draft file of 200,000 strokes, for the time-lapse benchmark
+//   inkling-bench vectors     SVG bytes per stroke over the corpus; a large draft's PDF vs its PNG
 
 import Foundation
 
@@ -29,7 +30,7 @@ enum EntryPoint {
   static let benchmarks: [Benchmark] = [
     SearchBench.benchmark, RestoreBench.benchmark, ThumbnailBench.benchmark, ZstdBench.benchmark,
     BlobsBench.benchmark, DrawingBench.benchmark, RenderBench.benchmark, ImportBench.benchmark, BigDraftBench.benchmark,
-    ManySavesBench.benchmark,
+    ManySavesBench.benchmark, VectorBench.benchmark,
   ]
 
   static func main() {

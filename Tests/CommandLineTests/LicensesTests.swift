@@ -15,6 +15,7 @@ import Testing
     "avutil": ["libavutil"], "webpmux": ["libwebpmux"], "libwebpmux": ["libwebpmux"], "webp": ["libwebp"],
     "crypto": ["OpenSSL libcrypto"], "avformat": ["libavformat"], "freetype": ["FreeType"],
     "microhttpd": ["libmicrohttpd"], "png16": ["libpng"], "z": ["zlib"], "zstd": ["zstd"],
+    "cairo": ["cairo", "pixman"],
   ]
 
   /// The pkg-config and linked library names in Package.swift.

@@ -43,11 +43,11 @@ import Testing
     #expect(try rows() == 1)
     let second = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256)
     #expect(second.cached)
-    #expect(second.picture.png == first.picture.png)
+    #expect(second.picture.bytes == first.picture.bytes)
     #expect(try rows() == 1)
 
     // The pixels: the requested size, the background in the corner, ink somewhere.
-    let image = try PNG.decode(first.picture.png)
+    let image = try PNG.decode(first.picture.bytes)
     #expect(image.width == 256 && image.height == 256)
     let corner = image.pixel(x: 0, y: 0)
     #expect(corner.r == 255 && corner.g == 242 && corner.b == 204 && corner.a == 255)
@@ -92,7 +92,7 @@ import Testing
     #expect(try !archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256).cached)
     let white = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(2), size: 256)
     #expect(!white.cached)
-    #expect(try PNG.decode(white.picture.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
+    #expect(try PNG.decode(white.picture.bytes).pixel(x: 255, y: 255) == (255, 255, 255, 255))
     // Another size: a miss.
     #expect(try !archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 128).cached)
     #expect(try rows() == 4)
@@ -188,7 +188,7 @@ import Testing
   @Test func anUndecodableDrawingGivesItsBackgroundWithAMarker() throws {
     let first = try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128)
     #expect(!first.cached)
-    let image = try PNG.decode(first.picture.png)
+    let image = try PNG.decode(first.picture.bytes)
     #expect(image.pixel(x: 0, y: 0) == (0, 128, 0, 255))
     #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
     #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)
@@ -196,7 +196,7 @@ import Testing
     // Its share image is the placeholder too, saying why.
     let shared = try archive.renderPicture(draft: "Opaque", scale: 1)
     #expect(shared.unreadable != nil)
-    #expect(try PNG.decode(shared.png).pixel(x: 0, y: 0) == (0, 128, 0, 255))
+    #expect(try PNG.decode(shared.bytes).pixel(x: 0, y: 0) == (0, 128, 0, 255))
   }
 
   @Test func aDrawingThatIsNotIndexedYetGetsTheSameKey() throws {

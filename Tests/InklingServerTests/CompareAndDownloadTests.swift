@@ -189,3 +189,32 @@ import Testing
     #expect(refused.text.contains("more than this server puts in one zip file"))
   }
 }
+
+/// The version page offers the share image as PNG, SVG and PDF; each address answers with its
+/// format, named after the version's file, and a second request for it is answered from the
+/// tag alone.
+@Suite struct PictureDownloadTests {
+  @Test func theVersionPageOffersThePictureAsPNGSVGAndPDF() throws {
+    let served = try ServedArchive()
+    let (draft, versions) = try CompareAndDownloadTests.twoSaves(served, name: "Quay")
+    let page = try served.get("/draft?id=\(draft)&version=2")
+    for (format, type, start) in [
+      ("png", "image/png", [0x89, 0x50, 0x4E, 0x47]), ("svg", "image/svg+xml", Array("<?xml".utf8)),
+      ("pdf", "application/pdf", Array("%PDF-".utf8)),
+    ] as [(String, String, [UInt8])] {
+      let address = "/versions/\(versions[1])/render.\(format)?scale=2&amp;r="
+      #expect(page.text.contains("href=\"\(address)"), "the page links the \(format)")
+      #expect(page.text.contains("download=\"Quay-2025-10-02T12:00:00Z.\(format)\""))
+      let response = try served.get("/versions/\(versions[1])/render.\(format)?scale=2")
+      #expect(response.status == 200)
+      #expect(response.header("Content-Type") == type)
+      #expect(try response.decodedBody().starts(with: start), "\(format) starts as its format does")
+      let tag = try #require(response.header("ETag"))
+      let again = try served.get(
+        "/versions/\(versions[1])/render.\(format)?scale=2", headers: [("If-None-Match", tag)])
+      #expect(again.status == 304)
+    }
+    let svg = try served.get("/versions/\(versions[1])/render.svg?scale=2").decodedBody()
+    #expect(String(decoding: svg, as: UTF8.self).components(separatedBy: "<g>").count - 1 == 2, "two visible strokes")
+  }
+}

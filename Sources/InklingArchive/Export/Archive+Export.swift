@@ -324,7 +324,7 @@ extension Archive {
     let png: [UInt8]
     do {
       let picture = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing)
-      png = picture.png
+      png = picture.bytes
       // The placeholder, as a thumbnail or a contact sheet shows it: the folder keeps one
       // picture per file.
       if let reason = picture.unreadable { writer.problem(.placeholderPicture, file, reason) }

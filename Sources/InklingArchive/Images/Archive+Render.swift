@@ -9,10 +9,23 @@ import InklingRendering
 import InklingStore
 import Synchronization
 
+/// The file format of a version's share image.
+public enum PictureFormat: String, Sendable, CaseIterable {
+  /// Pixels, as the app shares them.
+  case png
+  /// Vectors: one group per stroke, one path per visible piece of it.
+  case svg
+  /// Vectors on one page the size of the drawing in points.
+  case pdf
+}
+
 /// A picture of one version, as `thumbnail` and `render` make it.
 public struct Picture: Sendable, Equatable {
-  /// The PNG file's bytes.
-  public var png: [UInt8]
+  /// The file's bytes, in `format`.
+  public var bytes: [UInt8]
+  /// What `bytes` are: PNG unless a vector render was asked for.
+  public var format: PictureFormat = .png
+  /// The size in pixels (of the PNG; a vector picture's rasterised at its scale).
   public var width: Int
   public var height: Int
   /// The version drawn.
@@ -37,28 +50,30 @@ extension Archive {
   public func render(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
     throws(ArchiveError) -> [UInt8]
   {
-    try renderPicture(draft: name, version: selector, scale: scale).png
+    try renderPicture(draft: name, version: selector, scale: scale).bytes
   }
 
   /// The share image with the version it shows and the scale it was drawn at: at most
   /// `scale`, less when the image would be larger than the renderer's limit
-  /// (`RenderGeometry.maxDimension` pixels a side).
-  public func renderPicture(draft name: String, version selector: VersionSelector = .latest, scale: Double = 2)
-    throws(ArchiveError) -> Picture
-  {
+  /// (`RenderGeometry.maxDimension` pixels a side). As `.svg` or `.pdf`, the same page with
+  /// the strokes as vectors (`VectorPicture`): the PNG's size, its scale, each stroke's
+  /// visible pieces as filled outlines.
+  public func renderPicture(
+    draft name: String, version selector: VersionSelector = .latest, scale: Double = 2, format: PictureFormat = .png
+  ) throws(ArchiveError) -> Picture {
     try PictureSpec.shareImage(scale: scale).check()
     let (row, info, drawing) = try inSnapshot { () throws -> (VersionRow, VersionInfo, [UInt8]) in
       let (row, info) = try VersionLookup(self).version(draft: name, selector)
       return (row, info, try BlobStore(database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes))
     }
-    return try renderPicture(row, info: info, scale: scale, drawing: drawing)
+    return try renderPicture(row, info: info, scale: scale, drawing: drawing, format: format)
   }
 
   /// The share image of the version of `row`, described by `info` in its text chunks;
   /// `drawing` is its drawing's bytes when the caller has read them already.
-  func renderPicture(_ row: VersionRow, info: VersionInfo, scale: Double, drawing bytes: [UInt8]? = nil)
-    throws(ArchiveError) -> Picture
-  {
+  func renderPicture(
+    _ row: VersionRow, info: VersionInfo, scale: Double, drawing bytes: [UInt8]? = nil, format: PictureFormat = .png
+  ) throws(ArchiveError) -> Picture {
     let read: [UInt8]
     if let bytes {
       read = bytes
@@ -73,10 +88,17 @@ extension Archive {
       drawing = nil
       unreadable = undecodable.reason
     }
+    if format != .png {
+      let vector = try pictureRenderer.vector(
+        of: drawing, background: row.background, scale: scale, format: format, title: info.draftName)
+      return Picture(
+        bytes: vector.bytes, format: format, width: vector.width, height: vector.height, version: info,
+        scale: vector.scale, unreadable: unreadable)
+    }
     let picture = try pictureRenderer.picture(
       of: drawing, background: row.background, .shareImage(scale: scale), text: PictureRenderer.text(of: info))
     return Picture(
-      png: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale,
+      bytes: picture.png, width: picture.width, height: picture.height, version: info, scale: picture.scale,
       unreadable: unreadable)
   }
 

@@ -54,7 +54,7 @@ extension Archive {
   public func thumbnail(
     draft name: String, version selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize
   ) throws(ArchiveError) -> [UInt8] {
-    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture.png
+    try cachedOrRenderedThumbnail(draft: name, version: selector, size: size).picture.bytes
   }
 
   /// The thumbnail with the version it shows and whether its drawing decoded.
@@ -101,7 +101,7 @@ extension Archive {
     func picture(of png: [UInt8]) -> Picture? {
       guard let text = PNGText.inserting(PictureRenderer.text(of: info), into: png) else { return nil }
       return Picture(
-        png: text, width: job.size, height: job.size, version: info,
+        bytes: text, width: job.size, height: job.size, version: info,
         unreadable: job.contentHash == nil ? job.problem ?? "the drawing does not decode" : nil)
     }
   }

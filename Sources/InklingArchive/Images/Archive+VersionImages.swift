@@ -102,10 +102,18 @@ extension Archive {
   /// - Throws: `ArchiveError.invalidArgument(.renderScale)` when `scale` is not in 0 < S ≤ 16,
   ///   `.noVersionWithID` when there is no such version, `.unreadableDrawing` when its drawing
   ///   does not decode.
-  public func render(version id: VersionID, scale: Double) throws(ArchiveError) -> [UInt8] {
+  /// As `.svg` or `.pdf`, the same page as vectors (`renderPicture(draft:version:scale:format:)`).
+  public func render(version id: VersionID, scale: Double, format: PictureFormat = .png) throws(ArchiveError)
+    -> [UInt8]
+  {
     let spec = PictureSpec.shareImage(scale: scale)
     try spec.check()
     let row = try VersionLookup(self).row(id: id)
+    if format != .png {
+      return try pictureRenderer.vector(
+        of: try decodedDrawing(row), background: row.background, scale: scale, format: format, title: row.draftName
+      ).bytes
+    }
     return try pictureRenderer.picture(
       of: try decodedDrawing(row), background: row.background, spec, text: PictureRenderer.text(of: row)
     ).png

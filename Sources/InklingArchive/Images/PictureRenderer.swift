@@ -79,6 +79,33 @@ struct PictureRenderer: Sendable {
     }
   }
 
+  /// The share image of `drawing` (the placeholder when it is nil) at `scale` as vectors, SVG
+  /// or PDF (`format`, not `.png`): the PNG's page, size and scale.
+  ///
+  /// - Throws: `ArchiveError.imageEncoding` when cairo fails to write the PDF.
+  func vector(of drawing: Drawing?, background: RGBA, scale: Double, format: PictureFormat, title: String)
+    throws(ArchiveError) -> (bytes: [UInt8], width: Int, height: Int, scale: Double)
+  {
+    let picture: VectorPicture
+    if let drawing {
+      picture = VectorPicture.export(of: drawing, background: background, scale: scale)
+    } else {
+      picture = VectorPicture.placeholder(
+        background: background, side: max(16, Int((256 * scale).rounded())), scale: scale)
+    }
+    let bytes: [UInt8]
+    if format == .pdf {
+      do throws(VectorWriteError) {
+        bytes = try picture.pdf(title: title)
+      } catch {
+        throw .imageEncoding(detail: error.detail)
+      }
+    } else {
+      bytes = picture.svg
+    }
+    return (bytes, max(picture.geometry.width, 1), max(picture.geometry.height, 1), picture.geometry.scale)
+  }
+
   /// `image`, drawn as `spec`, as PNG with the Software text chunk and then `text`.
   /// Thumbnails are encoded fast (`thumbnailCompressionLevel`, unfiltered rows), share images
   /// with libpng's defaults.

@@ -36,4 +36,11 @@ extension VersionFile {
   public func tag(of spec: PictureSpec) -> String {
     PictureRenderer().tag(fileSHA256: sha256, spec)
   }
+
+  /// The entity tag of this version's share image at `scale` in `format`: a vector picture's
+  /// is the PNG's with the format after it, as the same drawing gives a different file.
+  public func tag(ofShareImageAt scale: Double, format: PictureFormat) -> String {
+    let png = tag(of: .shareImage(scale: scale))
+    return format == .png ? png : png + "-" + format.rawValue
+  }
 }

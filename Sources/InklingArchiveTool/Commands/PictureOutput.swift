@@ -25,11 +25,27 @@ struct PictureRequest {
   let output: OutputTarget
   let force: Bool
 
-  init(_ parsed: ParsedArguments, version: Option<Int?>, output: Option<String>) throws {
+  /// `at`, when given, is `--at DATE` (the version newest then); `format` is what the
+  /// command writes: a PNG's name must not say another image format.
+  init(
+    _ parsed: ParsedArguments, version: Option<Int?>, at: Option<String?>? = nil, output: Option<String>,
+    format: PictureFormat = .png
+  ) throws {
     draft = try parsed.value(Common.draft)
-    selector = try parsed.value(version).map(VersionSelector.number) ?? .latest
-    self.output = try Self.pngTarget(parsed, output)
+    if let at, let date = try parsed.value(at) {
+      selector = .at(try DateExpression.parse(date))
+    } else {
+      selector = try parsed.value(version).map(VersionSelector.number) ?? .latest
+    }
+    self.output = format == .png ? try Self.pngTarget(parsed, output) : OutputTarget(argument: try parsed.value(output))
     force = parsed.value(Common.force)
+  }
+
+  /// The picture format `argument`'s extension names, if it names one this tool writes.
+  static func format(named argument: String) -> PictureFormat? {
+    let fileName = argument.split(separator: "/").last.map(String.init) ?? argument
+    guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return nil }
+    return PictureFormat(rawValue: fileName[fileName.index(after: dot)...].lowercased())
   }
 
   /// Extensions of other image formats: a PNG under such a name would open as garbage, or
@@ -53,10 +69,10 @@ struct PictureRequest {
     return OutputTarget(argument: argument)
   }
 
-  /// Writes the picture's PNG (over a file only with --force).
+  /// Writes the picture's file (over a file only with --force).
   func write(_ picture: Picture) throws(ArchiveError) {
-    try output.write(picture.png) { path throws(ArchiveError) in
-      try ImageFile.write(picture.png, to: path, overwrite: force)
+    try output.write(picture.bytes) { path throws(ArchiveError) in
+      try ImageFile.write(picture.bytes, to: path, overwrite: force)
     }
   }
 }

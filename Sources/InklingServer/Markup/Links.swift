@@ -10,7 +10,8 @@
 //   /draft/versions.zip?id=D           every version's original file, in one zip
 //   /trash                             the drafts in the trash (`list --trash`)
 //   /versions/ID/thumbnail.png?size=S  a version's thumbnail (S = 128, 256, 512, 1024)
-//   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3)
+//   /versions/ID/render.png?scale=X    its share image at X pixels per point (1, 2 or 3);
+//   /versions/ID/render.svg, .pdf      the same as vectors
 //   /versions/ID/changes.png?from=ID2  what it changed against version ID2, as a picture
 //   /versions/ID/file                  its original .inkling file, under its original name
 //   /swatches/RRGGBBAA.svg             a colour swatch (CSP forbids inline styles)
@@ -113,9 +114,9 @@ enum Links {
       [("size", String(size)), ("r", String(Renderer.version))] + (trash ? [("trash", "1")] : []))
   }
 
-  static func render(_ id: VersionID, scale: Int, trash: Bool = false) -> URLReference {
+  static func render(_ id: VersionID, scale: Int, trash: Bool = false, format: PictureFormat = .png) -> URLReference {
     url(
-      "/versions/\(id)/render.png",
+      "/versions/\(id)/render.\(format.rawValue)",
       [("scale", String(scale)), ("r", String(Renderer.version))] + (trash ? [("trash", "1")] : []))
   }
 

@@ -95,9 +95,15 @@ enum VersionFiles {
     }
   }
 
-  static func render(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> Routed
-  {
+  static func render(
+    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, format: PictureFormat = .png
+  ) throws -> Routed {
+    let contentType =
+      switch format {
+      case .png: HTTPResponse.png
+      case .svg: "image/svg+xml"
+      case .pdf: "application/pdf"
+      }
     let scale = try integer(target, "scale", fallback: 2)
     guard VersionView.scales.contains(scale) else {
       throw RequestError(400, "scale is 1, 2 or 3 pixels per point, not \(scale)")
@@ -105,13 +111,13 @@ enum VersionFiles {
     let file = try pool.withArchive { try $0.versionFile(id) }
     try requireTrashAsked(file.draftInTrash, target)
     let policy = policy(target, content: file.sha256)
-    let tag = file.tag(of: .shareImage(scale: Double(scale)))
+    let tag = file.tag(ofShareImageAt: Double(scale), format: format)
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
-      return .now(HTTPResponse(contentType: HTTPResponse.png, body: [], cache: policy, tag: tag))
+      return .now(HTTPResponse(contentType: contentType, body: [], cache: policy, tag: tag))
     }
     return .later {
-      let png = try pool.withArchive { try $0.render(version: id, scale: Double(scale)) }
-      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: tag)
+      let bytes = try pool.withArchive { try $0.render(version: id, scale: Double(scale), format: format) }
+      return HTTPResponse(contentType: contentType, body: bytes, cache: policy, tag: tag)
     }
   }
 

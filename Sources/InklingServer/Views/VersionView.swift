@@ -77,6 +77,7 @@ enum VersionView {
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
       <p class="file">\(DraftView.download(entry.id, version))</p>
+      \(drawing.status == .decoded ? pictureLinks(entry.id, version, trash: draft.deleted != nil) : "")
       \(CommandsView.section(draft, number: number, archive: archive))
       <p class="twin"><a href="\(Links.apiVersion(draft.id, number: number))">This page as JSON</a></p>
       """
@@ -97,6 +98,23 @@ enum VersionView {
       let entry = draft.versions[number - 1]
       return (draft, entry, try archive.drawing(of: entry.id))
     }
+  }
+
+  /// The share image to download as PNG, or as vectors (SVG and PDF), each named after the file.
+  static func pictureLinks(_ id: VersionID, _ version: VersionInfo, trash: Bool) -> HTML {
+    let stem =
+      version.fileName.lowercased().hasSuffix(".inkling")
+      ? String(version.fileName.dropLast(".inkling".count)) : version.fileName
+    var links: [HTML] = []
+    for format in PictureFormat.allCases {
+      if !links.isEmpty { links.append(" · ") }
+      links.append(
+        """
+        <a class="picture" href="\(Links.render(id, scale: 2, trash: trash, format: format))" \
+        download="\(attribute: stem + "." + format.rawValue)">\(format.rawValue.uppercased())</a>
+        """)
+    }
+    return "<p class=\"pictures\">The picture: \(links)</p>"
   }
 
   static func facts(_ draft: DraftID, _ entry: TimelineEntry, _ drawing: DrawingSummary) -> HTML {
