@@ -67,6 +67,11 @@ COMMANDS = {
     "stats": ["stats.json"],
     "gc": ["gc.json"],
     "reindex": ["reindex.json"],
+    "tag": ["tag.json"],
+    "untag": ["tag.json"],
+    "tags": ["tags.json"],
+    "star": ["star.json"],
+    "unstar": ["star.json"],
     "serve": ["serve.json", "api-drafts.json", "api-draft.json", "api-version.json", "api-trash.json"],
     "manual": [],
     "completions": [],
@@ -308,6 +313,24 @@ def commands(tool, work, bin_dir):
     tool.json("gc", "gc.json")
     tool.json("reindex", "reindex.json")
     tool.json("reindex", "reindex.json", "--all")
+
+    # Tags and stars, and the drafts, versions and trash that then show them.
+    tool.json("tag", "tag.json", name, "portfolio", "client:Anna")
+    tool.json("tag", "tag.json", "--query", "versions:>=2", "class of 2026")
+    tool.json("untag", "tag.json", name, "portfolio")
+    tool.json("tags", "tags.json")
+    tool.json("tags", "tags.json", "client:")
+    tool.json("star", "star.json", name, "--stars", "4")
+    tool.json("star", "star.json", "--query", "tag:client:", "--stars", "5")
+    tool.json("unstar", "star.json", name)
+    tool.json("star", "star.json", name, "--stars", "3")
+    tool.lines("list", "draft-line.json", "--starred")
+    tool.json("search", "drafts.json", "tag:\"class of 2026\" and stars:>=3")
+    tool.json("show", "show.json", name)
+    tool.json("history", "history.json", name)
+    tool.json("delete", "delete.json", name)
+    tool.json("list", "drafts.json", "--trash")
+    tool.json("undelete", "undelete.json", name)
 
     step("errors under --json and --ndjson, and --json --version")
     for command in COMMANDS:
