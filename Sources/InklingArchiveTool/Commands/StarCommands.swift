@@ -10,7 +10,7 @@ struct StarredDrafts {
   static let drafts = Argument(
     "DRAFT", .draftName, repeating: (), allowsNone: true,
     help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .command(["list", "--paths", "--null"]))
+    completion: .prefixed(["complete-names"]))
   static let query = Option(
     "query", valueName: "QUERY", .text, help: "Every draft that QUERY finds, in the language of `search`.")
 

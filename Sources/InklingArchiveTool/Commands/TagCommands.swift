@@ -10,7 +10,7 @@ struct TagArguments {
   static let draft = Argument(
     "DRAFT", .draftName,
     help: "The draft's name, exactly (as `list` shows it); with --query, the first tag instead.",
-    completion: .command(["list", "--paths", "--null"]))
+    completion: .prefixed(["complete-names"]))
   static let tags = Argument(
     "TAG", .text, repeating: (), allowsNone: true, help: "A tag: any one line of text, e.g. portfolio or client:anna.")
   static let query = Option(
