@@ -1,7 +1,7 @@
 // A VectorPicture as SVG text, written here rather than through cairo's SVG surface: cairo
 // writes every coordinate with six decimals and a style attribute per path, several times
 // the size of the same outlines written as below, and a stroke should cost about as much as
-// in the other converters of PencilKit drawings (docs/decisions.md, "SVG written by hand").
+// in the other converters of PencilKit drawings (docs/decisions.md, "SVG written by hand, PDF through cairo").
 //
 // The document: its size in points and its view box in the PNG's pixels; the background as
 // a rectangle (so it stays an object of its own, editable); one `<g>` per stroke holding one

@@ -210,7 +210,7 @@ import Testing
     let old = folder.path("old.sqlite")
     _ = try Archive(path: old).importFiles(at: [folder.path("All")])
     // Schema 12: what this archive was before migration 0013 (and 0015, which dropped 0008's
-    // trigger, 0017, before which drawings were stored in point columns, and 0018).
+    // trigger, 0017, before which drawings were stored in point columns, 0018, 0019 and 0020).
     let db = try Database(path: old, mode: .readWrite)
     try db.registerArchiveFunctions()  // DROP COLUMN parses the triggers again
     let encoder = BlobEncoder()
@@ -224,6 +224,8 @@ import Testing
       """
       ALTER TABLE blob DROP COLUMN streams;
       DROP TABLE version_source; DROP TABLE source; DROP TABLE damaged_version;
+      DROP TABLE draft_tag; DROP TABLE tag; DROP TABLE note; DROP TABLE version_label; DROP TABLE saved_search;
+      DROP INDEX draft_by_stars; ALTER TABLE draft DROP COLUMN stars;
       CREATE TRIGGER version_search_insert AFTER INSERT ON version BEGIN
         UPDATE draft SET first_saved_ms = min(coalesce(first_saved_ms, NEW.saved_ms), NEW.saved_ms),
           first_imported_ms = min(coalesce(first_imported_ms, NEW.imported_ms), NEW.imported_ms),
