@@ -57,26 +57,15 @@ struct StrokeOutliner {
     let color = ClampedColor(piece.ink.color)
     var alpha = color.a * style.alphaScale
     guard alpha > 0 else { return nil }
-    let m = StrokeRasterizer.concat(piece.transform, then: geometry.transform)
-    let radiusScale = abs(m.a * m.d - m.b * m.c).squareRoot()
-    guard radiusScale.isFinite, radiusScale > 0 else { return nil }
-    let stretch = Swift.max((m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    guard !piece.path.points.isEmpty,
+      let sampling = PieceSampling(piece, style: style, transform: geometry.transform)
+    else { return nil }
+    let (m, inverse, radiusScale, stretch) = (
+      sampling.mapping, sampling.inverse, sampling.radiusScale, sampling.stretch
+    )
+    let (meanHalfWidth, spacing, minStep) = (sampling.meanHalfWidth, sampling.spacing, sampling.minStep)
     let path = piece.path
-    guard !path.points.isEmpty else { return nil }
     let maxRadius = Double(Swift.max(geometry.width, 1) + Swift.max(geometry.height, 1))
-
-    var meanHalfWidth = 0.0
-    var widest = 0.0
-    for point in path.points {
-      let h = style.metrics.halfWidth(radius: point.width)
-      meanHalfWidth += h
-      widest = Swift.max(widest, h)
-    }
-    meanHalfWidth /= Double(path.points.count)
-    let spacingPixels = Swift.min(Swift.max(0.75 * widest * radiusScale, 2), 4)
-    let spacing = spacingPixels / stretch
-    let minStep = 0.75 * spacingPixels
-    let inverse = StrokeRasterizer.inverseLinear(m)
 
     var polygons: [[Point]] = []
     var opacitySum = 0.0

@@ -90,26 +90,13 @@ struct StrokeRasterizer {
     let color = ClampedColor(piece.ink.color)
     let baseAlpha = color.a * style.alphaScale
     guard baseAlpha > 0 else { return }
-    let m = Self.concat(piece.transform, then: geometry.transform)
-    let det = abs(m.a * m.d - m.b * m.c)
-    let radiusScale = det.squareRoot()
-    guard radiusScale.isFinite, radiusScale > 0 else { return }
-    // The largest stretch of the mapping, so that spacing in stroke space bounds pixel spacing.
-    let stretch = Swift.max(
-      (m.a * m.a + m.b * m.b).squareRoot(), (m.c * m.c + m.d * m.d).squareRoot())
+    guard let sampling = PieceSampling(piece, style: style, transform: geometry.transform) else { return }
+    let (m, inverse, radiusScale, stretch) = (
+      sampling.mapping, sampling.inverse, sampling.radiusScale, sampling.stretch
+    )
+    let (meanHalfWidth, spacing, minStep) = (sampling.meanHalfWidth, sampling.spacing, sampling.minStep)
     let path = piece.path
     let maxRadius = Double(width + height)
-
-    var meanHalfWidth = 0.0
-    var widest = 0.0
-    for point in path.points {
-      let h = style.metrics.halfWidth(radius: point.width)
-      meanHalfWidth += h
-      widest = Swift.max(widest, h)
-    }
-    meanHalfWidth /= Double(path.points.count)
-    let spacingPixels = Swift.min(Swift.max(0.75 * widest * radiusScale, 2), 4)
-    let spacing = spacingPixels / stretch
 
     minX = Int.max
     minY = Int.max
@@ -118,8 +105,6 @@ struct StrokeRasterizer {
     // Samples closer than `minStep` pixels to the last drawn one (at about the same radius)
     // are held back rather than drawn: they add work but no visible shape. The last one held
     // back is drawn when the chain ends.
-    let minStep = 0.75 * spacingPixels
-    let inverse = Self.inverseLinear(m)
     for range in piece.ranges {
       var previous: Sample?
       var held: Sample?
