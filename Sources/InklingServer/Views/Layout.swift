@@ -6,37 +6,34 @@ import InklingArchive
 
 enum Layout {
   static func page(title: String, search: GridState = GridState(), main: HTML) -> HTML {
-    """
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="referrer" content="no-referrer">
-    <title>\(title) · inkling-archive</title>
-    <link rel="stylesheet" href="\(Links.asset(StaticAssets.style))">
-    <link rel="icon" href="\(Links.asset(StaticAssets.icon))" type="image/svg+xml">
-    <script src="\(Links.asset(StaticAssets.script))" defer></script>
-    </head>
-    <body>
-    <header class="bar">
-    <a class="home" href="\(Links.grid(GridState()))">Drafts</a>
-    \(searchForm(search))
-    <a class="trash-link" href="\(Links.trash)">Trash</a>
-    </header>
-    <main>
-    \(main)
-    </main>
-    </body>
-    </html>
+    document(
+      title: title,
+      head: """
+        <link rel="stylesheet" href="\(Links.asset(StaticAssets.style))">
+        <link rel="icon" href="\(Links.asset(StaticAssets.icon))" type="image/svg+xml">
+        <script src="\(Links.asset(StaticAssets.script))" defer></script>
 
-    """
+        """,
+      bar: """
+        <header class="bar">
+        <a class="home" href="\(Links.grid(GridState()))">Drafts</a>
+        \(searchForm(search))
+        <a class="trash-link" href="\(Links.trash)">Trash</a>
+        </header>
+
+        """,
+      main: main)
   }
 
   /// A page for an answer given before the request's token is known to be good (a 401, a
   /// target that does not read): none of the bar's links, stylesheet or script would be let in
   /// without it, so it has none; only what was wrong.
   static func standalone(title: String, main: HTML) -> HTML {
+    document(title: title, head: "", bar: "", main: main)
+  }
+
+  /// What both shapes of page share; `head` and `bar` end with a line break when not empty.
+  private static func document(title: String, head: HTML, bar: HTML, main: HTML) -> HTML {
     """
     <!doctype html>
     <html lang="en">
@@ -45,9 +42,9 @@ enum Layout {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="referrer" content="no-referrer">
     <title>\(title) · inkling-archive</title>
-    </head>
+    \(head)</head>
     <body>
-    <main>
+    \(bar)<main>
     \(main)
     </main>
     </body>
