@@ -93,6 +93,9 @@ let package = Package(
       ]),
 
     // MARK: - The library, layer by layer
+    // How many terminal columns text takes: for the argument parser's help and the tables alike,
+    // so the parser needs nothing of the drawing formats.
+    .target(name: "InklingTextWidth"),
     // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
     .target(name: "InklingFormats", dependencies: ["CZlib", "CUtf8proc"]),
     // Drawings to RGBA pixels over a background, PNG encoding, and text in every script.
@@ -114,11 +117,11 @@ let package = Package(
     // A small declarative argument parser: command tree, options, generated help, man page,
     // completions and usage errors.
     .target(
-      name: "InklingCommandLine", dependencies: ["InklingFormats"], path: "Sources/InklingCommandLine",
+      name: "InklingCommandLine", dependencies: ["InklingTextWidth"], path: "Sources/InklingCommandLine",
       exclude: ["README.md"]),
     // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes and their
     // writer, text tables, the terminal and its progress line; for the CLI and the web pages alike.
-    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingFormats"]),
+    .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingFormats", "InklingTextWidth"]),
     // The web pages and JSON API of `serve`: HTTP over libmicrohttpd, routing, escaping, views.
     .target(
       name: "InklingServer",
@@ -160,7 +163,8 @@ let package = Package(
       dependencies: ["InklingStore", "InklingFormats", "CSQLite", "InklingCorpus", "InklingTestSupport"]),
     .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine", "InklingTestSupport"]),
     .testTarget(
-      name: "InklingPresentationTests", dependencies: ["InklingPresentation", "InklingFormats", "InklingTestSupport"]),
+      name: "InklingPresentationTests",
+      dependencies: ["InklingPresentation", "InklingFormats", "InklingTextWidth", "InklingTestSupport"]),
     .testTarget(
       name: "InklingArchiveTests",
       dependencies: [

@@ -27,7 +27,7 @@
 // Every section uses the same label column: as wide as the widest label, at most 24; a longer
 // label puts its help on the next line.
 
-import InklingFormats
+import InklingTextWidth
 
 package enum HelpGenerator {
   static let screenWidth = 80

@@ -1,6 +1,6 @@
 // Word wrapping by display columns, for help text.
 
-import InklingFormats
+import InklingTextWidth
 
 package enum TextWrapping {
   /// Breaks `text` into lines of at most `width` columns at spaces; existing line breaks are

@@ -4,6 +4,7 @@
 // stay clean and byte-for-byte stable.
 
 import InklingFormats
+import InklingTextWidth
 
 #if canImport(Glibc)
   import Glibc

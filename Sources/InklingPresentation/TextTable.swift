@@ -11,6 +11,7 @@
 // emoji and CJK take two. Lines carry no trailing spaces.
 
 import InklingFormats
+import InklingTextWidth
 
 package struct TextTable: Sendable {
   package enum Alignment: Sendable { case left, right }

@@ -1,4 +1,4 @@
-import InklingFormats
+import InklingTextWidth
 import Testing
 
 @Suite struct DisplayWidthTests {
