@@ -164,7 +164,9 @@ let package = Package(
     .testTarget(name: "InklingCommandLineTests", dependencies: ["InklingCommandLine", "InklingTestSupport"]),
     .testTarget(
       name: "InklingPresentationTests",
-      dependencies: ["InklingPresentation", "InklingFormats", "InklingTextWidth", "InklingTestSupport"]),
+      dependencies: [
+        "InklingPresentation", "InklingFormats", "InklingTextWidth", "InklingCorpus", "InklingTestSupport",
+      ]),
     .testTarget(
       name: "InklingArchiveTests",
       dependencies: [

@@ -53,14 +53,24 @@ package enum Format {
     return String(repeating: "★", count: min(stars, 5))
   }
 
-  /// A colour as `#rrggbb` (clamped) and, when not opaque, its alpha.
+  /// `2025-10-05 14:03`: local time to the minute, where a date is one of many (the web's
+  /// cards and tables); the same clock as `date`.
+  package static func minute(_ date: Date) -> String {
+    LocalTime(nil).civil(at: Int64(ISO8601UTC.parts(date).seconds)).text(seconds: false)
+  }
+
+  /// A colour as `#rrggbb` (clamped) and, when not opaque, its alpha: `#1a1a1f (alpha 0.50)`.
   package static func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> String {
-    func hex(_ v: Double) -> String {
-      let text = String(Int((min(max(v, 0), 1) * 255).rounded()), radix: 16)
-      return text.count < 2 ? "0" + text : text
-    }
-    let base = "#" + hex(r) + hex(g) + hex(b)
-    return a < 1 ? base + " a=" + decimal(a, digits: 2) : base
+    let base = "#" + hexByte(r) + hexByte(g) + hexByte(b)
+    return a < 1 ? base + " (alpha " + decimal(a, digits: 2) + ")" : base
+  }
+
+  /// A colour component in 0…1 as two hex digits, clamped. NaN, which an archive from
+  /// elsewhere can hold, is 0: a colour is shown, never a reason to stop.
+  package static func hexByte(_ component: Double) -> String {
+    let byte = Int((min(max(component.isNaN ? 0 : component, 0), 1) * 255).rounded())
+    let digits = String(byte, radix: 16)
+    return byte < 16 ? "0" + digits : digits
   }
 
   package static func color(_ color: RGBA) -> String {

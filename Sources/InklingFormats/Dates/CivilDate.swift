@@ -127,12 +127,19 @@ package struct CivilDateTime: Hashable, Sendable {
   package func text(seconds: Bool = false, separator: Character = " ") -> String {
     var out: [UInt8] = []
     out.reserveCapacity(19)
+    // Digit by digit: a web page shows a date per card, and a String per number cost more than
+    // the rest of a card.
     func append(_ value: Int, width: Int) {
-      let digits = String(value)
-      if value >= 0 {
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(0, width - digits.utf8.count)))
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      guard value >= 0, value < divisor * 10 else {  // a year before 0 or after 9999: as it is
+        out.append(contentsOf: String(value).utf8)
+        return
       }
-      out.append(contentsOf: digits.utf8)
+      while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
     }
     append(date.year, width: 4)
     out.append(UInt8(ascii: "-"))

@@ -31,6 +31,7 @@
 // the token by following links alone.
 
 import InklingArchive
+import InklingPresentation
 import InklingRendering
 
 /// A URL of this server, its components already percent-encoded; made only by `Links`.
@@ -132,7 +133,7 @@ enum Links {
 
   /// A swatch of an RGBA colour with components in 0…1.
   static func swatch(red: Double, green: Double, blue: Double, alpha: Double) -> URLReference {
-    url("/swatches/" + [red, green, blue, alpha].map(hexByte).joined() + ".svg", [])
+    url("/swatches/" + [red, green, blue, alpha].map(Format.hexByte).joined() + ".svg", [])
   }
 
   static func asset(_ asset: StaticAssets.Asset) -> URLReference {
@@ -162,11 +163,5 @@ enum Links {
     }
     if let after = state.after { parameters.append(("after", after)) }
     return parameters
-  }
-
-  private static func hexByte(_ component: Double) -> String {
-    let value = Int((min(max(component.isFinite ? component : 0, 0), 1) * 255).rounded())
-    let digits = String(value, radix: 16)
-    return digits.count == 1 ? "0" + digits : digits
   }
 }

@@ -90,7 +90,7 @@ enum CompareView {
     if parts.isEmpty { parts.append("No strokes changed") }
     if let (from, to) = diff.backgroundChange {
       parts.append(
-        "background \(DraftView.swatch(from)) \(Formatting.color(red: from.red, green: from.green, blue: from.blue, alpha: from.alpha)) → \(DraftView.swatch(to)) \(Formatting.color(red: to.red, green: to.green, blue: to.blue, alpha: to.alpha))"
+        "background \(DraftView.swatch(from)) \(Format.color(from)) → \(DraftView.swatch(to)) \(Format.color(to))"
       )
     }
     return HTML(joining: parts.enumerated().map { $0.offset == 0 ? $0.element : ", \($0.element)" })

@@ -87,7 +87,7 @@ enum DraftView {
       <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a></h2>
       <p class="saved">Saved \(Formatting.time(version.saved))\(savedFrom)</p>
       <p class="changes">\(changes(entry.changes, strokes: version.strokeCount, first: number == 1))</p>
-      <p class="background">\(swatch(version.background)) Background \(Formatting.color(red: version.background.red, green: version.background.green, blue: version.background.blue, alpha: version.background.alpha))</p>
+      <p class="background">\(swatch(version.background)) Background \(Format.color(version.background))</p>
       \(same)
       \(compare)
       <p class="file">\(download(entry.id, version))</p>

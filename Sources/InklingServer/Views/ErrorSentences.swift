@@ -55,7 +55,7 @@ extension RequestError {
     case .noVersionSavedBy(let draft, _, let firstSaved):
       self.init(
         404,
-        "\u{201C}\(isolated(draft))\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved))."
+        "\u{201C}\(isolated(draft))\u{201D} has no version saved by then; its first was saved \(Format.minute(firstSaved))."
       )
     case .noMatchingDrafts: self.init(404, "No drafts match.")
     case .notIndexed(let draft):

@@ -126,7 +126,7 @@ enum VersionView {
       ("File", "\(name: version.fileName), \(Format.bytes(version.fileSize))"),
       (
         "Background",
-        "\(DraftView.swatch(background)) \(Formatting.color(red: background.red, green: background.green, blue: background.blue, alpha: background.alpha))"
+        "\(DraftView.swatch(background)) \(Format.color(background))"
       ),
       ("Changes", DraftView.changes(entry.changes, strokes: version.strokeCount, first: version.number == 1)),
     ]
