@@ -118,7 +118,8 @@ let package = Package(
     // completions and usage errors.
     .target(
       name: "InklingCommandLine", dependencies: ["InklingTextWidth"], path: "Sources/InklingCommandLine",
-      exclude: ["README.md"]),
+      // The completion scripts' fixed text, embedded so the tool writes them from any directory.
+      exclude: ["README.md"], resources: [.embedInCode("Completions")]),
     // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes and their
     // writer, text tables, the terminal and its progress line; for the CLI and the web pages alike.
     .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingFormats", "InklingTextWidth"]),

@@ -16,12 +16,13 @@ public struct VectorWriteError: Error, Equatable, Sendable {
 }
 
 extension VectorPicture {
-  /// The picture as a one-page PDF document.
+  /// The picture as a one-page PDF document; `created` is its creation date
+  /// (`2025-10-05T14:03:12Z`), without which cairo writes the time it is made.
   ///
   /// - Throws: `VectorWriteError` when cairo fails (out of memory, a page too large).
-  public func pdf(title: String? = nil) throws(VectorWriteError) -> [UInt8] {
+  public func pdf(title: String? = nil, created: String? = nil) throws(VectorWriteError) -> [UInt8] {
     let size = pointSize
-    return try CairoDocument.pdf(title: title, pages: [size]) { context, _ in
+    return try CairoDocument.pdf(title: title, created: created, pages: [size]) { context, _ in
       draw(into: context)
     }
   }
@@ -78,10 +79,13 @@ extension VectorPicture {
 /// A cairo PDF document written to memory, page by page.
 enum CairoDocument {
   /// A PDF of `pages` (each its size in points), each drawn by `draw` with the page's index.
+  /// Given `created` (ISO 8601, as cairo reads it), the document is the same bytes each time
+  /// it is made; without it, cairo dates it now.
   ///
   /// - Throws: `VectorWriteError` when cairo reports a failure.
   static func pdf(
-    title: String?, pages: [(width: Double, height: Double)], draw: (OpaquePointer, Int) throws -> Void
+    title: String?, created: String? = nil, pages: [(width: Double, height: Double)],
+    draw: (OpaquePointer, Int) throws -> Void
   ) throws(VectorWriteError) -> [UInt8] {
     try write(
       pages: pages,
@@ -89,6 +93,7 @@ enum CairoDocument {
         let surface = cairo_pdf_surface_create_for_stream(write, closure, width, height)
         if let title { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title) }
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "inkling-archive")
+        if let created { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, created) }
         return surface
       }, draw: draw)
   }

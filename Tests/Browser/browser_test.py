@@ -9,7 +9,8 @@ the search box and sees the grid change to the query's drafts (and a syntax erro
 message); opens a draft and sees one timeline entry per version; plays the draft's time-lapse
 to its end and seeks to a save from the keyboard on the scrubber of its saves; downloads a version and compares
 its bytes with the imported file; opens a version large; sees a draft whose drawing does not
-decode say why it has no time-lapse; checks that the browser reported no error (a
+decode say why it has no time-lapse; follows a version's SVG and PDF links (their types, qpdf
+--check, and the SVG drawn by Chromium at the PNG's size within 30 dB of it); checks that the browser reported no error (a
 Content-Security-Policy violation would be one); and then visits a server on another port of
 127.0.0.1 (as another account could run): nothing it receives from the browser (cookies, a
 Referer, the path), replayed to `serve`, is let in. Before that, a draft saved 200 times gets
@@ -26,8 +27,10 @@ import argparse
 import base64
 import http.server
 import json
+import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -263,6 +266,85 @@ def audit(driver, axe, pages, artifacts):
     return problems
 
 
+def rasterized(driver, picture, kind, width, height):
+    """The RGBA pixels Chromium draws PICTURE (bytes of image type KIND) into at WIDTH × HEIGHT,
+    on a blank page (a served page's Content-Security-Policy refuses data: images)."""
+    result = driver.execute_async_script("""
+      const [source, type, width, height, done] = arguments;
+      const image = new Image();
+      image.onload = () => {
+        const canvas = document.createElement("canvas");
+        canvas.width = width;
+        canvas.height = height;
+        const context = canvas.getContext("2d");
+        context.drawImage(image, 0, 0, width, height);
+        const data = context.getImageData(0, 0, width, height).data;
+        let text = "";
+        for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
+        done(btoa(text));
+      };
+      image.onerror = () => done(null);
+      image.src = "data:" + type + ";base64," + source;
+    """, base64.b64encode(picture).decode(), kind, width, height)
+    check(result is not None, f"Chromium did not draw the {kind}")
+    return base64.b64decode(result)
+
+
+def psnr(a, b):
+    """The peak signal-to-noise ratio of RGBA pixels B against A over their colour channels, in
+    dB, as the rsvg-convert test measures it (VectorRenderTests)."""
+    check(len(a) == len(b), f"{len(a)} and {len(b)} bytes of pixels")
+    total = sum((a[i] - b[i]) ** 2 for i in range(len(a)) if i % 4 != 3)
+    mse = total / (len(a) // 4 * 3)
+    return 99 if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def vector_downloads(driver, downloads, work):
+    """On the version page open in DRIVER: the picture's PNG, SVG and PDF links, each named
+    after the file, answered with its type, downloaded as served; the PDF passes qpdf, and
+    Chromium draws the SVG at the PNG's size as the PNG (≥ 30 dB: the device drawing is pen)."""
+    links = {a.text: a for a in driver.find_elements(By.CSS_SELECTOR, "a.picture")}
+    check(sorted(links) == ["PDF", "PNG", "SVG"], f"the picture links are {sorted(links)}")
+    stem = f"{DEVICE}-2025-11-28T10:00:00Z"
+    served = {}
+    for kind, content_type in (("PNG", "image/png"), ("SVG", "image/svg+xml"), ("PDF", "application/pdf")):
+        name = links[kind].get_attribute("download")
+        check(name == f"{stem}.{kind.lower()}", f"the {kind} link downloads as {name!r}")
+        with urllib.request.urlopen(links[kind].get_attribute("href")) as response:
+            got = response.headers.get_content_type()
+            served[kind] = response.read()
+        check(got == content_type, f"the {kind} link answers {got}")
+    check(served["SVG"].startswith(b"<?xml") and b"<svg" in served["SVG"], "the SVG link's answer is not SVG")
+    check(served["PDF"].startswith(b"%PDF-"), "the PDF link's answer is not a PDF")
+    pdf = os.path.join(work, "served.pdf")
+    with open(pdf, "wb") as f:
+        f.write(served["PDF"])
+    qpdf = subprocess.run(["qpdf", "--check", pdf], capture_output=True, text=True)
+    check(qpdf.returncode == 0, "qpdf --check of the served PDF: " + qpdf.stdout + qpdf.stderr)
+    # Followed as a person follows them: the browser saves what was served, under the name
+    # (with the colons a file name cannot have on every system made "_", as Chromium does).
+    for kind in ("SVG", "PDF"):
+        before = set(os.listdir(downloads))
+        click(driver, links[kind])
+        def saved(_):
+            new = [f for f in set(os.listdir(downloads)) - before if not f.endswith(".crdownload")]
+            return new if new and not any(f.endswith(".crdownload") for f in os.listdir(downloads)) else None
+        new = wait(driver, saved, f"following the {kind} link saved nothing")
+        expected = f"{stem}.{kind.lower()}".replace(":", "_")
+        check(new == [expected], f"following the {kind} link saved {new}, not {expected!r}")
+        with open(os.path.join(downloads, expected), "rb") as f:
+            check(f.read() == served[kind], f"the {kind} saved differs from the one served")
+    width, height = struct.unpack(">II", served["PNG"][16:24])
+    page = driver.current_url
+    driver.get("about:blank")
+    fidelity = psnr(rasterized(driver, served["PNG"], "image/png", width, height),
+                    rasterized(driver, served["SVG"], "image/svg+xml", width, height))
+    driver.get(page)
+    check(fidelity >= 30, f"Chromium draws the SVG at {fidelity:.1f} dB from the PNG (at least 30)")
+    return (f"version page: PNG, SVG and PDF links named after the file, of their types; the PDF passes qpdf; "
+            f"Chromium draws the SVG at {width} × {height} px {fidelity:.1f} dB from the PNG")
+
+
 def card_names(driver):
     return driver.execute_script(
         "return Array.from(document.querySelectorAll('#grid .card .name')).map(e => e.textContent)")
@@ -487,6 +569,7 @@ def main():
         check(max(box) >= MINIMUM_SIDE - 1, f"a device drawing's large view is {box[0]:.0f} × {box[1]:.0f} px")
         driver.save_screenshot(os.path.join(args.artifacts, "device-version.png"))
         passed.append(f"device drawing's large view: {box[0]:.0f} × {box[1]:.0f} px")
+        passed.append(vector_downloads(driver, downloads, work))
 
         # The trash: the deleted draft, when it went, and its page says it is in the trash.
         driver.get(url)

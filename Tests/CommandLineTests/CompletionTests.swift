@@ -55,6 +55,29 @@ import Testing
     #expect(try complete(["inkling-archive", "completions", "z"]) == ["zsh"])
   }
 
+  /// The bash script is shell code like any other: `shellcheck -S warning` finds nothing in
+  /// it (SC2207 aside: `COMPREPLY=($(compgen -W …))` over our own fixed words is the usual
+  /// completion idiom). Its `--archive ~/FILE` still reaches the program as the home folder's.
+  @Test func shellcheckFindsNothingInTheBashScript() throws {
+    let script = try runner.run(["completions", "bash"])
+    #expect(script.status == 0)
+    try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
+    let shellcheck = "/usr/bin/shellcheck"
+    try #require(FileManager.default.isExecutableFile(atPath: shellcheck), "scripts/setup test installs shellcheck")
+    let lint = try ChildProcess.run([shellcheck, "-S", "warning", "-e", "SC2207", "-s", "bash", folder + "/c.bash"])
+    #expect(lint.status == 0 && lint.stdout.isEmpty, "\(lint.stdout)\(lint.stderr)")
+
+    let path = BinaryRunner.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let tilde = try ChildProcess.run(
+      [
+        "/usr/bin/env", "bash", "-c",
+        "source c.bash; COMP_WORDS=(inkling-archive --archive '~/archive.sqlite' history Ca); COMP_CWORD=4; "
+          + "_inkling_archive; printf '%s\\n' \"${COMPREPLY[@]}\"",
+      ], environment: ["PATH": path, "HOME": folder, "INKLING_ARCHIVE": folder + "/elsewhere.sqlite"],
+      workingDirectory: folder)
+    #expect(tilde.stdout.split(separator: "\n").sorted() == [#"Café\ sketch"#, "Cat"], "\(tilde.stderr)")
+  }
+
   /// The scripts ask the program for the names that start with the word typed (never for
   /// every name), and it answers from the archive's names, case and accents aside, at most
   /// --limit of them, in folded order; the command is not in the command list.

@@ -35,29 +35,11 @@ import Testing
     #expect(try runner.run(["--quiet", "import", folder + "/Drafts"]).status == 0)
   }
 
-  func tool(_ name: String) throws -> String {
-    let path = "/usr/bin/" + name
-    try #require(FileManager.default.isExecutableFile(atPath: path), "scripts/setup test installs \(name)")
-    return path
-  }
+  func tool(_ name: String) throws -> String { try RasterComparison.tool(name) }
 
-  func image(_ name: String) throws -> RenderedImage {
-    try PNG.decode(Array(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))))
-  }
+  func image(_ name: String) throws -> RenderedImage { try RasterComparison.image(folder + "/" + name) }
 
-  /// The peak signal-to-noise ratio of `b` against `a` over their colour channels, in dB.
-  func psnr(_ a: RenderedImage, _ b: RenderedImage) -> Double {
-    guard a.width == b.width, a.height == b.height else { return 0 }
-    var sum = 0.0
-    for i in stride(from: 0, to: a.rgba.count, by: 4) {
-      for c in 0..<3 {
-        let d = Double(a.rgba[i + c]) - Double(b.rgba[i + c])
-        sum += d * d
-      }
-    }
-    let mse = sum / Double(a.width * a.height * 3)
-    return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
-  }
+  func psnr(_ a: RenderedImage, _ b: RenderedImage) -> Double { RasterComparison.psnr(a, b) }
 
   /// Renders `draft` as PNG, SVG and PDF, rasterises the vectors at the PNG's size, and
   /// returns the PSNR of each against the PNG.
@@ -139,6 +121,14 @@ import Testing
     let numbers = sizeLine.split(whereSeparator: { $0 == " " || $0 == "x" }).compactMap { Double($0) }
     #expect(numbers.count >= 2)
     #expect(abs(numbers[0] - Double(png.width) / 4) < 0.01 && abs(numbers[1] - Double(png.height) / 4) < 0.01)
+    // Dated when the version was saved, not when it was drawn: a version's PDF is the same
+    // bytes each time (an export again finds it unchanged; a served one keeps its entity tag).
+    let dates = try ChildProcess.run([try tool("pdfinfo"), "-isodates", folder + "/big.pdf"])
+    #expect(dates.stdout.contains("CreationDate:    2025-10-01T12:00:00Z"), "\(dates.stdout)")
+    #expect(try runner.run(["render", "device three-pen-strokes", "--scale", "4", "-o", "again.pdf"]).status == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: folder + "/big.pdf"))
+        == Data(contentsOf: URL(fileURLWithPath: folder + "/again.pdf")))
 
     // --format decides for standard output; a name that says another format is refused.
     let out = try runner.run(["render", "device three-pen-strokes", "-o", "-", "--format", "svg"])

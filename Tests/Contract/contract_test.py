@@ -286,12 +286,13 @@ def commands(tool, work, bin_dir):
     with open(os.path.join(exported, f"{TWIN}-2025-11-27T10:00:00Z.inkling"), "w") as f:
         f.write("not this")
     report = tool.json(
-        "export", "export.json", "--exact", TWIN, "--all-versions", "--png", "--to", exported, status=1)
+        "export", "export.json", "--exact", TWIN, "--all-versions", "--png", "--svg", "--pdf", "--to", exported,
+        status=1)
     check(any(p["kind"] == "exists" for p in report["problems"]), "no problem reported for the file in the way")
     with open(os.path.join(exported, "inkling-export.json")) as f:
         manifest = json.load(f)
     tool.contract.validate("export-manifest.json", manifest, "export", "inkling-export.json")
-    check({f["kind"] for f in manifest["files"]} == {"inkling", "png"}, "the manifest lacks a kind")
+    check({f["kind"] for f in manifest["files"]} == {"inkling", "png", "svg", "pdf"}, "the manifest lacks a kind")
 
     tool.json("thumbnail", "picture.json", name, "--size", "128", "-o", os.path.join(work, "t.png"))
     tool.json("render", "picture.json", name, "-o", os.path.join(work, "r.png"))

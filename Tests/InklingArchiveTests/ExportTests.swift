@@ -419,7 +419,7 @@ import Testing
       "Drafts/Opaque-2025-10-01T10:00:00Z.inkling", inklingFile(drawing: SeededRandom.bytes(200, seed: 3)))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("Drafts")])
-    let options = ExportOptions(allVersions: true, pictures: true, pictureScale: 0.5)
+    let options = ExportOptions(allVersions: true, pictures: [.png], pictureScale: 0.5)
     let report = try archive.export(to: folder.path("out"), options: options)
     #expect(report.isComplete)
     #expect(report.filesWritten == 5 && report.picturesWritten == 5)

@@ -12,7 +12,8 @@
 //               there with the same bytes is left as it is (a re-export writes nothing); one
 //               with other bytes is left alone and reported, unless `overwrite`; otherwise the
 //               bytes are rebuilt, checked against their SHA-256, written to a temporary file
-//               and linked into place (FileOutput). Pictures likewise, beside their files.
+//               and linked into place (FileOutput). Pictures likewise, beside their files
+//               (PNG, SVG, PDF: the same page, named by the same rule, each on its own).
 //   4. manifest inkling-export.json, streamed as files are written (ExportManifest.swift),
 //               then the files of earlier exports into the folder that are still there
 //               (EarlierExport.swift): an earlier file's version keeps its name, and no other
@@ -39,8 +40,9 @@ import InklingStore
 public struct ExportOptions: Sendable {
   /// Every version of each draft, not only the newest.
   public var allVersions = false
-  /// Also the share image of each version, `NAME.png` beside `NAME.inkling`.
-  public var pictures = false
+  /// Also the share image of each version in these formats beside its file: `NAME.png`,
+  /// `NAME.svg`, `NAME.pdf` beside `NAME.inkling`.
+  public var pictures: Set<PictureFormat> = []
   /// Pixels per point of the pictures.
   public var pictureScale = 2.0
   /// Replace files that are in the way with other bytes, instead of leaving them alone.
@@ -53,7 +55,7 @@ public struct ExportOptions: Sendable {
   public var shouldStop: (@Sendable () -> Bool)?
 
   public init(
-    allVersions: Bool = false, pictures: Bool = false, pictureScale: Double = 2, overwrite: Bool = false,
+    allVersions: Bool = false, pictures: Set<PictureFormat> = [], pictureScale: Double = 2, overwrite: Bool = false,
     onProgress: (@Sendable (ExportProgress) -> Void)? = nil, shouldStop: (@Sendable () -> Bool)? = nil
   ) {
     self.allVersions = allVersions
@@ -213,8 +215,9 @@ extension Archive {
     report.versions = try selection.size().versions
   }
 
-  /// Step 2: every version's name (and its picture's), in the order versions were archived.
-  /// A version an earlier export wrote into the folder keeps the name it was given then.
+  /// Step 2: every version's name (and its pictures'), in the order versions were archived.
+  /// A version an earlier export wrote into the folder keeps the name it was given then, and
+  /// so do its pictures.
   private func name(
     _ selection: ExportSelection, naming: FolderNaming, earlier: EarlierFilesInFolder, _ options: ExportOptions,
     _ report: inout ExportReport
@@ -235,15 +238,15 @@ extension Archive {
       } else {
         (name, change) = try Self.fileName(of: row, in: naming)
       }
-      var picture: String?
-      if options.pictures {
-        let wanted = Self.pictureName(for: name)
-        picture =
+      var pictures: [String: String] = [:]
+      for format in PictureFormat.allCases where options.pictures.contains(format) {
+        let wanted = Self.pictureName(for: name, format)
+        pictures[format.rawValue] =
           earlierName != nil && earlier.hasPicture(named: wanted)
           ? wanted
-          : try naming.name(for: wanted, fallback: Self.pictureName(for: Self.fallbackFileName(row)))
+          : try naming.name(for: wanted, fallback: Self.pictureName(for: Self.fallbackFileName(row), format))
       }
-      try selection.setFileName(name, picture: picture, forVersion: row.id)
+      try selection.setFileName(name, pictures: pictures, forVersion: row.id)
       if let change, change != .draftRenamed {
         renamed.append(.init(path: OutputPath.joining(report.folder, name), renamedFrom: row.fileName, change: change))
       }
@@ -267,8 +270,11 @@ extension Archive {
         return false
       }
       let file = try exportFile(item, writer)
-      if file.verified, let pictureName = item.pictureName {
-        try exportPicture(item, named: pictureName, drawing: file.drawing, options, writer)
+      if file.verified {
+        for format in PictureFormat.allCases {
+          guard let pictureName = item.pictureNames[format.rawValue] else { continue }
+          try exportPicture(item, named: pictureName, format, drawing: file.drawing, options, writer)
+        }
       }
       try writer.commitIfDue()
       progress.versionsDone += 1
@@ -307,10 +313,11 @@ extension Archive {
     return (true, bytes.drawing)
   }
 
-  /// One version's share image, beside its file; `drawing` is its drawing's bytes when the
-  /// file's export read them.
+  /// One version's share image in `format`, beside its file; `drawing` is its drawing's
+  /// bytes when the file's export read them.
   private func exportPicture(
-    _ item: ExportItem, named name: String, drawing: [UInt8]?, _ options: ExportOptions, _ writer: ExportWriter
+    _ item: ExportItem, named name: String, _ format: PictureFormat, drawing: [UInt8]?, _ options: ExportOptions,
+    _ writer: ExportWriter
   ) throws {
     let row = item.version
     let info = VersionInfo(
@@ -319,12 +326,12 @@ extension Archive {
       fileName: item.fileName, fileSize: row.fileSize, fileSHA256: hexString(row.fileSHA256),
       background: row.background, drawingSHA256: "", drawingSize: 0, strokeCount: nil, sameDrawingAs: nil)
     var file = ExportWriter.File(
-      draft: row.draftName, version: item.number, savedMilliseconds: row.savedMilliseconds, name: name, kind: .png,
-      size: 0, sha256: [], renamedFrom: nil)
-    let png: [UInt8]
+      draft: row.draftName, version: item.number, savedMilliseconds: row.savedMilliseconds, name: name,
+      kind: ExportWriter.File.Kind(format), size: 0, sha256: [], renamedFrom: nil)
+    let bytes: [UInt8]
     do {
-      let picture = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing)
-      png = picture.bytes
+      let picture = try renderPicture(row, info: info, scale: options.pictureScale, drawing: drawing, format: format)
+      bytes = picture.bytes
       // The placeholder, as a thumbnail or a contact sheet shows it: the folder keeps one
       // picture per file.
       if let reason = picture.unreadable { writer.problem(.placeholderPicture, file, reason) }
@@ -333,19 +340,19 @@ extension Archive {
       writer.problem(.damaged, file, detail)
       return
     }
-    file.size = Int64(png.count)
-    file.sha256 = SHA256.hash(png)
+    file.size = Int64(bytes.count)
+    file.sha256 = SHA256.hash(bytes)
     let existing = ExistingFile.at(writer.path(of: file), expectedSize: file.size)
     guard writer.mayWrite(file, over: existing) else { return }
-    try writer.write(png, file, modificationNanoseconds: row.fileModificationNanoseconds, over: existing)
+    try writer.write(bytes, file, modificationNanoseconds: row.fileModificationNanoseconds, over: existing)
   }
 
   // MARK: - Helpers
 
-  /// `NAME.png` for `NAME.inkling`.
-  static func pictureName(for fileName: String) -> String {
+  /// `NAME.png` (`.svg`, `.pdf`) for `NAME.inkling`.
+  static func pictureName(for fileName: String, _ format: PictureFormat) -> String {
     let stem = fileName.lowercased().hasSuffix(".inkling") ? String(fileName.dropLast(".inkling".count)) : fileName
-    return stem + ".png"
+    return stem + "." + format.rawValue
   }
 
   /// What a damaged version's error says, or nil for an error that is not damage.

@@ -118,7 +118,7 @@ final class EarlierFilesInFolder {
       unclaimed[VersionKey(draft: file.draft, savedMilliseconds: file.savedMilliseconds, sha256: file.sha256)] =
         file.name
     }
-    pictures = Set(files.filter { $0.kind == .png }.map(\.name))
+    pictures = Set(files.filter { $0.kind != .inkling }.map(\.name))
   }
 
   /// The name an earlier export gave this version's file, given out once.

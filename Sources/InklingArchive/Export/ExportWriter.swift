@@ -18,7 +18,18 @@ import Dispatch
 final class ExportWriter {
   /// One file of the export, as the manifest lists it.
   struct File: Sendable {
-    enum Kind: String, Sendable { case inkling, png }
+    /// A draft's file, or a picture of it in one of the `PictureFormat`s (the same names).
+    enum Kind: String, Sendable {
+      case inkling, png, svg, pdf
+
+      init(_ format: PictureFormat) {
+        switch format {
+        case .png: self = .png
+        case .svg: self = .svg
+        case .pdf: self = .pdf
+        }
+      }
+    }
     var draft: String
     var version: Int
     var savedMilliseconds: Int64

@@ -90,7 +90,8 @@ extension Archive {
     }
     if format != .png {
       let vector = try pictureRenderer.vector(
-        of: drawing, background: row.background, scale: scale, format: format, title: info.draftName)
+        of: drawing, background: row.background, scale: scale, format: format, title: info.draftName,
+        savedMilliseconds: row.savedMilliseconds)
       return Picture(
         bytes: vector.bytes, format: format, width: vector.width, height: vector.height, version: info,
         scale: vector.scale, unreadable: unreadable)

@@ -111,7 +111,8 @@ extension Archive {
     let row = try VersionLookup(self).row(id: id)
     if format != .png {
       return try pictureRenderer.vector(
-        of: try decodedDrawing(row), background: row.background, scale: scale, format: format, title: row.draftName
+        of: try decodedDrawing(row), background: row.background, scale: scale, format: format, title: row.draftName,
+        savedMilliseconds: row.savedMilliseconds
       ).bytes
     }
     return try pictureRenderer.picture(

@@ -80,12 +80,16 @@ struct PictureRenderer: Sendable {
   }
 
   /// The share image of `drawing` (the placeholder when it is nil) at `scale` as vectors, SVG
-  /// or PDF (`format`, not `.png`): the PNG's page, size and scale.
+  /// or PDF (`format`, not `.png`): the PNG's page, size and scale. A PDF is dated when its
+  /// version was saved (`savedMilliseconds`), not when it is made: the same version gives the
+  /// same bytes, as its PNG does, so an export again finds its PDF unchanged and a served
+  /// PDF keeps the entity tag it was given.
   ///
   /// - Throws: `ArchiveError.imageEncoding` when cairo fails to write the PDF.
-  func vector(of drawing: Drawing?, background: RGBA, scale: Double, format: PictureFormat, title: String)
-    throws(ArchiveError) -> (bytes: [UInt8], width: Int, height: Int, scale: Double)
-  {
+  func vector(
+    of drawing: Drawing?, background: RGBA, scale: Double, format: PictureFormat, title: String,
+    savedMilliseconds: Int64
+  ) throws(ArchiveError) -> (bytes: [UInt8], width: Int, height: Int, scale: Double) {
     let picture: VectorPicture
     if let drawing {
       picture = VectorPicture.export(of: drawing, background: background, scale: scale)
@@ -96,7 +100,7 @@ struct PictureRenderer: Sendable {
     let bytes: [UInt8]
     if format == .pdf {
       do throws(VectorWriteError) {
-        bytes = try picture.pdf(title: title)
+        bytes = try picture.pdf(title: title, created: Archive.iso8601(milliseconds: savedMilliseconds))
       } catch {
         throw .imageEncoding(detail: error.detail)
       }

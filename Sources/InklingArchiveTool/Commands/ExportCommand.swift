@@ -11,6 +11,13 @@ struct ExportCommand: Command {
   static let png = Flag(
     "png",
     help: "Also write each version's share image beside its file, as NAME.png. " + PicturePlaceholder.help)
+  static let svg = Flag(
+    "svg",
+    help: "Also write it as vectors, NAME.svg: the page of `render -o FILE.svg` (named and listed as the PNG is).")
+  static let pdf = Flag(
+    "pdf",
+    help: "Also write it as a one-page PDF, NAME.pdf: the page of `render -o FILE.pdf` (named and listed as the "
+      + "PNG is).")
 
   static let name = "export"
 
@@ -28,7 +35,9 @@ struct ExportCommand: Command {
       unless --force. inkling-export.json in the folder lists every file of the export \
       (draft, version, saved, file, size, SHA-256), and the files of earlier exports into the \
       folder that are still there: a version exported before keeps its name, and no other \
-      takes it. Importing the folder reads the manifest, so the drafts, save times and file \
+      takes it. --png, --svg and --pdf write the version's share image beside its file, named \
+      after it by the same rules and listed in the manifest (kind png, svg or pdf); vectors \
+      carry no grain, as `render --help` says. Importing the folder reads the manifest, so the drafts, save times and file \
       names come back as they were. From a damaged archive, what verifies is \
       written, what does not is named, and the exit status is 1. Ctrl-C or SIGTERM stops \
       before the next file: the files written are complete and in the manifest, no temporary \
@@ -39,8 +48,11 @@ struct ExportCommand: Command {
         inkling-archive export --to ~/Exported
         inkling-archive export --since 2025-10 --all-versions --to out
         inkling-archive export --query 'ink:marker strokes:>100' --png --to out
+        inkling-archive export --since 2025-09 --svg --pdf --to print
       """,
-    options: DraftFilters.options + [query.spec, to.spec, allVersions.spec, png.spec, Common.force.spec],
+    options: DraftFilters.options + [
+      query.spec, to.spec, allVersions.spec, png.spec, svg.spec, pdf.spec, Common.force.spec,
+    ],
     exclusive: DraftFilters.exclusive)
 
   let filters: DraftFilters
@@ -58,9 +70,10 @@ struct ExportCommand: Command {
     }
     self.filters = filters
     folder = try parsed.value(Self.to)
+    let pictures: [(Flag, PictureFormat)] = [(Self.png, .png), (Self.svg, .svg), (Self.pdf, .pdf)]
     options = ExportOptions(
-      allVersions: parsed.value(Self.allVersions), pictures: parsed.value(Self.png),
-      overwrite: parsed.value(Common.force))
+      allVersions: parsed.value(Self.allVersions),
+      pictures: Set(pictures.filter { parsed.value($0.0) }.map(\.1)), overwrite: parsed.value(Common.force))
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

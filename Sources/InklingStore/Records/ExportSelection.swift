@@ -40,8 +40,9 @@ package struct ExportItem: Sendable {
   package let number: Int
   /// The name it gets in the folder.
   package let fileName: String
-  /// The name of its picture beside it, when the export writes pictures.
-  package let pictureName: String?
+  /// The names of its pictures beside it, by extension (`ExportSelection.pictureExtensions`),
+  /// for the pictures the export writes.
+  package let pictureNames: [String: String]
 }
 
 /// The versions an export writes and the names they get, in temporary tables.
@@ -50,11 +51,16 @@ package final class ExportSelection {
   private let versions = "temp.inkling_export_version"
   private let files = "temp.inkling_export_file"
 
+  /// The picture formats an export can write beside a file, by extension: a column each.
+  package static let pictureExtensions = ["png", "svg", "pdf"]
+  private static let pictureColumns = pictureExtensions.map { "picture_\($0)" }
+
   package init(_ db: Database) throws {
     self.db = db
     for table in [versions, files] { try db.execute("DROP TABLE IF EXISTS \(table)") }
     try db.execute("CREATE TABLE \(versions)(version_id INTEGER PRIMARY KEY)")
-    try db.execute("CREATE TABLE \(files)(version_id INTEGER PRIMARY KEY, file_name TEXT NOT NULL, picture_name TEXT)")
+    let pictures = Self.pictureColumns.map { "\($0) TEXT" }.joined(separator: ", ")
+    try db.execute("CREATE TABLE \(files)(version_id INTEGER PRIMARY KEY, file_name TEXT NOT NULL, \(pictures))")
   }
 
   deinit {
@@ -99,10 +105,16 @@ package final class ExportSelection {
     ).forEach { try body(VersionRecords.row($0)) }
   }
 
-  /// Records the name version `versionID` gets, and its picture's.
-  package func setFileName(_ name: String, picture: String?, forVersion versionID: Int64) throws {
-    try db.statement("INSERT OR REPLACE INTO \(files)(version_id, file_name, picture_name) VALUES (?, ?, ?)")
-      .execute([versionID, name, picture])
+  /// Records the name version `versionID` gets, and its pictures', by extension (one of
+  /// `pictureExtensions`).
+  package func setFileName(_ name: String, pictures: [String: String], forVersion versionID: Int64) throws {
+    precondition(pictures.keys.allSatisfy(Self.pictureExtensions.contains), "a picture format without a column")
+    let columns = Self.pictureColumns.joined(separator: ", ")
+    let places = Array(repeating: ", ?", count: Self.pictureColumns.count).joined()
+    var values: [(any DatabaseValueConvertible)?] = [versionID, name]
+    for ext in Self.pictureExtensions { values.append(pictures[ext]) }
+    try db.statement("INSERT OR REPLACE INTO \(files)(version_id, file_name, \(columns)) VALUES (?, ?\(places))")
+      .execute(values)
   }
 
   /// Calls `body` with each named version, draft by draft, oldest first within a draft, until
@@ -115,7 +127,7 @@ package final class ExportSelection {
     // (CROSS JOIN keeps them the outer loop), so a small export reads no other draft's rows.
     let statement = try db.makeStatement(
       """
-      SELECT \(VersionRecords.columns), f.file_name, f.picture_name, n.number
+      SELECT \(VersionRecords.columns), f.file_name, n.number, \(Self.pictureColumns.map { "f.\($0)" }.joined(separator: ", "))
       FROM (
         SELECT id, row_number() OVER (PARTITION BY draft_id ORDER BY saved_ms, id) AS number FROM main.version
         WHERE draft_id IN (SELECT v.draft_id FROM \(files) AS c CROSS JOIN main.version AS v ON v.id = c.version_id)
@@ -126,9 +138,13 @@ package final class ExportSelection {
       """)
     defer { statement.finish() }
     while let row = try statement.step() {
+      var pictures: [String: String] = [:]
+      for (index, ext) in Self.pictureExtensions.enumerated() {
+        let column = Int32(19 + index)
+        if !row.isNull(column) { pictures[ext] = row.string(column) }
+      }
       let item = ExportItem(
-        version: VersionRecords.row(row), number: row.int(19), fileName: row.string(17),
-        pictureName: row.isNull(18) ? nil : row.string(18))
+        version: VersionRecords.row(row), number: row.int(18), fileName: row.string(17), pictureNames: pictures)
       guard try body(item) else { return }
     }
   }
