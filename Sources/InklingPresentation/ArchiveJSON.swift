@@ -149,10 +149,12 @@ extension ImportSummary {
 }
 
 extension ImportReport {
-  /// The summary of the files, or with merges the totals and each archive merged.
+  /// The summary of the files, or with merges the totals and each archive merged; what export
+  /// folders' manifests gave back, when they had any.
   package var json: JSONValue {
-    guard !merges.isEmpty, case .object(var members) = total.json else { return total.json }
-    members.append(.init("merged", .array(merges.map(\.json))))
+    guard !merges.isEmpty || organising != nil, case .object(var members) = total.json else { return total.json }
+    if let organising { members.append(.init("organising", organising.json)) }
+    if !merges.isEmpty { members.append(.init("merged", .array(merges.map(\.json)))) }
     return .object(members)
   }
 }
@@ -164,9 +166,34 @@ extension MergeSummary {
       "draftsCreated": .int(versions.draftsCreated), "alreadyArchived": .int(versions.alreadyArchived),
       "leftOut": .int(versions.rejected), "drawingsNotIndexed": .int(versions.drawingsNotIndexed),
       "draftsInTrashNotMerged": .int(draftsInTrashNotMerged),
-      "versionsInTrashNotMerged": .int(versionsInTrashNotMerged),
+      "versionsInTrashNotMerged": .int(versionsInTrashNotMerged), "organising": organising.json,
       "bytesRead": .int(Int(versions.bytesRead)), "seconds": .seconds(versions.seconds),
     ]
+  }
+}
+
+extension MergedOrganising {
+  package var json: JSONValue {
+    [
+      "tagsAdded": .int(tagsAdded), "starsSet": .int(starsSet), "notesAdded": .int(notesAdded),
+      "labelsAdded": .int(labelsAdded), "rowsRefused": .int(rowsRefused),
+      "rowsWithoutMergedVersion": .int(rowsWithoutMergedVersion), "conflictCount": .int(conflictCount),
+      "conflicts": .array(conflicts.map(\.json)),
+    ]
+  }
+}
+
+extension OrganisingConflict {
+  package var json: JSONValue {
+    switch self {
+    case .stars(let draft, let ours, let theirs):
+      ["kind": .string("stars"), "draft": .string(draft), "ours": .int(ours), "theirs": .int(theirs)]
+    case .label(let draft, let name, let ours, let theirs):
+      [
+        "kind": .string("label"), "draft": .string(draft), "label": .string(name), "oursVersion": .int(ours),
+        "theirsVersion": .int(theirs),
+      ]
+    }
   }
 }
 

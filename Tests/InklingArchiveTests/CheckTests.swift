@@ -99,6 +99,25 @@ import Testing
       ])
   }
 
+  /// Migration 0019's invariant 1 and 5: a tag and a label whose names are not in NFC (an
+  /// `e` and a combining accent), which no command writes and a search by the name misses.
+  @Test func organisingNamesNotInNFCAreReported() throws {
+    try tamper(
+      """
+      INSERT INTO tag(name) VALUES ('cafe\u{301}');
+      INSERT INTO draft_tag(draft_id, tag_id) SELECT (SELECT id FROM draft WHERE name = 'Cat'), id FROM tag;
+      INSERT INTO version_label(version_id, draft_id, name)
+        SELECT v.id, v.draft_id, 'fine\u{301}' FROM version AS v
+        JOIN draft ON draft.id = v.draft_id WHERE draft.name = 'Cat' ORDER BY v.saved_ms LIMIT 1;
+      """)
+    let report = try check(full: false)
+    #expect(
+      report.problems.map(\.description) == [
+        "tag 'cafe\u{301}': its name is not in NFC, so it is not found as it is written",
+        "label 'fine\u{301}': its name is not in NFC, so it is not found as it is written",
+      ])
+  }
+
   @Test func aDamagedDeltaBaseIsReportedForEveryVersionThatNeedsIt() throws {
     let base = try blobHash(version: 1, of: "Cat")
     let second = try blobHash(version: 2, of: "Cat")

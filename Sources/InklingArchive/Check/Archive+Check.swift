@@ -308,13 +308,21 @@ final class ArchiveCheck {
     step("invariants") { try checkOrganising() }
   }
 
-  /// Invariants 2, 4 and 5 of 0019: every tag is some draft's, and a version's notes and
-  /// labels are filed under that version's draft.
+  /// Invariants 1, 2, 4, 5 and 6 of 0019: every tag is some draft's, a version's notes and
+  /// labels are filed under that version's draft, and names are NFC with their current fold.
   private func checkOrganising() throws {
     let problems = try CheckQueries.organisingProblems(in: database)
     for tag in problems.unusedTags { report("tag \(Self.quotedName(tag))", "no draft has it, so it should be gone") }
     for versionID in problems.otherDraft {
       report(try versionLocation(versionID), "a note or label of it is filed under another draft")
+    }
+    // Invariants 1, 5 and 6: names in NFC, and folds that are this build's.
+    for row in try CheckQueries.organisingNames(in: database) {
+      let location = "\(row.kind) \(Self.quotedName(row.name))"
+      if !row.name.unicodeScalars.elementsEqual(DraftFileName.canonicalName(row.name).unicodeScalars) {
+        report(location, "its name is not in NFC, so it is not found as it is written")
+      }
+      if !row.foldIsCurrent { report(location, "its stored fold is not its name's fold, so searches miss it") }
     }
   }
 

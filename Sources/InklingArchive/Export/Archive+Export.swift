@@ -264,6 +264,9 @@ extension Archive {
     var progress = ExportProgress(versionsDone: 0, versionsTotal: total.versions, bytesDone: 0, bytesTotal: total.bytes)
     var lastProgress = Date.distantPast
     var stopped = false
+    // The versions written, by draft, for what was said about them (ExportedMarks).
+    var drafts: [(id: Int64, name: String)] = []
+    var versions: [Int64: [Int64: ExportedMarks.Version]] = [:]
     try selection.forEachToWrite { item in
       if options.shouldStop?() == true {
         stopped = true
@@ -271,6 +274,10 @@ extension Archive {
       }
       let file = try exportFile(item, writer)
       if file.verified {
+        let row = item.version
+        if versions[row.draftID] == nil { drafts.append((row.draftID, row.draftName)) }
+        versions[row.draftID, default: [:]][row.id] = ExportedMarks.Version(
+          number: item.number, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256)
         for format in PictureFormat.allCases {
           guard let pictureName = item.pictureNames[format.rawValue] else { continue }
           try exportPicture(item, named: pictureName, format, drawing: file.drawing, options, writer)
@@ -285,7 +292,10 @@ extension Archive {
       }
       return true
     }
-    report = try writer.finish()
+    let marks = try drafts.compactMap { draft in
+      try ExportedMarks.entry(draftID: draft.id, name: draft.name, versions: versions[draft.id] ?? [:], in: database)
+    }
+    report = try writer.finish(drafts: marks)
     report.stopped = stopped
     options.onProgress?(progress)
   }

@@ -74,7 +74,7 @@ struct EarlierExport: Sendable {
   }
 
   /// A regular file's bytes, not through a link, at most `largestManifest` of them.
-  private static func readManifest(_ path: String) -> [UInt8]? {
+  static func readManifest(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }

@@ -7,7 +7,10 @@
 //   {"draft":"Plan-B","version":2,"saved":"2025-10-05T14:03:12Z","file":"Plan-B-2025-10-05T14:03:12Z.inkling",
 //    "kind":"inkling","size":1234,"sha256":"…","renamedFrom":null},
 //   …
-//   ]}
+//   ],"drafts":[…]}
+//
+// `drafts`, present when a draft exported has stars, tags, notes or labels, keeps them
+// (ExportedMarks.swift).
 //
 // Invariants:
 //   1. It lists every file of the export that is in the folder with the bytes it lists:
@@ -53,6 +56,13 @@ final class ExportManifest {
   static let opening = #"{"manifest":"inkling-archive export","version":1,"files":["#
   static let closing = "\n]}\n"
 
+  /// The end of a manifest whose drafts have the organising entries `drafts`
+  /// (ExportedMarks.swift), or `closing` when none has any.
+  static func closing(drafts: [String]) -> String {
+    guard !drafts.isEmpty else { return closing }
+    return "\n],\"drafts\":[\n" + drafts.joined(separator: ",\n") + closing
+  }
+
   /// One file's line (without its separator), the same in a folder and in a zip.
   static func entry(
     draft: String, version: Int, savedMilliseconds: Int64, file: String, kind: String, size: Int64, sha256: [UInt8],
@@ -88,8 +98,8 @@ final class ExportManifest {
   ///
   /// - Returns: whether it was written (false: the one there is identical).
   /// - Throws: `ArchiveError.fileSystem`.
-  func finish() throws(ArchiveError) -> Bool {
-    append(Self.closing)
+  func finish(drafts: [String] = []) throws(ArchiveError) -> Bool {
+    append(Self.closing(drafts: drafts))
     try flush()
     defer {
       close(descriptor)

@@ -133,12 +133,13 @@ final class ExportWriter {
   }
 
   /// Commits the last batch and puts the manifest in place.
-  func finish() throws(ArchiveError) -> ExportReport {
+  /// `drafts` are the manifest's entries of what was said about the drafts (ExportedMarks).
+  func finish(drafts: [String] = []) throws(ArchiveError) -> ExportReport {
     try takeInFlight()
     try apply(try batch.commit(), to: pending)
     pending = []
     try listEarlierFiles()
-    report.manifestWritten = try manifest.finish()
+    report.manifestWritten = try manifest.finish(drafts: drafts)
     return report
   }
 

@@ -32,6 +32,11 @@ extension Archive {
       let summary = try importFiles(at: files, options: options)
       report.files = summary
       options.onEvent?(.filesImported(summary))
+      // What an export's manifest says about the drafts it holds, once their files are in.
+      for folder in files where options.shouldStop?() != true {
+        guard let restored = try restoreMarks(fromExportIn: folder) else { continue }
+        report.organising = (report.organising ?? MergedOrganising()).adding(restored)
+      }
     }
     if !archives.isEmpty && options.shouldStop?() != true {
       report.merges = try merge(archivesAt: archives, salvage: salvage, options: options)
@@ -58,6 +63,9 @@ public struct ImportReport: Sendable, Equatable {
   public var files: ImportSummary?
   /// Each archive merged, in the order given.
   public var merges: [MergeSummary] = []
+  /// The stars, tags, notes and labels the manifests of export folders among the paths gave
+  /// back (ExportedMarks.swift); nil when none had any.
+  public var organising: MergedOrganising?
 
   public init() {}
 

@@ -23,6 +23,9 @@
 // The other archive is never written: one of an older schema is copied (SQLite's backup API)
 // beside this archive, the copy upgraded and read, and removed afterwards.
 //
+// What people said about the drafts merged (stars, tags, notes, version labels) comes after
+// their versions, checked row by row as they are (MergedOrganising.swift).
+//
 // The other archive's trash stays its own: only its live drafts are merged (a trashed draft
 // there was meant to go). A draft in this archive's trash stays there: versions merged into
 // it join it in the trash, as an imported file of a trashed draft does.
@@ -48,6 +51,9 @@ public struct MergeSummary: Sendable, Equatable {
   /// merged): said, so that nobody throws that archive away thinking it was all merged.
   public var draftsInTrashNotMerged = 0
   public var versionsInTrashNotMerged = 0
+  /// The stars, tags, notes and labels carried to the drafts merged, and where the two
+  /// archives disagree (MergedOrganising.swift).
+  public var organising = MergedOrganising()
 }
 
 extension Archive {
@@ -88,7 +94,8 @@ extension Archive {
   /// - Throws: `ArchiveError.cannotMerge` when one of the archives cannot be read (not an
   ///   archive, a newer schema, changed outside this program, damaged: then nothing is
   ///   merged), `.mergeStoppedAtDamage` at the first version that does not verify (without
-  ///   `salvage`; the batches written before it are merged), `.mergeIntoItself`, or
+  ///   `salvage`; the batches written before it are merged) or when its stars, tags, notes
+  ///   and labels cannot be read (its versions are merged), `.mergeIntoItself`, or
   ///   `ArchiveError` about this archive.
   public func merge(archivesAt paths: [String], salvage: Bool = false, options: ImportOptions = ImportOptions())
     throws(ArchiveError) -> [MergeSummary]
@@ -120,6 +127,7 @@ extension Archive {
         return try DraftRecords.trashed(before: nil, in: other)
       }
       summary.draftsInTrashNotMerged = trashed.count
+      summary.organising = try mergeOrganising(fromArchiveAt: readPath, path: path)
       // Counts as the other archive's rows say, which may be any number: summed saturating.
       summary.versionsInTrashNotMerged = trashed.reduce(0) { total, draft in
         let (sum, overflow) = total.addingReportingOverflow(max(0, draft.versionCount))

@@ -49,8 +49,13 @@ struct ImportCommand: Command {
       archive, unless its name ends in .inkling (then it is a draft file, and refused as one): \
       every version of its live drafts with their names, dates and sources, each proven as an \
       import proves a file and within the same limits; merging again adds nothing and changes \
-      nothing already here. Its trash stays its own: the drafts in it are not merged, and the \
-      summary says how many there are. A damaged archive stops the merge at the first version \
+      nothing already here. The stars, tags, notes and version labels of the drafts merged \
+      come with them: tags and labels are united and the notes of both kept; where stars or \
+      a label differ, this archive's are kept and the summary says where. A row no command \
+      could have written (a tag with a control character, 7 stars…) is left out and \
+      counted. Its trash stays its own: the drafts in it are not merged, and the summary says \
+      how many there are. A folder an export wrote gives back the stars, tags, notes and \
+      labels its manifest keeps, checked in the same way. A damaged archive stops the merge at the first version \
       that does not verify, unless --salvage.
 
       Examples:
@@ -129,10 +134,15 @@ struct ImportCommand: Command {
           context.print(
             "Merged \(Quoted.text(merged.path)): " + Self.describe(merged.versions, verb: "", skipped: "left out")
               + Self.trashLeft(merged))
+          for line in Self.organisingMerged(merged.organising) { context.print(line) }
         }
       }
     }
     let report = try context.open(.readWrite).importPaths(paths, salvage: salvage, options: options)
+    if let organising = report.organising, !ndjson && !context.json && !quiet {
+      context.print("From the export's manifest:")
+      for line in Self.organisingMerged(organising) { context.print(line) }
+    }
     let total = report.total
     let broughtBack = total.draftsBroughtBack.count
     if broughtBack > 0 && !context.quiet && !context.json && !ndjson {
@@ -193,6 +203,41 @@ struct ImportCommand: Command {
     return "Not downloaded from iCloud Drive, so not archived: \(Plural.count(total, "save")) of "
       + "\(Plural.count(saves.count, "draft")) (\(shown)\(more)). Open the folder in Files or Finder, download "
       + (total == 1 ? "it" : "them") + " (Download Now), then import again."
+  }
+
+  /// What a merge carried of stars, tags, notes and labels, and each disagreement (this
+  /// archive's value kept): nothing when the other archive had none.
+  static func organisingMerged(_ merged: MergedOrganising) -> [String] {
+    let counts = [
+      (merged.tagsAdded, "tag"), (merged.starsSet, "star rating"), (merged.notesAdded, "note"),
+      (merged.labelsAdded, "label"),
+    ]
+    var lines: [String] = []
+    if counts.contains(where: { $0.0 > 0 }) || merged.conflictCount > 0 {
+      lines.append(
+        "  Added " + counts.map { Plural.count($0.0, $0.1) }.joined(separator: ", ") + "; "
+          + "\(Plural.count(merged.conflictCount, "conflict")) (this archive's kept).")
+    }
+    for conflict in merged.conflicts {
+      switch conflict {
+      case .stars(let draft, let ours, let theirs):
+        lines.append("  Conflict: \(Quoted.name(draft)) has \(ours) stars here, \(theirs) there; kept \(ours).")
+      case .label(let draft, let name, let ours, let theirs):
+        lines.append(
+          "  Conflict: \(Quoted.name(draft)) label \(Quoted.name(name)) names version \(ours) here, "
+            + "version \(theirs) there; kept version \(ours).")
+      }
+    }
+    if merged.conflictCount > merged.conflicts.count {
+      lines.append("  … and \(Plural.count(merged.conflictCount - merged.conflicts.count, "more conflict")).")
+    }
+    let skipped = merged.rowsRefused + merged.rowsWithoutMergedVersion
+    if skipped > 0 {
+      lines.append(
+        "  Left out: \(Plural.count(merged.rowsRefused, "row")) no command could have written, "
+          + "\(Plural.count(merged.rowsWithoutMergedVersion, "row")) about versions not merged.")
+    }
+    return lines
   }
 
   /// What stayed in a merged archive's trash, as the end of its summary line.

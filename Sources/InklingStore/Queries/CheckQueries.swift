@@ -252,6 +252,19 @@ package enum CheckQueries {
     return (unused, otherDraft)
   }
 
+  /// Invariants 1, 5 and 6 of 0019: each tag, label and saved search's name as stored and
+  /// whether its stored fold is still `inkling_fold` of it (a generated STORED column is not
+  /// computed again when the fold changes), for the caller to check the names' form.
+  package static func organisingNames(in db: Database) throws -> [(kind: String, name: String, foldIsCurrent: Bool)] {
+    try db.fetchAll(
+      """
+      SELECT 'tag', name, name_folded = inkling_fold(name) FROM tag
+      UNION ALL SELECT 'label', name, name_folded = inkling_fold(name) FROM version_label
+      UNION ALL SELECT 'saved search', name, name_folded = inkling_fold(name) FROM saved_search
+      """
+    ) { (kind: $0.string(0), name: $0.string(1), foldIsCurrent: $0.int(2) != 0) }
+  }
+
   /// The rows of each kind, and those nothing uses (`gc` removes them).
   package static func counts(in db: Database) throws -> ArchiveCounts {
     try db.fetchOne(

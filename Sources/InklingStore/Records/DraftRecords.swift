@@ -63,10 +63,18 @@ package enum DraftRecords {
     ) { ($0.int64(0), $0.int64(1)) }
     for (duplicate, kept) in twins {
       try db.execute("UPDATE version SET reverts_version_id = ? WHERE reverts_version_id = ?", [kept, duplicate])
+      // The dropped twin's notes and labels are said of the one kept (invariants 4 and 5 of
+      // 0019); a label the target has already names its own version.
+      try db.execute("UPDATE note SET version_id = ?, draft_id = ? WHERE version_id = ?", [kept, target, duplicate])
+      try db.execute(
+        "UPDATE OR IGNORE version_label SET version_id = ?, draft_id = ? WHERE version_id = ?",
+        [kept, target, duplicate])
       try db.execute("DELETE FROM version WHERE id = ?", [duplicate])
     }
     try db.execute("UPDATE version SET draft_id = ? WHERE draft_id = ?", [target, source])
     let moved = db.changes
+    try db.execute("UPDATE note SET draft_id = ? WHERE draft_id = ?", [target, source])
+    try db.execute("UPDATE OR IGNORE version_label SET draft_id = ? WHERE draft_id = ?", [target, source])
     let created = try db.fetchOne("SELECT created_ms FROM draft WHERE id = ?", [source]) { $0.int64(0) }
     // Ties on the save time go to the later insert, as VersionRecords.insert decides them.
     try db.execute(
@@ -78,7 +86,8 @@ package enum DraftRecords {
       WHERE id = ?1
       """, [target, created])
     // What people said of either draft is said of the joined one (migration 0019): both
-    // drafts' tags, the more stars of the two.
+    // drafts' tags, notes and labels (a label of the target's keeps its version), the more
+    // stars of the two.
     try TagRecords.move(fromDraft: source, to: target, in: db)
     try db.execute(
       "UPDATE draft SET stars = (SELECT max(stars) FROM draft WHERE id IN (?1, ?2)) WHERE id = ?1", [target, source])
