@@ -7,7 +7,7 @@ enum Commands {
       HistoryCommand.self,
       DiffCommand.self, RestoreCommand.self, RevertCommand.self, ExportCommand.self, ThumbnailCommand.self,
       RenderCommand.self, ContactSheetCommand.self, TimelapseCommand.self,
-      TagCommand.self, UntagCommand.self, TagsCommand.self, StarCommand.self, UnstarCommand.self,
+      TagCommand.self, UntagCommand.self, TagsCommand.self, StarCommand.self, UnstarCommand.self, NoteCommand.self,
       RenameCommand.self, DeleteCommand.self, UndeleteCommand.self,
       PurgeCommand.self, CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
       ServeCommand.self,

@@ -71,6 +71,7 @@ COMMANDS = {
     "untag": ["tag.json"],
     "tags": ["tags.json"],
     "star": ["star.json"],
+    "note": ["note.json"],
     "unstar": ["star.json"],
     "serve": ["serve.json", "api-drafts.json", "api-draft.json", "api-version.json", "api-trash.json"],
     "manual": [],
@@ -325,6 +326,11 @@ def commands(tool, work, bin_dir):
     tool.json("unstar", "star.json", name)
     tool.json("star", "star.json", name, "--stars", "3")
     tool.lines("list", "draft-line.json", "--starred")
+    tool.json("note", "note.json", name, "first \u202e note\nwith a line break")
+    tool.json("note", "note.json", name, "--version", "1", "on version one")
+    tool.json("note", "note.json", name, "--list")
+    tool.json("note", "note.json", name, "--remove", "1")
+    tool.json("note", "note.json", name, "kept")
     tool.json("search", "drafts.json", "tag:\"class of 2026\" and stars:>=3")
     tool.json("show", "show.json", name)
     tool.json("history", "history.json", name)

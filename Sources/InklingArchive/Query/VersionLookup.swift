@@ -110,8 +110,9 @@ struct VersionLookup {
   /// - Throws: `StoreError`.
   func entry(_ row: VersionRow) throws -> VersionInfo {
     let blob = try VersionLookupRecords.blobSummary(row.blobID, in: database)
-    return VersionInfo(
-      row, number: try number(of: row), blob: blob,
+    let number = try number(of: row)
+    var info = VersionInfo(
+      row, number: number, blob: blob,
       sameDrawingAs: try blob?.contentHash.flatMap {
         try VersionLookupRecords.firstNumber(withContent: $0, before: row, in: database)
       },
@@ -119,6 +120,9 @@ struct VersionLookup {
         try VersionLookupRecords.number(ofVersion: $0, inDraft: row.draftID, in: database)
       },
       sources: try VersionLookupRecords.sources(ofVersion: row.id, in: database))
+    info.labels = try VersionLabelRecords.labels(ofVersion: row.id, in: database)
+    info.notes = try NoteRecords.notes(ofVersion: row.id, in: database).map { DraftNote($0, version: number) }
+    return info
   }
 }
 
