@@ -8,6 +8,7 @@ enum Commands {
       DiffCommand.self, RestoreCommand.self, RevertCommand.self, ExportCommand.self, ThumbnailCommand.self,
       RenderCommand.self, ContactSheetCommand.self, TimelapseCommand.self,
       TagCommand.self, UntagCommand.self, TagsCommand.self, StarCommand.self, UnstarCommand.self, NoteCommand.self,
+      LabelCommand.self,
       RenameCommand.self, DeleteCommand.self, UndeleteCommand.self,
       PurgeCommand.self, CheckCommand.self, BackupCommand.self, StatsCommand.self, GCCommand.self, ReindexCommand.self,
       ServeCommand.self,

@@ -231,14 +231,20 @@ extension DrawingSummary {
 }
 
 extension DrawingDiff {
+  /// The versions' labels only where they have some, after their numbers.
   package var json: JSONValue {
-    [
-      "draft": .string(from.draftName), "from": .int(from.number), "to": .int(to.number),
-      "added": .array(added.map(\.json)), "removed": .array(removed.map(\.json)),
-      "hidden": .array(hidden.map(\.json)), "unhidden": .array(unhidden.map(\.json)),
-      "partlyErased": .array(partlyErased.map(\.json)),
-      "background": .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] }),
+    var members: [JSONValue.Member] = [
+      .init("draft", .string(from.draftName)), .init("from", .int(from.number)), .init("to", .int(to.number)),
     ]
+    if !from.labels.isEmpty { members.append(.init("fromLabels", .array(from.labels.map { .string($0) }))) }
+    if !to.labels.isEmpty { members.append(.init("toLabels", .array(to.labels.map { .string($0) }))) }
+    members += [
+      .init("added", .array(added.map(\.json))), .init("removed", .array(removed.map(\.json))),
+      .init("hidden", .array(hidden.map(\.json))), .init("unhidden", .array(unhidden.map(\.json))),
+      .init("partlyErased", .array(partlyErased.map(\.json))),
+      .init("background", .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] })),
+    ]
+    return .object(members)
   }
 }
 

@@ -52,7 +52,7 @@ struct NoteCommand: Command {
       action = removing.map { .remove(Int64($0)) } ?? .list
     } else {
       guard !words.isEmpty else { throw parsed.usageError("give the note's TEXT after the draft's name, or --list") }
-      action = .add(words.joined(separator: " "), version.map(VersionSelector.number))
+      action = .add(words.joined(separator: " "), version)
     }
   }
 

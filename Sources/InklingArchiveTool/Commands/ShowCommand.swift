@@ -19,7 +19,7 @@ struct ShowCommand: Command {
 
   init(_ parsed: ParsedArguments) throws {
     draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    selector = try parsed.value(Self.version) ?? .latest
     strokes = parsed.value(Self.strokes)
   }
 
