@@ -130,4 +130,34 @@ import Testing
     #expect(trashed.status == 1 && trashed.stderr.contains("in the trash"), "\(trashed.stderr)")
     #expect(try run(["note", "Plan-B", "--list"]).stdout.isEmpty)
   }
+
+  /// A fake editor: a shell script that writes `text` into the file it is given and exits
+  /// with `status`.
+  func editor(writing text: String, status: Int = 0) throws -> [String: String] {
+    let path = folder + "/editor-\(status)-\(text.count).sh"
+    let script = "#!/bin/sh\nprintf '%s' '\(text)' > \"$1\"\nexit \(status)\n"
+    try Data(script.utf8).write(to: URL(fileURLWithPath: path))
+    chmod(path, 0o755)
+    return ["EDITOR": path, "VISUAL": ""]
+  }
+
+  @Test func editWritesTheNoteInTheEditor() throws {
+    try importSample()
+    let added = try run(
+      ["note", "Plan-B", "--version", "1", "--edit"], environment: try editor(writing: "from the editor\nline two\n"))
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout == "Added note 1 to \"Plan-B\" version 1.\n")
+    #expect(try run(["note", "Plan-B", "--list"]).stdout.contains("  \"from the editor\\nline two\"\n"))
+    // An editor that fails, or leaves the file empty, writes no note.
+    let failed = try run(["note", "Plan-B", "--edit"], environment: try editor(writing: "half", status: 3))
+    #expect(
+      failed.status == 1 && failed.stderr.contains("exited with status 3; no note was written"), "\(failed.stderr)")
+    let empty = try run(["note", "Plan-B", "--edit"], environment: try editor(writing: "  "))
+    #expect(empty.status == 2 && empty.stderr.contains("a note needs some text"), "\(empty.stderr)")
+    #expect(try run(["note", "Plan-B", "--list"]).stdout.split(separator: "\n").count == 2)
+    // The draft is found before the editor opens.
+    let missing = try run(["note", "Plan-C", "--edit"], environment: try editor(writing: "lost"))
+    #expect(missing.status == 1 && missing.stderr.contains("no draft named"), "\(missing.stderr)")
+    #expect(try run(["note", "Plan-B", "--edit", "text"]).status == 2)
+  }
 }

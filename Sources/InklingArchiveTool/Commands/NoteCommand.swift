@@ -13,6 +13,8 @@ struct NoteCommand: Command {
   static let list = Flag("list", help: "List the notes of the draft and of its versions, with their ids.")
   static let remove = Option(
     "remove", valueName: "ID", .positive, help: "Remove the note with this id (as --list, show and history give it).")
+  static let edit = Flag(
+    "edit", help: "Write the note in $VISUAL or $EDITOR (else vi) instead of giving TEXT; an empty file writes none.")
 
   static let name = "note"
   static let spec = CommandSpec(
@@ -25,13 +27,15 @@ struct NoteCommand: Command {
       Examples:
         inkling-archive note "Plan-B" "Anna wants the roof in blue"
         inkling-archive note "Plan-B" --version 3 sent to the printer
+        inkling-archive note "Plan-B" --edit
         inkling-archive note "Plan-B" --list
         inkling-archive note "Plan-B" --remove 7
       """,
-    arguments: [Common.draft.spec, text.spec], options: [version.spec, list.spec, remove.spec])
+    arguments: [Common.draft.spec, text.spec], options: [version.spec, edit.spec, list.spec, remove.spec])
 
   enum Action {
     case add(String, VersionSelector?)
+    case edit(VersionSelector?)
     case list
     case remove(Int64)
   }
@@ -45,7 +49,14 @@ struct NoteCommand: Command {
     let version = try parsed.value(Self.version)
     let listing = parsed.value(Self.list)
     let removing = try parsed.value(Self.remove)
-    if listing || removing != nil {
+    let editing = parsed.value(Self.edit)
+    if editing {
+      guard words.isEmpty else { throw parsed.usageError("--edit takes no TEXT: the note is written in the editor") }
+      guard !listing && removing == nil else {
+        throw parsed.usageError("--edit writes a note; leave out --list and --remove")
+      }
+      action = .edit(version)
+    } else if listing || removing != nil {
       guard !(listing && removing != nil) else { throw parsed.usageError("give either --list or --remove, not both") }
       guard words.isEmpty else { throw parsed.usageError("--list and --remove take no TEXT") }
       guard version == nil else { throw parsed.usageError("--list and --remove take no --version") }
@@ -57,7 +68,20 @@ struct NoteCommand: Command {
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
+    var action = action
+    if case .edit(let version) = action {
+      // The draft and the version are found before the editor opens, not after a note is written.
+      let archive = try context.openExisting()
+      _ = try archive.show(draft: draft, version: version ?? .latest)
+      do {
+        action = .add(try NoteEditor.edit(), version)
+      } catch {
+        context.printError("Error: " + error.sentence)
+        return ExitStatus.someInputsRejected
+      }
+    }
     switch action {
+    case .edit: preconditionFailure("the editor's text became an .add above")
     case .add(let text, let version):
       let note = try context.openExisting().addNote(toDraft: draft, version: version, text: text)
       context.report(
