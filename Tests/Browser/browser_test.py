@@ -387,7 +387,8 @@ def main():
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "section.notes .note-text"), "the draft's note is not shown")
         shown_note = driver.find_element(By.CSS_SELECTOR, "section.notes .note-text").text
         check(shown_note == HOSTILE + "\nsecond line", "the draft's note reads " + repr(shown_note))
-        newest = driver.find_element(By.CSS_SELECTOR, "#timeline > li.entry")
+        entries = driver.find_elements(By.CSS_SELECTOR, "#timeline > li.entry")  # the page was loaded again
+        newest = entries[0]
         check(newest.find_element(By.CSS_SELECTOR, ".label").text == HOSTILE, "the label is not shown as text")
         check("<b>not bold</b>" in newest.find_element(By.CSS_SELECTOR, ".notes .note-text").text,
               "the version's note is not shown as written")
