@@ -119,4 +119,25 @@ import Testing
     // The name is free again, for another version.
     #expect(try run(["label", "Plan-B", "--version", "3", "final"]).status == 0)
   }
+
+  /// rename --merge joins two drafts: the notes of both, on the drafts and on their versions,
+  /// and the labels of both, but for a name both have, which stays the target's.
+  @Test func aMergeKeepsNotesAndLabels() throws {
+    try importSample()
+    try write("Plan-C-2025-10-05T10:00:00Z.inkling", red: 0.1)
+    #expect(try run(["import", folder + "/Drafts"]).status == 0)
+    #expect(try run(["note", "Plan-C", "about C"]).status == 0)
+    #expect(try run(["note", "Plan-C", "--version", "1", "on C's save"]).status == 0)
+    #expect(try run(["label", "Plan-C", "--version", "1", "sent"]).status == 0)
+    #expect(try run(["label", "Plan-C", "--version", "1", "final"]).status == 0)
+    #expect(try run(["label", "Plan-B", "--version", "2", "final"]).status == 0)
+    let merged = try run(["rename", "Plan-C", "Plan-B", "--merge"])
+    #expect(merged.status == 0, "\(merged.stderr)")
+    #expect(try run(["label", "Plan-B"]).stdout == "LABEL  VERSION\nfinal        2\nsent         4\n")
+    let notes = try run(["note", "Plan-B", "--list"]).stdout
+    #expect(notes.contains("  about C\n") && notes.contains("4  ") && notes.contains("  on C's save\n"), "\(notes)")
+    #expect(try run(["search", "--paths", "note:\"C's save\" label:sent"]).stdout == "Plan-B\n")
+    let check = try run(["check"])
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+  }
 }

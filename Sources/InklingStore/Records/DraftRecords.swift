@@ -63,6 +63,12 @@ package enum DraftRecords {
     ) { ($0.int64(0), $0.int64(1)) }
     for (duplicate, kept) in twins {
       try db.execute("UPDATE version SET reverts_version_id = ? WHERE reverts_version_id = ?", [kept, duplicate])
+      // A twin's notes and labels go to the version kept (a label the target has already, on
+      // any of its versions, stays where it is, and the twin's goes with it).
+      try db.execute("UPDATE note SET version_id = ?1, draft_id = ?2 WHERE version_id = ?3", [kept, target, duplicate])
+      try db.execute(
+        "UPDATE OR IGNORE version_label SET version_id = ?1, draft_id = ?2 WHERE version_id = ?3",
+        [kept, target, duplicate])
       try db.execute("DELETE FROM version WHERE id = ?", [duplicate])
     }
     try db.execute("UPDATE version SET draft_id = ? WHERE draft_id = ?", [target, source])
@@ -80,6 +86,11 @@ package enum DraftRecords {
     // What people said of either draft is said of the joined one (migration 0019): both
     // drafts' tags, the more stars of the two.
     try TagRecords.move(fromDraft: source, to: target, in: db)
+    // Notes and labels go with their drafts and versions (invariants 4 and 5): a label names
+    // one version of a draft, so of two of the same name the target's stays, and the source's
+    // goes with the source draft's row below.
+    try db.execute("UPDATE note SET draft_id = ? WHERE draft_id = ?", [target, source])
+    try db.execute("UPDATE OR IGNORE version_label SET draft_id = ? WHERE draft_id = ?", [target, source])
     try db.execute(
       "UPDATE draft SET stars = (SELECT max(stars) FROM draft WHERE id IN (?1, ?2)) WHERE id = ?1", [target, source])
     try db.execute("DELETE FROM draft WHERE id = ?", [source])
