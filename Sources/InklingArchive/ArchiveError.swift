@@ -62,6 +62,13 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case draftInTrash(name: String)
   /// The draft is not in the trash, so it cannot be taken out of it or purged.
   case draftNotInTrash(name: String)
+  /// The draft has no note with this id (a note of another draft is not this draft's).
+  case noSuchNote(draft: String, id: Int64)
+  /// No version of the draft is labelled `label`; `labels` are the labels it has.
+  case noSuchLabel(draft: String, label: String, labels: [String])
+  /// Version `version` of the draft is already labelled `label` (as first written), and a
+  /// label names one version of a draft.
+  case labelTaken(draft: String, label: String, version: Int)
   /// The PNG encoder, or cairo writing a PDF, failed.
   case imageEncoding(detail: String)
   /// The video encoder or muxer failed (libavcodec, libavformat or libwebp's message).
@@ -204,9 +211,16 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case stars(Int)
     /// A tag (as given) that cannot be one.
     case tagName(String, TagNameProblem)
+    /// Text that cannot be a note.
+    case noteText(TagNameProblem)
+    /// A version's label (as given) that cannot be one.
+    case labelName(String, TagNameProblem)
+    /// A label that is a whole number, which `--version` reads as a version's number.
+    case labelIsNumber(String)
   }
 
-  /// Why text cannot be a tag (`ArchiveError.InvalidArgument.tagName`).
+  /// Why text cannot be a tag, a note or a label (`ArchiveError.InvalidArgument.tagName`,
+  /// `.noteText`, `.labelName`).
   public enum TagNameProblem: Sendable, Equatable {
     /// Nothing but spaces.
     case empty
@@ -277,6 +291,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .draftExists(let name): "a draft named \(Quoted.name(name)) exists"
     case .draftInTrash(let name): "\(Quoted.name(name)) is in the trash"
     case .draftNotInTrash(let name): "\(Quoted.name(name)) is not in the trash"
+    case .noSuchNote(let draft, let id): "\(Quoted.name(draft)) has no note \(id)"
+    case .noSuchLabel(let draft, let label, _): "no version of \(Quoted.name(draft)) is labelled \(Quoted.name(label))"
+    case .labelTaken(let draft, let label, let version):
+      "version \(version) of \(Quoted.name(draft)) is labelled \(Quoted.name(label))"
     case .imageEncoding(let detail): "the image encoder failed: \(detail)"
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .timelapseStopped(let written): "the time-lapse was stopped after \(written) frames written"

@@ -81,6 +81,16 @@ extension ArchiveError {
       "\(Quoted.name(name)) is in the trash; `inkling-archive undelete` brings it back"
     case .draftNotInTrash(let name):
       "\(Quoted.name(name)) is not in the trash; `inkling-archive list --trash` shows what is"
+    case .noSuchNote(let draft, let id):
+      "\(Quoted.name(draft)) has no note \(id); `inkling-archive note \(Quoted.name(draft)) --list` shows its notes"
+    case .noSuchLabel(let draft, let label, let labels):
+      "no version of \(Quoted.name(draft)) is labelled \(Quoted.name(label))"
+        + (labels.isEmpty
+          ? "; it has no labels, and a version is named by its number"
+          : "; its labels are " + labels.map { Quoted.name($0) }.joined(separator: ", "))
+    case .labelTaken(let draft, let label, let version):
+      "version \(version) of \(Quoted.name(draft)) is labelled \(Quoted.name(label)) already; "
+        + "`label \(Quoted.name(draft)) --remove \(Quoted.name(label))` frees the name"
     case .imageEncoding(let detail): "the image could not be encoded: \(Quoted.text(detail))"
     case .videoEncoding(let detail): "the video could not be encoded: \(Quoted.text(detail))"
     case .timelapseStopped(let written):
@@ -247,16 +257,29 @@ extension ArchiveError {
     case .timelapse(let problem): Self.sentence(problem)
     case .draftName(let name, let problem): Self.sentence(name, problem)
     case .tagName(let name, let problem): Self.sentence(tag: name, problem)
+    case .noteText(let problem): Self.sentence(note: problem)
+    case .labelName(let name, let problem): Self.sentence(tag: name, problem, kind: "label")
+    case .labelIsNumber(let name):
+      "a label is not a whole number (\(Quoted.name(name)) is how --version names version \(name)); add a word"
     case .stars(let stars): "--stars must be 1 to 5, not \(stars)"
     }
   }
 
-  private static func sentence(tag: String, _ problem: ArchiveError.TagNameProblem) -> String {
+  private static func sentence(tag: String, _ problem: ArchiveError.TagNameProblem, kind: String = "tag") -> String {
     switch problem {
-    case .empty: "a tag needs a letter; \(Quoted.name(tag)) is empty"
-    case .controlCharacter: "a tag is one line of text; \(Quoted.name(tag)) holds a control character"
+    case .empty: "a \(kind) needs a letter; \(Quoted.name(tag)) is empty"
+    case .controlCharacter: "a \(kind) is one line of text; \(Quoted.name(tag)) holds a control character"
     case .tooLong(let characters, let limit):
-      "a tag is at most \(limit) characters; \(Quoted.name(String(tag.prefix(40)) + "…")) has \(Format.count(characters))"
+      "a \(kind) is at most \(limit) characters; \(Quoted.name(String(tag.prefix(40)) + "…")) has \(Format.count(characters))"
+    }
+  }
+
+  private static func sentence(note problem: ArchiveError.TagNameProblem) -> String {
+    switch problem {
+    case .empty: "a note needs some text; the one given is empty"
+    case .controlCharacter: "a note is text with line breaks and tabs; the one given holds another control character"
+    case .tooLong(let characters, let limit):
+      "a note is at most \(Format.count(limit)) characters; the one given has \(Format.count(characters))"
     }
   }
 

@@ -19,18 +19,22 @@ extension DraftSummary {
 }
 
 extension VersionInfo {
+  /// Its labels and notes only when it has some, so that a version nobody named or wrote
+  /// about reads as before they existed.
   package var json: JSONValue {
-    [
-      "number": .int(number), "saved": .date(saved),
-      "savedFrom": .string(savedFromFileName ? "fileName" : "modificationTime"),
-      "imported": .date(imported), "fileName": .string(fileName),
-      "fileSize": .int(Int(fileSize)), "fileSHA256": .string(fileSHA256), "background": background.json,
-      "drawingSHA256": .string(drawingSHA256), "drawingSize": .int(Int(drawingSize)),
-      "strokes": .optional(strokeCount.map { .int($0) }),
-      "sameDrawingAs": .optional(sameDrawingAs.map { .int($0) }),
-      "revertsTo": .optional(revertsTo.map { .int($0) }),
-      "sources": .array(sources.map(\.json)),
+    var members: [JSONValue.Member] = [
+      .init("number", .int(number)), .init("saved", .date(saved)),
+      .init("savedFrom", .string(savedFromFileName ? "fileName" : "modificationTime")),
+      .init("imported", .date(imported)), .init("fileName", .string(fileName)),
+      .init("fileSize", .int(Int(fileSize))), .init("fileSHA256", .string(fileSHA256)),
+      .init("background", background.json), .init("drawingSHA256", .string(drawingSHA256)),
+      .init("drawingSize", .int(Int(drawingSize))), .init("strokes", .optional(strokeCount.map { .int($0) })),
+      .init("sameDrawingAs", .optional(sameDrawingAs.map { .int($0) })),
+      .init("revertsTo", .optional(revertsTo.map { .int($0) })), .init("sources", .array(sources.map(\.json))),
     ]
+    if !labels.isEmpty { members.append(.init("labels", .array(labels.map { .string($0) }))) }
+    if !notes.isEmpty { members.append(.init("notes", .array(notes.map(\.json)))) }
+    return .object(members)
   }
 }
 
@@ -254,14 +258,20 @@ extension DrawingSummary {
 }
 
 extension DrawingDiff {
+  /// The versions' labels only where they have some, after their numbers.
   package var json: JSONValue {
-    [
-      "draft": .string(from.draftName), "from": .int(from.number), "to": .int(to.number),
-      "added": .array(added.map(\.json)), "removed": .array(removed.map(\.json)),
-      "hidden": .array(hidden.map(\.json)), "unhidden": .array(unhidden.map(\.json)),
-      "partlyErased": .array(partlyErased.map(\.json)),
-      "background": .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] }),
+    var members: [JSONValue.Member] = [
+      .init("draft", .string(from.draftName)), .init("from", .int(from.number)), .init("to", .int(to.number)),
     ]
+    if !from.labels.isEmpty { members.append(.init("fromLabels", .array(from.labels.map { .string($0) }))) }
+    if !to.labels.isEmpty { members.append(.init("toLabels", .array(to.labels.map { .string($0) }))) }
+    members += [
+      .init("added", .array(added.map(\.json))), .init("removed", .array(removed.map(\.json))),
+      .init("hidden", .array(hidden.map(\.json))), .init("unhidden", .array(unhidden.map(\.json))),
+      .init("partlyErased", .array(partlyErased.map(\.json))),
+      .init("background", .optional(backgroundChange.map { ["from": $0.from.json, "to": $0.to.json] })),
+    ]
+    return .object(members)
   }
 }
 
@@ -352,6 +362,7 @@ extension DraftAnnotations {
     var members: [JSONValue.Member] = []
     if let stars { members.append(.init("stars", .int(stars))) }
     if !tags.isEmpty { members.append(.init("tags", .array(tags.map { .string($0) }))) }
+    if !notes.isEmpty { members.append(.init("notes", .array(notes.map(\.json)))) }
     return members
   }
 

@@ -30,6 +30,9 @@ extension SearchParser {
       tag:TAG          the draft has the tag (case and accents ignored); tag:client: or
                        tag:cli* any tag that starts so (`tag` gives tags)
       stars:N          its stars, 0 (none) to 5: stars:>=4 (`star` gives them)
+      note:TEXT        a note on the draft or on one of its versions contains TEXT (case
+                       and accents ignored; `note` writes them)
+      label:NAME       one of its versions is labelled NAME (`label` names versions)
 
     Operators: field:VALUE (=), field:>VALUE, >=, <, <=. A date is a period: 2025,
     2025-10, 2025-10-05, 2025-10-05T14:03 (local time), 2025-10-05T14:03:12Z,

@@ -458,6 +458,26 @@ def main():
         driver.save_screenshot(os.path.join(args.artifacts, "draft.png"))
         passed.append(f"draft {name!r}: {len(entries)} timeline entries")
 
+        # Notes and labels are text from the archive: shown as written, none of it markup. The
+        # audit below reads this draft's page and its version 2's, notes and labels and all.
+        run(args.bin, archive, "note", name, HOSTILE + "\nsecond line")
+        run(args.bin, archive, "note", name, "--version", str(len(history)), "<b>not bold</b> " + BIDI)
+        run(args.bin, archive, "label", name, "--version", str(len(history)), HOSTILE)
+        run(args.bin, archive, "note", name, "--version", "2", "on version two")
+        run(args.bin, archive, "label", name, "--version", "2", "sent to printer")
+        driver.refresh()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "section.notes .note-text"), "the draft's note is not shown")
+        shown_note = driver.find_element(By.CSS_SELECTOR, "section.notes .note-text").text
+        check(shown_note == HOSTILE + "\nsecond line", "the draft's note reads " + repr(shown_note))
+        entries = driver.find_elements(By.CSS_SELECTOR, "#timeline > li.entry")  # the page was loaded again
+        newest = entries[0]
+        check(newest.find_element(By.CSS_SELECTOR, ".label").text == HOSTILE, "the label is not shown as text")
+        check("<b>not bold</b>" in newest.find_element(By.CSS_SELECTOR, ".notes .note-text").text,
+              "the version's note is not shown as written")
+        check(driver.execute_script("return document.querySelectorAll('img[src=\"x\"], .note-text b').length") == 0,
+              "a note or a label became markup")
+        passed.append("notes and labels with markup in them show as text on the draft page")
+
         # The draft's time-lapse: the video loads and plays to its end, each save has a mark
         # on the scrubber, and a click on one seeks to that save and shows its version's link.
         video = driver.find_element(By.ID, "timelapse-video")
@@ -637,6 +657,7 @@ def main():
         many = many_saves(args.bin, archive, work)
         drafts_now = json.loads(urllib.request.urlopen(base + "api/drafts?limit=500").read())["drafts"]
         many_id = [d["id"] for d in drafts_now if d["name"] == many][0]
+        run(args.bin, archive, "label", many, "--version", "3", "first <i>idea</i>")
         named_id = [d["id"] for d in drafts_now if d["name"] == draft_name][0]
         driver.get(base)
         second = driver.find_element(By.ID, "more").get_attribute("href")

@@ -42,7 +42,10 @@ import Testing
     }
     #expect(added > 0)
 
-    let badDiff = try runner.run(["diff", draft, "one", "3"])
+    // A word names a version by its label (`label`); 0 names none, a usage error.
+    let unlabelled = try runner.run(["diff", draft, "one", "3"])
+    #expect(unlabelled.status == 1 && unlabelled.stderr.contains("is labelled \"one\"; it has no labels"))
+    let badDiff = try runner.run(["diff", draft, "0", "3"])
     #expect(badDiff.status == 2)
   }
 

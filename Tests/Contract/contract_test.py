@@ -71,6 +71,8 @@ COMMANDS = {
     "untag": ["tag.json"],
     "tags": ["tags.json"],
     "star": ["star.json"],
+    "note": ["note.json"],
+    "label": ["label.json"],
     "unstar": ["star.json"],
     "serve": ["serve.json", "api-drafts.json", "api-draft.json", "api-version.json", "api-trash.json"],
     "manual": [],
@@ -326,7 +328,20 @@ def commands(tool, work, bin_dir):
     tool.json("unstar", "star.json", name)
     tool.json("star", "star.json", name, "--stars", "3")
     tool.lines("list", "draft-line.json", "--starred")
+    tool.json("note", "note.json", name, "first \u202e note\nwith a line break")
+    tool.json("note", "note.json", name, "--version", "1", "on version one")
+    tool.json("note", "note.json", name, "--list")
+    tool.json("note", "note.json", name, "--remove", "1")
+    tool.json("note", "note.json", name, "kept")
+    tool.json("label", "label.json", name, "--version", "1", "sent to <printer>")
+    tool.json("label", "label.json", name, "final")
+    tool.json("label", "label.json", name)
+    tool.json("label", "label.json", name, "--remove", "final")
+    tool.json("label", "label.json", name, "final")
     tool.json("search", "drafts.json", "tag:\"class of 2026\" and stars:>=3")
+    tool.json("search", "drafts.json", "note:kept and label:final")
+    tool.json("show", "show.json", name, "--version", "final")
+    tool.json("diff", "diff.json", name, "1", "final")
     tool.json("show", "show.json", name)
     tool.json("history", "history.json", name)
     tool.json("delete", "delete.json", name)

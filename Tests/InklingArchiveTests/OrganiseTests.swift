@@ -5,7 +5,7 @@ import Testing
 
 @testable import InklingArchive
 
-/// Tags (migration 0019) through the library: searched through indexes, never a scan of
+/// Tags, notes and labels (migration 0019) through the library: searched through indexes, never a scan of
 /// drafts; many drafts tagged in one transaction.
 @Suite struct OrganiseTests {
   /// An archive of `count` drafts with one version's worth of columns each, written straight
@@ -65,5 +65,31 @@ import Testing
     #expect(try archive.tags() == [TagUse(name: "bulk", drafts: 10_000)])
     #expect(try archive.draftCount(matching: DraftQuery(search: "tag:BULK"), upTo: 20_000) == 10_000)
     print("tagged 10,000 drafts through a query in \(elapsed)")
+  }
+
+  /// `note:TEXT` (no index of a note's words) reads the notes table only while it is small,
+  /// and otherwise tests each draft through note_by_draft; `label:NAME` is a range of
+  /// version_label_by_name, or one entry of version_label_by_draft per draft. Neither scans
+  /// the drafts.
+  @Test func noteAndLabelSearchesAreBounded() throws {
+    let folder = try TemporaryFolder("notes-plan")
+    let archive = try Self.archive(drafts: 50, in: folder)
+    try archive.addNote(toDraft: "draft 7", text: "Sent to the PRINTER")
+    for search in ["note:printer", "note:printer name:draft", "name:draft or note:printer", "not note:x"] {
+      for limit in [nil, 20] {
+        let (sql, plan) = try archive.explain(DraftQuery(search: search), limit: limit)
+        let scans = plan.filter { ["SCAN d", "SCAN draft"].contains($0) }
+        #expect(scans.isEmpty, "\(search): \(plan)\n\(sql)")
+      }
+    }
+    // Few notes: the driver reads them all, one step each.
+    let (_, driver) = try archive.explain(DraftQuery(search: "note:printer"))
+    #expect(driver.contains { $0.hasPrefix("SCAN note") }, "\(driver)")
+    // As a test on each draft: the draft's notes only.
+    let (_, tested) = try archive.explain(DraftQuery(search: "not note:printer"), limit: 20)
+    #expect(tested.contains { $0.contains("note_by_draft") }, "\(tested)")
+    #expect(!tested.contains { $0.hasPrefix("SCAN note") }, "\(tested)")
+    #expect(try archive.search("note:printer").map(\.name) == ["draft 7"])
+    #expect(try archive.search("note:\"the printer\" name:7").map(\.name) == ["draft 7"])
   }
 }

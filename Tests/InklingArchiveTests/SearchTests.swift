@@ -64,8 +64,8 @@ import Testing
       return abs(draft.background.0 - red) <= tolerance && abs(draft.background.1 - green) <= tolerance
         && abs(draft.background.2 - blue) <= tolerance
     // The fixture records no sources (SourceTests searches them), and nobody tagged or
-    // starred its drafts (TagCommandTests and StarCommandTests search those).
-    case .source, .tag: return false
+    // starred, noted or labelled its drafts (the command tests of each search those).
+    case .source, .tag, .note, .label: return false
     case .stars(let comparison, let count): return comparison.holds(0, count)
     }
   }

@@ -41,21 +41,31 @@ extension Archive {
   public func revert(draft name: String, toVersion number: Int, now: Date = Date()) throws(ArchiveError)
     -> RevertResult
   {
+    try revert(draft: name, to: .number(number), now: now)
+  }
+
+  /// `revert(draft:toVersion:now:)` to the version `selector` names (a number, a label…).
+  ///
+  /// - Throws: as `revert(draft:toVersion:now:)`; `.noSuchLabel`.
+  public func revert(draft name: String, to selector: VersionSelector, now: Date = Date()) throws(ArchiveError)
+    -> RevertResult
+  {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     // The versions are found in the writing transaction, and the new version's entry read
     // before it commits, as a read after the commit would give it.
-    let (entry, added) = try storeCall {
-      try database.transaction { () throws -> ((row: VersionRow, info: VersionInfo), Bool) in
+    let (entry, added, number) = try storeCall {
+      try database.transaction { () throws -> ((row: VersionRow, info: VersionInfo), Bool, Int) in
         let draft = try liveDraft(named: name)
         let lookup = VersionLookup(self)
-        guard let target = try lookup.version(ofDraft: draft.id, .number(number))?.row,
+        guard let (target, targetInfo) = try lookup.version(ofDraft: draft.id, selector),
           let newest = try lookup.version(ofDraft: draft.id, .latest)
         else { throw noSuchDraft(name) }  // a draft without versions is as good as none
+        let number = targetInfo.number
         // A version that no longer rebuilds its file would pass its damage on.
         _ = try verifiedFile(of: target, number: number)
         if newest.row.fileSHA256 == target.fileSHA256 {
           // The newest version is that file already: it is what was asked for.
-          return (newest, false)
+          return (newest, false, number)
         }
         let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
         let second = { (milliseconds: Int64) in milliseconds - ((milliseconds % 1000) + 1000) % 1000 }
@@ -75,7 +85,7 @@ extension Archive {
           throw StoreError(kind: .corrupt, message: "a version saved after the newest one already exists")
         }
         let row = VersionRow(version, id: inserted, draftName: draft.name)
-        return ((row, try lookup.entry(row)), true)
+        return ((row, try lookup.entry(row)), true, number)
       }
     }
     return RevertResult(version: entry.info, revertedTo: number, added: added)

@@ -14,11 +14,20 @@ extension Archive {
   /// - Throws: `ArchiveError.noSuchDraft`, `.noSuchVersion`; `.notIndexed` when a drawing is not in
   ///   the drawing index; `.unreadableDrawing` when one does not decode (which one, and why).
   public func diff(draft name: String, from a: Int, to b: Int) throws(ArchiveError) -> DrawingDiff {
+    try diff(draft: name, from: .number(a), to: .number(b))
+  }
+
+  /// `diff(draft:from:to:)` between the versions two selectors name (numbers, labels…).
+  ///
+  /// - Throws: as `diff(draft:from:to:)`; `.noSuchLabel`.
+  public func diff(draft name: String, from a: VersionSelector, to b: VersionSelector) throws(ArchiveError)
+    -> DrawingDiff
+  {
     let lookup = VersionLookup(self)
     let (infoA, infoB, factsA, factsB, cuts) = try inSnapshot {
       () throws -> (VersionInfo, VersionInfo, DrawingIndexRow?, DrawingIndexRow?, CutPair?) in
-      let (rowA, infoA) = try lookup.version(draft: name, .number(a))
-      let (rowB, infoB) = try lookup.version(draft: name, .number(b))
+      let (rowA, infoA) = try lookup.version(draft: name, a)
+      let (rowB, infoB) = try lookup.version(draft: name, b)
       let factsA = try DrawingIndexRecords.read(blobID: rowA.blobID, in: database)
       let factsB = try DrawingIndexRecords.read(blobID: rowB.blobID, in: database)
       var cuts: CutPair?

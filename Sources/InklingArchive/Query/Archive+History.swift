@@ -33,6 +33,10 @@ public struct VersionInfo: Sendable, Equatable {
   /// Where its file came from, the first source first; empty for versions archived before
   /// sources were kept. The same file from several sources is one version with several.
   public var sources: [VersionSource] = []
+  /// The names given to it (`Archive.label`), as written, sorted as names are.
+  public var labels: [String] = []
+  /// The notes on it, oldest written first.
+  public var notes: [DraftNote] = []
 }
 
 /// One source a version came from (`ImportOptions.source`, a merged archive's labels).
@@ -94,6 +98,8 @@ struct HistoryRead {
   private let rows: [VersionRow]
   private let blobs: [Int64: BlobSummary]
   private let sources: [Int64: [VersionSourceRow]]
+  private let labels: [Int64: [String]]
+  private let notes: [Int64: [NoteRow]]
 
   /// Reads the history of draft `draftID`.
   ///
@@ -105,6 +111,11 @@ struct HistoryRead {
       first
     }
     sources = try SourceRecords.sources(ofDraft: draftID, in: database)
+    labels = Dictionary(grouping: try VersionLabelRecords.labels(ofDraft: draftID, in: database), by: \.versionID)
+      .mapValues { $0.map(\.name) }
+    notes = Dictionary(
+      grouping: try NoteRecords.notes(ofDraft: draftID, in: database).filter { $0.versionID != nil },
+      by: { $0.versionID ?? 0 })
   }
 
   /// Each version's row and history entry, numbered from 1.
@@ -118,10 +129,12 @@ struct HistoryRead {
         same = firstWithContent[content]
         if same == nil { firstWithContent[content] = index + 1 }
       }
-      let info = VersionInfo(
+      var info = VersionInfo(
         row, number: index + 1, blob: blob, sameDrawingAs: same,
         revertsTo: row.revertsVersionID.flatMap { numbers[$0] },
         sources: sources[row.id] ?? [])
+      info.labels = labels[row.id] ?? []
+      info.notes = (notes[row.id] ?? []).map { DraftNote($0, version: index + 1) }
       return (row, info)
     }
   }

@@ -61,6 +61,8 @@ public struct DraftTimeline: Sendable, Equatable {
   public var deleted: Date?
   /// Oldest first, numbered as in `history`.
   public var versions: [TimelineEntry]
+  /// The notes on the draft itself, oldest written first (its versions' are in their entries).
+  public var notes: [DraftNote] = []
   /// How many strokes the counts compared: those each version does not share at its start
   /// with the version before, a number tests hold to the saves' changes.
   package var strokesCompared = 0
@@ -103,7 +105,7 @@ extension Archive {
     // the archive.
     typealias Read = (
       draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: StrokeRunList],
-      keys: [Int64: StrokeKeyRow]
+      keys: [Int64: StrokeKeyRow], notes: [NoteRow]
     )
     let read: Read = try storeCall {
       try database.readTransaction { () throws -> Read in
@@ -138,10 +140,11 @@ extension Archive {
           }
           before = after
         }
-        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: ids, in: database))
+        let notes = try NoteRecords.notes(ofDraft: draft.id, in: database).filter { $0.versionID == nil }
+        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: ids, in: database), notes)
       }
     }
-    let (draft, versions, lists, keys) = read
+    let (draft, versions, lists, keys, notes) = read
     var entries: [TimelineEntry] = []
     var compared = 0
     var before: StrokeRunList? = .empty
@@ -189,7 +192,7 @@ extension Archive {
     }
     return DraftTimeline(
       id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
-      versions: entries, strokesCompared: compared)
+      versions: entries, notes: notes.map { DraftNote($0, version: nil) }, strokesCompared: compared)
   }
 
   /// `diff`'s rules (Archive+Diff.swift), counted.

@@ -52,6 +52,7 @@ extension SearchCompiler {
     case .term(.source): return 3
     case .term(.tag): return 2
     case .term(.stars): return 1
+    case .term(.note), .term(.label): return 3
     case .and(let children), .or(let children): return children.map(cost).max() ?? 0
     case .not(let inner): return cost(inner)
     }
@@ -88,6 +89,8 @@ extension SearchCompiler {
     switch term {
     case .source(let text): return .source(containsFolded: NameFolding.fold(text))
     case .stars(let comparison, let count): return .stars(Self.comparison(comparison), count)
+    case .note(let text): return .note(containsFolded: NameFolding.fold(text))
+    case .label(let name): return .label(folded: NameFolding.fold(name))
     case .tag(.exact(let text)): return .tag(folded: NameFolding.fold(text))
     case .tag(.prefix(let text)): return .tag(foldedPrefix: NameFolding.fold(text))
     case .name(.contains(let text)): return .nameContains(folded: NameFolding.fold(text))
@@ -217,6 +220,10 @@ extension SearchCompiler {
       return try sized(.tag(folded: NameFolding.fold(text)))
     case .tag(.prefix(let text)):
       return try sized(.tag(foldedPrefix: NameFolding.fold(text)))
+    case .note(let text):
+      return try sized(.note(containsFolded: NameFolding.fold(text)))
+    case .label(let name):
+      return try sized(.label(folded: NameFolding.fold(name)))
     case .stars(let comparison, let count):
       // Only the starred drafts are in draft_by_stars: a term that unstarred drafts (0)
       // match has no driver.

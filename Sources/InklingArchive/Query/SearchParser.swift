@@ -103,10 +103,10 @@ public struct SearchParser {
     "name": .name, "saved": .saved, "date": .saved, "imported": .imported, "versions": .versions,
     "strokes": .strokes, "ink": .ink, "background": .background, "bg": .background, "color": .background,
     "colour": .background, "source": .source, "from": .source, "tag": .tag, "tags": .tag, "stars": .stars,
-    "rating": .stars,
+    "rating": .stars, "note": .note, "notes": .note, "label": .label, "labels": .label,
   ]
 
-  enum Field: String { case name, saved, imported, versions, strokes, ink, background, source, tag, stars }
+  enum Field: String { case name, saved, imported, versions, strokes, ink, background, source, tag, stars, note, label }
 
   private let query: String
   private let now: Date
@@ -258,7 +258,8 @@ public struct SearchParser {
       if !fieldName.isEmpty, fieldName.allSatisfy(\.isLetter) {
         throw error(
           at: token.column,
-          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink, background, source, tag or stars"
+          "unknown field '\(fieldName)'; use name, saved, imported, versions, strokes, ink, background, source, tag, "
+            + "stars, note or label"
         )
       }
       return try nameTerm(.none, token.valueSegments(from: 0), token)  // "10:30" is a name
@@ -325,6 +326,12 @@ public struct SearchParser {
         return .tag(.prefix(prefix))
       }
       return .tag(.exact(text))
+    case .note:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      return .note(text)
+    case .label:
+      try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
+      return .label(text)
     case .background:
       try onlyEquality(comparison, field: fieldName, column: token.column + fieldName.unicodeScalars.count + 1)
       guard let colour = NamedColour.parse(text) else {

@@ -16,7 +16,10 @@
 //               (folded as names are; migration 0013);
 //   tag         it has the tag (folded as names are), or with a value ending in `:` or `*`,
 //               a tag that starts with the rest (`tag:client:`, a group; migration 0019);
-//   stars       its stars, 0 when it has none (`stars:>=4`, `stars:0`).
+//   stars       its stars, 0 when it has none (`stars:>=4`, `stars:0`);
+//   note        a note on it or on one of its versions contains the text (folded as names
+//               are), as `name:` finds a name by the text it contains;
+//   label       one of its versions has the label (folded as names are).
 // A date stands for a period (`2025-10` is the month, in local time), and the operators
 // compare on the timeline: `=` inside it, `>=` from its start, `>` after its end, `<` before
 // its start, `<=` until its end. An age (`7d`) compares as an age, as people read it:
@@ -120,6 +123,10 @@ public enum SearchTerm: Hashable, Sendable {
   case tag(TagMatch)
   /// Its stars (0 for none) compared with a number.
   case stars(SearchComparison, Int)
+  /// Text a note on it, or on one of its versions, contains (any case and accents).
+  case note(String)
+  /// A label one of its versions has (any case and accents).
+  case label(String)
 }
 
 /// How a tag is matched; the text is kept as typed and folded when compiled.

@@ -1,5 +1,5 @@
-// Finding one version: of a draft by its number, by a date (the version current then) or the
-// newest, or by its permanent id; with its history entry, as `history` would number and
+// Finding one version: of a draft by its number, by its label, by a date (the version current
+// then) or the newest, or by its permanent id; with its history entry, as `history` would number and
 // describe it. Every operation on one version finds it here (restore, show, diff, thumbnail,
 // render, revert, the pictures and files `serve` asks for by id).
 //
@@ -18,6 +18,21 @@ public enum VersionSelector: Sendable, Equatable {
   case number(Int)
   /// The version current at the end of a date range: the newest saved before `range.end`.
   case at(DateRange)
+  /// The version labelled so (`Archive.label`), compared as names are searched.
+  case label(String)
+
+  /// The version an argument names, as every `--version` option reads it: a whole number
+  /// from 1 is that version's number, and any other text but a number a label (a label is
+  /// never a whole number); nil for 0, a negative number or nothing.
+  public init?(argument text: String) {
+    if let number = Int(text) {
+      guard number >= 1 else { return nil }
+      self = .number(number)
+      return
+    }
+    guard !text.isEmpty, !text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+    self = .label(text)
+  }
 }
 
 /// Finds single versions on one archive's connection.
@@ -52,12 +67,13 @@ struct VersionLookup {
   /// - Throws: `ArchiveError.noSuchVersion`, `.noVersionSavedBy`; `StoreError`.
   func version(ofDraft draftID: Int64, _ selector: VersionSelector) throws -> (row: VersionRow, info: VersionInfo)? {
     try archive.inSnapshot { () throws -> (row: VersionRow, info: VersionInfo)? in
-      let pick: VersionPick =
-        switch selector {
-        case .latest: .newest
-        case .number(let number): .number(number)
-        case .at(let range): .savedBefore(range.end)
-        }
+      let pick: VersionPick
+      switch selector {
+      case .latest: pick = .newest
+      case .number(let number): pick = .number(number)
+      case .at(let range): pick = .savedBefore(range.end)
+      case .label(let name): return try labelled(name, ofDraft: draftID)
+      }
       if let row = try VersionLookupRecords.version(ofDraft: draftID, pick, in: database) {
         return (row, try entry(row))
       }
@@ -65,8 +81,8 @@ struct VersionLookup {
         let firstSaved = extent.firstSavedMilliseconds
       else { return nil }
       switch selector {
-      case .latest:
-        preconditionFailure("a draft with versions has a newest")
+      case .latest, .label:
+        preconditionFailure("a draft with versions has a newest, and a label is looked up apart")
       case .number(let number):
         throw ArchiveError.noSuchVersion(draft: extent.name, number: number, versionCount: extent.versionCount)
       case .at(let range):
@@ -74,6 +90,19 @@ struct VersionLookup {
           draft: extent.name, date: Archive.date(range.end), firstSaved: Archive.date(firstSaved))
       }
     }
+  }
+
+  /// The version of draft `draftID` labelled `name`; nil when the draft has no versions.
+  ///
+  /// - Throws: `ArchiveError.noSuchLabel`, with the labels the draft has; `StoreError`.
+  private func labelled(_ name: String, ofDraft draftID: Int64) throws -> (row: VersionRow, info: VersionInfo)? {
+    if let label = try VersionLabelRecords.label(name, ofDraft: draftID, in: database),
+      let row = try VersionRecords.version(id: label.versionID, in: database)
+    {
+      return (row, try entry(row))
+    }
+    guard let extent = try VersionLookupRecords.extent(ofDraft: draftID, in: database) else { return nil }
+    throw try archive.noSuchLabel(name, ofDraft: draftID, named: extent.name)
   }
 
   /// The version with id `id`, with its history entry.
@@ -110,8 +139,9 @@ struct VersionLookup {
   /// - Throws: `StoreError`.
   func entry(_ row: VersionRow) throws -> VersionInfo {
     let blob = try VersionLookupRecords.blobSummary(row.blobID, in: database)
-    return VersionInfo(
-      row, number: try number(of: row), blob: blob,
+    let number = try number(of: row)
+    var info = VersionInfo(
+      row, number: number, blob: blob,
       sameDrawingAs: try blob?.contentHash.flatMap {
         try VersionLookupRecords.firstNumber(withContent: $0, before: row, in: database)
       },
@@ -119,6 +149,9 @@ struct VersionLookup {
         try VersionLookupRecords.number(ofVersion: $0, inDraft: row.draftID, in: database)
       },
       sources: try VersionLookupRecords.sources(ofVersion: row.id, in: database))
+    info.labels = try VersionLabelRecords.labels(ofVersion: row.id, in: database)
+    info.notes = try NoteRecords.notes(ofVersion: row.id, in: database).map { DraftNote($0, version: number) }
+    return info
   }
 }
 

@@ -18,9 +18,9 @@ enum Common {
     "DRAFT", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
     completion: .prefixed(["complete-names"]))
 
-  /// `--version N`, as `history` numbers versions.
-  static func version(_ help: String) -> Option<Int?> {
-    Option("version", valueName: "N", .positive, help: help)
+  /// `--version N`, as `history` numbers versions, or a version's label (`label`).
+  static func version(_ help: String) -> Option<VersionSelector?> {
+    Option("version", valueName: "N", .version, help: help + " N may be a label (`label`).")
   }
 
   /// `-o FILE`, `-` for standard output.
@@ -36,6 +36,23 @@ enum Common {
   /// `--source LABEL`, where imported versions came from.
   static func source(_ help: String) -> Option<String?> {
     Option("source", valueName: "LABEL", .text, help: help)
+  }
+}
+
+extension ValueKind where Value == VersionSelector {
+  /// A version's number from 1, as `history` numbers versions, or its label.
+  static var version: ValueKind {
+    ValueKind(
+      expected: "a version's number (1 or more) or label",
+      format: {
+        switch $0 {
+        case .number(let number): "\(number)"
+        case .label(let name): name
+        case .latest: "the newest"
+        case .at: "a date"
+        }
+      },
+      parse: VersionSelector.init(argument:))
   }
 }
 

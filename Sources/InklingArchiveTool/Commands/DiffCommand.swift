@@ -5,9 +5,10 @@ import InklingPresentation
 
 struct DiffCommand: Command {
   static let from = Argument(
-    "A", .positive, optional: (),
-    help: "The earlier version number, as `history` shows it; alone, the version whose changes to show.")
-  static let to = Argument("B", .positive, optional: (), help: "The later version number.")
+    "A", .version, optional: (),
+    help: "The earlier version's number, as `history` shows it, or its label; alone, the version whose changes to show."
+  )
+  static let to = Argument("B", .version, optional: (), help: "The later version's number or label.")
 
   static let name = "diff"
 
@@ -18,13 +19,13 @@ struct DiffCommand: Command {
       eraser), and any change of background colour. As `git show` shows a commit against its \
       parent: `diff DRAFT` shows what the newest version changed (against the one before it), \
       `diff DRAFT N` what version N changed (N - 1 against N), and `diff DRAFT A B` compares \
-      any two.
+      any two. A version may be named by its label (`label`) as well as its number.
       """,
     arguments: [Common.draft.spec, from.spec, to.spec])
 
   let draft: String
-  let from: Int?
-  let to: Int?
+  let from: VersionSelector?
+  let to: VersionSelector?
 
   init(_ parsed: ParsedArguments) throws {
     draft = try parsed.value(Common.draft)
@@ -38,14 +39,14 @@ struct DiffCommand: Command {
       if let from, let to {
         try archive.diff(draft: draft, from: from, to: to)
       } else {
-        try archive.diff(draft: draft, changesOf: from)
+        try archive.diff(draft: draft, changesOf: from ?? .latest)
       }
     if context.json {
       context.printJSON(diff.json)
       return ExitStatus.success
     }
     context.print(
-      "\(Quoted.display(diff.from.draftName)): version \(diff.from.number) → \(diff.to.number): "
+      "\(Quoted.display(diff.from.draftName)): version \(Self.version(diff.from)) → \(Self.version(diff.to)): "
         + "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.hidden.count) hidden, "
         + "\(diff.unhidden.count) shown again, \(diff.partlyErased.count) partly erased")
     if let change = diff.backgroundChange {
@@ -60,5 +61,10 @@ struct DiffCommand: Command {
       context.printRaw(StrokeTable.rendered(strokes))
     }
     return ExitStatus.success
+  }
+
+  /// `3`, or with its labels `3 (final)`.
+  static func version(_ info: VersionInfo) -> String {
+    "\(info.number)" + (info.labels.isEmpty ? "" : " (\(info.labelList))")
   }
 }

@@ -10,7 +10,9 @@ struct HistoryCommand: Command {
     discussion: """
       For each version: number, saved date, strokes, colour, size, the file it was imported \
       from and its source (the folder or --source label it came from; "+N" when N more \
-      sources delivered the same file, all shown by `show --version`).
+      sources delivered the same file, all shown by `show --version`); a LABELS column when \
+      a version has a label (`label`). The draft's stars and tags follow the table, then \
+      the notes on it and on its versions, oldest first (`note`).
       """,
     arguments: [Common.draft.spec])
 
@@ -32,20 +34,31 @@ struct HistoryCommand: Command {
           ]))
       return ExitStatus.success
     }
-    var table = TextTable(columns: [
-      .init("#", alignment: .right), .init("SAVED"), .init("STROKES", alignment: .right), .init("COLOUR"),
-      .init("SIZE", alignment: .right), .init("FILE", maxWidth: 60), .init("SOURCE", maxWidth: 40), .init(""),
-    ])
+    // A LABELS column only where some version has a label, so that other drafts print as before.
+    let labelled = versions.contains { !$0.labels.isEmpty }
+    var columns: [TextTable.Column] = [.init("#", alignment: .right)]
+    if labelled { columns.append(.init("LABELS", maxWidth: 32)) }
+    columns += [
+      .init("SAVED"), .init("STROKES", alignment: .right), .init("COLOUR"), .init("SIZE", alignment: .right),
+      .init("FILE", maxWidth: 60), .init("SOURCE", maxWidth: 40), .init(""),
+    ]
+    var table = TextTable(columns: columns)
     for version in versions {
-      table.append([
-        "\(version.number)", Format.date(version.saved) + (version.savedFromFileName ? "" : "*"),
+      var cells = ["\(version.number)"]
+      if labelled { cells.append(version.labels.isEmpty ? "-" : version.labelList) }
+      let relation =
+        version.revertsTo.map { "reverts to #\($0)" } ?? version.sameDrawingAs.map { "same drawing as #\($0)" } ?? ""
+      cells += [
+        Format.date(version.saved) + (version.savedFromFileName ? "" : "*"),
         version.strokeCount.map(String.init) ?? "-", Format.color(version.background),
-        Format.bytes(version.fileSize), Quoted.display(version.fileName), Self.source(version),
-        version.revertsTo.map { "reverts to #\($0)" } ?? version.sameDrawingAs.map { "same drawing as #\($0)" } ?? "",
-      ])
+        Format.bytes(version.fileSize), Quoted.display(version.fileName), Self.source(version), relation,
+      ]
+      table.append(cells)
     }
     context.printRaw(table.rendered())
     for line in annotations.lines { context.print(line) }
+    let notes = (annotations.notes + versions.flatMap(\.notes)).sorted { ($0.written, $0.id) < ($1.written, $1.id) }
+    for line in DraftNote.lines(notes) { context.print(line) }
     if versions.contains(where: { !$0.savedFromFileName }) {
       context.printError("* no date in the file name: the file's modification time")
     }

@@ -28,14 +28,14 @@ struct PictureRequest {
   /// `at`, when given, is `--at DATE` (the version newest then); `format` is what the
   /// command writes: a PNG's name must not say another image format.
   init(
-    _ parsed: ParsedArguments, version: Option<Int?>, at: Option<String?>? = nil, output: Option<String>,
+    _ parsed: ParsedArguments, version: Option<VersionSelector?>, at: Option<String?>? = nil, output: Option<String>,
     format: PictureFormat = .png
   ) throws {
     draft = try parsed.value(Common.draft)
     if let at, let date = try parsed.value(at) {
       selector = .at(try DateExpression.parse(date))
     } else {
-      selector = try parsed.value(version).map(VersionSelector.number) ?? .latest
+      selector = try parsed.value(version) ?? .latest
     }
     self.output = format == .png ? try Self.pngTarget(parsed, output) : OutputTarget(argument: try parsed.value(output))
     force = parsed.value(Common.force)

@@ -51,7 +51,7 @@ struct RestoreCommand: Command {
     if let at = try parsed.value(Self.at) {
       selector = .at(try DateExpression.parse(at))
     } else {
-      selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+      selector = try parsed.value(Self.version) ?? .latest
     }
     allVersions = parsed.value(Self.allVersions)
     force = parsed.value(Common.force)

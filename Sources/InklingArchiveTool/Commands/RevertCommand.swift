@@ -5,7 +5,8 @@ import InklingPresentation
 
 struct RevertCommand: Command {
   static let version = Option(
-    "version", valueName: "N", .positive, required: (), help: "The version to go back to, as `history` numbers it.")
+    "version", valueName: "N", .version, required: (),
+    help: "The version to go back to, as `history` numbers it, or its label (`label`).")
 
   static let name = "revert"
 
@@ -25,15 +26,15 @@ struct RevertCommand: Command {
     arguments: [Common.draft.spec], options: [version.spec])
 
   let draft: String
-  let number: Int
+  let selector: VersionSelector
 
   init(_ parsed: ParsedArguments) throws {
     draft = try parsed.value(Common.draft)
-    number = try parsed.value(Self.version)
+    selector = try parsed.value(Self.version)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
-    let result = try context.openExisting().revert(draft: draft, toVersion: number)
+    let result = try context.openExisting().revert(draft: draft, to: selector)
     let name = Quoted.name(result.version.draftName)
     context.report(
       result.json,

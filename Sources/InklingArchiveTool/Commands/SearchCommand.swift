@@ -17,7 +17,9 @@ struct SearchCommand: Command {
       marker, monoline, fountainpen, watercolor, crayon), background (#rrggbb or a colour \
       name, matched within a tolerance) and source (text a version's source label contains: \
       the folder it was imported from, a --source label), tag (a tag the draft has, any case \
-      and accents; tag:client: or tag:cli* any tag that starts so) and stars (0 for none to 5).
+      and accents; tag:client: or tag:cli* any tag that starts so), stars (0 for none to 5), \
+      note (text a note on the draft or on one of its versions contains, as name: finds names) \
+      and label (a version's label: `label` names versions).
 
       Examples:
         inkling-archive search 'name:cat saved:>=2025-10 saved:<7d'
@@ -27,6 +29,7 @@ struct SearchCommand: Command {
           'background:#1a1a1f versions:>3 imported:today'
         inkling-archive search 'source:anna saved:>=2025-10'
         inkling-archive search 'tag:client: stars:>=4'
+        inkling-archive search 'note:printer or label:final'
 
       Exit status: 0 when a draft matched, 1 when none did (as grep), 2 for a query that does \
       not read, 3 when the archive cannot be used.

@@ -19,7 +19,7 @@ struct ShowCommand: Command {
 
   init(_ parsed: ParsedArguments) throws {
     draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version).map(VersionSelector.number) ?? .latest
+    selector = try parsed.value(Self.version) ?? .latest
     strokes = parsed.value(Self.strokes)
   }
 
@@ -39,9 +39,13 @@ struct ShowCommand: Command {
       "Draft:       \(Quoted.display(version.draftName))"
     ]
     lines += annotations.lines
+    lines += DraftNote.lines(annotations.notes + version.notes)
     lines += [
       "Version:     \(version.number), saved \(Format.date(version.saved))"
-        + (version.savedFromFileName ? "" : " (file modification time)"),
+        + (version.savedFromFileName ? "" : " (file modification time)")
+    ]
+    if !version.labels.isEmpty { lines.append("Labels:      " + version.labelList) }
+    lines += [
       "File:        \(Quoted.display(version.fileName)) (\(Format.bytes(version.fileSize)), "
         + "imported \(Format.date(version.imported)))",
       "Background:  \(Format.color(version.background))",

@@ -59,6 +59,7 @@ enum DraftView {
       \(TrashView.banner(draft, archive: archive))
       \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
+      \(notes(draft.notes, heading: "Notes"))
       <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>
       <ol class="timeline" id="timeline" reversed>
       \(entries)
@@ -84,16 +85,38 @@ enum DraftView {
       <li class="entry" id="v\(number)">
       <a class="thumb" href="\(Links.version(draft, number: number))"><img src="\(Links.thumbnail(entry.id, size: thumbnailSize, trash: trash))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt="Version \(number)"></a>
       <div class="facts">
-      <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a></h2>
+      <h2><a href="\(Links.version(draft, number: number))">Version \(number)</a>\(labels(version.labels))</h2>
       <p class="saved">Saved \(Formatting.time(version.saved))\(savedFrom)</p>
       <p class="changes">\(changes(entry.changes, strokes: version.strokeCount, first: number == 1))</p>
       <p class="background">\(swatch(version.background)) Background \(Format.color(version.background))</p>
       \(same)
       \(compare)
       <p class="file">\(download(entry.id, version))</p>
+      \(notes(version.notes, heading: nil))
       </div>
       </li>
       """
+  }
+
+  /// A version's labels after its title, each isolated (they are text from the archive);
+  /// nothing when it has none.
+  static func labels(_ labels: [String]) -> HTML {
+    guard !labels.isEmpty else { return "" }
+    let items = labels.map { label -> HTML in "<span class=\"label\">\(name: label)</span>" }
+    return " \(HTML(joining: items.enumerated().map { $0.offset == 0 ? $0.element : " \($0.element)" }))"
+  }
+
+  /// Notes as a list, each with when it was written (the text escaped, its line breaks
+  /// kept by the style sheet's `pre-line`); nothing when there are none. With `heading`, a
+  /// section of its own (the draft's notes), else a list inside a version's entry.
+  static func notes(_ notes: [DraftNote], heading: String?) -> HTML {
+    guard !notes.isEmpty else { return "" }
+    let items = notes.map { note -> HTML in
+      "<li><p class=\"note-text\">\(note.text)</p> <p class=\"note-written\">Note \(Int(note.id)), written \(Formatting.time(note.written))</p></li>"
+    }
+    let list: HTML = "<ul class=\"notes\">\(items)</ul>"
+    guard let heading else { return list }
+    return "<section class=\"notes\" aria-label=\"\(attribute: heading)\"><h2>\(heading)</h2>\(list)</section>"
   }
 
   /// "+12 added, −3 removed, 2 erased" (the counts that are not zero), or why there are no counts.
@@ -165,6 +188,7 @@ enum DraftView {
         "draftID": .int(Int(draft.id.rawValue)),
         "timelapse": TimelapseView.json(draft, pool: pool, videos: videos),
       ]
+      if !draft.notes.isEmpty { value = JSONFields.adding([("notes", .array(draft.notes.map(\.json)))], to: value) }
       if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
       return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
     }

@@ -58,6 +58,8 @@ extension RequestError {
         "\u{201C}\(isolated(draft))\u{201D} has no version saved by then; its first was saved \(Format.minute(firstSaved))."
       )
     case .noMatchingDrafts: self.init(404, "No drafts match.")
+    case .noSuchLabel(let draft, let label, _):
+      self.init(404, "No version of \u{201C}\(isolated(draft))\u{201D} is labelled \u{201C}\(isolated(label))\u{201D}.")
     case .notIndexed(let draft):
       self.init(
         404,
@@ -99,7 +101,8 @@ extension RequestError {
     case .openedReadOnly, .importStopped, .textRendering, .tooManyDrafts, .destinationExists, .destinationIsFolder,
       .destinationNotRegularFile,
       .fileSystem,
-      .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .cannotMerge,
+      .backupIsArchive, .backupFailedCheck, .draftExists, .draftInTrash, .draftNotInTrash, .noSuchNote, .labelTaken,
+      .cannotMerge,
       .mergeStoppedAtDamage, .mergeIntoItself, .cannotWatch, .cannotStartThread, .timelapseStopped:
       // Errors of operations that write files or the archive (or start threads, or are
       // stopped by a signal), which no page calls.
@@ -112,7 +115,9 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .stars: "\(argument)"
+    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .stars, .noteText,
+      .labelName, .labelIsNumber:
+      "\(argument)"
     }
   }
 }

@@ -88,9 +88,11 @@ enum TimelapseView {
       // The video may be of a newer state than the timeline read before it (a save imported
       // meanwhile): such a version is on the next page load.
       let marks = summary.marks.filter { draft.versions.indices.contains($0.version - 1) }.map { mark -> HTML in
-        let saved = draft.versions[mark.version - 1].version.saved
+        let version = draft.versions[mark.version - 1].version
+        // The scrubber says this label as it moves (the page's script reads it as text).
+        let labels = HTML(joining: version.labels.map { label -> HTML in " \u{201C}\(name: label)\u{201D}" })
         return """
-          <li><a class="mark" href="\(Links.version(draft.id, number: mark.version))" data-seconds="\(Format.decimal(mark.seconds, digits: 3))" data-version="\(mark.version)">#\(mark.version)</a> <span class="mark-label">Version \(mark.version), saved \(Formatting.time(saved)), at \(Format.number(mark.seconds)) s</span></li>
+          <li><a class="mark" href="\(Links.version(draft.id, number: mark.version))" data-seconds="\(Format.decimal(mark.seconds, digits: 3))" data-version="\(mark.version)">#\(mark.version)</a> <span class="mark-label">Version \(mark.version)\(labels), saved \(Formatting.time(version.saved)), at \(Format.number(mark.seconds)) s</span></li>
           """
       }
       let skipped: HTML =

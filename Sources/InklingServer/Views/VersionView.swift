@@ -71,11 +71,13 @@ enum VersionView {
     }
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
-      <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span></h1>
+      <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span>\(DraftView.labels(version.labels))</h1>
       \(TrashView.banner(draft, archive: archive))
       <nav class="steps" aria-label="Versions">\(previous) \(next) \(compare)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
+      \(DraftView.notes(version.notes, heading: "Notes on this version"))
+      \(DraftView.notes(draft.notes, heading: "Notes on the draft"))
       <p class="file">\(DraftView.download(entry.id, version))</p>
       \(drawing.status == .decoded ? pictureLinks(entry.id, version, trash: draft.deleted != nil) : "")
       \(CommandsView.section(draft, number: number, archive: archive))

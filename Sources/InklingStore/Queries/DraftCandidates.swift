@@ -167,6 +167,25 @@ package struct DraftCandidates {
       probe: "SELECT 1 FROM draft_tag INDEXED BY draft_tag_by_tag WHERE tag_id IN (\(matching))")
   }
 
+  // MARK: - Notes and labels
+
+  /// Drafts with a note that contains `text` (folded). Notes have no index of their words, so
+  /// every note is read: the probe counts notes, not matches, which is what this costs, and
+  /// the compiler uses it only while there are few (a note is written by hand, one at a time);
+  /// past that, a search tests each draft it walks through note_by_draft instead.
+  package static func note(containsFolded text: String) -> DraftCandidates {
+    DraftCandidates(
+      "SELECT DISTINCT draft_id AS id FROM note WHERE instr(text_folded, ?) > 0", [text],
+      probe: "SELECT 1 FROM note WHERE ?1 IS NOT NULL")
+  }
+
+  /// Drafts with a version labelled `name` (folded): a range of version_label_by_name.
+  package static func label(folded name: String) -> DraftCandidates {
+    DraftCandidates(
+      "SELECT DISTINCT draft_id AS id FROM version_label INDEXED BY version_label_by_name WHERE name_folded = ?", [name]
+    )
+  }
+
   /// Live drafts with `lowest` to `highest` stars: a range of draft_by_stars (migration 0019).
   package static func stars(from lowest: Int, through highest: Int) -> DraftCandidates {
     DraftCandidates(

@@ -91,6 +91,23 @@ package struct DraftPredicate {
       """, [prefix, prefix + "\u{10FFFF}"])
   }
 
+  // MARK: - Notes and labels
+
+  /// A note on the draft or on one of its versions contains `text` (folded, as migration 0019
+  /// folds `note.text_folded`): the draft's notes are one range of note_by_draft.
+  package static func note(containsFolded text: String) -> DraftPredicate {
+    DraftPredicate(
+      "EXISTS (SELECT 1 FROM note AS n INDEXED BY note_by_draft WHERE n.draft_id = d.id AND instr(n.text_folded, ?) > 0)",
+      [text])
+  }
+
+  /// One of the draft's versions has the label whose fold is `name`: one entry of
+  /// version_label_by_draft.
+  package static func label(folded name: String) -> DraftPredicate {
+    DraftPredicate(
+      "EXISTS (SELECT 1 FROM version_label AS vl WHERE vl.draft_id = d.id AND vl.name_folded = ?)", [name])
+  }
+
   // MARK: - Stars
 
   /// The draft's stars (0 for none: migration 0019) compared with `count`.
