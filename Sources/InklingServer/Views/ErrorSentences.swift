@@ -58,6 +58,13 @@ extension RequestError {
         "\u{201C}\(isolated(draft))\u{201D} has no version saved by then; its first was saved \(Formatting.date(firstSaved))."
       )
     case .noMatchingDrafts: self.init(404, "No drafts match.")
+    case .noSuchSavedSearch(let name, let saved):
+      // A search the box was given, as a date the filters cannot read: the request's.
+      let there =
+        saved.isEmpty
+        ? "there are none"
+        : "the saved searches are " + saved.map { "@" + isolated($0) }.joined(separator: ", ")
+      self.init(400, "There is no saved search named \u{201C}\(isolated(name))\u{201D}; \(there).")
     case .notIndexed(let draft):
       self.init(
         404,
@@ -112,7 +119,8 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .stars: "\(argument)"
+    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .savedSearchName, .stars:
+      "\(argument)"
     }
   }
 }
