@@ -4,8 +4,9 @@ import Testing
 
 @testable import InklingArchive
 
-/// Saved searches through the library: `Archive.query` is the one reader of `@NAME`, and the
-/// text kept is the text given.
+/// Saved searches through the library: `Archive.query` is the one reader of `@NAME`; the text
+/// kept is the text given; and the search text the web's tag links are made of reads back as
+/// exactly that tag, whatever it holds.
 @Suite struct SavedSearchTests {
   @Test func queryReadsAtNameAndOnlyIt() throws {
     let folder = try TemporaryFolder("saved-query")
@@ -33,5 +34,11 @@ import Testing
     #expect(throws: ArchiveError.invalidArgument(.savedSearchName("@", .empty))) {
       try archive.saveSearch(named: "@", query: "x")
     }
+  }
+
+  @Test(arguments: ["portfolio", "client:", "client:anna", "a*", "say \"hi\"", "back\\slash", "(and or not)", "tag:x"])
+  func aTagLinksSearchFindsExactlyThatTag(tag: String) throws {
+    let parsed = try DraftQuery(search: DraftQuery.searchText(tag: tag))
+    #expect(parsed.expression == .term(.tag(.exact(tag))))
   }
 }

@@ -132,7 +132,7 @@ enum GridView {
       let draft = entry.draft
       let loading: HTML = state.after == nil && index < eagerThumbnails ? "" : " loading=\"lazy\""
       return """
-        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
+        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span>\(MarksView.line(stars: draft.stars, tags: draft.tags))</li>
         """
     }
     var next = state
