@@ -162,5 +162,24 @@ import Testing
     #expect(try run(["complete-names", "--saved", "--", "we"]).stdout.isEmpty)
     let script = try run(["completions", "bash"])
     #expect(script.stdout.contains("complete-names --saved"), "the bash script never asks for saved searches")
+    // bash splits `@we` into "@" and "we" (COMP_WORDBREAKS) but readline replaces the whole
+    // word: the script completes it whole, as a query and as an option's value.
+    try Data(script.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/c.bash"))
+    func complete(_ words: [String]) throws -> [String] {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let path = BinaryRunner.binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+      let result = try ChildProcess.run(
+        [
+          "/usr/bin/env", "bash", "-c",
+          "source c.bash; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _inkling_archive; "
+            + "printf '%s\\n' \"${COMPREPLY[@]}\"",
+        ], environment: ["PATH": path, "INKLING_ARCHIVE": folder + "/archive.sqlite"], workingDirectory: folder)
+      return result.stdout.split(separator: "\n").map(String.init)
+    }
+    #expect(try complete(["inkling-archive", "search", "@", "We"]) == ["@Weekly"])
+    #expect(try complete(["inkling-archive", "search", "@"]).sorted() == ["@Weekly", "@wip"])
+    #expect(try complete(["inkling-archive", "export", "--query", "@", "wi"]) == ["@wip"])
+    #expect(try complete(["inkling-archive", "list", "@", "W"]) == ["@Weekly"])
+    #expect(try complete(["inkling-archive", "tag", "--query", "@", "We"]) == ["@Weekly"])
   }
 }
