@@ -148,6 +148,12 @@ import Testing
     #expect(noQuery.status == 2)
     #expect(
       noQuery.stderr.hasPrefix("Error: give a QUERY (or --saved to list the saved searches)"), "\(noQuery.stderr)")
+    // A search that could not run is not kept; a --query's ink is checked with export's filters too.
+    let inky = try run(["search", "--save", "inky", "ink:nosuch"])
+    #expect(inky.status == 2 && inky.stderr.contains("unknown ink 'nosuch'"), "\(inky.stderr)")
+    #expect(try run(["search", "--saved"]).stdout.isEmpty)
+    let export = try run(["export", "--since", "2025", "--query", "ink:nosuch", "--to", folder + "/inky"])
+    #expect(export.status == 2 && export.stderr.contains("unknown ink 'nosuch'"), "\(export.stderr)")
     let listQuery = try run(["list", "tag:x"])
     #expect(listQuery.status == 2)
     #expect(listQuery.stderr.hasPrefix("Error: list takes a saved search as @NAME"), "\(listQuery.stderr)")

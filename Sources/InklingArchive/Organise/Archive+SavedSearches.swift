@@ -65,7 +65,8 @@ extension Archive {
   }
 
   /// Keeps `query` under `name` (a leading `@` aside), replacing the search of that name in
-  /// any case and accents. The query must parse; `@OTHER` keeps a copy of that search's text.
+  /// any case and accents. The query must parse and name only inks PencilKit or the archive's
+  /// drawings know; `@OTHER` keeps a copy of that search's text.
   ///
   /// - Throws: `ArchiveError.invalidArgument(.savedSearchName)` for a name that is empty, too
   ///   long or holds a control character; `.searchSyntax`; `.noSuchSavedSearch`;
@@ -88,7 +89,8 @@ extension Archive {
           kept = saved.query
         }
         do {
-          _ = try DraftQuery(search: kept, now: now)
+          // A search that could not run is not kept: it must parse, and name only inks there are.
+          try checkInks(of: try DraftQuery(search: kept, now: now))
         } catch let error as SearchSyntaxError {
           throw ArchiveError.searchSyntax(error)
         }

@@ -113,7 +113,7 @@ extension Archive {
 
   /// Refuses an `ink:` term of the search language whose name is neither one PencilKit names
   /// nor one this archive's drawings use: a misspelt ink would match nothing, without a word.
-  private func checkInks(of query: DraftQuery) throws {
+  func checkInks(of query: DraftQuery) throws {
     guard let source = query.source else { return }
     let known = Set(Ink.InkType.knownTypes.map(\.name))
     for ink in source.inks where !known.contains(ink.name) {

@@ -51,9 +51,7 @@ struct DraftFilters {
   /// find; the filters alone when `text` is nil.
   func query(and text: String?, in archive: Archive) throws -> DraftQuery {
     guard let text else { return query }
-    var both = query
-    both.expression = query.expression && (try archive.query(text).expression)
-    return both
+    return query.narrowed(to: try archive.query(text))
   }
 }
 

@@ -37,11 +37,7 @@ struct ListCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)
-    var query = filters.query
-    if let savedSearch {
-      query.expression = query.expression && (try archive.query(savedSearch).expression)
-    }
-    try listing.run(query, in: archive, context)
+    try listing.run(try filters.query(and: savedSearch, in: archive), in: archive, context)
     return ExitStatus.success
   }
 }
