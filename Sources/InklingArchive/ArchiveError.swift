@@ -56,6 +56,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case noReadableVersions(draft: String, from: Int, to: Int)
   /// Nothing matched, so there is nothing to draw or write.
   case noMatchingDrafts
+  /// There is no saved search called `name` (`@NAME`); `saved` are the names there are, sorted.
+  case noSuchSavedSearch(name: String, saved: [String])
   /// A draft called `name` exists already (a rename to it needs `merge`).
   case draftExists(name: String)
   /// The draft is in the trash; the operation needs it back first.
@@ -217,10 +219,12 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case labelName(String, TagNameProblem)
     /// A label that is a whole number, which `--version` reads as a version's number.
     case labelIsNumber(String)
+    /// A saved search's name (as given) that cannot be one; the same rules as a tag's.
+    case savedSearchName(String, TagNameProblem)
   }
 
-  /// Why text cannot be a tag, a note or a label (`ArchiveError.InvalidArgument.tagName`,
-  /// `.noteText`, `.labelName`).
+  /// Why text cannot be a tag, a note, a label or a saved search's name
+  /// (`ArchiveError.InvalidArgument.tagName`, `.noteText`, `.labelName`, `.savedSearchName`).
   public enum TagNameProblem: Sendable, Equatable {
     /// Nothing but spaces.
     case empty
@@ -288,6 +292,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .noReadableVersions(let draft, let from, let to):
       "no drawing of \(Quoted.name(draft)) versions \(from) to \(to) can be read"
     case .noMatchingDrafts: "no drafts match"
+    case .noSuchSavedSearch(let name, let saved):
+      "no saved search named \(Quoted.name(name))"
+        + (saved.isEmpty ? "" : "; saved: " + saved.map(Quoted.name).joined(separator: ", "))
     case .draftExists(let name): "a draft named \(Quoted.name(name)) exists"
     case .draftInTrash(let name): "\(Quoted.name(name)) is in the trash"
     case .draftNotInTrash(let name): "\(Quoted.name(name)) is not in the trash"

@@ -75,6 +75,7 @@ extension ArchiveError {
     case .unreadableDrawing(let draft, let version, let reason):
       "version \(version) of \(Quoted.name(draft)) could not be read: \(Quoted.text(reason))"
     case .noMatchingDrafts: "no drafts match; nothing written"
+    case .noSuchSavedSearch(let name, let saved): Self.sentence(savedSearch: name, saved)
     case .draftExists(let name):
       "a draft named \(Quoted.name(name)) exists already; add --merge to join the two histories into one"
     case .draftInTrash(let name):
@@ -261,6 +262,7 @@ extension ArchiveError {
     case .labelName(let name, let problem): Self.sentence(tag: name, problem, kind: "label")
     case .labelIsNumber(let name):
       "a label is not a whole number (\(Quoted.name(name)) is how --version names version \(name)); add a word"
+    case .savedSearchName(let name, let problem): Self.sentence(savedSearchName: name, problem)
     case .stars(let stars): "--stars must be 1 to 5, not \(stars)"
     }
   }
@@ -281,6 +283,37 @@ extension ArchiveError {
     case .tooLong(let characters, let limit):
       "a note is at most \(Format.count(limit)) characters; the one given has \(Format.count(characters))"
     }
+  }
+
+  private static func sentence(savedSearchName name: String, _ problem: ArchiveError.TagNameProblem) -> String {
+    switch problem {
+    case .empty: "a saved search's name needs a letter; \(Quoted.name(name)) is empty"
+    case .controlCharacter:
+      "a saved search's name is one line of text; \(Quoted.name(name)) holds a control character"
+    case .tooLong(let characters, let limit):
+      "a saved search's name is at most \(limit) characters; \(Quoted.name(String(name.prefix(40)) + "…")) has "
+        + Format.count(characters)
+    }
+  }
+
+  /// The most saved searches an unknown `@NAME` lists by name.
+  static let savedSearchesNamed = 10
+
+  /// An unknown `@NAME`: the saved searches there are (the first few), or that there are none;
+  /// and, since a word alone searches names, how to look for a name that starts with `@`.
+  private static func sentence(savedSearch name: String, _ saved: [String]) -> String {
+    let there: String
+    if saved.isEmpty {
+      there = "there are none yet (`inkling-archive search --save NAME QUERY` saves one)"
+    } else {
+      let shown = saved.prefix(savedSearchesNamed).map { "@" + Quoted.display($0) }
+      let more = saved.count - shown.count
+      there =
+        (saved.count == 1 ? "the saved search is " : "the saved searches are ")
+        + (more > 0
+          ? shown.joined(separator: ", ") + " and \(more) more (`search --saved` lists them)" : alternatives(shown))
+    }
+    return "no saved search named \(Quoted.name(name)); \(there). (`name:@TEXT` searches names for @TEXT.)"
   }
 
   private static func sentence(_ name: String, _ problem: ArchiveError.DraftNameProblem) -> String {

@@ -6,7 +6,9 @@ installs them).
 On a generated archive with a hostile name in it, this opens the grid and checks that every
 thumbnail loaded (naturalWidth > 0) and that scrolling loads the next page; types a query into
 the search box and sees the grid change to the query's drafts (and a syntax error's caret
-message); opens a draft and sees one timeline entry per version; plays the draft's time-lapse
+message); sees a card's stars (in words too) and tags, follows a tag's link (one of a group, and
+one of markup and quotes) to the grid of exactly its drafts, and finds the starred drafts with
+stars:>=4 in the search box; opens a draft and sees one timeline entry per version; plays the draft's time-lapse
 to its end and seeks to a save from the keyboard on the scrubber of its saves; downloads a version and compares
 its bytes with the imported file; opens a version large; sees a draft whose drawing does not
 decode say why it has no time-lapse; follows a version's SVG and PDF links (their types, qpdf
@@ -50,6 +52,7 @@ import page_audit
 
 HOSTILE = '"><img src=x onerror=alert(1)>'
 BIDI = "\u202eevil\u202d gnp.exe"  # RLO, LRO: unisolated, it reorders the text after it
+HOSTILE_TAG = 'say "hi" <b>\\ client:'  # markup, quotes, a backslash, and the end of a group
 DEVICE = "Device strokes"
 NOISE = "Noise"  # a drawing that does not decode
 LONG = "Sketchbook_" + "averyveryverylongnamewithoutanyspaces" * 4  # one word wider than a phone
@@ -366,6 +369,14 @@ def main():
         archive, drafts = build_archive(args.bin, work)
         trashed = json.loads(run(args.bin, archive, "--json", "list", "--sort", "oldest"))["drafts"][0]["name"]
         run(args.bin, archive, "delete", trashed)
+        # Tags and stars on the newest drafts (the first page's), a tag of a group and one that
+        # is markup and quotes: each card and draft page shows them, each tag a link.
+        newest = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list", "--limit", "6"))["drafts"]
+                  if d["name"] != HOSTILE][:5]
+        for index, name in enumerate(newest):
+            run(args.bin, archive, "tag", name, "portfolio", *(["client:anna"] if index < 3 else []))
+        run(args.bin, archive, "star", *newest[:2], "--stars", "4")
+        run(args.bin, archive, "tag", HOSTILE, HOSTILE_TAG)
         everything = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "list"))["drafts"]]
         server, url = start_server(args.bin, archive, os.path.join(work, "state"))
         step("serving at " + url + "; starting Chromium")
@@ -440,6 +451,49 @@ def main():
         since.send_keys(Keys.BACKSPACE * 4)
         passed.append("an unreadable date shows its sentence over the last good results")
 
+        # Tags and stars: shown on the cards (the stars in words too, for a screen reader), and
+        # a tag is a link to the grid of its drafts; the search box reads tag: and stars:.
+        box.clear()
+        box.send_keys(Keys.ENTER)
+        driver.get(url)
+        anna = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "search", "tag:client:anna"))["drafts"]]
+        check(anna == newest[:3], f"the drafts tagged client:anna are {anna}, not {newest[:3]}")
+        card = [c for c in driver.find_elements(By.CSS_SELECTOR, "#grid .card")
+                if c.find_element(By.CLASS_NAME, "name").text == newest[0]][0]
+        words = card.find_element(By.CSS_SELECTOR, ".marks .stars .visually-hidden").get_attribute("textContent")
+        check(words == "4 of 5 stars", f"the card's stars read {words!r}")
+        links = card.find_elements(By.CSS_SELECTOR, ".marks a.tag")
+        check([a.text for a in links] == ["client:anna", "portfolio"], f"the card's tags: {[a.text for a in links]}")
+        # A tag of a group links to exactly that tag: the grid of every draft becomes its three.
+        click(driver, links[0])
+        wait(driver, lambda d: card_names(d) == anna, "the tag's link did not filter the grid to its drafts")
+        check(driver.find_element(By.ID, "q").get_attribute("value") == 'tag:"client:anna"',
+              "the search box does not hold the tag's search: " + driver.find_element(By.ID, "q").get_attribute("value"))
+        driver.save_screenshot(os.path.join(args.artifacts, "tag.png"))
+        # A tag of markup, quotes and a backslash ending in a colon is text, and its link finds it.
+        driver.get(base + "?q=" + urllib.parse.quote("tag:say*"))
+        hostile_link = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .card .marks a.tag"),
+                            "the hostile tag's draft shows no tag")[0]
+        check(hostile_link.text == HOSTILE_TAG, "the hostile tag is not shown as text: " + hostile_link.text)
+        click(driver, hostile_link)
+        wait(driver, lambda d: d.find_element(By.ID, "q").get_attribute("value").startswith('tag:"say')
+             and card_names(d) == [HOSTILE], "the hostile tag's link did not find its one draft")
+        starred = [d["name"] for d in json.loads(run(args.bin, archive, "--json", "search", "stars:>=4"))["drafts"]]
+        box = driver.find_element(By.ID, "q")
+        box.clear()
+        box.send_keys("stars:>=4")
+        wait(driver, lambda d: card_names(d) == starred, "stars:>=4 in the search box did not find the starred drafts")
+        box.clear()
+        box.send_keys("@nothing-saved")
+        wait(driver, lambda d: "no saved search" in d.find_element(By.ID, "problem").text,
+             "an unknown @NAME in the search box says nothing")
+        box.clear()
+        box.send_keys(Keys.ENTER)
+        driver.get(url)
+        box = driver.find_element(By.ID, "q")
+        passed.append(f"tags and stars: shown on the cards, {len(anna)} drafts by a tag's link, the hostile tag's "
+                      f"one draft by its link, {len(starred)} by stars:>=4 in the search box")
+
         # One draft: one timeline entry per version.
         name = expected[0]
         draft_name = name
@@ -447,7 +501,7 @@ def main():
         box.clear()
         box.send_keys(Keys.ENTER)
         driver.get(url)
-        link = wait(driver, lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#grid .card a")
+        link = wait(driver, lambda d: [a for a in d.find_elements(By.CSS_SELECTOR, "#grid .card > a")
                                        if a.find_element(By.CLASS_NAME, "name").text == name], "no card for " + name)
         click(driver, link[0])
         wait(driver, lambda d: d.find_elements(By.ID, "timeline"), "the draft page has no timeline")
@@ -667,6 +721,8 @@ def main():
             ("grid", base, "GET"), ("grid page 2", second, "GET"),
             ("search", base + "?q=" + urllib.parse.quote(query), "GET"),
             ("search that does not parse", base + "?q=" + urllib.parse.quote(query + " and ("), "GET"),
+            ("search by a tag", base + "?q=" + urllib.parse.quote('tag:"client:anna"'), "GET"),
+            ("draft with tags and stars", base + "draft?name=" + urllib.parse.quote(newest[0]), "GET"),
             ("draft", base + f"draft?id={named_id}", "GET"),
             ("draft of many saves", base + f"draft?id={many_id}", "GET"),
             ("draft without time-lapse", base + f"draft?id={noise[0]}", "GET"),

@@ -47,7 +47,7 @@ COMMANDS = {
     "import": ["import.json", "import-line.json"],
     "watch": ["watch-line.json"],
     "list": ["drafts.json", "draft-line.json"],
-    "search": ["drafts.json", "draft-line.json"],
+    "search": ["drafts.json", "draft-line.json", "saved-searches.json", "saved-search.json"],
     "show": ["show.json"],
     "history": ["history.json"],
     "diff": ["diff.json"],
@@ -342,6 +342,14 @@ def commands(tool, work, bin_dir):
     tool.json("search", "drafts.json", "note:kept and label:final")
     tool.json("show", "show.json", name, "--version", "final")
     tool.json("diff", "diff.json", name, "1", "final")
+    # Saved searches: kept, listed, run by @NAME wherever a query goes, forgotten.
+    tool.json("search", "drafts.json", "--save", "Best of Anna", "tag:client: stars:>=3")
+    tool.json("search", "drafts.json", "--save", "everything", "")
+    tool.json("search", "saved-searches.json", "--saved")
+    tool.json("search", "drafts.json", "@best of anna")
+    tool.json("list", "drafts.json", "@everything", "--starred")
+    tool.json("search", "saved-search.json", "--forget", "everything")
+    tool.error("search", "@everything", status=1)
     tool.json("show", "show.json", name)
     tool.json("history", "history.json", name)
     tool.json("delete", "delete.json", name)

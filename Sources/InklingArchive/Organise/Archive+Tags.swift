@@ -14,6 +14,9 @@ public enum DraftChoice: Sendable, Equatable {
   case named(String)
   /// The live drafts a query finds, as `export --query` chooses them.
   case matching(DraftQuery)
+  /// The live drafts a query in the search language, or `@NAME` (a saved search), finds;
+  /// read when the change is made (`Archive.query(_:)`).
+  case search(String)
 }
 
 /// What `tag` or `untag` did.
@@ -114,6 +117,7 @@ extension Archive {
       var ids: [Int64] = []
       try forEachDraft(matching: query) { ids.append($0.id.rawValue) }
       return ids
+    case .search(let text): return try chosenDrafts(.matching(try self.query(text)))
     }
   }
 

@@ -150,18 +150,29 @@ extension Archive {
     }
     // One read transaction: the page's reads see one state of the archive while an import
     // commits, and take SQLite's file lock once instead of once a statement.
-    var rows: [DraftPageRow] = try storeCall {
+    let read: (rows: [DraftPageRow], marks: [Int64: DraftMarkRow]) = try storeCall {
       try database.readTransaction {
         // Every draft from the start is a walk of the sort's index like any later page.
-        guard let after = cursor?.after ?? (query.expression == .all ? DraftPageCursor.start(sort) : nil) else {
+        var rows: [DraftPageRow]
+        if let after = cursor?.after ?? (query.expression == .all ? DraftPageCursor.start(sort) : nil) {
+          let expression = SearchCompiler.mergingPeriods(query.expression)
+          rows = try DraftPageRecords.page(
+            after: after, predicate: SearchCompiler.predicate(expression), limit: limit + 1, in: database)
+        } else {
           let names = try drafts(matching: query, sort: sort, limit: limit + 1).map(\.name)
-          return try DraftPageRecords.drafts(named: names, in: database)
+          rows = try DraftPageRecords.drafts(named: names, in: database)
         }
-        let expression = SearchCompiler.mergingPeriods(query.expression)
-        return try DraftPageRecords.page(
-          after: after, predicate: SearchCompiler.predicate(expression), limit: limit + 1, in: database)
+        // Stars and tags, as lists show them: read only where someone gave a draft some.
+        var marks: [Int64: DraftMarkRow] = [:]
+        if try DraftMarks.anyMarks(in: database) {
+          let reader = try DraftMarks(database)
+          for row in rows.prefix(limit) { marks[row.id] = try reader.marks(ofDraft: row.id) }
+        }
+        return (rows, marks)
       }
     }
+    var rows = read.rows
+    let marks = read.marks
     let more = rows.count > limit
     if more { rows.removeLast(rows.count - limit) }
     return DraftPage(
@@ -169,7 +180,8 @@ extension Archive {
         DraftPageEntry(
           draft: DraftSummary(
             id: DraftID(rawValue: row.id), name: row.name, versionCount: row.versionCount,
-            lastSaved: Self.date(row.latestSavedMilliseconds)),
+            lastSaved: Self.date(row.latestSavedMilliseconds), stars: marks[row.id]?.stars,
+            tags: marks[row.id]?.tags ?? []),
           latestVersion: VersionID(rawValue: row.latestVersionID))
       },
       next: more ? rows.last.map { DraftPageCursor($0, sort: sort) } : nil)

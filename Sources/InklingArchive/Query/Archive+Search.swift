@@ -113,7 +113,7 @@ extension Archive {
 
   /// Refuses an `ink:` term of the search language whose name is neither one PencilKit names
   /// nor one this archive's drawings use: a misspelt ink would match nothing, without a word.
-  private func checkInks(of query: DraftQuery) throws {
+  func checkInks(of query: DraftQuery) throws {
     guard let source = query.source else { return }
     let known = Set(Ink.InkType.knownTypes.map(\.name))
     for ink in source.inks where !known.contains(ink.name) {
@@ -127,23 +127,18 @@ extension Archive {
     }
   }
 
-  /// The drafts a query in the search language matches.
+  /// The drafts a query in the search language (or `@NAME`, a saved search) matches.
   ///
   /// ```swift
   /// let found = try archive.search("name:cat saved:>=2025-10 strokes:>100", limit: 50)
   /// ```
   /// - Throws: `ArchiveError.searchSyntax` for a query that does not parse (its description
-  ///   shows the query with a caret under the problem); or when the archive cannot be read.
+  ///   shows the query with a caret under the problem); `.noSuchSavedSearch`; or when the
+  ///   archive cannot be read.
   public func search(
     _ text: String, sort: DraftSort = .newest, limit: Int? = nil, now: Date = Date(), timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [DraftSummary] {
-    let query: DraftQuery
-    do {
-      query = try DraftQuery(search: text, now: now, timeZone: timeZone)
-    } catch {
-      throw .searchSyntax(error)
-    }
-    return try drafts(matching: query, sort: sort, limit: limit)
+    try drafts(matching: try query(text, now: now, timeZone: timeZone), sort: sort, limit: limit)
   }
 
   /// The SQL a query runs and SQLite's plan for it (EXPLAIN QUERY PLAN), for tests and `--explain`;

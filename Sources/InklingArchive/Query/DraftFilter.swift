@@ -37,6 +37,15 @@ public struct DraftQuery: Hashable, Sendable {
     hasher.combine(inTrash)
   }
 
+  /// The drafts both this query and `other` ask for (`list`'s flags and a search). The ink
+  /// names checked when it runs are those of the one whose text has them.
+  public func narrowed(to other: DraftQuery) -> DraftQuery {
+    var both = self
+    both.expression = expression && other.expression
+    if both.source == nil { both.source = other.source }
+    return both
+  }
+
   /// The drafts a query in the search language asks for (see SearchParser).
   ///
   /// - Throws: `SearchSyntaxError` with the column of the problem.

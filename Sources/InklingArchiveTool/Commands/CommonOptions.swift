@@ -33,6 +33,14 @@ enum Common {
     "force", short: "f",
     help: "Replace a regular file that already exists (a FIFO or device is written into, never replaced).")
 
+  /// `--query QUERY`: a query in the search language or `@NAME`, a saved search.
+  static func query(_ help: String) -> Option<String?> {
+    Option("query", valueName: "QUERY", .query, help: help + " " + savedSearchHelp)
+  }
+
+  /// What every QUERY says of `@NAME`.
+  static let savedSearchHelp = "@NAME runs the search saved as NAME (`search --save`)."
+
   /// `--source LABEL`, where imported versions came from.
   static func source(_ help: String) -> Option<String?> {
     Option("source", valueName: "LABEL", .text, help: help)
@@ -57,6 +65,13 @@ extension ValueKind where Value == VersionSelector {
 }
 
 extension ValueKind where Value == String {
+  /// A query in the search language, or `@NAME`: a word that starts with `@` is completed
+  /// with the names of the archive's saved searches.
+  static var query: ValueKind {
+    ValueKind(
+      expected: "a query", completion: .prefixed(["complete-names", "--saved"]), format: { $0 }, parse: { $0 })
+  }
+
   /// A draft's name as typed, or as printed: a name shown quoted and escaped (`"x\u{202E}y"`,
   /// Quoted) given back exactly so, quotes and all, is the name it stands for. Only a text
   /// that is the very form Quoted prints for some name is read so: a draft really called

@@ -1,5 +1,5 @@
-// `complete-names [--trash] [--limit N] [--] [PREFIX]`: what the completion scripts ask for
-// when a draft's name is being typed. Not in the command list of --help (people list drafts
+// `complete-names [--trash | --saved] [--limit N] [--] [PREFIX]`: what the completion scripts
+// ask for when a draft's name is being typed, or a query (`@NAME`, a saved search's). Not in the command list of --help (people list drafts
 // with `list`); `completions --help` and the README say what the scripts run.
 
 import InklingArchive
@@ -8,6 +8,9 @@ import InklingCommandLine
 struct CompleteNamesCommand: Command {
   static let prefix = Argument("PREFIX", .text, optional: (), help: "The start of the name typed so far.")
   static let trash = Flag("trash", help: "Names of drafts in the trash instead of the others.")
+  static let saved = Flag(
+    "saved",
+    help: "With a PREFIX that starts with @, the names of saved searches instead, each after an @; nothing for others.")
   static let limit = Option(
     "limit", valueName: "N", .positive, default: Archive.completionLimit,
     help: "Print at most N names.")
@@ -20,19 +23,30 @@ struct CompleteNamesCommand: Command {
       Case and accents aside, as search compares names, from the archive's index of names: \
       a shell's Tab costs the same however many drafts the archive holds.
       """,
-    arguments: [prefix.spec], options: [trash.spec, limit.spec])
+    arguments: [prefix.spec], options: [trash.spec, saved.spec, limit.spec],
+    exclusive: [[trash.spec, saved.spec]].names)
 
   let prefix: String
   let inTrash: Bool
+  let savedSearches: Bool
   let limit: Int
 
   init(_ parsed: ParsedArguments) throws {
     prefix = try parsed.value(Self.prefix) ?? ""
     inTrash = parsed.value(Self.trash)
+    savedSearches = parsed.value(Self.saved)
     limit = try parsed.value(Self.limit)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {
+    guard !savedSearches else {
+      // A query is completed only where it is a saved search's name; anything else is the
+      // search language, typed by hand.
+      guard let name = Archive.savedSearchName(in: prefix) else { return ExitStatus.success }
+      let searches = try context.open(.readOnly).savedSearches(prefix: name, limit: limit)
+      StandardStreams.writeOutput(searches.map { "@" + $0.name + "\0" }.joined())
+      return ExitStatus.success
+    }
     let names = try context.open(.readOnly).draftNames(startingWith: prefix, inTrash: inTrash, limit: limit)
     StandardStreams.writeOutput(names.map { $0 + "\0" }.joined())
     return ExitStatus.success

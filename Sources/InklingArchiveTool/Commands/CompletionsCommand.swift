@@ -11,7 +11,9 @@ struct CompletionsCommand: Command {
     discussion: """
       Draft names are completed from the archive by `inkling-archive complete-names [--trash] \
       -- TEXT`, which prints at most 200 names that start with the text typed (case and accents \
-      aside), from the archive's index of names, and is left out of the command list as it is \
+      aside), from the archive's index of names, and a query that starts with @ by the names \
+      of the saved searches (`complete-names --saved -- @TEXT`); the command is left out of the \
+      command list as it is \
       the scripts' own: the archive given with --archive on the line, else $INKLING_ARCHIVE or \
       the default one. \
       A name is inserted as one word, quoted for the shell, and never run, whatever it \

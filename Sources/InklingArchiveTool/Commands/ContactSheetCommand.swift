@@ -11,6 +11,7 @@ struct ContactSheetCommand: Command {
   static let columns = Option(
     "columns", valueName: "N", .positive, help: "Thumbnails per row (default: a square grid).")
   static let output = Common.output("FILE.png", "The PNG file to write.")
+  static let query = Common.query("Only drafts that QUERY finds, in the language of `search`.")
 
   static let name = "contact-sheet"
 
@@ -29,11 +30,13 @@ struct ContactSheetCommand: Command {
       Examples:
         inkling-archive contact-sheet -o all.png
         inkling-archive contact-sheet --since 7d --size 256 -o week.png
+        inkling-archive contact-sheet --query @portfolio -o portfolio.png
       """,
-    options: DraftFilters.options + [size.spec, columns.spec, output.spec, Common.force.spec],
+    options: DraftFilters.options + [query.spec, size.spec, columns.spec, output.spec, Common.force.spec],
     exclusive: DraftFilters.exclusive)
 
   let filters: DraftFilters
+  let query: String?
   let size: Int
   let columns: Int?
   let output: OutputTarget
@@ -41,6 +44,7 @@ struct ContactSheetCommand: Command {
 
   init(_ parsed: ParsedArguments) throws {
     filters = try DraftFilters(parsed)
+    query = try parsed.value(Self.query)
     size = try parsed.value(Self.size)
     columns = try parsed.value(Self.columns)
     output = try PictureRequest.pngTarget(parsed, Self.output)
@@ -50,7 +54,7 @@ struct ContactSheetCommand: Command {
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openCaching()
     // The same filters as `list`, answered by the library (a draft matches as it would there).
-    let drafts = try archive.drafts(matching: filters.query)
+    let drafts = try archive.drafts(matching: try filters.query(and: query, in: archive))
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
     let (png, placeholders) = try archive.contactSheetPicture(drafts: drafts.map(\.name), size: size, columns: columns)
     try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }

@@ -46,6 +46,13 @@ struct DraftFilters {
       source: parsed.value(Self.source), starred: parsed.value(Self.starred))
     query.inTrash = parsed.value(Self.trash)
   }
+
+  /// The drafts these filters and `text` (a `--query`: the search language or `@NAME`) both
+  /// find; the filters alone when `text` is nil.
+  func query(and text: String?, in archive: Archive) throws -> DraftQuery {
+    guard let text else { return query }
+    return query.narrowed(to: try archive.query(text))
+  }
 }
 
 /// How `list` and `search` print drafts: a table, `--json`, `--ndjson`, `--paths` or
@@ -99,10 +106,8 @@ struct DraftListing {
   /// The most drafts a table is measured from one read of them.
   static let shortList = 1_000
 
-  /// Runs `query` and prints what it finds.
-  /// Prints the drafts `query` matches; returns how many there were.
-  @discardableResult func run(_ query: DraftQuery, _ context: CommandContext) throws -> Int {
-    let archive = try context.open(.readOnly)
+  /// Prints the drafts of `archive` that `query` matches; returns how many there were.
+  @discardableResult func run(_ query: DraftQuery, in archive: Archive, _ context: CommandContext) throws -> Int {
     var matched = 0
     switch form {
     case .ndjson, .lines, .nulls:

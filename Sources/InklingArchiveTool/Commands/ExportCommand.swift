@@ -4,8 +4,7 @@ import InklingFormats
 import InklingPresentation
 
 struct ExportCommand: Command {
-  static let query = Option(
-    "query", valueName: "QUERY", .text, help: "Only drafts that QUERY finds, in the language of `search`.")
+  static let query = Common.query("Only drafts that QUERY finds, in the language of `search`.")
   static let to = Option("to", valueName: "DIR", .folder, required: (), help: "The folder to write into (created).")
   static let allVersions = Flag("all-versions", help: "Every version of each draft, not only the newest.")
   static let png = Flag(
@@ -49,6 +48,7 @@ struct ExportCommand: Command {
         inkling-archive export --since 2025-10 --all-versions --to out
         inkling-archive export --query 'ink:marker strokes:>100' --png --to out
         inkling-archive export --since 2025-09 --svg --pdf --to print
+        inkling-archive export --query @portfolio --to out
       """,
     options: DraftFilters.options + [
       query.spec, to.spec, allVersions.spec, png.spec, svg.spec, pdf.spec, Common.force.spec,
@@ -56,19 +56,13 @@ struct ExportCommand: Command {
     exclusive: DraftFilters.exclusive)
 
   let filters: DraftFilters
+  let query: String?
   let folder: String
   let options: ExportOptions
 
   init(_ parsed: ParsedArguments) throws {
-    var filters = try DraftFilters(parsed)
-    if let text = try parsed.value(Self.query) {
-      do {
-        filters.query.expression = filters.query.expression && (try DraftQuery(search: text).expression)
-      } catch {
-        throw ArchiveError.searchSyntax(error)
-      }
-    }
-    self.filters = filters
+    filters = try DraftFilters(parsed)
+    query = try parsed.value(Self.query)
     folder = try parsed.value(Self.to)
     let pictures: [(Flag, PictureFormat)] = [(Self.png, .png), (Self.svg, .svg), (Self.pdf, .pdf)]
     options = ExportOptions(
@@ -90,7 +84,8 @@ struct ExportCommand: Command {
     }
     let report: ExportReport
     do {
-      report = try context.open(.readOnly).export(matching: filters.query, to: folder, options: options)
+      let archive = try context.open(.readOnly)
+      report = try archive.export(matching: try filters.query(and: query, in: archive), to: folder, options: options)
     } catch {
       progress.finish()
       throw error

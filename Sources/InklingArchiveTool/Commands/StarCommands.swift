@@ -11,8 +11,7 @@ struct StarredDrafts {
     "DRAFT", .draftName, repeating: (), allowsNone: true,
     help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
     completion: .prefixed(["complete-names"]))
-  static let query = Option(
-    "query", valueName: "QUERY", .text, help: "Every draft that QUERY finds, in the language of `search`.")
+  static let query = Common.query("Every draft that QUERY finds, in the language of `search`.")
 
   let choices: [DraftChoice]
 
@@ -20,11 +19,7 @@ struct StarredDrafts {
     let names = try parsed.value(Self.drafts)
     if let text = try parsed.value(Self.query) {
       guard names.isEmpty else { throw parsed.usageError("give either DRAFT names or --query, not both") }
-      do {
-        choices = [.matching(try DraftQuery(search: text))]
-      } catch {
-        throw ArchiveError.searchSyntax(error)
-      }
+      choices = [.search(text)]
     } else {
       guard !names.isEmpty else { throw parsed.usageError("give a DRAFT or --query") }
       choices = names.map(DraftChoice.named)

@@ -13,9 +13,7 @@ struct TagArguments {
     completion: .prefixed(["complete-names"]))
   static let tags = Argument(
     "TAG", .text, repeating: (), allowsNone: true, help: "A tag: any one line of text, e.g. portfolio or client:anna.")
-  static let query = Option(
-    "query", valueName: "QUERY", .text,
-    help: "Every draft that QUERY finds, in the language of `search`, instead of one draft.")
+  static let query = Common.query("Every draft that QUERY finds, in the language of `search`, instead of one draft.")
 
   let choice: DraftChoice
   let tags: [String]
@@ -24,11 +22,7 @@ struct TagArguments {
     let first = try parsed.value(Self.draft)
     let rest = try parsed.value(Self.tags)
     if let text = try parsed.value(Self.query) {
-      do {
-        choice = .matching(try DraftQuery(search: text))
-      } catch {
-        throw ArchiveError.searchSyntax(error)
-      }
+      choice = .search(text)
       tags = [first] + rest
     } else {
       guard !rest.isEmpty else { throw parsed.usageError("give at least one TAG after the draft's name") }

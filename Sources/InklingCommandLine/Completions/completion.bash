@@ -87,11 +87,20 @@
   local cur prev command word i
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
+  # bash splits words at `@` (COMP_WORDBREAKS, for host names) where readline replaces the
+  # whole word: `@NAME` (a saved search) reaches here as "@" and "NAME", and is completed as
+  # the one word it is.
+  local split=0
+  if [[ "$prev" == "@" ]] && ((COMP_CWORD > 1)); then
+    cur="@$cur"
+    prev="${COMP_WORDS[COMP_CWORD-2]}"
+    split=1
+  fi
   # `--option=value` reaches a completion function as three words.
-  if [[ "$prev" == "=" ]] && ((COMP_CWORD > 1)); then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
+  if [[ "$prev" == "=" ]] && ((COMP_CWORD > 1 + split)); then prev="${COMP_WORDS[COMP_CWORD-2-split]}"; fi
   command=""
   local -a positionals=() forwarded=()
-  for ((i = 1; i < COMP_CWORD; i++)); do
+  for ((i = 1; i < COMP_CWORD - split; i++)); do
     word="${COMP_WORDS[i]}"
     case "$word" in
 # @IF FORWARDED@

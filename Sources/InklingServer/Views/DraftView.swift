@@ -41,6 +41,7 @@ enum DraftView {
       return try VersionView.page(reference, number: number, pool: pool, commands: archive)
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
+    let marks = try pool.withArchive { try $0.annotations(ofDraft: draft.name) }
     let timeline = draft.versions
     let draftName = draft.name
     guard let newest = timeline.last else {
@@ -56,6 +57,7 @@ enum DraftView {
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
+      \(MarksView.line(stars: marks.stars, tags: marks.tags))
       \(TrashView.banner(draft, archive: archive))
       \(TimelapseView.section(draft))
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
@@ -177,6 +179,7 @@ enum DraftView {
       }
     }
     let draft = try pool.withArchive { try $0.timeline(of: reference) }
+    let marks = try pool.withArchive { try $0.annotations(ofDraft: draft.name) }
     // The time-lapse's marks need the drawings decoded: work for the queue.
     return .later {
       var value: JSONValue = [
@@ -190,6 +193,10 @@ enum DraftView {
       ]
       if !draft.notes.isEmpty { value = JSONFields.adding([("notes", .array(draft.notes.map(\.json)))], to: value) }
       if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }
+      if let stars = marks.stars { value = JSONFields.adding([("stars", .int(stars))], to: value) }
+      if !marks.tags.isEmpty {
+        value = JSONFields.adding([("tags", .array(marks.tags.map { .string($0) }))], to: value)
+      }
       return HTTPResponse(contentType: HTTPResponse.json, body: Escape.json(value))
     }
   }

@@ -60,6 +60,13 @@ extension RequestError {
     case .noMatchingDrafts: self.init(404, "No drafts match.")
     case .noSuchLabel(let draft, let label, _):
       self.init(404, "No version of \u{201C}\(isolated(draft))\u{201D} is labelled \u{201C}\(isolated(label))\u{201D}.")
+    case .noSuchSavedSearch(let name, let saved):
+      // A search the box was given, as a date the filters cannot read: the request's.
+      let there =
+        saved.isEmpty
+        ? "there are none"
+        : "the saved searches are " + saved.map { "@" + isolated($0) }.joined(separator: ", ")
+      self.init(400, "There is no saved search named \u{201C}\(isolated(name))\u{201D}; \(there).")
     case .notIndexed(let draft):
       self.init(
         404,
@@ -115,8 +122,8 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .stars, .noteText,
-      .labelName, .labelIsNumber:
+    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .savedSearchName, .stars,
+      .noteText, .labelName, .labelIsNumber:
       "\(argument)"
     }
   }

@@ -52,15 +52,21 @@ enum GridView {
   /// The page of drafts a state asks for and how many match in all; a SearchSyntaxError for a
   /// query that does not parse.
   static func drafts(_ state: GridState, in archive: Archive, limit: Int) throws -> (page: DraftPage, total: Total) {
-    let matching = try Self.query(state)
+    let matching = try Self.query(state, in: archive)
     let page = try drafts(state, query: matching, in: archive, limit: limit)
     let count = try archive.draftCount(matching: matching, upTo: countLimit)
     return (page, Total(count: min(count, countLimit), exact: count <= countLimit))
   }
 
-  /// The search and the date filters of a state, as one query.
-  static func query(_ state: GridState) throws -> DraftQuery {
-    let query = try DraftQuery(search: state.query)
+  /// The search (`@NAME`: a saved search of the archive) and the date filters of a state, as
+  /// one query; a SearchSyntaxError for a search that does not parse.
+  static func query(_ state: GridState, in archive: Archive) throws -> DraftQuery {
+    let query: DraftQuery
+    do {
+      query = try archive.query(state.query)
+    } catch .searchSyntax(let syntax) {
+      throw syntax
+    }
     let dates = try DraftQuery(since: state.since, until: state.until, on: state.on)
     return DraftQuery(query.expression && dates.expression)
   }
@@ -126,7 +132,7 @@ enum GridView {
       let draft = entry.draft
       let loading: HTML = state.after == nil && index < eagerThumbnails ? "" : " loading=\"lazy\""
       return """
-        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span></li>
+        <li class="card"><a href="\(Links.draft(draft.id))"><img src="\(Links.thumbnail(entry.latestVersion, size: thumbnailSize))" width="\(thumbnailSize)" height="\(thumbnailSize)"\(loading) alt=""><bdi class="name">\(Escape.balanced(draft.name))</bdi></a><span class="meta">\(Formatting.time(draft.lastSaved)) · \(Plural.count(draft.versionCount, "version"))</span>\(MarksView.line(stars: draft.stars, tags: draft.tags))</li>
         """
     }
     var next = state
