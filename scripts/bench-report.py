@@ -18,6 +18,7 @@ checks restored files and writes the Markdown reports that BENCHMARKS.md copies 
   bench-report.py serve-warm URL WORK                 every thumbnail of a `serve` once, as files for nginx
   bench-report.py serve RESULTS RSS_KIB DRAFTS SECONDS TICKS OUT   scripts/bench-serve's report
   bench-report.py devices TOOL WORK SAMPLES IDLE      scripts/bench-devices: watch and merge
+  bench-report.py scale RESULTS OUT NOTE              scripts/bench-scale's table: time and peak RSS by size
 """
 
 import collections
@@ -680,12 +681,53 @@ def devices(bin, work, samples, idle):
     print(text)
 
 
+def scale(results, out, note):
+    """scripts/bench-scale's table from its RESULTS (size, command, wall, cpu, rss_kib, status,
+    load per line): one row per command, for each size its peak RSS and its CPU and wall time,
+    and the largest size's peak RSS over the smallest's (the goal: at most 1.3)."""
+    rows = collections.OrderedDict()
+    loads = collections.defaultdict(list)
+    with open(results) as f:
+        next(f)
+        for line in f:
+            size, command, wall, cpu, rss, status, load = line.rstrip("\n").split("\t")
+            # The serve row names its request count, which differs by size.
+            key = command.split(" (")[0] if command.startswith("serve") else command
+            rows.setdefault(key, {})[int(size)] = (float(wall), float(cpu), int(rss), status, command)
+            loads[int(size)].append(float(load))
+    sizes = sorted(loads)
+    mib = lambda kib: f"{kib / 1024:.1f}"
+    header = "| command | " + " | ".join(f"{n:,} drafts: peak RSS MiB, CPU s (wall s)" for n in sizes)
+    header += f" | RSS {sizes[-1]:,} / {sizes[0]:,} |" if len(sizes) > 1 else " |"
+    lines = [header, "|---" * (len(sizes) + 1 + (len(sizes) > 1)) + "|"]
+    for key, by_size in rows.items():
+        cells = []
+        for n in sizes:
+            if n not in by_size:
+                cells.append("–")
+                continue
+            wall, cpu, rss, status, command = by_size[n]
+            failed = "" if status == "0" else f" **exit {status}**"
+            requests = command[len(key):].strip() if key != command else ""
+            cells.append(f"{mib(rss)}, {cpu:.2f} ({wall:.2f}){' ' + requests if requests else ''}{failed}")
+        row = f"| {key} | " + " | ".join(cells)
+        if len(sizes) > 1:
+            small, large = by_size.get(sizes[0]), by_size.get(sizes[-1])
+            row += f" | {large[2] / small[2]:.2f}× |" if small and large and small[2] else " | – |"
+        else:
+            row += " |"
+        lines.append(row)
+    load_note = ", ".join(f"{n:,}: {min(loads[n]):.1f}–{max(loads[n]):.1f}" for n in sizes)
+    text = "\n".join(lines) + f"\n\n{note}. Load average while each size ran (a shared machine: wall time moves with it, peak RSS does not): {load_note}.\n"
+    open(out, "w").write(text)
+
+
 COMMANDS = {
     "measure": measure, "corpus-facts": corpus_facts, "index-rounds": index_rounds, "draft-names": draft_names,
     "compare-restored": compare_restored, "restore-latency": restore_latency, "export-runs": export_runs,
     "report": report, "thumbnails": thumbnails, "elapsed": elapsed, "serve-warm": serve_warm, "serve": serve,
     "slow-clients": slow_clients,
-    "devices": devices,
+    "devices": devices, "scale": scale,
 }
 
 if __name__ == "__main__":

@@ -71,7 +71,7 @@ extension Archive {
   ) throws(ArchiveError) {
     try storeCall {
       try checkInks(of: query)
-      try DraftSearchSQL.prepareForSearching(database)
+      try DraftSearchSQL.prepareForSearching(database, scattered: query.expression != .all)
       let marked =
         try query.inTrash ? DraftMarks.anyMarksInTrash(in: database) : DraftMarks.anyMarks(in: database)
       let marks = marked ? try DraftMarks(database) : nil

@@ -236,11 +236,14 @@ package enum DraftSearchSQL {
   /// Readies `db` for searches. Searches read rows scattered over the file (a driver's drafts,
   /// their versions); through the connection's 2 MB page cache each is a read() of a page the
   /// OS already holds. Mapped, it is a memory access (SQLite's "Memory-Mapped I/O"). Only
-  /// for searching connections: an import's readers keep their memory flat.
+  /// for searching connections: an import's readers keep their memory flat. `scattered`
+  /// false is for a walk of one index in key order (every draft, no term): its pages come in
+  /// order through the page cache, where a map would only add each page it passes to the
+  /// process's resident memory, up to the whole map.
   ///
   /// - Throws: `StoreError`.
-  package static func prepareForSearching(_ db: Database) throws {
-    try db.execute("PRAGMA mmap_size = \(mapSize)")
+  package static func prepareForSearching(_ db: Database, scattered: Bool = true) throws {
+    try db.execute("PRAGMA mmap_size = \(scattered ? mapSize : 0)")
   }
 
   /// Runs `query`, calling `body` with each draft as its row arrives.
