@@ -264,9 +264,20 @@ extension Archive {
     var progress = ExportProgress(versionsDone: 0, versionsTotal: total.versions, bytesDone: 0, bytesTotal: total.bytes)
     var lastProgress = Date.distantPast
     var stopped = false
-    // The versions written, by draft, for what was said about them (ExportedMarks).
-    var drafts: [(id: Int64, name: String)] = []
-    var versions: [Int64: [Int64: ExportedMarks.Version]] = [:]
+    // What was said about each draft written (ExportedMarks), made when the selection, which
+    // goes draft by draft, moves past it: only the drafts with something said are kept, never
+    // a row per version exported.
+    var marks: [String] = []
+    var current: (id: Int64, name: String, versions: [Int64: ExportedMarks.Version])?
+    func finishDraft() throws {
+      guard let draft = current else { return }
+      current = nil
+      if let entry = try ExportedMarks.entry(
+        draftID: draft.id, name: draft.name, versions: draft.versions, in: database)
+      {
+        marks.append(entry)
+      }
+    }
     try selection.forEachToWrite { item in
       if options.shouldStop?() == true {
         stopped = true
@@ -275,8 +286,11 @@ extension Archive {
       let file = try exportFile(item, writer)
       if file.verified {
         let row = item.version
-        if versions[row.draftID] == nil { drafts.append((row.draftID, row.draftName)) }
-        versions[row.draftID, default: [:]][row.id] = ExportedMarks.Version(
+        if current?.id != row.draftID {
+          try finishDraft()
+          current = (row.draftID, row.draftName, [:])
+        }
+        current?.versions[row.id] = ExportedMarks.Version(
           number: item.number, savedMilliseconds: row.savedMilliseconds, fileSHA256: row.fileSHA256)
         for format in PictureFormat.allCases {
           guard let pictureName = item.pictureNames[format.rawValue] else { continue }
@@ -292,9 +306,7 @@ extension Archive {
       }
       return true
     }
-    let marks = try drafts.compactMap { draft in
-      try ExportedMarks.entry(draftID: draft.id, name: draft.name, versions: versions[draft.id] ?? [:], in: database)
-    }
+    try finishDraft()
     report = try writer.finish(drafts: marks)
     report.stopped = stopped
     options.onProgress?(progress)

@@ -106,7 +106,9 @@ final class EarlierFilesInFolder {
   let files: [EarlierExport.File]
   private var unclaimed: [VersionKey: String] = [:]
   private let pictures: Set<String>
-  private var listedAgain: Set<String> = []
+  /// The names of `files` the new manifest does not list (yet): only the earlier export's
+  /// names are kept, never one per file the new export writes.
+  private var notYetListed: Set<String>
 
   init(folder: String) {
     files = (EarlierExport.inFolder(folder)?.files ?? []).filter { file in
@@ -119,6 +121,7 @@ final class EarlierFilesInFolder {
         file.name
     }
     pictures = Set(files.filter { $0.kind != .inkling }.map(\.name))
+    notYetListed = Set(files.map(\.name))
   }
 
   /// The name an earlier export gave this version's file, given out once.
@@ -130,8 +133,8 @@ final class EarlierFilesInFolder {
   func hasPicture(named name: String) -> Bool { pictures.contains(name) }
 
   /// Notes that the new manifest lists `name`.
-  func listed(_ name: String) { listedAgain.insert(name) }
+  func listed(_ name: String) { notYetListed.remove(name) }
 
   /// The earlier files the new export has not listed, in the earlier manifest's order.
-  var notListedAgain: [EarlierExport.File] { files.filter { !listedAgain.contains($0.name) } }
+  var notListedAgain: [EarlierExport.File] { files.filter { notYetListed.contains($0.name) } }
 }
