@@ -213,6 +213,22 @@ extension ImportedVersion {
   }
 }
 
+extension TimelapseSummary {
+  /// A time-lapse in `timelapse --json` and in the API's draft, after what names its video
+  /// there (`named`: the file written, or the address it is served at).
+  package func json(named: JSONValue.Member) -> JSONValue {
+    .object([
+      named, .init("draft", .string(draftName)), .init("from", .int(firstVersion)), .init("to", .int(lastVersion)),
+      .init("frames", .int(frames)), .init("fps", .int(fps)), .init("seconds", .double(seconds)),
+      .init("width", .int(width)), .init("height", .int(height)), .init("strokes", .int(strokes)),
+      .init("skipped", .array(skipped.map { .int($0.number) })), .init("evenPace", .bool(evenPace)),
+      .init(
+        "marks",
+        .array(marks.map { ["version": .int($0.version), "frame": .int($0.frame), "seconds": .double($0.seconds)] })),
+    ])
+  }
+}
+
 extension RGBA {
   package var json: JSONValue {
     ["r": .double(red), "g": .double(green), "b": .double(blue), "a": .double(alpha)]

@@ -299,7 +299,7 @@ def commands(tool, work, bin_dir):
     tool.json("thumbnail", "picture.json", name, "--size", "128", "-o", os.path.join(work, "t.png"))
     tool.json("render", "picture.json", name, "-o", os.path.join(work, "r.png"))
     tool.json("contact-sheet", "contact-sheet.json", "--name", "Twin", "--size", "128", "-o", os.path.join(work, "sheet.png"))
-    tool.json("timelapse", "timelapse.json", name, "--size", "256", "-o", os.path.join(work, "t.mp4"))
+    tool.timelapse = tool.json("timelapse", "timelapse.json", name, "--size", "256", "-o", os.path.join(work, "t.mp4"))
 
     tool.json("rename", "rename.json", names[-1], "Renamed once")
     tool.json("rename", "rename.json", "Renamed once", names[-2], "--merge")
@@ -472,6 +472,12 @@ def api(server, name):
         value = server.api(f"/api/draft?id={ids[draft]}", "api-draft.json")
         server.api(f"/api/draft?name={quoted(draft)}&version=1", "api-version.json")
         check(value["draft"] == draft, "the API names another draft")
+    # One shape of a time-lapse: the API's is `timelapse --json`'s, with the video's address
+    # where the command names the file it wrote.
+    served = server.api(f"/api/draft?id={ids[name]}", "api-draft.json")["timelapse"]
+    written = server.tool.timelapse
+    check(list(served)[1:] == list(written)[1:] and list(served["marks"][0]) == list(written["marks"][0]),
+          f"the API's time-lapse {list(served)} is not the command's {list(written)}")
     server.api(f"/api/draft?id={ids[name]}&version=2&strokes=1", "api-version.json")
     # One page here (5,000 strokes a page); BoundedWorkTests validates a list of many pages.
     value = server.api(f"/api/draft?id={ids[name]}&version=2&strokes=1&strokesFrom=1", "api-version.json")

@@ -191,15 +191,7 @@ struct TimelapseCommand: Command {
     }
     let path = target.path
     context.report(
-      [
-        "path": .string(path), "draft": .string(summary.draftName), "from": .int(summary.firstVersion),
-        "to": .int(summary.lastVersion), "frames": .int(summary.frames), "fps": .int(summary.fps),
-        "seconds": .double(summary.seconds), "width": .int(summary.width), "height": .int(summary.height),
-        "strokes": .int(summary.strokes), "skipped": .array(summary.skipped.map { .int($0.number) }),
-        "evenPace": .bool(summary.evenPace),
-        "marks": .array(
-          summary.marks.map { ["version": .int($0.version), "frame": .int($0.frame), "seconds": .double($0.seconds)] }),
-      ],
+      summary.json(named: .init("path", .string(path))),
       "\(Quoted.text(path))  (\(Quoted.display(summary.draftName)), versions \(summary.firstVersion) to "
         + "\(summary.lastVersion), \(Plural.count(summary.strokes, "stroke")), \(Format.count(summary.frames)) frames "
         + "at \(summary.fps) fps = \(Format.number(summary.seconds)) s, \(summary.width) × \(summary.height) px)",

@@ -122,12 +122,7 @@ enum TimelapseView {
     guard draft.deleted == nil else { return ["error": .string("The draft is in the trash.")] }
     do {
       let summary = try summary(draft, pool: pool, videos: videos)
-      return [
-        "video": .string(Links.timelapse(draft.id).text), "seconds": .double(summary.seconds),
-        "fps": .int(summary.fps), "width": .int(summary.width), "height": .int(summary.height),
-        "marks": .array(summary.marks.map { ["version": .int($0.version), "seconds": .double($0.seconds)] }),
-        "skipped": .array(summary.skipped.map { .int($0.number) }),
-      ]
+      return summary.json(named: .init("video", .string(Links.timelapse(draft.id).text)))
     } catch let error as ArchiveError {
       return ["error": .string(RequestError(error).apiMessage)]
     } catch {
