@@ -190,6 +190,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case contactSheetSize(Int)
     /// A contact sheet has at least one column.
     case columns(Int)
+    /// A portfolio's page has 1 to `PortfolioLayout.maximumColumns` columns.
+    case portfolioColumns(Int)
     /// A render scale is above 0 and at most 16.
     case renderScale(Double)
     /// zstd levels for repacking are 1 to 19.

@@ -241,6 +241,8 @@ extension ArchiveError {
     case .thumbnailSize(let size): "--size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not \(size)"
     case .contactSheetSize(let size): "--size must be 128 or 256, not \(size)"
     case .columns(let columns): "--columns must be 1 or more, not \(columns)"
+    case .portfolioColumns(let columns):
+      "--columns must be 1 to \(PortfolioLayout.maximumColumns) on a page, not \(columns)"
     case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
     case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"
