@@ -92,9 +92,9 @@ extension ArchiveError {
         ? "the drawing of \(Quoted.name(draft)) version \(from) does not decode, so there is nothing to replay"
         : "no drawing of \(Quoted.name(draft)) versions \(from) to \(to) decodes, so there is nothing to replay"
     case .textRendering(let error): "the captions cannot be drawn: \(error)"
-    case .tooManyDrafts(let count, let size, let side):
-      "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
-        + "choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"
+    case .tooManyDrafts(let count, let size, let perSheet):
+      "\(Plural.count(count, "draft")) take more than one sheet (\(Format.count(perSheet)) at \(size) px) and standard output "
+        + "holds one: name a file, and FILE-1.png, FILE-2.png, … are written, or choose fewer drafts (--name, --since, …)"
     case .tooLargeToZip(let draft, let bytes, let limit):
       "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
         + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"

@@ -31,6 +31,11 @@ struct ContactSheetCommand: Command {
       than a thumbnail; a character whose font is not installed shows as a box. \
       \(PicturePlaceholder.help)
 
+      A PNG sheet holds at most \(ContactSheetLayout.maximumPerSheet(thumbnailSize: 128)) \
+      thumbnails of 128 px (\(ContactSheetLayout.maximumPerSheet(thumbnailSize: 256)) of 256 px), \
+      so that a whole archive is drawn in the memory of one sheet: more are written as \
+      numbered sheets, FILE-1.png, FILE-2.png, …, in order, and standard output refuses them.
+
       FILE.pdf is a portfolio to print: each drawing as vectors (what `render -o FILE.pdf` \
       writes) scaled into a grid on pages of A4, letter or A3 (--paper), captioned with its \
       name and save time as text in the same fonts, embedded, so that a reader can search \
@@ -81,13 +86,42 @@ struct ContactSheetCommand: Command {
     let drafts = try archive.drafts(matching: filters.query)
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
     if let paper { return try portfolio(of: drafts.map(\.name), paper: paper, archive: archive, context) }
-    let (png, placeholders) = try archive.contactSheetPicture(drafts: drafts.map(\.name), size: size, columns: columns)
-    try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
-    let (width, height) = PNG.size(of: png) ?? (0, 0)
-    context.report(
-      ["path": .string(output.path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
-      "\(Quoted.text(output.path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
+    let names = drafts.map(\.name)
+    guard case .file(let path) = output, !output.isStandardOutput else {
+      // Standard output holds one sheet.
+      let (png, placeholders) = try archive.contactSheetPicture(drafts: names, size: size, columns: columns)
+      try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
+      let (width, height) = PNG.size(of: png) ?? (0, 0)
+      report(ContactSheetFile(path: output.path, drafts: names.count, width: width, height: height), context)
+      return Self.note(placeholders, context)
+    }
+    let (sheets, placeholders) = try archive.contactSheets(
+      drafts: names, size: size, columns: columns, to: path, overwrite: force)
+    if sheets.count == 1 {
+      report(sheets[0], context)
+    } else {
+      context.report(
+        [
+          "path": .string(path), "drafts": .int(names.count),
+          "sheets": .array(sheets.map { sheet in Self.json(sheet) }),
+        ], sheets.map(Self.line).joined(separator: "\n"), dataTo: output)
+    }
     return Self.note(placeholders, context)
+  }
+
+  private func report(_ sheet: ContactSheetFile, _ context: CommandContext) {
+    context.report(Self.json(sheet), Self.line(sheet), dataTo: output)
+  }
+
+  private static func json(_ sheet: ContactSheetFile) -> JSONValue {
+    [
+      "path": .string(sheet.path), "drafts": .int(sheet.drafts), "width": .int(sheet.width),
+      "height": .int(sheet.height),
+    ]
+  }
+
+  private static func line(_ sheet: ContactSheetFile) -> String {
+    "\(Quoted.text(sheet.path))  (\(Plural.count(sheet.drafts, "draft")), \(sheet.width) × \(sheet.height) px)"
   }
 
   /// Writes the PDF portfolio and reports it.
