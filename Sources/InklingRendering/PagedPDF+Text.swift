@@ -100,21 +100,22 @@ extension PagedPDF {
     let scale = Self.colorGlyphOversampling
     let size = Int((pixelSize * scale).rounded())
     let key = ColorGlyphKey(face: glyph.face, glyph: glyph.glyph, pixelSize: size)
-    let picture: ColorGlyph?
+    let bitmap: GlyphBitmap
     if let known = colorGlyphs[key] {
-      picture = known
+      bitmap = known
     } else {
-      let bitmap = text.faces[glyph.face].rasterize(glyph: glyph.glyph, pixelSize: Double(size), subpixel: 0)
-      picture = Self.imageSurface(bitmap).map {
-        ColorGlyph(surface: $0, left: Double(bitmap.left), top: Double(bitmap.top))
-      }
-      colorGlyphs[key] = picture
+      bitmap = text.faces[glyph.face].rasterize(glyph: glyph.glyph, pixelSize: Double(size), subpixel: 0)
+      colorGlyphs[key] = bitmap
     }
-    guard let picture else { return }
+    // A surface of its own each time: cairo 1.16 lists a surface painted twice on one page
+    // twice in the page's resources, a dictionary with a duplicated key.
+    guard let surface = Self.imageSurface(bitmap) else { return }
+    defer { cairo_surface_destroy(surface) }
     cairo_save(context)
-    cairo_translate(context, x + glyph.x + picture.left / scale, baseline - glyph.y - picture.top / scale)
+    cairo_translate(
+      context, x + glyph.x + Double(bitmap.left) / scale, baseline - glyph.y - Double(bitmap.top) / scale)
     cairo_scale(context, 1 / scale, 1 / scale)
-    cairo_set_source_surface(context, picture.surface, 0, 0)
+    cairo_set_source_surface(context, surface, 0, 0)
     cairo_paint(context)
     cairo_restore(context)
   }

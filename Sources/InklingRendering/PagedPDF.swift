@@ -29,22 +29,14 @@ public final class PagedPDF {
   let context: OpaquePointer
   /// cairo's face for each face of the text renderer used, by its index there.
   var fontFaces: [Int: OpaquePointer] = [:]
-  /// Colour glyphs drawn already, as image surfaces cairo writes once however often they appear.
-  var colorGlyphs: [ColorGlyphKey: ColorGlyph?] = [:]
+  /// Colour glyphs rasterised already.
+  var colorGlyphs: [ColorGlyphKey: GlyphBitmap] = [:]
   private var finished = false
 
   struct ColorGlyphKey: Hashable {
     var face: Int
     var glyph: UInt32
     var pixelSize: Int
-  }
-
-  /// A colour glyph's picture and where its top-left corner is from the glyph's origin, in
-  /// the picture's pixels (up positive for `top`).
-  struct ColorGlyph {
-    var surface: OpaquePointer
-    var left: Double
-    var top: Double
   }
 
   /// Starts a document at `path` (created or emptied), with `title` in its metadata.
@@ -77,7 +69,6 @@ public final class PagedPDF {
   }
 
   deinit {
-    for glyph in colorGlyphs.values { if let glyph { cairo_surface_destroy(glyph.surface) } }
     cairo_destroy(context)
     if !finished { cairo_surface_finish(surface) }
     cairo_surface_destroy(surface)

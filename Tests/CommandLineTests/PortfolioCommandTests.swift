@@ -9,8 +9,9 @@ import Testing
   let runner: BinaryRunner
   var folder: String { runner.workingDirectory }
 
-  /// Names in every script the PNG sheet draws, short enough not to be cut.
-  static let names = ["Кошка", "قطة صغيرة", "猫の絵", "Cat 🐈", "Café", "ねこ", "Ελιά"]
+  /// Names in every script the PNG sheet draws, short enough not to be cut; one emoji twice on
+  /// a page (a picture cairo must not list twice in the page's resources: qpdf warns).
+  static let names = ["Кошка", "قطة صغيرة", "猫の絵", "Cat 🐈", "Café", "ねこ", "Ελιά", "Kitten 🐈"]
   /// 18 drafts: more than the 16 an A4 page holds at 4 columns, fewer than an A3 page's 20.
   static let count = 18
 

@@ -16,6 +16,10 @@
 //   │              Page n of N, 8 pt             │   baseline 22 above the page's bottom
 //   └─────────────────────────────────────────────┘
 //
+// Each drawing is outlined at the scale its box prints it at (600 dots an inch there): a page
+// of sixteen drawings outlined at their own size would be most of its time spent writing and
+// compressing points no printer can place.
+//
 // Memory: one drawing is decoded and outlined at a time, and cairo writes each page into
 // the file as it ends, so a portfolio of a whole archive costs what one page costs.
 
@@ -189,7 +193,11 @@ extension Archive {
         let picture: VectorPicture
         switch PictureRenderer.decode(bytes) {
         case .success(let drawing):
-          picture = VectorPicture.export(of: drawing, background: version.background, scale: 1)
+          let box = layout.box(index)
+          picture = VectorPicture.export(of: drawing, background: version.background) { width, height in
+            // Outlines as fine as a 600 dpi printer's dots in the box, and no finer.
+            min(2, max(0.05, min(box.width / width, box.height / height) * 600 / 72))
+          }
         case .failure:
           placeholders.append(version.name)
           picture = VectorPicture.placeholder(background: version.background, side: 256, scale: 1)
