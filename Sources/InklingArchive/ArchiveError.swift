@@ -81,8 +81,9 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case timelapseStopped(framesWritten: Int)
   /// Text cannot be drawn (captions): no font could be opened, or FreeType failed.
   case textRendering(TextError)
-  /// `count` thumbnails of `thumbnailSize` pixels do not fit on one image `maximumSide` wide.
-  case tooManyDrafts(count: Int, thumbnailSize: Int, maximumSide: Int)
+  /// `count` thumbnails of `thumbnailSize` pixels take more than one contact sheet, which
+  /// holds `perSheet` (`contactSheets` writes them as several).
+  case tooManyDrafts(count: Int, thumbnailSize: Int, perSheet: Int)
   /// The versions of `draft` hold `bytes`, more than one zip file of at most `limit` may.
   case tooLargeToZip(draft: String, bytes: Int64, limit: Int64)
   /// Version `version` of `draft` has a file, or a drawing it is decoded through, of `bytes`,
@@ -199,6 +200,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case contactSheetSize(Int)
     /// A contact sheet has at least one column.
     case columns(Int)
+    /// A portfolio's page has 1 to `PortfolioLayout.maximumColumns` columns.
+    case portfolioColumns(Int)
     /// A render scale is above 0 and at most 16.
     case renderScale(Double)
     /// zstd levels for repacking are 1 to 19.
@@ -306,7 +309,8 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .videoEncoding(let detail): "the video encoder failed: \(detail)"
     case .timelapseStopped(let written): "the time-lapse was stopped after \(written) frames written"
     case .textRendering(let error): "text cannot be drawn: \(error)"
-    case .tooManyDrafts(let count, let size, let side): "\(count) thumbnails of \(size) px do not fit in \(side) px"
+    case .tooManyDrafts(let count, let size, let perSheet):
+      "\(count) thumbnails of \(size) px take more than one sheet of \(perSheet)"
     case .tooLargeToZip(let draft, let bytes, let limit):
       "the versions of \(Quoted.name(draft)) hold \(bytes) bytes, past \(limit)"
     case .tooLargeToServe(let draft, let version, let bytes, let limit):

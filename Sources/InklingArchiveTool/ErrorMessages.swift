@@ -103,9 +103,9 @@ extension ArchiveError {
         ? "the drawing of \(Quoted.name(draft)) version \(from) does not decode, so there is nothing to replay"
         : "no drawing of \(Quoted.name(draft)) versions \(from) to \(to) decodes, so there is nothing to replay"
     case .textRendering(let error): "the captions cannot be drawn: \(error)"
-    case .tooManyDrafts(let count, let size, let side):
-      "\(Plural.count(count, "draft")) do not fit on one sheet of at most \(side) pixels a side at \(size) px; "
-        + "choose fewer drafts (--name, --since, …)\(size > 128 ? " or --size 128" : "")"
+    case .tooManyDrafts(let count, let size, let perSheet):
+      "\(Plural.count(count, "draft")) take more than one sheet (\(Format.count(perSheet)) at \(size) px) and standard output "
+        + "holds one: name a file, and FILE-1.png, FILE-2.png, … are written, or choose fewer drafts (--name, --since, …)"
     case .tooLargeToZip(let draft, let bytes, let limit):
       "the versions of \(Quoted.name(draft)) hold \(Format.bytes(bytes)), more than one zip file holds "
         + "(\(Format.bytes(limit))); `inkling-archive restore --all-versions` writes them into a folder"
@@ -252,6 +252,8 @@ extension ArchiveError {
     case .thumbnailSize(let size): "--size must be 128, 256, 512 or 1024 (the freedesktop thumbnail sizes), not \(size)"
     case .contactSheetSize(let size): "--size must be 128 or 256, not \(size)"
     case .columns(let columns): "--columns must be 1 or more, not \(columns)"
+    case .portfolioColumns(let columns):
+      "--columns must be 1 to \(PortfolioLayout.maximumColumns) on a page, not \(columns)"
     case .renderScale(let scale): "--scale must be above 0 and at most 16, not \(scale)"
     case .compressionLevel(let level): "--level must be 1 to 19, not \(level)"
     case .pageSize(let size): "a page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)"

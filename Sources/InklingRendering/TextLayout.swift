@@ -28,6 +28,16 @@ struct PlacedGlyph: Hashable {
   var glyph: UInt32
   var x: Double
   var y: Double
+  /// HarfBuzz's cluster: the index, among the line's scalars, of the first scalar the glyph
+  /// was made from (what a PDF maps the glyph back to, so its text can be found and copied).
+  var cluster: Int
+}
+
+/// A shaped run in visual order: its glyphs and the scalars they came from, in one direction.
+struct ShapedRun: Hashable {
+  var glyphs: Range<Int>
+  var scalars: Range<Int>
+  var isRightToLeft: Bool
 }
 
 /// A run of characters that is shaped in one call.
@@ -42,7 +52,9 @@ struct TextRun {
 extension TextRenderer {
   /// The glyphs of `characters` (a whole line) in visual order, its advance width, and
   /// whether it reads right to left.
-  func shape(_ characters: [Character], pixelSize: Double) -> (glyphs: [PlacedGlyph], width: Double, rtl: Bool) {
+  func shape(_ characters: [Character], pixelSize: Double) -> (
+    glyphs: [PlacedGlyph], runs: [ShapedRun], width: Double, rtl: Bool
+  ) {
     var scalars: [UInt32] = []
     var characterStart: [Int] = []
     for character in characters {
@@ -52,6 +64,7 @@ extension TextRenderer {
     characterStart.append(scalars.count)
     let (runs, rtl) = itemize(characters)
     var glyphs: [PlacedGlyph] = []
+    var shapedRuns: [ShapedRun] = []
     var pen = 0.0
     let buffer = hb_buffer_create()
     defer { hb_buffer_destroy(buffer) }
@@ -69,15 +82,21 @@ extension TextRenderer {
       guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
         let positions = hb_buffer_get_glyph_positions(buffer, &count)
       else { continue }
+      let first = glyphs.count
       for i in 0..<Int(count) {
         let p = positions[i]
         glyphs.append(
           PlacedGlyph(
-            face: run.face, glyph: infos[i].codepoint, x: pen + Double(p.x_offset) / 64, y: Double(p.y_offset) / 64))
+            face: run.face, glyph: infos[i].codepoint, x: pen + Double(p.x_offset) / 64, y: Double(p.y_offset) / 64,
+            cluster: Int(infos[i].cluster)))
         pen += Double(p.x_advance) / 64
       }
+      shapedRuns.append(
+        ShapedRun(
+          glyphs: first..<glyphs.count, scalars: characterStart[run.start]..<characterStart[run.end],
+          isRightToLeft: run.level % 2 == 1))
     }
-    return (glyphs, pen, rtl)
+    return (glyphs, shapedRuns, pen, rtl)
   }
 
   // MARK: - Itemisation

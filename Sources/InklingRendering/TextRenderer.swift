@@ -46,6 +46,8 @@ public struct TextLine: Sendable {
   public let isRightToLeft: Bool
   public let isTruncated: Bool
   let glyphs: [PlacedGlyph]
+  /// The runs of `glyphs`, each of one face and one direction, in visual order.
+  var runs: [ShapedRun] = []
 }
 
 /// Shapes and draws lines of text with FreeType and HarfBuzz, choosing a font per run.
@@ -146,7 +148,7 @@ public final class TextRenderer {
     let shaped = shape(characters, pixelSize: pixelSize)
     return TextLine(
       text: String(characters), pixelSize: pixelSize, width: shaped.width, isRightToLeft: shaped.rtl,
-      isTruncated: truncated, glyphs: shaped.glyphs)
+      isTruncated: truncated, glyphs: shaped.glyphs, runs: shaped.runs)
   }
 
   /// The face `character` is drawn from (see TextLayout.swift, "Font").

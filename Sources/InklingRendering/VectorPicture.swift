@@ -20,7 +20,19 @@ public struct VectorPicture {
   /// pixels per point (as `Renderer.exportWithGeometry`, whose geometry it takes) over
   /// `background`.
   public static func export(of drawing: Drawing, background: RGBA, scale: Double) -> VectorPicture {
+    export(of: drawing, background: background, scaleForSize: { _, _ in scale })
+  }
+
+  /// The share image's drawing as vectors at the scale `scaleForSize` chooses for its page's
+  /// size in points: what a picture printed smaller than its size needs, as its outlines
+  /// need no more points than the printer has dots.
+  public static func export(
+    of drawing: Drawing, background: RGBA, scaleForSize: (_ width: Double, _ height: Double) -> Double
+  ) -> VectorPicture {
     let (pieces, bounds) = Renderer.measured(drawing)
+    let unit = RenderGeometry.export(bounds: bounds, canvas: drawing.canvasBounds, scale: 1)
+    let points = unit.scale.isFinite && unit.scale > 0 ? unit.scale : 1
+    let scale = scaleForSize(Double(max(unit.width, 1)) / points, Double(max(unit.height, 1)) / points)
     let geometry = RenderGeometry.export(bounds: bounds, canvas: drawing.canvasBounds, scale: scale)
     var strokes: [[PieceOutline]] = []
     if geometry.scale.isFinite, geometry.scale > 0 {

@@ -299,6 +299,7 @@ def commands(tool, work, bin_dir):
     tool.json("thumbnail", "picture.json", name, "--size", "128", "-o", os.path.join(work, "t.png"))
     tool.json("render", "picture.json", name, "-o", os.path.join(work, "r.png"))
     tool.json("contact-sheet", "contact-sheet.json", "--name", "Twin", "--size", "128", "-o", os.path.join(work, "sheet.png"))
+    tool.json("contact-sheet", "contact-sheet.json", "--name", "Twin", "--paper", "letter", "-o", os.path.join(work, "sheet.pdf"))
     tool.timelapse = tool.json("timelapse", "timelapse.json", name, "--size", "256", "-o", os.path.join(work, "t.mp4"))
 
     tool.json("rename", "rename.json", names[-1], "Renamed once")

@@ -14,14 +14,36 @@
 //   └─────────────────────────────────────┘
 //
 // Thumbnails come from the cache; the missing ones are rendered on two threads and stored.
+//
+// Memory: a sheet's pixels are held whole while it is drawn, so a sheet holds at most
+// `ContactSheetLayout.maximumPerSheet` thumbnails (a 24 × 24 grid of 128 px, 12 × 12 of
+// 256 px: 13.4 M pixels, 54 MB); a larger selection is written as numbered sheets, one after
+// another, each with only its own thumbnails read, so the whole archive costs what one sheet
+// costs.
 
 import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore
 
+/// One sheet written by `contactSheets`.
+public struct ContactSheetFile: Sendable, Equatable {
+  public var path: String
+  /// How many drafts it shows.
+  public var drafts: Int
+  public var width: Int
+  public var height: Int
+
+  public init(path: String, drafts: Int, width: Int, height: Int) {
+    self.path = path
+    self.drafts = drafts
+    self.width = width
+    self.height = height
+  }
+}
+
 /// Where each part of a contact sheet goes.
-struct ContactSheetLayout: Equatable {
+public struct ContactSheetLayout: Equatable, Sendable {
   var count: Int
   var thumbnailSize: Int
   var columns: Int
@@ -44,6 +66,17 @@ struct ContactSheetLayout: Equatable {
   /// The top-left corner of thumbnail `index`.
   func origin(_ index: Int) -> (x: Int, y: Int) {
     (margin + (index % columns) * cellWidth, margin + (index / columns) * cellHeight)
+  }
+
+  /// The most thumbnails one sheet holds at `thumbnailSize` (`columns` a row when given: as
+  /// many rows as fit in `RenderGeometry.maxDimension` pixels).
+  public static func maximumPerSheet(thumbnailSize: Int, columns: Int? = nil) -> Int {
+    let grid = thumbnailSize >= 256 ? 144 : 576
+    guard let columns else { return grid }
+    let probe = ContactSheetLayout(count: 1, thumbnailSize: thumbnailSize, columns: 1)
+    let rows = max(1, (RenderGeometry.maxDimension - probe.margin) / probe.cellHeight)
+    let fitting = ContactSheetLayout(count: Int.max / 2, thumbnailSize: thumbnailSize, columns: columns).columns
+    return max(1, min(grid, rows * fitting))
   }
 
   init(count: Int, thumbnailSize: Int, columns: Int? = nil) {
@@ -72,8 +105,8 @@ extension Archive {
   /// another font that has it, else as a box.
   /// - Throws: `ArchiveError.invalidArgument` when `size` is not 128 or 256 or `columns` is
   ///   below 1; `.noMatchingDrafts` when `drafts` is empty; `.noSuchDraft` for a name that is
-  ///   no draft; `.tooManyDrafts` when the sheet would exceed 16384 pixels a side or 64 M
-  ///   pixels; `.textRendering` when no font at all is installed to draw the captions with.
+  ///   no draft; `.tooManyDrafts` when they take more than one sheet (`contactSheets` writes
+  ///   those); `.textRendering` when no font at all is installed to draw the captions with.
   public func contactSheet(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [UInt8] {
@@ -85,6 +118,59 @@ extension Archive {
   public func contactSheetPicture(
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> (png: [UInt8], placeholders: [String]) {
+    let versions = try contactSheetVersions(names, size: size, columns: columns)
+    let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
+    guard versions.count <= perSheet else {
+      throw .tooManyDrafts(count: versions.count, thumbnailSize: size, perSheet: perSheet)
+    }
+    return try sheet(
+      versions[...], size: size, columns: columns, text: try captionRenderer(), local: LocalTime(timeZone))
+  }
+
+  /// Writes the contact sheet of `drafts` (`contactSheet`) at `path`; when they take more than
+  /// one sheet (`ContactSheetLayout.maximumPerSheet`), as numbered sheets beside it, in order:
+  /// `sheet.png` becomes `sheet-1.png`, `sheet-2.png`, … Each sheet is drawn and written before
+  /// the next is begun, so memory does not grow with the selection.
+  ///
+  /// - Throws: as `contactSheet`, less `.tooManyDrafts`; `.destinationExists` (before any sheet
+  ///   is written) when a sheet's file exists and `overwrite` is false; `.destinationIsFolder`,
+  ///   `.fileSystem`.
+  public func contactSheets(
+    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil, to path: String,
+    overwrite: Bool = false
+  ) throws(ArchiveError) -> (sheets: [ContactSheetFile], placeholders: [String]) {
+    let versions = try contactSheetVersions(names, size: size, columns: columns)
+    let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
+    let count = (versions.count + perSheet - 1) / perSheet
+    let paths = count == 1 ? [path] : (1...count).map { Self.numberedSheet(path, $0) }
+    for sheetPath in paths { try FileOutput.checkWritable(sheetPath, overwrite: overwrite) }
+    let text = try captionRenderer()
+    let local = LocalTime(timeZone)
+    var sheets: [ContactSheetFile] = []
+    var placeholders: [String] = []
+    for (index, sheetPath) in paths.enumerated() {
+      let part = versions[(index * perSheet)..<min(versions.count, (index + 1) * perSheet)]
+      let (png, missing) = try sheet(part, size: size, columns: columns, text: text, local: local)
+      try ImageFile.write(png, to: sheetPath, overwrite: overwrite)
+      let (width, height) = PNG.size(of: png) ?? (0, 0)
+      sheets.append(ContactSheetFile(path: sheetPath, drafts: part.count, width: width, height: height))
+      placeholders += missing
+    }
+    return (sheets, placeholders)
+  }
+
+  /// `path` with `-number` before its extension: `a/sheet.png` is `a/sheet-2.png`.
+  static func numberedSheet(_ path: String, _ number: Int) -> String {
+    let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
+    let folder = path.dropLast(name.count)
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "-\(number)" }
+    return folder + name[..<dot] + "-\(number)" + name[dot...]
+  }
+
+  /// The newest versions of `names`, in order, with the arguments checked.
+  private func contactSheetVersions(_ names: [String], size: Int, columns: Int?) throws(ArchiveError)
+    -> [NewestVersion]
+  {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
     }
@@ -97,18 +183,28 @@ extension Archive {
         throw noSuchDraft(missing)
       }
     }
+    return versions
+  }
+
+  private func captionRenderer() throws(ArchiveError) -> TextRenderer {
+    do {
+      return try TextRenderer()
+    } catch {
+      throw .textRendering(error)
+    }
+  }
+
+  /// One sheet of `versions` as PNG, and the drafts shown as placeholders.
+  private func sheet(
+    _ versions: ArraySlice<NewestVersion>, size: Int, columns: Int?, text: TextRenderer, local: LocalTime
+  ) throws(ArchiveError) -> (png: [UInt8], placeholders: [String]) {
     let layout = ContactSheetLayout(count: versions.count, thumbnailSize: size, columns: columns)
     guard layout.width <= RenderGeometry.maxDimension, layout.height <= RenderGeometry.maxDimension,
       layout.width * layout.height <= RenderGeometry.maxPixels
     else {
-      throw .tooManyDrafts(count: versions.count, thumbnailSize: size, maximumSide: RenderGeometry.maxDimension)
-    }
-
-    let text: TextRenderer
-    do {
-      text = try TextRenderer()
-    } catch {
-      throw .textRendering(error)
+      throw .tooManyDrafts(
+        count: versions.count, thumbnailSize: size,
+        perSheet: ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns))
     }
 
     // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
@@ -129,7 +225,6 @@ extension Archive {
     // The sheet.
     var sheet = RenderedImage(
       width: layout.width, height: layout.height, rgba: Self.paper(pixels: layout.width * layout.height))
-    let local = LocalTime(timeZone)
     for (index, (version, job)) in zip(versions, jobs).enumerated() {
       let (x, y) = layout.origin(index)
       let image: RenderedImage

@@ -7,16 +7,21 @@ import InklingRendering
 
 struct ContactSheetCommand: Command {
   static let size = Option(
-    "size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "The side of each thumbnail: 128 or 256.")
+    "size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "The side of each thumbnail: 128 or 256 (PNG).")
   static let columns = Option(
-    "columns", valueName: "N", .positive, help: "Thumbnails per row (default: a square grid).")
-  static let output = Common.output("FILE.png", "The PNG file to write.")
+    "columns", valueName: "N", .positive,
+    help: "Drawings per row (default: a square grid in a PNG, \(PortfolioLayout.defaultColumns) on a PDF's page).")
+  static let paper = Option(
+    "paper", valueName: "PAPER", .choice(Paper.allCases),
+    help: "A PDF's page: a4 (the default), letter or a3; with `-o -` it asks for a PDF.")
+  static let output = Common.output(
+    "FILE", "The file to write: FILE.pdf (a printable portfolio of vectors), else a PNG.")
   static let query = Common.query("Only drafts that QUERY finds, in the language of `search`.")
 
   static let name = "contact-sheet"
 
   static let spec = CommandSpec(
-    name, abstract: "Write one PNG with a grid of thumbnails and their names.",
+    name, abstract: "Write a grid of thumbnails and their names: one PNG, or a PDF portfolio to print.",
     discussion: DraftFilters.dateHelp + """
 
 
@@ -27,18 +32,35 @@ struct ContactSheetCommand: Command {
       than a thumbnail; a character whose font is not installed shows as a box. \
       \(PicturePlaceholder.help)
 
+      A PNG sheet holds at most \(ContactSheetLayout.maximumPerSheet(thumbnailSize: 128)) \
+      thumbnails of 128 px (\(ContactSheetLayout.maximumPerSheet(thumbnailSize: 256)) of 256 px), \
+      so that a whole archive is drawn in the memory of one sheet: more are written as \
+      numbered sheets, FILE-1.png, FILE-2.png, …, in order, and standard output refuses them.
+
+      FILE.pdf is a portfolio to print: each drawing as vectors (what `render -o FILE.pdf` \
+      writes) scaled into a grid on pages of A4, letter or A3 (--paper), captioned with its \
+      name and save time as text in the same fonts, embedded, so that a reader can search \
+      and copy it (an emoji is its picture over its text), and the pages numbered. At the \
+      default \(PortfolioLayout.defaultColumns) columns an A4 page holds \
+      \(PortfolioLayout(paper: .a4).drawingsPerPage) drawings, a letter page \
+      \(PortfolioLayout(paper: .letter).drawingsPerPage), an A3 page \
+      \(PortfolioLayout(paper: .a3).drawingsPerPage).
+
       Examples:
         inkling-archive contact-sheet -o all.png
         inkling-archive contact-sheet --since 7d --size 256 -o week.png
         inkling-archive contact-sheet --query @portfolio -o portfolio.png
+        inkling-archive contact-sheet --since 2025-09-01 --paper letter -o term.pdf
       """,
-    options: DraftFilters.options + [query.spec, size.spec, columns.spec, output.spec, Common.force.spec],
+    options: DraftFilters.options + [query.spec, size.spec, columns.spec, paper.spec, output.spec, Common.force.spec],
     exclusive: DraftFilters.exclusive)
 
   let filters: DraftFilters
   let query: String?
   let size: Int
   let columns: Int?
+  /// The paper of a PDF portfolio; nil for a PNG sheet.
+  let paper: Paper?
   let output: OutputTarget
   let force: Bool
 
@@ -47,7 +69,18 @@ struct ContactSheetCommand: Command {
     query = try parsed.value(Self.query)
     size = try parsed.value(Self.size)
     columns = try parsed.value(Self.columns)
-    output = try PictureRequest.pngTarget(parsed, Self.output)
+    let argument = try parsed.value(Self.output)
+    let asked = try parsed.value(Self.paper)
+    if PictureRequest.format(named: argument) == .pdf || (argument == "-" && asked != nil) {
+      paper = asked ?? .a4
+      output = OutputTarget(argument: argument)
+    } else {
+      if asked != nil {
+        throw parsed.usageError("--paper is for a PDF: name the file .pdf")
+      }
+      paper = nil
+      output = try PictureRequest.pngTarget(parsed, Self.output)
+    }
     force = parsed.value(Common.force)
   }
 
@@ -56,12 +89,77 @@ struct ContactSheetCommand: Command {
     // The same filters as `list`, answered by the library (a draft matches as it would there).
     let drafts = try archive.drafts(matching: try filters.query(and: query, in: archive))
     guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
-    let (png, placeholders) = try archive.contactSheetPicture(drafts: drafts.map(\.name), size: size, columns: columns)
-    try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
-    let (width, height) = PNG.size(of: png) ?? (0, 0)
+    if let paper { return try portfolio(of: drafts.map(\.name), paper: paper, archive: archive, context) }
+    let names = drafts.map(\.name)
+    guard case .file(let path) = output, !output.isStandardOutput else {
+      // Standard output holds one sheet.
+      let (png, placeholders) = try archive.contactSheetPicture(drafts: names, size: size, columns: columns)
+      try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
+      let (width, height) = PNG.size(of: png) ?? (0, 0)
+      report(ContactSheetFile(path: output.path, drafts: names.count, width: width, height: height), context)
+      return Self.note(placeholders, context)
+    }
+    let (sheets, placeholders) = try archive.contactSheets(
+      drafts: names, size: size, columns: columns, to: path, overwrite: force)
+    if sheets.count == 1 {
+      report(sheets[0], context)
+    } else {
+      context.report(
+        [
+          "path": .string(path), "drafts": .int(names.count),
+          "sheets": .array(sheets.map { sheet in Self.json(sheet) }),
+        ], sheets.map(Self.line).joined(separator: "\n"), dataTo: output)
+    }
+    return Self.note(placeholders, context)
+  }
+
+  private func report(_ sheet: ContactSheetFile, _ context: CommandContext) {
+    context.report(Self.json(sheet), Self.line(sheet), dataTo: output)
+  }
+
+  private static func json(_ sheet: ContactSheetFile) -> JSONValue {
+    [
+      "path": .string(sheet.path), "drafts": .int(sheet.drafts), "width": .int(sheet.width),
+      "height": .int(sheet.height),
+    ]
+  }
+
+  private static func line(_ sheet: ContactSheetFile) -> String {
+    "\(Quoted.text(sheet.path))  (\(Plural.count(sheet.drafts, "draft")), \(sheet.width) × \(sheet.height) px)"
+  }
+
+  /// Writes the PDF portfolio and reports it.
+  private func portfolio(of names: [String], paper: Paper, archive: Archive, _ context: CommandContext) throws
+    -> Int32
+  {
+    let summary: PortfolioSummary
+    if case .standardOutput = output {
+      let made = try archive.portfolioPDF(drafts: names, paper: paper, columns: columns)
+      try OutputTarget.writeToStandardOutput(made.pdf)
+      summary = made.summary
+    } else {
+      summary = try archive.portfolio(drafts: names, paper: paper, columns: columns, to: output.path, overwrite: force)
+    }
     context.report(
-      ["path": .string(output.path), "drafts": .int(drafts.count), "width": .int(width), "height": .int(height)],
-      "\(Quoted.text(output.path))  (\(Plural.count(drafts.count, "draft")), \(width) × \(height) px)", dataTo: output)
+      [
+        "path": .string(output.path), "drafts": .int(summary.drafts), "pages": .int(summary.pages),
+        "paper": .string(summary.paper.rawValue),
+      ],
+      "\(Quoted.text(output.path))  (\(Plural.count(summary.drafts, "draft")), \(Plural.count(summary.pages, "page")) "
+        + "of \(Self.paperName(summary.paper)))", dataTo: output)
+    return Self.note(summary.placeholders, context)
+  }
+
+  private static func paperName(_ paper: Paper) -> String {
+    switch paper {
+    case .a4: "A4"
+    case .letter: "letter"
+    case .a3: "A3"
+    }
+  }
+
+  /// The note on the drafts shown as placeholders, and the exit status.
+  private static func note(_ placeholders: [String], _ context: CommandContext) -> Int32 {
     guard placeholders.isEmpty else {
       context.printError(
         "note: the newest drawing of \(placeholders.map(Quoted.name).joined(separator: ", ")) does not decode; "

@@ -122,8 +122,8 @@ extension RequestError {
     case .thumbnailSize(let size): "A thumbnail is 128, 256, 512 or 1024 pixels, not \(size)."
     case .renderScale(let scale): "The scale is above 0 and at most 16, not \(scale)."
     case .pageSize(let size): "A page holds 1 to \(Archive.draftPageLimit) drafts, not \(size)."
-    case .contactSheetSize, .columns, .compressionLevel, .draftName, .timelapse, .tagName, .savedSearchName, .stars,
-      .noteText, .labelName, .labelIsNumber:
+    case .contactSheetSize, .columns, .portfolioColumns, .compressionLevel, .draftName, .timelapse, .tagName,
+      .savedSearchName, .stars, .noteText, .labelName, .labelIsNumber:
       "\(argument)"
     }
   }
