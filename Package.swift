@@ -175,7 +175,7 @@ let package = Package(
         "InklingTestSupport",
       ]),
     .testTarget(
-      name: "CommandLineTests",
+      name: "EndToEndTests",
       dependencies: ["InklingCorpus", "InklingTestSupport", "InklingFormats", "InklingRendering"]),
     .testTarget(
       name: "InklingServerTests",
