@@ -5,17 +5,11 @@ import Testing
 /// `label` and `search 'label:…'` through the built binary: a version named, the name taken
 /// by every `--version` option (and diff's versions), shown by history, show and diff, listed,
 /// removed, and refused when it cannot be one.
-@Suite struct LabelCommandTests {
+@Suite struct LabelCommandTests: TinyDraftsSuite {
   let runner: BinaryRunner
-  var folder: String { runner.workingDirectory }
 
   init() throws {
     runner = try BinaryRunner(fresh: "labels", making: ["Drafts"])
-  }
-
-  func write(_ path: String, red: Double) throws {
-    let url = URL(fileURLWithPath: folder + "/Drafts/" + path)
-    try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":\#(red),"g":1,"b":1,"a":1}}"#.utf8).write(to: url)
   }
 
   func importSample() throws {
@@ -25,11 +19,6 @@ import Testing
     try write("Scratch-2025-09-01T10:00:00Z.inkling", red: 0.75)
     let imported = try runner.run(["import", folder + "/Drafts"])
     #expect(imported.status == 0, "\(imported.stderr)")
-  }
-
-  func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let result = try runner.run(arguments)
-    return (result.status, result.stdout, result.stderr)
   }
 
   @Test func aLabelNamesAVersionForEveryVersionOption() throws {

@@ -5,17 +5,11 @@ import Testing
 /// `note` and `search 'note:…'` through the built binary: notes on a draft and on a version,
 /// listed and removed by id, shown by `show` and `history` (tables and JSON), refused when
 /// they cannot be one, and found by search.
-@Suite struct NoteCommandTests {
+@Suite struct NoteCommandTests: TinyDraftsSuite {
   let runner: BinaryRunner
-  var folder: String { runner.workingDirectory }
 
   init() throws {
     runner = try BinaryRunner(fresh: "notes", making: ["Drafts"])
-  }
-
-  func write(_ path: String, red: Double) throws {
-    let url = URL(fileURLWithPath: folder + "/Drafts/" + path)
-    try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":\#(red),"g":1,"b":1,"a":1}}"#.utf8).write(to: url)
   }
 
   func importSample() throws {
@@ -24,13 +18,6 @@ import Testing
     try write("Scratch-2025-09-01T10:00:00Z.inkling", red: 0.75)
     let imported = try runner.run(["import", folder + "/Drafts"])
     #expect(imported.status == 0, "\(imported.stderr)")
-  }
-
-  func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-    status: Int32, stdout: String, stderr: String
-  ) {
-    let result = try runner.run(arguments, environment: environment)
-    return (result.status, result.stdout, result.stderr)
   }
 
   @Test func notesOnTheDraftAndAVersionAreShownByShowAndHistory() throws {
@@ -138,7 +125,9 @@ import Testing
     let script = "#!/bin/sh\nprintf '%s' '\(text)' > \"$1\"\nexit \(status)\n"
     try Data(script.utf8).write(to: URL(fileURLWithPath: path))
     chmod(path, 0o755)
-    return ["EDITOR": path, "VISUAL": ""]
+    // Run by sh rather than executed: a child another test forks while the script is being
+    // written holds it open for writing, and exec then fails with "Text file busy".
+    return ["EDITOR": "/bin/sh " + path, "VISUAL": ""]
   }
 
   @Test func editWritesTheNoteInTheEditor() throws {

@@ -4,17 +4,11 @@ import Testing
 
 /// Saved searches through the built binary: `search --save`, `@NAME` wherever a query goes,
 /// `search --saved`, `search --forget`, the error for an unknown name, and their completion.
-@Suite struct SavedSearchCommandTests {
+@Suite struct SavedSearchCommandTests: TinyDraftsSuite {
   let runner: BinaryRunner
-  var folder: String { runner.workingDirectory }
 
   init() throws {
     runner = try BinaryRunner(fresh: "saved", making: ["Drafts"])
-  }
-
-  func write(_ path: String, red: Double) throws {
-    let url = URL(fileURLWithPath: folder + "/Drafts/" + path)
-    try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":\#(red),"g":1,"b":1,"a":1}}"#.utf8).write(to: url)
   }
 
   func importSample() throws {
@@ -26,11 +20,6 @@ import Testing
     #expect(imported.status == 0, "\(imported.stderr)")
     #expect(try run(["tag", "Plan-B", "portfolio"]).status == 0)
     #expect(try run(["tag", "Cat study", "portfolio"]).status == 0)
-  }
-
-  func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let result = try runner.run(arguments)
-    return (result.status, result.stdout, result.stderr)
   }
 
   @Test func saveRunReplaceListAndForget() throws {

@@ -4,17 +4,11 @@ import Testing
 
 /// `tag`, `untag`, `tags` and `search 'tag:…'` through the built binary: what each prints,
 /// its JSON, its exit status, and where lists, `show` and `history` show tags.
-@Suite struct TagCommandTests {
+@Suite struct TagCommandTests: TinyDraftsSuite {
   let runner: BinaryRunner
-  var folder: String { runner.workingDirectory }
 
   init() throws {
     runner = try BinaryRunner(fresh: "tags", making: ["Drafts"])
-  }
-
-  func write(_ path: String, red: Double) throws {
-    let url = URL(fileURLWithPath: folder + "/Drafts/" + path)
-    try Data(#"{"drawingData":"d3Jk8AEACAA=","color":{"r":\#(red),"g":1,"b":1,"a":1}}"#.utf8).write(to: url)
   }
 
   func importSample() throws {
@@ -24,11 +18,6 @@ import Testing
     try write("Cat study-2025-08-01T10:00:00Z.inkling", red: 0.25)
     let imported = try runner.run(["import", folder + "/Drafts"])
     #expect(imported.status == 0, "\(imported.stderr)")
-  }
-
-  func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let result = try runner.run(arguments)
-    return (result.status, result.stdout, result.stderr)
   }
 
   @Test func tagOneDraftThenSearchListShowAndHistory() throws {

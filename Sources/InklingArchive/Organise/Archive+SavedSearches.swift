@@ -57,6 +57,19 @@ extension Archive {
     }
   }
 
+  /// Reads `text` as a query where no archive is needed to read it: a query that does not
+  /// parse is refused before any archive is opened (as a typing mistake should be); `@NAME`
+  /// passes, since only an archive knows its saved searches.
+  /// - Throws: `ArchiveError.searchSyntax`.
+  public static func checkQuery(_ text: String) throws(ArchiveError) {
+    guard savedSearchName(in: text) == nil else { return }
+    do {
+      _ = try DraftQuery(search: text)
+    } catch {
+      throw .searchSyntax(error)
+    }
+  }
+
   /// The name `text` gives a saved search when it is `@NAME` (spaces around it aside).
   public static func savedSearchName(in text: String) -> String? {
     let trimmed = text.trimmingWhitespace()

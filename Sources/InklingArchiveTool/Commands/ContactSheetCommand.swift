@@ -50,7 +50,7 @@ struct ContactSheetCommand: Command {
         inkling-archive contact-sheet -o all.png
         inkling-archive contact-sheet --since 7d --size 256 -o week.png
         inkling-archive contact-sheet --query @portfolio -o portfolio.png
-        inkling-archive contact-sheet --since 2025-09-01 --paper letter -o term.pdf
+        inkling-archive contact-sheet --since 2025-09 --paper a3 -o term.pdf
       """,
     options: DraftFilters.options + [query.spec, size.spec, columns.spec, paper.spec, output.spec, Common.force.spec],
     exclusive: DraftFilters.exclusive)

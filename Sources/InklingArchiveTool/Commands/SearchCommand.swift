@@ -104,6 +104,7 @@ struct SearchCommand: Command {
   func run(_ context: CommandContext) throws -> Int32 {
     switch action {
     case .search(let text, let name, let inTrash):
+      try Archive.checkQuery(text)
       let archive: Archive
       if let name {
         archive = try context.openExisting()
