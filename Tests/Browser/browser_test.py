@@ -524,9 +524,9 @@ def main():
         shown_note = driver.find_element(By.CSS_SELECTOR, "section.notes .note-text").text
         check(shown_note == HOSTILE + "\nsecond line", "the draft's note reads " + repr(shown_note))
         entries = driver.find_elements(By.CSS_SELECTOR, "#timeline > li.entry")  # the page was loaded again
-        newest = entries[0]
-        check(newest.find_element(By.CSS_SELECTOR, ".label").text == HOSTILE, "the label is not shown as text")
-        check("<b>not bold</b>" in newest.find_element(By.CSS_SELECTOR, ".notes .note-text").text,
+        latest_entry = entries[0]
+        check(latest_entry.find_element(By.CSS_SELECTOR, ".label").text == HOSTILE, "the label is not shown as text")
+        check("<b>not bold</b>" in latest_entry.find_element(By.CSS_SELECTOR, ".notes .note-text").text,
               "the version's note is not shown as written")
         check(driver.execute_script("return document.querySelectorAll('img[src=\"x\"], .note-text b').length") == 0,
               "a note or a label became markup")
