@@ -146,32 +146,12 @@ struct ServeCommand: Command {
     // Through a shell that starts it in the background and exits at once, so that xdg-open
     // (and the browser it may become) is nobody's child here: nothing to wait for later.
     let script = "\"$0\" \"$1\" </dev/null >/dev/null 2>&1 &"
-    let words: [String] = ["/bin/sh", "-c", script, opener, url]
-    let arguments = words.map { strdup($0) } + [nil]
-    defer { arguments.forEach { free($0) } }
-    // The child starts as a new program would: no signal blocked or ignored (this process
-    // blocks SIGINT and SIGTERM to wait for them, and ignores SIGPIPE), in a process group of
-    // its own (a browser it becomes outlives a Ctrl-Z or the terminal's SIGHUP). It inherits
-    // no descriptor: SQLite, libmicrohttpd and FileOutput open every one close-on-exec.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    var shell = pid_t()
-    let code = posix_spawn(&shell, "/bin/sh", nil, &attributes, arguments, environ)
-    guard code == 0 else {
-      context.printError("Could not start xdg-open (\(String(cString: strerror(code)))); open \(url) yourself.")
-      return
+    // In a process group of its own: a browser it becomes outlives a Ctrl-Z or the terminal's
+    // SIGHUP.
+    do {
+      _ = try ShellCommand.run(script, [opener, url], ownProcessGroup: true)
+    } catch {
+      context.printError("Could not start xdg-open (\(error.reason)); open \(url) yourself.")
     }
-    var status: Int32 = 0
-    while waitpid(shell, &status, 0) == -1 && errno == EINTR {}
   }
 }
