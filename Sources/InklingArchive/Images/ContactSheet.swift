@@ -175,6 +175,12 @@ extension Archive {
       throw .invalidArgument(.contactSheetSize(size))
     }
     if let columns, columns < 1 { throw .invalidArgument(.columns(columns)) }
+    return try newestVersions(ofEvery: names)
+  }
+
+  /// The newest version of each draft in `names`, in order; a sheet or a portfolio of
+  /// nothing, or of a name that is no draft, is refused.
+  func newestVersions(ofEvery names: [String]) throws(ArchiveError) -> [NewestVersion] {
     guard !names.isEmpty else { throw .noMatchingDrafts }
     let versions = try newestVersions(of: names)
     if versions.count < names.count {
@@ -186,7 +192,8 @@ extension Archive {
     return versions
   }
 
-  private func captionRenderer() throws(ArchiveError) -> TextRenderer {
+  /// The captions' fonts, for a PNG sheet and a PDF portfolio alike.
+  func captionRenderer() throws(ArchiveError) -> TextRenderer {
     do {
       return try TextRenderer()
     } catch {

@@ -154,19 +154,7 @@ extension Archive {
     if let columns, columns < 1 || columns > PortfolioLayout.maximumColumns {
       throw .invalidArgument(.portfolioColumns(columns))
     }
-    guard !names.isEmpty else { throw .noMatchingDrafts }
-    let versions = try newestVersions(of: names)
-    if versions.count < names.count {
-      let found = Set(versions.map(\.name))
-      if let missing = names.first(where: { !found.contains(DraftFileName.canonicalName($0)) }) {
-        throw noSuchDraft(missing)
-      }
-    }
-    do {
-      return (versions, PortfolioLayout(paper: paper, columns: columns), try TextRenderer())
-    } catch {
-      throw .textRendering(error)
-    }
+    return (try newestVersions(ofEvery: names), PortfolioLayout(paper: paper, columns: columns), try captionRenderer())
   }
 
   /// Draws the pages into a PDF at `path`, one drawing decoded at a time.
