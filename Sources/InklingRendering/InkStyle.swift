@@ -118,9 +118,7 @@ enum Grain {
   ) -> Float {
     let px = Float(x)
     let py = Float(y)
-    // Below one pixel per point the grain is finer than a pixel: fade it towards its mean so a
-    // thumbnail shows a lighter line rather than salt and pepper.
-    let strength = Swift.min(Swift.max((scale - 0.25) / 1.25, 0.1), 1)
+    let strength = strength(scale)
     switch texture {
     case .none:
       return 1
@@ -142,6 +140,45 @@ enum Grain {
     case .watercolor:
       let blotch = value(px, py, cell: Swift.max(2, 9 * scale), seed)
       return 0.7 + 0.3 * blotch
+    }
+  }
+
+  /// How much of the grain's contrast shows at `scale` pixels per point: below one pixel per
+  /// point the grain is finer than a pixel, so it fades towards its mean and a thumbnail shows
+  /// a lighter line rather than salt and pepper.
+  @inline(__always) static func strength(_ scale: Float) -> Float {
+    Swift.min(Swift.max((scale - 0.25) / 1.25, 0.1), 1)
+  }
+
+  /// The mean of `factor` over a stroke's pixels at `scale` pixels per point: the opacity
+  /// `texture` leaves on average, which a flat fill of the same ink must have to put down as
+  /// much ink as the grain does.
+  ///
+  /// Pencil and watercolor are affine in noise whose mean is ½ (the hash is uniform, and value
+  /// noise interpolates it), so theirs is exact at any strength. Crayon's bite is not affine:
+  /// it is averaged over a patch of the grain 256 pixels a side, about 90 of its coarse cells
+  /// a side at 2 pixels per point. Up to 2 the pixel grid's sampling of cells a pixel or two wide
+  /// changes the mean, so the patch is drawn at the scale itself; past 2 the contrast is full
+  /// and the cells span pixels enough that the mean no longer moves, so the patch stays at 2,
+  /// where it still holds that many cells.
+  static func mean(_ texture: InkStyle.Texture, scale: Float) -> Float {
+    switch texture {
+    case .none:
+      return 1
+    case .pencil:
+      return 0.35 + 0.65 * 0.5
+    case .watercolor:
+      return 0.7 + 0.3 * 0.5
+    case .crayon:
+      let patchScale = Swift.min(scale, 2)
+      let side = 256
+      var sum: Float = 0
+      for y in 0..<side {
+        var row: Float = 0
+        for x in 0..<side { row += factor(.crayon, x: x, y: y, scale: patchScale, seed: 0x5EED) }
+        sum += row
+      }
+      return sum / Float(side * side)
     }
   }
 }

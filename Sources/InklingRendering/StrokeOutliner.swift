@@ -117,17 +117,10 @@ struct StrokeOutliner {
     return PieceOutline(strokeIndex: piece.strokeIndex, polygons: polygons, clip: clip, color: color, alpha: alpha)
   }
 
-  /// The texture's mean alpha factor at this scale, over a patch of the grain.
+  /// The texture's mean alpha factor at this scale (`Grain.mean`), measured once per outliner.
   private mutating func textureMean(_ texture: InkStyle.Texture) -> Float {
     if let mean = textureMeans[texture] { return mean }
-    let side = 64
-    var sum: Float = 0
-    for y in 0..<side {
-      for x in 0..<side {
-        sum += Grain.factor(texture, x: x, y: y, scale: Float(geometry.scale), seed: 0x5EED)
-      }
-    }
-    let mean = sum / Float(side * side)
+    let mean = Grain.mean(texture, scale: Float(geometry.scale))
     textureMeans[texture] = mean
     return mean
   }
