@@ -39,10 +39,12 @@ public final class PagedPDF {
     var pixelSize: Int
   }
 
-  /// Starts a document at `path` (created or emptied), with `title` in its metadata.
+  /// Starts a document at `path` (created or emptied), with `title` in its metadata. Given
+  /// `created` (ISO 8601, as cairo reads it), the document is the same bytes each time it is
+  /// made; without it, cairo dates it now.
   ///
   /// - Throws: `VectorWriteError` when cairo cannot create the file.
-  public init(path: String, title: String?) throws(VectorWriteError) {
+  public init(path: String, title: String?, created: String? = nil) throws(VectorWriteError) {
     guard let surface = cairo_pdf_surface_create(path, 595.276, 841.89) else {
       throw VectorWriteError(detail: "cairo could not create a surface")
     }
@@ -53,6 +55,7 @@ public final class PagedPDF {
     }
     if let title { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title) }
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "inkling-archive")
+    if let created { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, created) }
     guard let context = cairo_create(surface) else {
       cairo_surface_destroy(surface)
       throw VectorWriteError(detail: "cairo could not create a drawing context")

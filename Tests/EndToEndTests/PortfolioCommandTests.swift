@@ -59,6 +59,22 @@ import Testing
     #expect(fields["Title"] == "Portfolio of 18 drafts")
   }
 
+  /// Dated by the newest save it draws, not by the clock: the same selection made again, a
+  /// second later, is the same bytes.
+  @Test func aPortfolioMadeAgainIsTheSameBytes() throws {
+    #expect(try runner.run(["contact-sheet", "-o", "first.pdf"]).status == 0)
+    Thread.sleep(forTimeInterval: 1.1)
+    #expect(try runner.run(["contact-sheet", "-o", "again.pdf"]).status == 0)
+    let first = try Data(contentsOf: URL(fileURLWithPath: folder + "/first.pdf"))
+    #expect(first == (try Data(contentsOf: URL(fileURLWithPath: folder + "/again.pdf"))))
+    let dates = try ChildProcess.run([try tool("pdfinfo"), "-isodates", folder + "/first.pdf"])
+    #expect(dates.stdout.contains("CreationDate:    2025-10-18T12:00:00Z"), "\(dates.stdout)")
+    // A selection is dated by its own newest save.
+    #expect(try runner.run(["contact-sheet", "--until", "2025-10-05", "-o", "early.pdf"]).status == 0)
+    let early = try ChildProcess.run([try tool("pdfinfo"), "-isodates", folder + "/early.pdf"])
+    #expect(early.stdout.contains("CreationDate:    2025-10-05T12:00:00Z"), "\(early.stdout)")
+  }
+
   @Test func everyCaptionIsTextInEmbeddedFonts() throws {
     #expect(try runner.run(["contact-sheet", "-o", "all.pdf"]).status == 0)
     let text = try ChildProcess.run([try tool("pdftotext"), "-enc", "UTF-8", folder + "/all.pdf", "-"])

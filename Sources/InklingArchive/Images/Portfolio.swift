@@ -163,8 +163,11 @@ extension Archive {
   ) throws(ArchiveError) -> PortfolioSummary {
     let pdf: PagedPDF
     do {
+      // Dated by its newest drawing's save, as a version's PDF is by its own: the same selection
+      // gives the same bytes, so a portfolio made again is seen to be unchanged.
       pdf = try PagedPDF(
-        path: path, title: "Portfolio of \(versions.count) draft\(versions.count == 1 ? "" : "s")")
+        path: path, title: "Portfolio of \(versions.count) draft\(versions.count == 1 ? "" : "s")",
+        created: versions.map(\.savedMilliseconds).max().map { Archive.iso8601(milliseconds: $0) })
     } catch {
       throw .imageEncoding(detail: error.detail)
     }
