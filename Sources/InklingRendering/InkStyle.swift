@@ -155,12 +155,12 @@ enum Grain {
   /// much ink as the grain does.
   ///
   /// Pencil and watercolor are affine in noise whose mean is ½ (the hash is uniform, and value
-  /// noise interpolates it), so theirs is exact at any strength. Crayon's bite is not affine:
-  /// it is averaged over a patch of the grain 256 pixels a side, about 90 of its coarse cells
-  /// a side at 2 pixels per point. Up to 2 the pixel grid's sampling of cells a pixel or two wide
-  /// changes the mean, so the patch is drawn at the scale itself; past 2 the contrast is full
-  /// and the cells span pixels enough that the mean no longer moves, so the patch stays at 2,
-  /// where it still holds that many cells.
+  /// noise interpolates it), so theirs is exact at any strength. Crayon's bite is not affine,
+  /// and how the pixel grid samples cells a pixel or two wide moves its mean, so it is averaged
+  /// over pixels of the grain at this scale: 16,384 of them scattered over 4096 × 4096, so that
+  /// nearly every one falls in a cell of its own at any scale. A patch of adjacent pixels holds
+  /// far fewer cells for the same work, and fewer the larger the scale, which is how a mean
+  /// taken over one drifted as the scale grew.
   static func mean(_ texture: InkStyle.Texture, scale: Float) -> Float {
     switch texture {
     case .none:
@@ -170,15 +170,15 @@ enum Grain {
     case .watercolor:
       return 0.7 + 0.3 * 0.5
     case .crayon:
-      let patchScale = Swift.min(scale, 2)
-      let side = 256
+      let samples: Int32 = 16_384
+      let seed: UInt32 = 0x5EED
       var sum: Float = 0
-      for y in 0..<side {
-        var row: Float = 0
-        for x in 0..<side { row += factor(.crayon, x: x, y: y, scale: patchScale, seed: 0x5EED) }
-        sum += row
+      for i in 0..<samples {
+        let x = Int(hash(i, 0, seed) * 4096)
+        let y = Int(hash(i, 1, seed) * 4096)
+        sum += factor(.crayon, x: x, y: y, scale: scale, seed: seed)
       }
-      return sum / Float(side * side)
+      return sum / Float(samples)
     }
   }
 }
