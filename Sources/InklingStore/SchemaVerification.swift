@@ -130,10 +130,7 @@ package enum SchemaVerification {
   package static func schemaStamp(in db: Database) throws -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32 * 1024)
-    let own = sqliteOwnObjects.map { "('\($0.name)', '\($0.sql ?? "")')" }.joined(separator: ", ")
-    let statement = try db.makeStatement(
-      "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT (type = 'table' AND name = tbl_name "
-        + "AND (name, sql) IN (VALUES \(own))) ORDER BY name, type")
+    let statement = try db.makeStatement(stampSQL)
     try statement.forEach { row in
       for column: Int32 in 0..<4 {
         if row.isNull(column) {
@@ -146,6 +143,18 @@ package enum SchemaVerification {
     }
     return stamp(of: bytes)
   }
+
+  /// The query `schemaStamp` reads, written once. Concatenated in a loop rather than with
+  /// `joined(separator:)`: that generic call looks up its witnesses in the runtime's
+  /// conformance tables on its first use, which every command pays at its start.
+  private static let stampSQL: String = {
+    var own = ""
+    for object in sqliteOwnObjects {
+      own += (own.isEmpty ? "" : ", ") + "('" + object.name + "', '" + (object.sql ?? "") + "')"
+    }
+    return "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE NOT (type = 'table' AND name = tbl_name "
+      + "AND (name, sql) IN (VALUES " + own + ")) ORDER BY name, type"
+  }()
 
   /// The tables SQLite creates on its own (ANALYZE, `PRAGMA optimize`), exactly as it writes
   /// them: the only objects an archive may hold beside the migrations' (invariant 2).

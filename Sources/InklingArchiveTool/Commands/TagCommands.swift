@@ -31,9 +31,12 @@ struct TagArguments {
     }
   }
 
-  /// `"a", "b"`, each quoted as names are.
+  /// `"a", "b"`, each quoted as names are. A loop, not `joined(separator:)`, whose first use
+  /// in a process looks up its generic witnesses at run time (SchemaVerification.stampSQL).
   static func list(_ tags: [String]) -> String {
-    tags.map { Quoted.name($0) }.joined(separator: ", ")
+    var text = ""
+    for tag in tags { text += (text.isEmpty ? "" : ", ") + Quoted.name(tag) }
+    return text
   }
 
   static func json(_ change: TagChange) -> JSONValue {
