@@ -224,8 +224,19 @@ extension TimelapseSummary {
       .init("skipped", .array(skipped.map { .int($0.number) })), .init("evenPace", .bool(evenPace)),
       .init(
         "marks",
-        .array(marks.map { ["version": .int($0.version), "frame": .int($0.frame), "seconds": .double($0.seconds)] })),
+        .array(marks.map(\.json))),
     ])
+  }
+}
+
+extension TimelapseMark {
+  /// A save's place in a time-lapse; its labels only where it has some, as `diff` shows them.
+  package var json: JSONValue {
+    var members: [JSONValue.Member] = [
+      .init("version", .int(version)), .init("frame", .int(frame)), .init("seconds", .double(seconds)),
+    ]
+    if !labels.isEmpty { members.append(.init("labels", .array(labels.map { .string($0) }))) }
+    return .object(members)
   }
 }
 

@@ -300,7 +300,7 @@ def commands(tool, work, bin_dir):
     tool.json("render", "picture.json", name, "-o", os.path.join(work, "r.png"))
     tool.json("contact-sheet", "contact-sheet.json", "--name", "Twin", "--size", "128", "-o", os.path.join(work, "sheet.png"))
     tool.json("contact-sheet", "contact-sheet.json", "--name", "Twin", "--paper", "letter", "-o", os.path.join(work, "sheet.pdf"))
-    tool.timelapse = tool.json("timelapse", "timelapse.json", name, "--size", "256", "-o", os.path.join(work, "t.mp4"))
+    tool.json("timelapse", "timelapse.json", name, "--size", "256", "-o", os.path.join(work, "t.mp4"))
 
     tool.json("rename", "rename.json", names[-1], "Renamed once")
     tool.json("rename", "rename.json", "Renamed once", names[-2], "--merge")
@@ -343,6 +343,10 @@ def commands(tool, work, bin_dir):
     tool.json("search", "drafts.json", "note:kept and label:final")
     tool.json("show", "show.json", name, "--version", "final")
     tool.json("diff", "diff.json", name, "1", "final")
+    tool.timelapse = tool.json(
+        "timelapse", "timelapse.json", name, "--size", "64", "--to", "final", "-o", os.path.join(work, "final.mp4"))
+    check("sent to <printer>" in tool.timelapse["marks"][0]["labels"] and "final" in tool.timelapse["marks"][-1]["labels"],
+          "a time-lapse's marks lack their versions' labels")
     # Saved searches: kept, listed, run by @NAME wherever a query goes, forgotten.
     tool.json("search", "drafts.json", "--save", "Best of Anna", "tag:client: stars:>=3")
     tool.json("search", "drafts.json", "--save", "everything", "")

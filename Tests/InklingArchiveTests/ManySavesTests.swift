@@ -73,7 +73,7 @@ import Testing
     let (archive, _) = try archive(folder, saves: 20)
     var options = TimelapseOptions()
     options.size = .fit(width: 64, height: 64)
-    options.from = 11
+    options.from = .number(11)
     let summary = try archive.timelapsePlan(of: ManySavesDraft.name, options: options).1
     #expect(summary.marks.map(\.version) == Array(11...20))
     #expect(summary.strokes == 10)

@@ -249,7 +249,7 @@ import Testing
     options.hold = 0
     options.fps = 10
     options.size = .fit(width: 200, height: 200)
-    options.from = 2
+    options.from = .number(2)
     let summary = try archive.timelapse(of: "Plan", options: options, to: .frames(folder: folder.path("from2")))
     #expect(summary.firstVersion == 2 && summary.lastVersion == 2)
     #expect(summary.strokes == full.strokes.count - first.strokes.count)
@@ -262,15 +262,33 @@ import Testing
     #expect(differences(base, firstFrame).count < base.width * base.height / 10)
     #expect(same(images.last, render(full, white, geometry)))
 
-    options.from = 2
-    options.to = 1
+    options.from = .number(2)
+    options.to = .number(1)
     #expect(throws: ArchiveError.invalidArgument(.timelapse(.range(from: 2, to: 1)))) {
       try archive.timelapsePlan(of: "Plan", options: options)
     }
     options.from = nil
-    options.to = 3
+    options.to = .number(3)
     #expect(throws: ArchiveError.noSuchVersion(draft: "Plan", number: 3, versionCount: 2)) {
       try archive.timelapsePlan(of: "Plan", options: options)
+    }
+
+    // A label names the end of the range as it names any version, and each mark carries its
+    // version's labels.
+    _ = try archive.label(draft: "Plan", version: .number(1), as: "Sketch")
+    options.from = nil
+    options.to = .label("SKETCH")
+    let sketch = try archive.timelapsePlan(of: "Plan", options: options).1
+    #expect(sketch.firstVersion == 1 && sketch.lastVersion == 1)
+    #expect(sketch.marks.map(\.labels) == [["Sketch"]])
+    options.to = nil
+    #expect(try archive.timelapsePlan(of: "Plan", options: options).1.marks.map(\.labels) == [["Sketch"], []])
+    options.from = .label("final")
+    #expect {
+      try archive.timelapsePlan(of: "Plan", options: options)
+    } throws: { error in
+      guard case .noSuchLabel(let draft, let label, let labels) = error as? ArchiveError else { return false }
+      return draft == "Plan" && label == "final" && labels == ["Sketch"]
     }
   }
 

@@ -28,9 +28,10 @@ public struct TimelapseOptions: Sendable, Equatable {
   public var hold = 2.0
   /// The frames' size.
   public var size: TimelapseSize = .fit(width: 1080, height: 1080)
-  /// The first and last version replayed (1 is the oldest); nil for the first and the newest.
-  public var from: Int?
-  public var to: Int?
+  /// The first and last version replayed, as every `--version` names one (a number, 1 being
+  /// the oldest, or a label); nil for the first and the newest.
+  public var from: VersionSelector?
+  public var to: VersionSelector?
 
   public init() {}
 
@@ -77,6 +78,8 @@ public struct TimelapseMark: Sendable, Equatable {
   public var frame: Int
   /// The frame's time in the video, `(frame - 1) / fps`.
   public var seconds: Double
+  /// The version's labels (`Archive.label`), as `history` lists them; empty when it has none.
+  public var labels: [String] = []
 }
 
 /// What a time-lapse shows and how it was written.
@@ -180,8 +183,8 @@ extension Archive {
     try Self.check(options)
     let versions = try versions(of: name)
     let draftName = versions[0].info.draftName
-    let first = options.from ?? 1
-    let last = options.to ?? versions.count
+    let first = try versionNumber(options.from, draft: name) ?? 1
+    let last = try versionNumber(options.to, draft: name) ?? versions.count
     for number in [first, last] where !(1...versions.count).contains(number) {
       throw .noSuchVersion(draft: draftName, number: number, versionCount: versions.count)
     }
@@ -245,9 +248,22 @@ extension Archive {
       evenPace: plan.evenPace,
       marks: zip(replayed, plan.saveFrames).map {
         // The plan counts frames from 0; a person and the frame files count from 1.
-        TimelapseMark(version: $0, frame: $1 + 1, seconds: Double($1) / Double(plan.fps))
+        TimelapseMark(
+          version: $0, frame: $1 + 1, seconds: Double($1) / Double(plan.fps), labels: versions[$0 - 1].info.labels)
       }, drawingsRead: read.drawingsRead)
     return (plan, summary)
+  }
+
+  /// The number of the version `selector` names in the draft called `name`; nil for nil.
+  /// A number is taken as it is, so that one past the newest is refused with the range.
+  ///
+  /// - Throws: `ArchiveError.noSuchLabel`, `.noVersionSavedBy`.
+  private func versionNumber(_ selector: VersionSelector?, draft name: String) throws(ArchiveError) -> Int? {
+    switch selector {
+    case nil: nil
+    case .number(let number): number
+    case .some(let selector): try VersionLookup(self).version(draft: name, selector).info.number
+    }
   }
 
   /// The save date in seconds since 2001-01-01, the clock of strokes' creation dates.

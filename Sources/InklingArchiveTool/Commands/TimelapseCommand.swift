@@ -38,8 +38,10 @@ struct TimelapseCommand: Command {
   static let scale = Option(
     "scale", valueName: "S", .number(above: 0, atMost: 16),
     help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
-  static let from = Option("from", valueName: "N", .positive, help: "Start the replay at version N (1 is the oldest).")
-  static let to = Option("to", valueName: "N", .positive, help: "End the replay at version N (default: the newest).")
+  static let from = Option(
+    "from", valueName: "N", .version, help: "Start the replay at version N (1 is the oldest, or a label: `label`).")
+  static let to = Option(
+    "to", valueName: "N", .version, help: "End the replay at version N (default: the newest; or a label).")
   static let hold = Option(
     "hold", valueName: "TIME", ValueKind.time.where("a time of 0 or more, " + ValueKind.timeForms) { $0 >= 0 },
     default: 2,
@@ -75,6 +77,7 @@ struct TimelapseCommand: Command {
         inkling-archive timelapse Cat -o - --format mp4 --from 3 --speed 20x \\
           > cat.mp4
         inkling-archive timelapse Cat --frames cat-frames
+        inkling-archive timelapse Cat -o final.mp4 --to final
       """,
     arguments: [Common.draft.spec],
     options: [
