@@ -166,11 +166,12 @@ public final class ArchiveServer: @unchecked Sendable {
       ) { request in
         switch router.respond(to: request) {
         case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
-        case .later(let kind, let work, let busy):
+        case .later(let work):
           let conditions = ResponseEncoding.Conditions(request)
           return .later(
-            kind: kind, work: { ResponseEncoding.finish(work(), for: conditions) },
-            busy: ResponseEncoding.finish(busy, for: conditions))
+            QueuedWork(
+              kind: work.kind, run: { ResponseEncoding.finish(work.run(), for: conditions) },
+              busy: ResponseEncoding.finish(work.busy, for: conditions)))
         }
       }
     } catch {
@@ -184,7 +185,7 @@ public final class ArchiveServer: @unchecked Sendable {
   func answer(_ request: HTTPRequest) -> HTTPResponse {
     switch router.respond(to: request) {
     case .now(let response): ResponseEncoding.finish(response, for: request)
-    case .later(_, let work, _): ResponseEncoding.finish(work(), for: request)
+    case .later(let work): ResponseEncoding.finish(work.run(), for: request)
     }
   }
 

@@ -30,7 +30,7 @@ struct Router: Sendable {
   let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
   let videos: PictureMemory<TimelapseVideo>
 
-  func respond(to request: HTTPRequest) -> HTTPAnswer {
+  func respond(to request: HTTPRequest) -> Answer<QueuedWork> {
     let api = request.target.hasPrefix("/api/")
     guard request.method == "GET" || request.method == "HEAD" else {
       return .now(
@@ -58,7 +58,9 @@ struct Router: Sendable {
   }
 
   /// The answer to a request that may be made, its links under `prefix` (Links.prefix).
-  private func answer(_ request: HTTPRequest, _ target: RequestTarget, json api: Bool, prefix: String) -> HTTPAnswer {
+  private func answer(_ request: HTTPRequest, _ target: RequestTarget, json api: Bool, prefix: String)
+    -> Answer<QueuedWork>
+  {
     do {
       switch try route(request, target) {
       case .now(let response): return .now(response)
@@ -66,16 +68,17 @@ struct Router: Sendable {
         // Every route that queues work is among those that compute; this keeps it so.
         if let refused = CrossSiteWork.refusal(request, json: api) { return .now(refused) }
         return .later(
-          kind: WorkKind(target.segments),
-          work: {
-            let answer = { () -> HTTPResponse in
-              do { return try work() } catch { return Self.failure(error, json: api) }
-            }
-            return prefix.isEmpty ? answer() : Links.$prefix.withValue(prefix, operation: answer)
-          },
-          busy: ErrorView.response(
-            status: 503, "The server is busy drawing other images; try again in a moment.", json: api,
-            headers: [("Retry-After", "2")]))
+          QueuedWork(
+            kind: WorkKind(target.segments),
+            run: {
+              let answer = { () -> HTTPResponse in
+                do { return try work() } catch { return Self.failure(error, json: api) }
+              }
+              return prefix.isEmpty ? answer() : Links.$prefix.withValue(prefix, operation: answer)
+            },
+            busy: ErrorView.response(
+              status: 503, "The server is busy drawing other images; try again in a moment.", json: api,
+              headers: [("Retry-After", "2")])))
       }
     } catch {
       return .now(Self.failure(error, json: api))
@@ -103,7 +106,7 @@ struct Router: Sendable {
     }
   }
 
-  private func route(_ request: HTTPRequest, _ target: RequestTarget) throws -> Routed {
+  private func route(_ request: HTTPRequest, _ target: RequestTarget) throws -> Answer<ViewWork> {
     let path = target.segments
     switch path.first {
     case nil: return .now(try GridView.page(target, pool: pool, pageSize: pageSize))
@@ -144,10 +147,4 @@ struct Router: Sendable {
     }
     throw RequestError(404, "there is no page at this address")
   }
-}
-
-/// What a view answers: a response, or the expensive work that makes it (run on the work queue).
-enum Routed {
-  case now(HTTPResponse)
-  case later(@Sendable () throws -> HTTPResponse)
 }

@@ -165,7 +165,7 @@ enum DraftView {
   static func api(
     _ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>, strokesPerPage: Int,
     fullPaths: Bool
-  ) throws -> Routed {
+  ) throws -> Answer<ViewWork> {
     let reference = try reference(target)
     if let number = try versionNumber(target) {
       guard target.parameter("strokes") == "1" else {

@@ -61,7 +61,7 @@ enum TimelapseView {
   static func video(
     _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>
   )
-    throws -> Routed
+    throws -> Answer<ViewWork>
   {
     let draft = try live(target, pool: pool)
     let tag = tag(draft)
@@ -80,7 +80,7 @@ enum TimelapseView {
 
   /// `/draft/marks?id=D`: each save's place in the video, as links to its version.
   static func marksPage(_ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) throws
-    -> Routed
+    -> Answer<ViewWork>
   {
     let draft = try live(target, pool: pool)
     return .later {

@@ -51,7 +51,7 @@ enum VersionFiles {
   static func thumbnail(
     _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, store: ThumbnailStore,
     keys: ThumbnailKeys
-  ) throws -> Routed {
+  ) throws -> Answer<ViewWork> {
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
     // The count before the file's identity and before anything is read: a write after it
     // leaves what is read here out of the memory.
@@ -97,7 +97,7 @@ enum VersionFiles {
 
   static func render(
     _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, format: PictureFormat = .png
-  ) throws -> Routed {
+  ) throws -> Answer<ViewWork> {
     let contentType =
       switch format {
       case .png: HTTPResponse.png
@@ -123,7 +123,7 @@ enum VersionFiles {
 
   /// `/versions/ID/changes.png?from=ID2`: what version ID changed against version ID2.
   static func changes(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> Routed
+    -> Answer<ViewWork>
   {
     guard let text = target.parameter("from") else {
       throw RequestError(400, "changes against which version? The address needs ?from=ID")
@@ -148,7 +148,7 @@ enum VersionFiles {
   /// `/draft/versions.zip?id=D`: every version's original file in one zip, as
   /// `restore --all-versions` names them; refused past `limit` bytes of files, as it is built
   /// in memory.
-  static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Routed {
+  static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Answer<ViewWork> {
     let reference = try DraftView.reference(target)
     let draft = try pool.withArchive { try $0.timeline(of: reference, changesFor: []) }
     let total = draft.filesSize
@@ -175,7 +175,7 @@ enum VersionFiles {
   /// or of a drawing it is decoded through (an archive merged from someone else may declare
   /// any size): a larger version is refused before anything is decoded.
   static func file(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, limit: Int64)
-    throws -> Routed
+    throws -> Answer<ViewWork>
   {
     let file = try pool.withArchive { try $0.versionFile(id) }
     let policy = policy(target, content: file.sha256, image: false)
