@@ -1,23 +1,16 @@
-// Which view answers a request, and what an error becomes. The order of the checks:
-//   1. the method: GET and HEAD only (the server changes nothing), else 405;
-//   2. the target, read strictly (RequestTarget): 400 or 414 before anything else sees it;
-//   3. access (AccessControl): the Host header on loopback, the token when there is one (a
-//      path under `/t/TOKEN/` is routed without those segments, and its answer's links keep
-//      them: Links.prefix);
-//   4. who asks for work (CrossSiteWork): a route that computes refuses another site's
-//      request, 403 before anything is looked up or queued;
-//   5. the route: a fixed list of paths, compared segment by segment; anything else is 404.
-// Errors thrown by a view become the 4xx/5xx page (or JSON under /api/) saying what was wrong.
-// What costs more than a look-up (rendering a drawing, a drawing's stroke list) is answered
-// `.later`, on the bounded work queue (HTTP/WorkQueue.swift), and 503 when that is full.
-// Each job names its kind (`WorkKind`), which bounds its share of the queue.
+// What is at each address: a fixed list of paths, compared segment by segment, each answered
+// by one view; anything else is 404. Which routes compute rather than look up (another site may
+// not ask them: CrossSiteWork.swift), and what kind of work they queue, are decided here
+// beside them. The order of the steps around routing is in RequestChain.swift; the URL scheme
+// in Links.swift.
 
 import InklingArchive
 
 struct Router: Sendable {
   let pool: ArchivePool
   let writer: ThumbnailWriter?
-  let access: AccessControl
+  /// Whether the JSON answers give files' full paths: only to this machine (loopback).
+  let fullPaths: Bool
   let pageSize: Int
   let strokesPerPage: Int
   let zipBytes: Int64
@@ -30,59 +23,11 @@ struct Router: Sendable {
   let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
   let videos: PictureMemory<TimelapseVideo>
 
-  func respond(to request: HTTPRequest) -> Answer<QueuedWork> {
-    let api = request.target.hasPrefix("/api/")
-    guard request.method == "GET" || request.method == "HEAD" else {
-      return .now(
-        ErrorView.response(
-          status: 405, "This server only reads the archive: GET and HEAD, not \(request.method).", json: api,
-          headers: [("Allow", "GET, HEAD")], standalone: true))
-    }
-    let target: RequestTarget
-    do {
-      target = try RequestTarget(request.target)
-    } catch {
-      return .now(ErrorView.response(status: error.status, error.message, json: api, standalone: true))
-    }
-    let (given, routed) = access.capability(of: target)
-    let first = routed.segments.first
-    let isPage = first != "api" && first != "versions" && first != "static" && first != "swatches"
-    if let denied = access.check(request, routed, given: given, isPage: isPage) { return .now(denied) }
-    if Self.computes(routed.segments), let refused = CrossSiteWork.refusal(request, json: first == "api") {
-      return .now(refused)
-    }
-    let prefix = access.linkPrefix(given: given)
-    // Bound only when there is one: a script's request (the header) costs no more than before.
-    guard !prefix.isEmpty else { return answer(request, routed, json: first == "api", prefix: prefix) }
-    return Links.$prefix.withValue(prefix) { answer(request, routed, json: first == "api", prefix: prefix) }
-  }
-
-  /// The answer to a request that may be made, its links under `prefix` (Links.prefix).
-  private func answer(_ request: HTTPRequest, _ target: RequestTarget, json api: Bool, prefix: String)
-    -> Answer<QueuedWork>
-  {
-    do {
-      switch try route(request, target) {
-      case .now(let response): return .now(response)
-      case .later(let work):
-        // Every route that queues work is among those that compute; this keeps it so.
-        if let refused = CrossSiteWork.refusal(request, json: api) { return .now(refused) }
-        return .later(
-          QueuedWork(
-            kind: WorkKind(target.segments),
-            run: {
-              let answer = { () -> HTTPResponse in
-                do { return try work() } catch { return Self.failure(error, json: api) }
-              }
-              return prefix.isEmpty ? answer() : Links.$prefix.withValue(prefix, operation: answer)
-            },
-            busy: ErrorView.response(
-              status: 503, "The server is busy drawing other images; try again in a moment.", json: api,
-              headers: [("Retry-After", "2")])))
-      }
-    } catch {
-      return .now(Self.failure(error, json: api))
-    }
+  /// Whether `path` is a page a person opens (the token in its query moves it under the
+  /// token's path: AccessControl.swift), rather than an API answer, a picture or an asset.
+  static func isPage(_ path: [String]) -> Bool {
+    let first = path.first
+    return first != "api" && first != "versions" && first != "static" && first != "swatches"
   }
 
   /// Whether the route of `path` computes (draws, encodes, rebuilds or packs) rather than
@@ -96,17 +41,14 @@ struct Router: Sendable {
     }
   }
 
-  /// What an error thrown by a view becomes.
-  static func failure(_ error: any Error, json api: Bool) -> HTTPResponse {
-    switch error {
-    case let error as RequestError: ErrorView.response(error, json: api)
-    case let error as ArchiveError: ErrorView.response(RequestError(error), json: api)
-    case let error as SearchSyntaxError: ErrorView.response(status: 400, error.description, json: api)
-    default: ErrorView.response(status: 500, "\(error)", json: api)
-    }
+  /// The kind of the work the route at `path` queues, for its share of the queue (WorkQueue.swift).
+  static func kind(of path: [String]) -> WorkKind {
+    path.first == "versions" && path.last == "thumbnail.png" ? .thumbnail : .long
   }
 
-  private func route(_ request: HTTPRequest, _ target: RequestTarget) throws -> Answer<ViewWork> {
+  /// The answer of the view at the context's path (RequestChain's step 5).
+  func route(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (request, target) = (context.request, context.target)
     let path = target.segments
     switch path.first {
     case nil: return .now(try GridView.page(target, pool: pool, pageSize: pageSize))
@@ -123,7 +65,7 @@ struct Router: Sendable {
     case "api" where path == ["api", "draft"]:
       return try DraftView.api(
         target, pool: pool, videos: videos, strokesPerPage: strokesPerPage,
-        fullPaths: ServerConfiguration.isLoopback(access.listenHost))
+        fullPaths: fullPaths)
     case "trash" where path.count == 1: return .now(try TrashView.page(pool: pool))
     case "api" where path == ["api", "trash"]: return .now(try TrashView.api(pool: pool))
     case "versions" where path.count == 3:

@@ -77,6 +77,39 @@ import Testing
     }
   }
 
+  /// The fuzzer's way in (ArchiveServer.answer) is the daemon's handler: the same request
+  /// gets the same status, headers and body through it as over a socket, whichever step
+  /// answers it (method, target, access, cross-site work, a view now or on the work queue,
+  /// an error, a 304, gzip).
+  @Test func theFuzzersWayInAnswersAsTheDaemonDoes() throws {
+    let served = try SharedArchive.get()
+    let archive = try served.archive()
+    let entry = try #require(try archive.draftPage(limit: 1).drafts.first)
+    let id = entry.latestVersion
+    let gzip = [("Accept-Encoding", "gzip")]
+    let requests: [(method: String, target: String, headers: [(String, String)])] = [
+      ("GET", "/", gzip), ("HEAD", "/api/drafts", []), ("POST", "/", []), ("GET", "/a/../b", []),
+      ("GET", "/nowhere", []), ("GET", "/api/draft?id=999999", []), ("GET", "/?q=%28", []),
+      ("GET", "/draft?id=\(entry.draft.id)", gzip), ("GET", "/versions/\(id)/thumbnail.png?size=128", []),
+      ("GET", "/versions/\(id)/file", [("Range", "bytes=0-9")]),
+      ("GET", "/versions/\(id)/render.png?scale=1", [("Sec-Fetch-Site", "cross-site")]),
+      ("GET", "/static/style.css", [("If-None-Match", "*")]), ("GET", "/", [("Host", "attacker.example")]),
+    ]
+    for (method, target, headers) in requests {
+      let host = headers.first { $0.0 == "Host" }?.1 ?? "127.0.0.1:\(served.port)"
+      let others = headers.filter { $0.0 != "Host" }
+      let sent = try HTTPClient.get(served.port, target, method: method, headers: others, host: host)
+      let all = [("Host", host), ("Connection", "close")] + others
+      let answered = served.server.answer(
+        HTTPRequest(method: method, target: target) { name in all.first { $0.0.lowercased() == name.lowercased() }?.1 })
+      #expect(answered.status == sent.status, "\(method) \(target)")
+      if method != "HEAD" { #expect(answered.body == sent.body, "\(method) \(target)") }
+      for (name, value) in answered.headers {
+        #expect(sent.header(name) == value, "\(method) \(target): \(name)")
+      }
+    }
+  }
+
   /// The largest resident set of this process so far, in MiB.
   func peakMegabytes() -> Int {
     var usage = rusage()

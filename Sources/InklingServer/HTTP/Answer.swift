@@ -20,3 +20,22 @@ struct QueuedWork: Sendable {
   /// What the request gets instead when the queue has no room.
   var busy: HTTPResponse
 }
+
+extension Answer where Work == QueuedWork {
+  /// The same answer with `finish` applied to each response it can give: the one now, or the
+  /// work's and the busy one.
+  func mapResponses(_ finish: @escaping @Sendable (HTTPResponse) -> HTTPResponse) -> Self {
+    switch self {
+    case .now(let response): .now(finish(response))
+    case .later(let work): .later(QueuedWork(kind: work.kind, run: { finish(work.run()) }, busy: finish(work.busy)))
+    }
+  }
+
+  /// The response, its work run on the calling thread: the daemon's answer, the work queue aside.
+  func runHere() -> HTTPResponse {
+    switch self {
+    case .now(let response): response
+    case .later(let work): work.run()
+    }
+  }
+}
