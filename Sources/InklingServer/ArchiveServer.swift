@@ -144,19 +144,19 @@ public final class ArchiveServer: @unchecked Sendable {
       throw .archive(error)
     }
     writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
+    let loopback = ServerConfiguration.isLoopback(configuration.host)
+    let thumbnails = ThumbnailStore(
+      writer: writer, memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
+      hot: ArchiveWrites(archivePath: configuration.archivePath).map {
+        (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)
+      })
     let chain = RequestChain(
       access: AccessControl(token: token, listenHost: configuration.host),
-      router: Router(
-        pool: pool, writer: writer, fullPaths: ServerConfiguration.isLoopback(configuration.host),
+      server: ServerResources(
+        pool: pool, thumbnails: thumbnails, videos: PictureMemory(limit: configuration.limits.videoMemory),
         pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
         zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
-        commandArchive: ServerConfiguration.isLoopback(configuration.host)
-          ? ArchiveLocation.absolute(configuration.archivePath) : nil,
-        memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
-        hot: ArchiveWrites(archivePath: configuration.archivePath).map {
-          (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)
-        },
-        videos: PictureMemory(limit: configuration.limits.videoMemory)))
+        commandArchive: loopback ? ArchiveLocation.absolute(configuration.archivePath) : nil, fullPaths: loopback))
     self.chain = chain
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {

@@ -6,7 +6,7 @@
 //      them: Links.prefix);
 //   4. who asks for work (CrossSiteWork): a route that computes refuses another site's
 //      request, 403 before anything is looked up or queued;
-//   5. route (Router.swift): the view at the path, given the request's context; 404 when
+//   5. route (Routes.swift): the view at the path, given the request's context; 404 when
 //      there is none;
 //   6. errors: what a view throws, at once or in its work, becomes the 4xx/5xx page (or JSON
 //      under /api/) saying what was wrong;
@@ -24,7 +24,7 @@ import InklingArchive
 
 struct RequestChain: Sendable {
   let access: AccessControl
-  let router: Router
+  let server: ServerResources
 
   /// What `request` gets; called on the daemon's thread, while the request's headers can be read.
   func answer(_ request: HTTPRequest) -> Answer<QueuedWork> {
@@ -42,7 +42,7 @@ struct RequestChain: Sendable {
     }
     let json = context.json
     let prefix = context.linkPrefix
-    switch Self.linked(prefix, { Self.catching(json: json) { try router.route(context) } }) {
+    switch Self.linked(prefix, { Self.catching(json: json) { try Routes.answer(context) } }) {
     case .now(let response): return .now(response)
     case .later(let work):
       // Every route that queues work is among those that compute; this keeps it so.
@@ -54,7 +54,7 @@ struct RequestChain: Sendable {
       }
       return .later(
         QueuedWork(
-          kind: Router.kind(of: context.target.segments),
+          kind: Routes.kind(of: context.target.segments),
           run: { Self.linked(prefix) { Self.catching(json: json, work) } }, busy: busy))
     }
   }
@@ -81,14 +81,15 @@ struct RequestChain: Sendable {
     }
     let (given, routed) = access.capability(of: target)
     let first = routed.segments.first
-    if let denied = access.check(request, routed, given: given, isPage: Router.isPage(routed.segments)) {
+    if let denied = access.check(request, routed, given: given, isPage: Routes.isPage(routed.segments)) {
       throw Refusal(response: denied)
     }
-    if Router.computes(routed.segments), let refused = CrossSiteWork.refusal(request, json: first == "api") {
+    if Routes.computes(routed.segments), let refused = CrossSiteWork.refusal(request, json: first == "api") {
       throw Refusal(response: refused)
     }
     return RequestContext(
-      request: request, target: routed, json: first == "api", linkPrefix: access.linkPrefix(given: given))
+      request: request, target: routed, json: first == "api", linkPrefix: access.linkPrefix(given: given),
+      server: server)
   }
 
   /// Step 6 for a view's answer: what it throws becomes the page that says so.

@@ -48,10 +48,9 @@ enum VersionFiles {
     return value
   }
 
-  static func thumbnail(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, store: ThumbnailStore,
-    keys: ThumbnailKeys
-  ) throws -> Answer<ViewWork> {
+  static func thumbnail(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool, store) = (context.target, context.request, context.pool, context.server.thumbnails)
+    let keys = pool.thumbnailKeys
     let size = try integer(target, "size", fallback: GridView.thumbnailSize)
     // The count before the file's identity and before anything is read: a write after it
     // leaves what is read here out of the memory.
@@ -95,9 +94,10 @@ enum VersionFiles {
     }
   }
 
-  static func render(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, format: PictureFormat = .png
-  ) throws -> Answer<ViewWork> {
+  static func render(_ id: VersionID, _ context: RequestContext, format: PictureFormat = .png) throws
+    -> Answer<ViewWork>
+  {
+    let (target, request, pool) = (context.target, context.request, context.pool)
     let contentType =
       switch format {
       case .png: HTTPResponse.png
@@ -122,9 +122,8 @@ enum VersionFiles {
   }
 
   /// `/versions/ID/changes.png?from=ID2`: what version ID changed against version ID2.
-  static func changes(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> Answer<ViewWork>
-  {
+  static func changes(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool) = (context.target, context.request, context.pool)
     guard let text = target.parameter("from") else {
       throw RequestError(400, "changes against which version? The address needs ?from=ID")
     }
@@ -148,7 +147,8 @@ enum VersionFiles {
   /// `/draft/versions.zip?id=D`: every version's original file in one zip, as
   /// `restore --all-versions` names them; refused past `limit` bytes of files, as it is built
   /// in memory.
-  static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Answer<ViewWork> {
+  static func zip(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, pool, limit) = (context.target, context.pool, context.server.zipBytes)
     let reference = try DraftView.reference(target)
     let draft = try pool.withArchive { try $0.timeline(of: reference, changesFor: []) }
     let total = draft.filesSize
@@ -174,9 +174,8 @@ enum VersionFiles {
   /// from the file as it is rebuilt. One answer holds no more than `limit` bytes of the file
   /// or of a drawing it is decoded through (an archive merged from someone else may declare
   /// any size): a larger version is refused before anything is decoded.
-  static func file(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, limit: Int64)
-    throws -> Answer<ViewWork>
-  {
+  static func file(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool, limit) = (context.target, context.request, context.pool, context.server.fileBytes)
     let file = try pool.withArchive { try $0.versionFile(id) }
     let policy = policy(target, content: file.sha256, image: false)
     let headers = [("Content-Disposition", contentDisposition(file.fileName))]
