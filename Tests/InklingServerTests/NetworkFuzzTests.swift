@@ -1,8 +1,9 @@
-// A fuzzer for what the network sends, through the router against a real archive, as
-// scripts/fuzz is for the drawing reader: request lines, headers, query strings and the search
-// language, generated from what the routes read (their paths, keys, the archive's real ids and
-// hostile names, the search grammar) and then mutated byte by byte. libmicrohttpd's own parsing
-// is fuzzed over sockets in HostileRequestTests; here every request reaches our code.
+// A fuzzer for what the network sends, through the server's request chain (the daemon's
+// handler) against a real archive, as scripts/fuzz is for the drawing reader: request lines,
+// headers, query strings and the search language, generated from what the routes read (their
+// paths, keys, the archive's real ids and hostile names, the search grammar) and then mutated
+// byte by byte. libmicrohttpd's own parsing is fuzzed over sockets in HostileRequestTests;
+// here every request reaches our code.
 //
 // A run passes when the process is still alive and every answer is one a client may get: no
 // 500 (an error no view expected), every response with the security headers, a 304 without a
