@@ -145,7 +145,7 @@ public final class ArchiveServer: @unchecked Sendable {
     }
     writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
     let loopback = ServerConfiguration.isLoopback(configuration.host)
-    let thumbnails = ThumbnailStore(
+    let thumbnails = ThumbnailService(
       writer: writer, memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
       hot: ArchiveWrites(archivePath: configuration.archivePath).map {
         (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)

@@ -23,8 +23,8 @@ struct RequestContext {
 /// What the server holds for every request, made once when it starts.
 struct ServerResources: Sendable {
   let pool: ArchivePool
-  /// Where rendered thumbnails go, and the memory of cached ones' answers.
-  let thumbnails: ThumbnailStore
+  /// Versions' thumbnails through the server's caches.
+  let thumbnails: ThumbnailService
   /// The draft pages' time-lapse videos.
   let videos: PictureMemory<TimelapseVideo>
   /// Drafts per page of the grid.

@@ -10,22 +10,6 @@ import InklingArchive
 import InklingFormats
 import InklingRendering
 
-/// Where a rendered thumbnail goes: the archive's cache for the sizes the pages show, while
-/// the writer's quota lasts; memory for the rest.
-struct ThumbnailStore: Sendable {
-  let writer: ThumbnailWriter?
-  let memory: PictureMemory<[UInt8]>
-  /// Cached thumbnails' answers, while the archive is not written (HotThumbnails.swift); nil
-  /// when its folder cannot be watched.
-  let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
-  static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
-
-  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String, draftInTrash: Bool) {
-    if !draftInTrash, Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
-    memory.keep(png, as: tag)
-  }
-}
-
 enum VersionFiles {
   /// The version id of a `/versions/ID/…` path: decimal digits only.
   static func id(_ segment: String) throws(RequestError) -> VersionID {
@@ -48,50 +32,10 @@ enum VersionFiles {
     return value
   }
 
+  /// `/versions/ID/thumbnail.png?size=S`, through the server's thumbnail caches (ThumbnailService).
   static func thumbnail(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
-    let (target, request, pool, store) = (context.target, context.request, context.pool, context.server.thumbnails)
-    let keys = pool.thumbnailKeys
-    let size = try integer(target, "size", fallback: GridView.thumbnailSize)
-    // The count before the file's identity and before anything is read: a write after it
-    // leaves what is read here out of the memory.
-    let memory = store.hot.flatMap { hot in FileIdentity.of(pool.path).map { (hot, $0, hot.writes.count) } }
-    if let (hot, file, writes) = memory, let answer = hot.answers.answer(id, size: size, file: file, writes: writes) {
-      try requireTrashAsked(answer.draftInTrash, target)
-      // A matching If-None-Match gets 304 from ResponseEncoding, by the tag.
-      return .now(
-        HTTPResponse(
-          contentType: HTTPResponse.png, body: answer.png, cache: policy(target, content: answer.tag), tag: answer.tag))
-    }
-    // One connection for the whole answer of a cached thumbnail, the most frequent request.
-    let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
-      let now = try archive.versionNow(id)
-      let inTrash = now.draftInTrash
-      try requireTrashAsked(inTrash, target)
-      let thumbnail = try keys.request(id, size: size, file: now.fileSHA256) {
-        try archive.thumbnailRequest(version: id, size: size)
-      }
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
-        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
-        return (thumbnail, inTrash, [])
-      }
-      return (thumbnail, inTrash, try store.memory.picture(thumbnail.tag) ?? archive.cachedThumbnailPNG(thumbnail))
-    }
-    let policy = policy(target, content: thumbnail.tag)
-    if let found {
-      if let (hot, file, writes) = memory, !found.isEmpty {
-        hot.answers.keep(
-          HotThumbnails.Answer(tag: thumbnail.tag, draftInTrash: inTrash, png: found), version: id, size: size,
-          file: file, writes: writes)
-      }
-      return .now(HTTPResponse(contentType: HTTPResponse.png, body: found, cache: policy, tag: thumbnail.tag))
-    }
-    return .later {
-      let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
-      if let rendered {
-        store.keep(rendered, png: png, size: size, tag: thumbnail.tag, draftInTrash: inTrash)
-      }
-      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
-    }
+    let size = try integer(context.target, "size", fallback: GridView.thumbnailSize)
+    return try context.server.thumbnails.answer(id, size: size, context)
   }
 
   static func render(_ id: VersionID, _ context: RequestContext, format: PictureFormat = .png) throws
@@ -165,7 +109,7 @@ enum VersionFiles {
 
   /// A trashed draft's pictures are drawn only for its own pages, which ask with `trash=1`:
   /// a client walking version ids makes no render of what the user put away.
-  private static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {
+  static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {
     guard draftInTrash, target.parameter("trash") != "1" else { return }
     throw RequestError(404, "this version's draft is in the trash; its page, listed in the trash, shows it")
   }
