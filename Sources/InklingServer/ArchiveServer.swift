@@ -5,7 +5,8 @@
 // answered within the grace period, connections and archive closed). Invariants:
 //   1. a server listening on an address other than loopback always has a token, and answers
 //      401 to every request without it (AccessControl.swift);
-//   2. every response passes ResponseEncoding.finish (security headers, entity tag, gzip).
+//   2. every response passes ResponseEncoding.finish (security headers, entity tag, gzip), as
+//      the last step of RequestChain, the daemon's one handler.
 
 import FoundationEssentials
 import InklingArchive
@@ -122,7 +123,8 @@ public final class ArchiveServer: @unchecked Sendable {
   private let daemon: HTTPDaemon
   private let pool: ArchivePool
   private let writer: ThumbnailWriter?
-  private let router: Router
+  /// What every request passes (RequestChain.swift): the daemon's handler.
+  private let chain: RequestChain
   public let configuration: ServerConfiguration
   /// The token requests must carry (the configuration's, or generated for a non-loopback host).
   public let token: String?
@@ -142,19 +144,20 @@ public final class ArchiveServer: @unchecked Sendable {
       throw .archive(error)
     }
     writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
-    let router = Router(
-      pool: pool, writer: writer,
-      access: AccessControl(token: token, listenHost: configuration.host),
-      pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
-      zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
-      commandArchive: ServerConfiguration.isLoopback(configuration.host)
-        ? ArchiveLocation.absolute(configuration.archivePath) : nil,
-      memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
+    let loopback = ServerConfiguration.isLoopback(configuration.host)
+    let thumbnails = ThumbnailService(
+      writer: writer, memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
       hot: ArchiveWrites(archivePath: configuration.archivePath).map {
         (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)
-      },
-      videos: PictureMemory(limit: configuration.limits.videoMemory))
-    self.router = router
+      })
+    let chain = RequestChain(
+      access: AccessControl(token: token, listenHost: configuration.host),
+      server: ServerResources(
+        pool: pool, thumbnails: thumbnails, videos: PictureMemory(limit: configuration.limits.videoMemory),
+        pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
+        zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
+        commandArchive: loopback ? ArchiveLocation.absolute(configuration.archivePath) : nil, fullPaths: loopback))
+    self.chain = chain
     let host = configuration.host == "localhost" ? "127.0.0.1" : configuration.host
     do {
       daemon = try HTTPDaemon(
@@ -162,30 +165,19 @@ public final class ArchiveServer: @unchecked Sendable {
           host: host, port: configuration.port, threads: max(1, configuration.threads),
           connectionLimit: configuration.limits.connections,
           perAddressLimit: configuration.limits.connectionsPerAddress, headSeconds: configuration.limits.headSeconds,
-          workers: configuration.limits.workers, queueLimit: configuration.limits.queuedWork)
-      ) { request in
-        switch router.respond(to: request) {
-        case .now(let response): return .now(ResponseEncoding.finish(response, for: request))
-        case .later(let kind, let work, let busy):
-          let conditions = ResponseEncoding.Conditions(request)
-          return .later(
-            kind: kind, work: { ResponseEncoding.finish(work(), for: conditions) },
-            busy: ResponseEncoding.finish(busy, for: conditions))
-        }
-      }
+          workers: configuration.limits.workers, queueLimit: configuration.limits.queuedWork),
+        handler: chain.answer)
     } catch {
       pool.close()
       throw .listen(error.description)
     }
   }
 
-  /// What the server sends for `request`, answered on the calling thread as the daemon would
-  /// answer it, work queue aside: the network fuzzer's way in past libmicrohttpd's parsing.
+  /// What the server sends for `request`: what the daemon's handler answers (RequestChain),
+  /// its work run on the calling thread rather than queued. The network fuzzer's way in past
+  /// libmicrohttpd's parsing.
   func answer(_ request: HTTPRequest) -> HTTPResponse {
-    switch router.respond(to: request) {
-    case .now(let response): ResponseEncoding.finish(response, for: request)
-    case .later(_, let work, _): ResponseEncoding.finish(work(), for: request)
-    }
+    chain.answer(request).runHere()
   }
 
   /// Whether thumbnails rendered on a miss are stored in the archive's cache (false when the

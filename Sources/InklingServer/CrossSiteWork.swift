@@ -8,7 +8,7 @@
 // which must be this server's own (`http://` and the Host the request names). A client that
 // sends neither (curl, a script) is not a browser page acting for someone else, and is served.
 //
-// Only the routes that compute are guarded (Router.computes): the pages and look-ups stay
+// Only the routes that compute are guarded (Routes.computes): the pages and look-ups stay
 // reachable from a link in another site, as a link to any web page is.
 
 enum CrossSiteWork {

@@ -1,8 +1,9 @@
-// A fuzzer for what the network sends, through the router against a real archive, as
-// scripts/fuzz is for the drawing reader: request lines, headers, query strings and the search
-// language, generated from what the routes read (their paths, keys, the archive's real ids and
-// hostile names, the search grammar) and then mutated byte by byte. libmicrohttpd's own parsing
-// is fuzzed over sockets in HostileRequestTests; here every request reaches our code.
+// A fuzzer for what the network sends, through the server's request chain (the daemon's
+// handler) against a real archive, as scripts/fuzz is for the drawing reader: request lines,
+// headers, query strings and the search language, generated from what the routes read (their
+// paths, keys, the archive's real ids and hostile names, the search grammar) and then mutated
+// byte by byte. libmicrohttpd's own parsing is fuzzed over sockets in HostileRequestTests;
+// here every request reaches our code.
 //
 // A run passes when the process is still alive and every answer is one a client may get: no
 // 500 (an error no view expected), every response with the security headers, a 304 without a
@@ -74,6 +75,39 @@ import Testing
     print("serve fuzz: \(runs) requests in \(Int(seconds)) s, seed \(seed), peak RSS \(peakMegabytes()) MB; \(counts)")
     for (seconds, request) in slowest {
       print(String(format: "serve fuzz: slowest %.3f s ", seconds) + request.prefix(200))
+    }
+  }
+
+  /// The fuzzer's way in (ArchiveServer.answer) is the daemon's handler: the same request
+  /// gets the same status, headers and body through it as over a socket, whichever step
+  /// answers it (method, target, access, cross-site work, a view now or on the work queue,
+  /// an error, a 304, gzip).
+  @Test func theFuzzersWayInAnswersAsTheDaemonDoes() throws {
+    let served = try SharedArchive.get()
+    let archive = try served.archive()
+    let entry = try #require(try archive.draftPage(limit: 1).drafts.first)
+    let id = entry.latestVersion
+    let gzip = [("Accept-Encoding", "gzip")]
+    let requests: [(method: String, target: String, headers: [(String, String)])] = [
+      ("GET", "/", gzip), ("HEAD", "/api/drafts", []), ("POST", "/", []), ("GET", "/a/../b", []),
+      ("GET", "/nowhere", []), ("GET", "/api/draft?id=999999", []), ("GET", "/?q=%28", []),
+      ("GET", "/draft?id=\(entry.draft.id)", gzip), ("GET", "/versions/\(id)/thumbnail.png?size=128", []),
+      ("GET", "/versions/\(id)/file", [("Range", "bytes=0-9")]),
+      ("GET", "/versions/\(id)/render.png?scale=1", [("Sec-Fetch-Site", "cross-site")]),
+      ("GET", "/static/style.css", [("If-None-Match", "*")]), ("GET", "/", [("Host", "attacker.example")]),
+    ]
+    for (method, target, headers) in requests {
+      let host = headers.first { $0.0 == "Host" }?.1 ?? "127.0.0.1:\(served.port)"
+      let others = headers.filter { $0.0 != "Host" }
+      let sent = try HTTPClient.get(served.port, target, method: method, headers: others, host: host)
+      let all = [("Host", host), ("Connection", "close")] + others
+      let answered = served.server.answer(
+        HTTPRequest(method: method, target: target) { name in all.first { $0.0.lowercased() == name.lowercased() }?.1 })
+      #expect(answered.status == sent.status, "\(method) \(target)")
+      if method != "HEAD" { #expect(answered.body == sent.body, "\(method) \(target)") }
+      for (name, value) in answered.headers {
+        #expect(sent.header(name) == value, "\(method) \(target): \(name)")
+      }
     }
   }
 

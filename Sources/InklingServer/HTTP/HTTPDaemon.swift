@@ -19,14 +19,6 @@ import Glibc
 import HTTPDBridge
 import Synchronization
 
-/// What a handler answers: a response now, or work of a kind to run on the work queue
-/// (WorkQueue.swift) while the connection waits, with the response to send instead when the
-/// queue has no room for it.
-enum HTTPAnswer {
-  case now(HTTPResponse)
-  case later(kind: WorkKind, work: @Sendable () -> HTTPResponse, busy: HTTPResponse)
-}
-
 /// How a daemon listens.
 struct HTTPDaemonSettings: Sendable {
   /// IPv4 or IPv6 literal.
@@ -78,7 +70,7 @@ struct HTTPDaemonError: Error, CustomStringConvertible {
 final class HTTPDaemon: @unchecked Sendable {
   // @unchecked: `httpd` is set once in init and cleared in stop(), which callers make once
   // after the last request (the server's stop); `handler` is immutable.
-  typealias Handler = @Sendable (HTTPRequest) -> HTTPAnswer
+  typealias Handler = @Sendable (HTTPRequest) -> Answer<QueuedWork>
 
   private var httpd: OpaquePointer?
   private let handler: Handler
@@ -156,7 +148,7 @@ final class HTTPDaemon: @unchecked Sendable {
     case INKLING_HTTPD_ANSWER: break
     case INKLING_HTTPD_RESUMED:
       guard let answer = inkling_httpd_take_answer(requestState) else { return MHD_Result.NO }
-      let box = Unmanaged<Answer>.fromOpaque(answer).takeRetainedValue()
+      let box = Unmanaged<JobOutcome>.fromOpaque(answer).takeRetainedValue()
       // No response: the client went away before its job started; closing is all that is left.
       guard let response = box.response else { return MHD_Result.NO }
       return Self.queue(response, on: connection)
@@ -180,27 +172,27 @@ final class HTTPDaemon: @unchecked Sendable {
     }
     switch handler(request) {
     case .now(let response): return Self.queue(response, on: connection)
-    case .later(let kind, let body, let busy):
+    case .later(let queued):
       let waiting = Waiting(connection: connection, request: inkling_httpd_request(requestState))
       // Suspended before the job can resume it; MHD polls the connection no more until then.
       MHD_suspend_connection(connection)
       let job = WorkQueue.Job(
-        kind: kind,
+        kind: queued.kind,
         run: {
           guard !inkling_httpd_client_gone(waiting.connection) else {
             self.abandoned.add(1, ordering: .relaxed)
             return waiting.resume(with: nil)
           }
-          waiting.resume(with: body())
+          waiting.resume(with: queued.run())
         },
         drop: { waiting.resume(with: nil) })
-      if !work.submit(job) { waiting.resume(with: busy) }
+      if !work.submit(job) { waiting.resume(with: queued.busy) }
       return MHD_Result.YES
     }
   }
 
   /// What a job leaves for its request.
-  private final class Answer {
+  private final class JobOutcome {
     let response: HTTPResponse?
     init(_ response: HTTPResponse?) { self.response = response }
   }
@@ -213,7 +205,7 @@ final class HTTPDaemon: @unchecked Sendable {
     let request: UnsafeMutableRawPointer?
 
     func resume(with response: HTTPResponse?) {
-      inkling_httpd_resume(connection, request, Unmanaged.passRetained(Answer(response)).toOpaque())
+      inkling_httpd_resume(connection, request, Unmanaged.passRetained(JobOutcome(response)).toOpaque())
     }
   }
 

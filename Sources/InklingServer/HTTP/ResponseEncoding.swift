@@ -45,11 +45,6 @@ enum ResponseEncoding {
     }
   }
 
-  /// The response to send for `request`.
-  static func finish(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-    finish(response, for: Conditions(request))
-  }
-
   /// The response to send for a request with these conditions.
   static func finish(_ response: HTTPResponse, for request: Conditions) -> HTTPResponse {
     var response = response

@@ -36,11 +36,6 @@ enum WorkKind: Sendable, Equatable {
   case thumbnail
   /// Anything longer: a share image, a comparison, a time-lapse, a zip, a file, a stroke list.
   case long
-
-  /// The kind of the work of the route at `path`.
-  init(_ path: [String]) {
-    self = path.first == "versions" && path.last == "thumbnail.png" ? .thumbnail : .long
-  }
 }
 
 final class WorkQueue: Sendable {

@@ -59,7 +59,7 @@ struct GridState: Equatable, Sendable {
 
 enum Links {
   /// What every URL written while answering the current request starts with: the token's
-  /// segments when the request had them, else nothing. Bound by the router around each answer
+  /// segments when the request had them, else nothing. Bound by RequestChain around each answer
   /// (on the thread that makes it), so that no view has to pass it on to the links it writes.
   @TaskLocal static var prefix = ""
 

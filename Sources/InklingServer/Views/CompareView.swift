@@ -10,7 +10,8 @@ import InklingPresentation
 import InklingRendering
 
 enum CompareView {
-  static func page(_ target: RequestTarget, pool: ArchivePool, commands archive: String?) throws -> HTTPResponse {
+  static func page(_ context: RequestContext) throws -> HTTPResponse {
+    let (target, pool, archive) = (context.target, context.pool, context.server.commandArchive)
     let reference = try DraftView.reference(target)
     guard let number = try DraftView.versionNumber(target) else {
       throw RequestError(400, "which version? The address needs &version=K (and &from=J, else the one before)")

@@ -35,7 +35,8 @@ enum DraftView {
     return number
   }
 
-  static func page(_ target: RequestTarget, pool: ArchivePool, commands archive: String?) throws -> HTTPResponse {
+  static func page(_ context: RequestContext) throws -> HTTPResponse {
+    let (target, pool, archive) = (context.target, context.pool, context.server.commandArchive)
     let reference = try reference(target)
     if let number = try versionNumber(target) {
       return try VersionView.page(reference, number: number, pool: pool, commands: archive)
@@ -162,10 +163,9 @@ enum DraftView {
 
   // MARK: - JSON
 
-  static func api(
-    _ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>, strokesPerPage: Int,
-    fullPaths: Bool
-  ) throws -> Routed {
+  static func api(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, pool, server) = (context.target, context.pool, context.server)
+    let (videos, strokesPerPage, fullPaths) = (server.videos, server.strokesPerPage, server.fullPaths)
     let reference = try reference(target)
     if let number = try versionNumber(target) {
       guard target.parameter("strokes") == "1" else {

@@ -84,7 +84,8 @@ enum GridView {
 
   // MARK: - HTML
 
-  static func page(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
+  static func page(_ context: RequestContext) throws -> HTTPResponse {
+    let (target, pool, pageSize) = (context.target, context.pool, context.server.pageSize)
     let state = try state(target)
     let title = state.query.isEmpty ? "Drafts" : "Search: \(Escape.isolated(state.query))"
     do {
@@ -166,7 +167,8 @@ enum GridView {
 
   // MARK: - JSON
 
-  static func api(_ target: RequestTarget, pool: ArchivePool, pageSize: Int) throws -> HTTPResponse {
+  static func api(_ context: RequestContext) throws -> HTTPResponse {
+    let (target, pool, pageSize) = (context.target, context.pool, context.server.pageSize)
     let state = try state(target)
     var limit = pageSize
     let chosen = target.parameter("limit")

@@ -58,11 +58,8 @@ enum TimelapseView {
   }
 
   /// `/draft/timelapse.mp4?id=D`: the video, made on its first request.
-  static func video(
-    _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>
-  )
-    throws -> Routed
-  {
+  static func video(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool, videos) = (context.target, context.request, context.pool, context.server.videos)
     let draft = try live(target, pool: pool)
     let tag = tag(draft)
     if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [tag]) {
@@ -79,9 +76,8 @@ enum TimelapseView {
   }
 
   /// `/draft/marks?id=D`: each save's place in the video, as links to its version.
-  static func marksPage(_ target: RequestTarget, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) throws
-    -> Routed
-  {
+  static func marksPage(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, pool, videos) = (context.target, context.pool, context.server.videos)
     let draft = try live(target, pool: pool)
     return .later {
       let summary = try summary(draft, pool: pool, videos: videos)

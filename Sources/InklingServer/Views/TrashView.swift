@@ -18,7 +18,8 @@ enum TrashView {
     }
   }
 
-  static func page(pool: ArchivePool) throws -> HTTPResponse {
+  static func page(_ context: RequestContext) throws -> HTTPResponse {
+    let pool = context.pool
     let (drafts, total) = try drafts(pool: pool)
     let rows = drafts.map { draft -> HTML in
       """
@@ -50,7 +51,8 @@ enum TrashView {
     return HTTPResponse(contentType: HTTPResponse.html, body: Layout.page(title: "Trash", main: main).bytes)
   }
 
-  static func api(pool: ArchivePool) throws -> HTTPResponse {
+  static func api(_ context: RequestContext) throws -> HTTPResponse {
+    let pool = context.pool
     let (drafts, total) = try drafts(pool: pool)
     let value: JSONValue = [
       "drafts": .array(

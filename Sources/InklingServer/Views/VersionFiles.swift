@@ -10,22 +10,6 @@ import InklingArchive
 import InklingFormats
 import InklingRendering
 
-/// Where a rendered thumbnail goes: the archive's cache for the sizes the pages show, while
-/// the writer's quota lasts; memory for the rest.
-struct ThumbnailStore: Sendable {
-  let writer: ThumbnailWriter?
-  let memory: PictureMemory<[UInt8]>
-  /// Cached thumbnails' answers, while the archive is not written (HotThumbnails.swift); nil
-  /// when its folder cannot be watched.
-  let hot: (answers: HotThumbnails, writes: ArchiveWrites)?
-  static let archivedSizes: Set = [GridView.thumbnailSize, DraftView.thumbnailSize]
-
-  func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String, draftInTrash: Bool) {
-    if !draftInTrash, Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
-    memory.keep(png, as: tag)
-  }
-}
-
 enum VersionFiles {
   /// The version id of a `/versions/ID/…` path: decimal digits only.
   static func id(_ segment: String) throws(RequestError) -> VersionID {
@@ -48,56 +32,16 @@ enum VersionFiles {
     return value
   }
 
-  static func thumbnail(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, store: ThumbnailStore,
-    keys: ThumbnailKeys
-  ) throws -> Routed {
-    let size = try integer(target, "size", fallback: GridView.thumbnailSize)
-    // The count before the file's identity and before anything is read: a write after it
-    // leaves what is read here out of the memory.
-    let memory = store.hot.flatMap { hot in FileIdentity.of(pool.path).map { (hot, $0, hot.writes.count) } }
-    if let (hot, file, writes) = memory, let answer = hot.answers.answer(id, size: size, file: file, writes: writes) {
-      try requireTrashAsked(answer.draftInTrash, target)
-      // A matching If-None-Match gets 304 from ResponseEncoding, by the tag.
-      return .now(
-        HTTPResponse(
-          contentType: HTTPResponse.png, body: answer.png, cache: policy(target, content: answer.tag), tag: answer.tag))
-    }
-    // One connection for the whole answer of a cached thumbnail, the most frequent request.
-    let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
-      let now = try archive.versionNow(id)
-      let inTrash = now.draftInTrash
-      try requireTrashAsked(inTrash, target)
-      let thumbnail = try keys.request(id, size: size, file: now.fileSHA256) {
-        try archive.thumbnailRequest(version: id, size: size)
-      }
-      if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
-        // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
-        return (thumbnail, inTrash, [])
-      }
-      return (thumbnail, inTrash, try store.memory.picture(thumbnail.tag) ?? archive.cachedThumbnailPNG(thumbnail))
-    }
-    let policy = policy(target, content: thumbnail.tag)
-    if let found {
-      if let (hot, file, writes) = memory, !found.isEmpty {
-        hot.answers.keep(
-          HotThumbnails.Answer(tag: thumbnail.tag, draftInTrash: inTrash, png: found), version: id, size: size,
-          file: file, writes: writes)
-      }
-      return .now(HTTPResponse(contentType: HTTPResponse.png, body: found, cache: policy, tag: thumbnail.tag))
-    }
-    return .later {
-      let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
-      if let rendered {
-        store.keep(rendered, png: png, size: size, tag: thumbnail.tag, draftInTrash: inTrash)
-      }
-      return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
-    }
+  /// `/versions/ID/thumbnail.png?size=S`, through the server's thumbnail caches (ThumbnailService).
+  static func thumbnail(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let size = try integer(context.target, "size", fallback: GridView.thumbnailSize)
+    return try context.server.thumbnails.answer(id, size: size, context)
   }
 
-  static func render(
-    _ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, format: PictureFormat = .png
-  ) throws -> Routed {
+  static func render(_ id: VersionID, _ context: RequestContext, format: PictureFormat = .png) throws
+    -> Answer<ViewWork>
+  {
+    let (target, request, pool) = (context.target, context.request, context.pool)
     let contentType =
       switch format {
       case .png: HTTPResponse.png
@@ -122,9 +66,8 @@ enum VersionFiles {
   }
 
   /// `/versions/ID/changes.png?from=ID2`: what version ID changed against version ID2.
-  static func changes(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool) throws
-    -> Routed
-  {
+  static func changes(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool) = (context.target, context.request, context.pool)
     guard let text = target.parameter("from") else {
       throw RequestError(400, "changes against which version? The address needs ?from=ID")
     }
@@ -148,7 +91,8 @@ enum VersionFiles {
   /// `/draft/versions.zip?id=D`: every version's original file in one zip, as
   /// `restore --all-versions` names them; refused past `limit` bytes of files, as it is built
   /// in memory.
-  static func zip(_ target: RequestTarget, pool: ArchivePool, limit: Int64) throws -> Routed {
+  static func zip(_ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, pool, limit) = (context.target, context.pool, context.server.zipBytes)
     let reference = try DraftView.reference(target)
     let draft = try pool.withArchive { try $0.timeline(of: reference, changesFor: []) }
     let total = draft.filesSize
@@ -165,7 +109,7 @@ enum VersionFiles {
 
   /// A trashed draft's pictures are drawn only for its own pages, which ask with `trash=1`:
   /// a client walking version ids makes no render of what the user put away.
-  private static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {
+  static func requireTrashAsked(_ draftInTrash: Bool, _ target: RequestTarget) throws(RequestError) {
     guard draftInTrash, target.parameter("trash") != "1" else { return }
     throw RequestError(404, "this version's draft is in the trash; its page, listed in the trash, shows it")
   }
@@ -174,9 +118,8 @@ enum VersionFiles {
   /// from the file as it is rebuilt. One answer holds no more than `limit` bytes of the file
   /// or of a drawing it is decoded through (an archive merged from someone else may declare
   /// any size): a larger version is refused before anything is decoded.
-  static func file(_ id: VersionID, _ target: RequestTarget, _ request: HTTPRequest, pool: ArchivePool, limit: Int64)
-    throws -> Routed
-  {
+  static func file(_ id: VersionID, _ context: RequestContext) throws -> Answer<ViewWork> {
+    let (target, request, pool, limit) = (context.target, context.request, context.pool, context.server.fileBytes)
     let file = try pool.withArchive { try $0.versionFile(id) }
     let policy = policy(target, content: file.sha256, image: false)
     let headers = [("Content-Disposition", contentDisposition(file.fileName))]
