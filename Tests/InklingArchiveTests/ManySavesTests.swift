@@ -85,6 +85,25 @@ import Testing
   /// what every save's drawing read whole plans: the same marks and the same frames.
   @Test func savesThatEraseAndRevertPlanAsTheirDrawings() throws {
     let folder = try TemporaryFolder("many-saves-erase")
+    let (archive, draft, saves) = try erasingArchive(folder)
+    try expectPlanOfEveryDrawing(archive, draft, saves)
+  }
+
+  /// Saves the index does not list (here none: an archive whose index was dropped) are read
+  /// whole as the planner takes them, each once: the same plan as every drawing's.
+  @Test func savesTheIndexDoesNotListPlanAsTheirDrawings() throws {
+    let folder = try TemporaryFolder("many-saves-unlisted")
+    let (archive, draft, saves) = try erasingArchive(folder)
+    try archive.database.execute("DELETE FROM drawing_ink; DELETE FROM drawing")
+    let summary = try expectPlanOfEveryDrawing(archive, draft, saves)
+    #expect(summary.drawingsRead == saves.count)
+  }
+
+  /// An archive of a draft whose saves add a stroke each, then erase one in the middle, add
+  /// after it, bring it back and revert to an early save; the strokes of each save.
+  private func erasingArchive(_ folder: TemporaryFolder) throws -> (
+    Archive, ManySavesDraft, [[Int]]
+  ) {
     let draft = try ManySavesDraft(strokes: 24)
     let erased: [Int] = Array(0..<12).filter { $0 != 5 }  // a stroke in the middle erased
     var saves: [[Int]] = (1...12).map { Array(0..<$0) }
@@ -100,6 +119,15 @@ import Testing
     }
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("drafts")])
+    return (archive, draft, saves)
+  }
+
+  /// The archive's plan of the draft has the marks and frames of a plan made from every save's
+  /// drawing read whole; returns the archive's summary.
+  @discardableResult
+  private func expectPlanOfEveryDrawing(_ archive: Archive, _ draft: ManySavesDraft, _ saves: [[Int]]) throws
+    -> TimelapseSummary
+  {
     var options = TimelapseOptions()
     options.pace = .duration(8)
     options.hold = 1
@@ -107,7 +135,6 @@ import Testing
     options.size = .fit(width: 96, height: 96)
     let (plan, summary) = try archive.timelapsePlan(of: ManySavesDraft.name, options: options)
     #expect(summary.marks.map(\.version) == Array(1...saves.count))
-
     var planner = TimelapsePlanner()
     for (place, strokes) in saves.enumerated() {
       let file = try DraftEnvelope.parse(try draft.file(holding: strokes))
@@ -126,6 +153,7 @@ import Testing
       frames += 1
     }
     #expect(frames == plan.frameCount)
+    return summary
   }
 
   /// A replay from a later save starts from the save before it, read from the index too.
