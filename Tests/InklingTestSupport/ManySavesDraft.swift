@@ -54,8 +54,16 @@ package struct ManySavesDraft {
   ///
   /// - Throws: when the drawing cannot be written.
   package func file(save number: Int) throws -> [UInt8] {
+    try file(holding: Array(0..<number))
+  }
+
+  /// A file whose drawing holds the strokes at `indices` (from 0), in that order, on a white
+  /// background: a save that erased or reverted.
+  ///
+  /// - Throws: when the drawing cannot be written.
+  package func file(holding indices: [Int]) throws -> [UInt8] {
     var drawing = template
-    drawing.strokes = Array(strokes.prefix(number))
+    drawing.strokes = indices.map { strokes[$0] }
     let bytes = try DrawingWriter.write(drawing)
     let json = #"{"drawingData":"\#(Data(bytes).base64EncodedString())","color":{"r":1,"g":1,"b":1,"a":1}}"#
     return Array(json.utf8)

@@ -3,7 +3,9 @@
 // The versions `from` … `to` go oldest first into a `TimelapsePlanner`
 // (InklingRendering/Timelapse), which keeps each distinct stroke once: as the drawing index
 // lists their strokes, with the pieces of each stroke from the few drawings that hold them all
-// (`TimelapseSaves`), so that a long history is not every save's drawing read again. The
+// (`TimelapseSaves`), so that a long history is not every save's drawing read again; and each
+// save as the strokes after those it shares at its start with the save before (the planner
+// has those), so that it is not every save's whole stroke list gone through again. The
 // version before `from`, when there is one, is the state the replay starts from. Versions
 // whose drawing does not decode are skipped and named in the summary. The plan's frames
 // (`TimelapseFrames`, painted incrementally) go to a frame sink: numbered PNGs, an H.264 MP4
@@ -104,6 +106,9 @@ public struct TimelapseSummary: Sendable, Equatable {
   public var marks: [TimelapseMark]
   /// How many drawings were read to plan it: the few saves that hold every stroke once.
   package var drawingsRead = 0
+  /// How many strokes the planner looked at: those each save does not share at its start with
+  /// the save before it, and every stroke of the newest.
+  package var strokesPlanned = 0
 }
 
 /// Receives a time-lapse's frames in order.
@@ -203,31 +208,44 @@ extension Archive {
       break
     }
     let numbers = (start.map { [$0] } ?? []) + Array(first...last)
-    let read = try TimelapseSaves(numbers.map { versions[$0 - 1].row }, archive: self)
     var planner = TimelapsePlanner()
     var skipped: [SkippedVersion] = []
     var replayed: [Int] = []
-    for (place, number) in numbers.enumerated() {
-      let row = versions[number - 1].row
-      let isStart = number == start
-      switch read.saves[place] {
-      case .strokes(let list):
-        let ids = list.ids(from: 0)
-        let newest = read.newest.flatMap { $0.place == place ? $0.measured : nil }
-        planner.add(
-          // Every row of a listed save has its key (TimelapseSaves reads them all, and the
-          // store throws for a row that is missing).
-          ids.map { read.keys[$0]! },
-          pieces: { index in newest.map { $0.pieces(ofStroke: index) } ?? read.pieces[ids[index]] ?? nil },
-          canvas: newest?.canvasBounds, newest: newest != nil, background: row.background,
-          saved: Self.referenceSeconds(row), replayed: !isStart)
-        if !isStart { replayed.append(number) }
-      case .drawing(let drawing):
-        planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row), replayed: !isStart)
-        if !isStart { replayed.append(number) }
-      case .unreadable(let reason):
-        if !isStart { skipped.append(SkippedVersion(number: number, reason: reason)) }
+    // One snapshot: the saves read as the planner takes them are those the index listed.
+    let read = try inSnapshot { () throws(ArchiveError) -> TimelapseSaves in
+      var read = try TimelapseSaves(numbers.map { versions[$0 - 1].row }, archive: self)
+      // The list of the save the planner was given last, when the index lists it: the
+      // strokes a save shares with it at their start are the planner's already.
+      var before: StrokeRunList?
+      for (place, number) in numbers.enumerated() {
+        let row = versions[number - 1].row
+        let isStart = number == start
+        var save = read.saves[place]
+        if case .unlisted = save { save = try read.read(row, archive: self) }
+        switch save {
+        case .strokes(let list):
+          let shared = before.map { list.commonPrefixCount(with: $0) } ?? 0
+          let ids = list.ids(from: shared)
+          let newest = read.newest.flatMap { $0.place == place ? $0.measured : nil }
+          planner.add(
+            // Every row of a listed save has its key (TimelapseSaves reads them all, and the
+            // store throws for a row that is missing).
+            ids.map { read.keys[$0]! }, keeping: shared,
+            pieces: { index in newest.map { $0.pieces(ofStroke: index) } ?? read.pieces[ids[index - shared]] ?? nil },
+            canvas: newest?.canvasBounds, newest: newest != nil, background: row.background,
+            saved: Self.referenceSeconds(row), replayed: !isStart)
+          if !isStart { replayed.append(number) }
+          before = list
+        case .drawing(let drawing):
+          planner.add(drawing, background: row.background, saved: Self.referenceSeconds(row), replayed: !isStart)
+          if !isStart { replayed.append(number) }
+          before = nil
+        case .unreadable(let reason):
+          if !isStart { skipped.append(SkippedVersion(number: number, reason: reason)) }
+        case .unlisted: break  // read just above
+        }
       }
+      return read
     }
     guard !replayed.isEmpty else { throw .noReadableVersions(draft: draftName, from: first, to: last) }
     // Refused before it is made into frames: a speed factor like 1e-300 (or a stroke whose
@@ -250,7 +268,7 @@ extension Archive {
         // The plan counts frames from 0; a person and the frame files count from 1.
         TimelapseMark(
           version: $0, frame: $1 + 1, seconds: Double($1) / Double(plan.fps), labels: versions[$0 - 1].info.labels)
-      }, drawingsRead: read.drawingsRead)
+      }, drawingsRead: read.drawingsRead, strokesPlanned: planner.visited)
     return (plan, summary)
   }
 

@@ -15,7 +15,9 @@
 //    that its strokes are drawn in the boxes its render uses.
 // 3. A save the index does not list (not indexed, or its drawing did not decode when indexed),
 //    or whose drawing disagrees with the index (another number of strokes), is given to the
-//    planner as its drawing, read whole, as before the index existed.
+//    planner as its drawing, read whole, as before the index existed; it is read when the
+//    planner takes it (`unlisted`), so that at most one such drawing is held at a time, not
+//    every one of a long history that was never indexed.
 
 import InklingFormats
 import InklingRendering
@@ -26,8 +28,11 @@ struct TimelapseSaves {
   enum Save {
     /// Listed by the index: its strokes' rows, in drawing order.
     case strokes(StrokeRunList)
-    /// Read whole (invariant 3).
+    /// Read whole already (invariant 3): the newest save that reads, when the index does
+    /// not list it.
     case drawing(Drawing)
+    /// To be read whole when planned (invariant 3).
+    case unlisted(VersionRow)
     case unreadable(String)
   }
 
@@ -53,8 +58,9 @@ struct TimelapseSaves {
         let row = rows[place]
         let list = try archive.storeCall { try TimelineRecords.strokeList(blobID: row.blobID, in: archive.database) }
         guard let list else {
-          saves[place] = try read(row, archive: archive)
-          if case .drawing = saves[place], newest == nil { newest = (place, nil) }
+          // Only the newest is read now: whether it decodes says which save ends the replay.
+          saves[place] = newest == nil ? try read(row, archive: archive) : .unlisted(row)
+          if case .drawing = saves[place] { newest = (place, nil) }
           after = nil
           continue
         }
@@ -67,8 +73,12 @@ struct TimelapseSaves {
         }
         let whole = try read(row, archive: archive)
         guard case .drawing(let drawing) = whole, drawing.strokes.count == list.count else {
-          saves[place] = whole
-          if case .drawing = whole, newest == nil { newest = (place, nil) }
+          if case .drawing = whole, newest != nil {
+            saves[place] = .unlisted(row)
+          } else {
+            saves[place] = whole
+            if case .drawing = whole { newest = (place, nil) }
+          }
           after = nil
           continue
         }
@@ -94,7 +104,7 @@ struct TimelapseSaves {
   }
 
   /// The drawing of `row`, read and decoded whole.
-  private mutating func read(_ row: VersionRow, archive: Archive) throws(ArchiveError) -> Save {
+  mutating func read(_ row: VersionRow, archive: Archive) throws(ArchiveError) -> Save {
     drawingsRead += 1
     let bytes = try archive.storeCall {
       try BlobStore(archive.database).bytes(ofBlob: row.blobID, limit: DrawingLimits.default.maxBytes)

@@ -128,7 +128,7 @@ public enum SavedStrokeKey: Hashable, Sendable {
   case number(Int64)
 }
 
-/// One stroke of a save, as `TimelapsePlanner.add(_:pieces:canvas:newest:background:saved:replayed:)` takes it.
+/// One stroke of a save, as `TimelapsePlanner.add(_:keeping:pieces:canvas:newest:background:saved:replayed:)` takes it.
 public struct SavedStroke: Sendable {
   public var key: SavedStrokeKey
   /// Its UUID: a stroke the pixel eraser cut keeps it, and is not drawn as a new stroke.
@@ -180,6 +180,9 @@ public struct TimelapsePlanner {
   private var seenUUIDs: Set<UUIDBytes> = []
   /// The strokes on the canvas, in order, and its background (nil before the first save).
   private var canvas: [Int] = []
+  /// The last save's strokes, place by place: each one's index in `strokes`, or nil when it
+  /// draws nothing.
+  private var places: [Int?] = []
   private var background: RGBA?
   /// The newest save's canvas and render bounds, and its strokes' pieces in the boxes
   /// `render` draws that save with.
@@ -189,6 +192,9 @@ public struct TimelapsePlanner {
   private var lastBoxes: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
   private var latestSave = -Double.infinity
   private var saveEnds: [Int] = []
+  /// How many strokes of the saves added were looked at: a number tests hold to the strokes
+  /// each save adds, not every stroke of every save.
+  package private(set) var visited = 0
 
   public init() {}
 
@@ -198,7 +204,8 @@ public struct TimelapsePlanner {
   public mutating func add(_ drawing: Drawing, background: RGBA, saved: Double, replayed: Bool = true) {
     let measured = MeasuredStrokes(drawing)
     add(
-      drawing.strokes.map { SavedStroke(key: .content($0), uuid: $0.uuid) }, pieces: { measured.pieces(ofStroke: $0) },
+      drawing.strokes.map { SavedStroke(key: .content($0), uuid: $0.uuid) }, keeping: 0,
+      pieces: { measured.pieces(ofStroke: $0) },
       canvas: drawing.canvasBounds, newest: true, background: background, saved: saved, replayed: replayed,
       boundsOfNewStrokes: false)
     if let bounds = measured.bounds { replayBounds = replayBounds.map { Self.union($0, bounds) } ?? bounds }
@@ -206,34 +213,60 @@ public struct TimelapsePlanner {
   }
 
   /// Adds the next save as its strokes in drawing order, for a caller that knows which
-  /// strokes two saves share without reading both drawings. `pieces(i)` gives the visible
-  /// pieces of stroke `i` (nil when it draws nothing), in the boxes of a render of some save
-  /// that holds it; it is asked only for strokes not met before, and, when `newest` (the last
-  /// save to be added), for every stroke, in the boxes of this save's own render.
+  /// strokes two saves share without reading both drawings. `keeping` says how many strokes
+  /// at the save's start are the first strokes of the save added before it, the same ones in
+  /// the same order; `saved` is the rest, from place `keeping` on. `pieces(i)` gives the
+  /// visible pieces of the stroke at place `i` of the whole save (nil when it draws nothing),
+  /// in the boxes of a render of some save that holds it; it is asked only for strokes not
+  /// met before, and, when `newest` (the last save to be added), for every stroke, in the
+  /// boxes of this save's own render.
+  ///
+  /// A save that keeps the strokes of the one before and adds a few costs those few, not
+  /// every stroke it holds: a draft saved thousands of times is planned in time linear in
+  /// its saves and strokes.
   public mutating func add(
-    _ saved: [SavedStroke], pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?, canvas canvasBounds: Rect?,
-    newest: Bool,
-    background: RGBA, saved date: Double, replayed: Bool = true
+    _ saved: [SavedStroke], keeping shared: Int = 0, pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?,
+    canvas canvasBounds: Rect?, newest: Bool, background: RGBA, saved date: Double, replayed: Bool = true
   ) {
     add(
-      saved, pieces: pieces, canvas: canvasBounds, newest: newest, background: background, saved: date,
-      replayed: replayed,
-      boundsOfNewStrokes: true)
+      saved, keeping: shared, pieces: pieces, canvas: canvasBounds, newest: newest, background: background,
+      saved: date, replayed: replayed, boundsOfNewStrokes: true)
   }
 
   /// `boundsOfNewStrokes`: whether the frame grows with the render bounds of each stroke first
   /// met (when the caller does not give each save's bounds).
+  ///
+  /// Invariant: between saves, `canvas` is the last save's strokes on the canvas (its
+  /// target), and `places` has one entry per stroke of that save: its index in `strokes`, or
+  /// nil when it draws nothing. So the strokes a save keeps from the one before are a prefix
+  /// of both, and only what follows them is looked at and compared.
   private mutating func add(
-    _ saved: [SavedStroke], pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?, canvas canvasBounds: Rect?,
-    newest: Bool,
-    background: RGBA, saved date: Double, replayed: Bool, boundsOfNewStrokes: Bool
+    _ saved: [SavedStroke], keeping shared: Int, pieces: (Int) -> [(piece: StrokePiece, box: Rect)]?,
+    canvas canvasBounds: Rect?, newest: Bool, background: RGBA, saved date: Double, replayed: Bool,
+    boundsOfNewStrokes: Bool
   ) {
+    // The caller's promise: a save keeps at most the strokes of the save before it.
+    precondition(shared >= 0 && shared <= places.count, "a save keeps strokes the save before it does not have")
     latestSave = Swift.max(latestSave, date)
+    var last: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
+    // The kept strokes are known: they change no stroke, step or bound, only the newest
+    // save's boxes.
+    if newest {
+      for place in 0..<shared {
+        visited += 1
+        if let known = places[place], let drawn = pieces(place) { last[known] = drawn }
+      }
+    }
+    // The target's first `sharedTarget` strokes are the kept ones, on the canvas already.
+    let sharedTarget = canvas.count - places[shared...].count(where: { $0 != nil })
+    places.removeSubrange(shared...)
     var target: [Int] = []
     var fresh: [Int] = []
-    var last: [Int: [(piece: StrokePiece, box: Rect)]] = [:]
-    for (place, stroke) in saved.enumerated() {
+    for (offset, stroke) in saved.enumerated() {
+      visited += 1
+      let place = shared + offset
       if let known = indices[stroke.key] {
+        places.append(known)
         guard let known else { continue }
         target.append(known)
         if newest, let drawn = pieces(place) { last[known] = drawn }
@@ -241,12 +274,14 @@ public struct TimelapsePlanner {
       }
       guard let drawn = pieces(place) else {
         indices[stroke.key] = .some(nil)
+        places.append(nil)
         continue
       }
       let isNew = stroke.uuid.map { !seenUUIDs.contains($0) } ?? true
       if let uuid = stroke.uuid { seenUUIDs.insert(uuid) }
       strokes.append(Self.planned(drawn, saved: date))
       indices[stroke.key] = strokes.count - 1
+      places.append(strokes.count - 1)
       target.append(strokes.count - 1)
       if newest { last[strokes.count - 1] = drawn }
       if isNew && replayed { fresh.append(strokes.count - 1) }
@@ -261,26 +296,32 @@ public struct TimelapsePlanner {
       lastBoxes = last
       lastDrawing.canvas = canvasBounds
     }
+    // Fresh strokes are first met in this save, so none is among the kept ones.
     let freshSet = Set(fresh)
     let kept = target.filter { !freshSet.contains($0) }
     if !replayed {
-      canvas = target
+      canvas.removeSubrange(sharedTarget...)
+      canvas += target
       self.background = background
-      steps = [.reset(background: background, strokes: target, pause: false)]
+      steps = [.reset(background: background, strokes: canvas, pause: false)]
       return
     }
     if self.background == nil {
-      steps.append(.reset(background: background, strokes: kept, pause: false))
-    } else if kept != canvas || self.background != background {
-      steps.append(.reset(background: background, strokes: kept, pause: true))
+      canvas.removeSubrange(sharedTarget...)
+      canvas += kept
+      steps.append(.reset(background: background, strokes: canvas, pause: false))
+    } else if !canvas[sharedTarget...].elementsEqual(kept) || self.background != background {
+      canvas.removeSubrange(sharedTarget...)
+      canvas += kept
+      steps.append(.reset(background: background, strokes: canvas, pause: true))
     }
     self.background = background
-    canvas = kept
     for index in fresh { steps.append(.draw(index)) }
     canvas += fresh
-    if canvas != target {
-      steps.append(.reset(background: background, strokes: target, pause: false))
-      canvas = target
+    if !canvas[sharedTarget...].elementsEqual(target) {
+      canvas.removeSubrange(sharedTarget...)
+      canvas += target
+      steps.append(.reset(background: background, strokes: canvas, pause: false))
     }
     saveEnds.append(steps.count)
   }
