@@ -140,21 +140,24 @@ extension Archive {
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil, to path: String,
     overwrite: Bool = false
   ) throws(ArchiveError) -> (sheets: [ContactSheetFile], placeholders: [String]) {
-    let versions = try contactSheetVersions(names, size: size, columns: columns)
+    // Every name is checked before any sheet is written; then each sheet's versions are
+    // looked up as it is begun, so that only one sheet's are held.
+    try checkSheetArguments(size: size, columns: columns)
     let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
-    let count = (versions.count + perSheet - 1) / perSheet
-    let paths = count == 1 ? [path] : (1...count).map { Self.numberedSheet(path, $0) }
+    let parts = Self.parts(of: names.count, by: perSheet)
+    for part in parts { _ = try newestVersions(ofEvery: Array(names[part])) }
+    let paths = parts.count == 1 ? [path] : (1...parts.count).map { Self.numberedSheet(path, $0) }
     for sheetPath in paths { try FileOutput.checkWritable(sheetPath, overwrite: overwrite) }
     let text = try captionRenderer()
     let local = LocalTime(timeZone)
     var sheets: [ContactSheetFile] = []
     var placeholders: [String] = []
-    for (index, sheetPath) in paths.enumerated() {
-      let part = versions[(index * perSheet)..<min(versions.count, (index + 1) * perSheet)]
-      let (png, missing) = try sheet(part, size: size, columns: columns, text: text, local: local)
+    for (part, sheetPath) in zip(parts, paths) {
+      let versions = try newestVersions(ofEvery: Array(names[part]))
+      let (png, missing) = try sheet(versions[...], size: size, columns: columns, text: text, local: local)
       try ImageFile.write(png, to: sheetPath, overwrite: overwrite)
       let (width, height) = PNG.size(of: png) ?? (0, 0)
-      sheets.append(ContactSheetFile(path: sheetPath, drafts: part.count, width: width, height: height))
+      sheets.append(ContactSheetFile(path: sheetPath, drafts: versions.count, width: width, height: height))
       placeholders += missing
     }
     return (sheets, placeholders)
@@ -172,11 +175,22 @@ extension Archive {
   private func contactSheetVersions(_ names: [String], size: Int, columns: Int?) throws(ArchiveError)
     -> [NewestVersion]
   {
+    try checkSheetArguments(size: size, columns: columns)
+    return try newestVersions(ofEvery: names)
+  }
+
+  private func checkSheetArguments(size: Int, columns: Int?) throws(ArchiveError) {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
     }
     if let columns, columns < 1 { throw .invalidArgument(.columns(columns)) }
-    return try newestVersions(ofEvery: names)
+  }
+
+  /// `0..<count` cut into ranges of `size` (the last shorter); one empty range when `count`
+  /// is 0, so that an empty selection is refused as one sheet would be.
+  static func parts(of count: Int, by size: Int) -> [Range<Int>] {
+    guard count > 0 else { return [0..<0] }
+    return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
   }
 
   /// The newest version of each draft in `names`, in order; a sheet or a portfolio of
@@ -332,11 +346,19 @@ extension Archive {
 
   /// The newest version of each draft in `names` (every live draft when nil), in the order
   /// of `names` (else newest first); names that are not drafts are left out.
+  /// Each name is looked up through the name's index, so a few drafts of a large archive
+  /// cost what they would alone, and memory holds only the versions asked for.
   func newestVersions(of names: [String]?) throws(ArchiveError) -> [NewestVersion] {
-    let all = try storeCall { try VersionRecords.newestVersions(includingTrash: names != nil, in: database) }
-    guard let names else { return all }
-    let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    return names.compactMap { byName[DraftFileName.canonicalName($0)] }
+    guard let names else {
+      return try storeCall { try VersionRecords.newestVersions(includingTrash: false, in: database) }
+    }
+    return try storeCall {
+      try database.readTransaction {
+        try names.compactMap { name in
+          try VersionRecords.newestVersion(ofDraftNamed: DraftFileName.canonicalName(name), in: database)
+        }
+      }
+    }
   }
 
   private static let nameInk = RGBA(red: 0x20 / 255, green: 0x20 / 255, blue: 0x20 / 255, alpha: 1)
