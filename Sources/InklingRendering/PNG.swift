@@ -57,11 +57,7 @@ public enum PNG {
     guard image.rgba.count == image.width * image.height * 4 else {
       throw .invalidImage("\(image.rgba.count) bytes for \(image.width) × \(image.height) pixels")
     }
-    for (key, value) in text {
-      let valid =
-        !key.isEmpty && key.utf8.count <= 79 && key.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-      guard valid, !value.utf8.contains(0) else { throw .invalidText(key: key) }
-    }
+    try check(text)
     // NUL-terminated copies that outlive the call.
     let keys = text.map { strdupArray($0.0) }
     let values = text.map { strdupArray($0.1) }
@@ -125,7 +121,16 @@ public enum PNG {
 
   // MARK: - Internals
 
-  private static func error(_ code: Int32, _ message: [CChar]) -> PNGError {
+  /// Refuses a text chunk libpng would refuse, before any is written.
+  static func check(_ text: [(String, String)]) throws(PNGError) {
+    for (key, value) in text {
+      let valid =
+        !key.isEmpty && key.utf8.count <= 79 && key.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+      guard valid, !value.utf8.contains(0) else { throw .invalidText(key: key) }
+    }
+  }
+
+  static func error(_ code: Int32, _ message: [CChar]) -> PNGError {
     let text = String(
       decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     switch code {
@@ -135,12 +140,12 @@ public enum PNG {
     }
   }
 
-  private static func strdupArray(_ s: String) -> [CChar] {
+  static func strdupArray(_ s: String) -> [CChar] {
     s.utf8.map { CChar(bitPattern: $0) } + [0]
   }
 
   /// Calls `body` with a C array of pointers to each NUL-terminated string of `strings`.
-  private static func withPointers<R>(
+  static func withPointers<R>(
     _ strings: [[CChar]], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R
   ) -> R {
     var pointers: [UnsafePointer<CChar>?] = []

@@ -81,6 +81,29 @@ import Testing
     #expect(sheets.map { $0["drafts"] as? Int } == [576, 24])
   }
 
+  /// The process's own peak memory running `arguments`.
+  func peakMemory(_ arguments: [String]) throws -> Int {
+    let child = try BinaryRunner.start(["--archive", runner.archive] + arguments, outputFolder: folder)
+    let outcome = child.wait(timeout: 600)
+    #expect(
+      outcome.status == 0, "\(arguments): \((try? String(contentsOfFile: child.stderrPath, encoding: .utf8)) ?? "")")
+    return outcome.maxResidentBytes
+  }
+
+  /// A full sheet, 576 thumbnails on 3272 × 4088 px (51 MiB of RGBA), is drawn a row of cells
+  /// at a time and handed to libpng as it is: the process peaks within a strip's and the
+  /// sheet's compressed bytes' memory of a sheet of one draft.
+  @Test func aFullSheetTakesTheMemoryOfAStrip() throws {
+    let list = try runner.run(["--json", "list"])
+    let drafts = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["drafts"]
+    let name = try #require((drafts as? [[String: Any]])?.first?["name"] as? String)
+    let one = try peakMemory(["contact-sheet", "--exact", name, "-o", folder + "/one.png"])
+    let all = try peakMemory(["contact-sheet", "-o", folder + "/all.png"])
+    #expect(try dimensions("all-1.png") == (3272, 4088))
+    #expect(one > 0 && all > 0)
+    #expect(all - one < 24 << 20, "one draft: \(one >> 20) MiB, 600 drafts: \(all >> 20) MiB")
+  }
+
   @Test func oneSheetKeepsItsNameAndStandardOutputHoldsOne() throws {
     // 256 px: 144 a sheet; --columns 1 at 256 px, 48 (a column as tall as a sheet may be).
     let columns = try runner.run(["contact-sheet", "--size", "256", "--columns", "1", "-o", "col.png"])

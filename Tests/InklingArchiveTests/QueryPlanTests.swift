@@ -87,6 +87,35 @@ import Testing
     }
   }
 
+  /// A contact sheet or a portfolio of a few drafts finds each through the name's index: no
+  /// plan of theirs reads every draft, so they cost what they would in an archive of those
+  /// drafts alone.
+  @Test func picturesOfNamedDraftsLookEachUpByName() throws {
+    let folder = try TemporaryFolder("query-plans-pictures")
+    try MergeTests.writeFiles(CorpusSpec(drafts: 300, versionsPerDraft: 1...3, seed: 8), into: folder) { _ in ["d"] }
+    let archive = try Archive(path: folder.path("archive.sqlite"))
+    _ = try archive.importFiles(at: [folder.path("d")])
+    let names = try archive.drafts(limit: 2).map(\.name)
+    let operations: [(String, (Archive) throws -> Void)] = [
+      ("contact-sheet", { _ = try $0.contactSheet(drafts: names) }),
+      ("contact-sheet -o", { _ = try $0.contactSheets(drafts: names, to: folder.path("sheet.png")) }),
+      ("contact-sheet -o FILE.pdf", { _ = try $0.portfolioPDF(drafts: names) }),
+    ]
+    for (command, operation) in operations {
+      var lines: [String] = []
+      for sql in Set(try statements(archive, operation)) where sql.contains("FROM draft") {
+        // Parameters left unbound are NULL: the plan is the one SQLite makes for any value.
+        let statement = try archive.database.makeStatement("EXPLAIN QUERY PLAN " + sql)
+        var plan: [String] = []
+        while let row = try statement.step() { plan.append(row.string(3)) }
+        lines += plan.filter { $0.hasPrefix("SCAN draft") || $0.hasPrefix("SEARCH draft") }.map { "\($0)  ←  \(sql)" }
+      }
+      #expect(!lines.isEmpty, "\(command)")
+      let wide = lines.filter { !$0.contains("(name=?)") }
+      #expect(wide.isEmpty, "\(command):\n\(wide.joined(separator: "\n"))")
+    }
+  }
+
   /// A completion's names are one range of the folded-name index, live drafts or trashed.
   @Test func completionReadsARangeOfTheNameIndex() throws {
     let folder = try TemporaryFolder("query-plans-names")

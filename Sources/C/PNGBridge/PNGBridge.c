@@ -1,5 +1,9 @@
 // PNGBridge: RGBA8 <-> PNG in memory over libpng (see include/PNGBridge.h).
 //
+// A PNG is written a strip of rows at a time (`inkling_png_writer`), so that a large image
+// such as a contact sheet need not be held whole; inkling_png_encode writes a whole image
+// through the same writer.
+//
 // Invariants:
 // 1. No libpng call is made outside a function that has set setjmp(png_jmpbuf(png)); libpng's
 //    error callback (bridge_error) records the message and longjmps back there.
@@ -90,17 +94,34 @@ static int valid_key(const char *key) {
   return 1;
 }
 
-int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
-                       const char *const *text_keys, const char *const *text_values,
-                       size_t text_count, int compression_level, int options,
-                       uint8_t **out_data, size_t *out_size, char *message,
-                       size_t message_size) {
-  if (out_data) *out_data = NULL;
-  if (out_size) *out_size = 0;
-  if (rgba == NULL || out_data == NULL || out_size == NULL || width == 0 || height == 0 ||
-      width > INKLING_PNG_MAX_DIMENSION || height > INKLING_PNG_MAX_DIMENSION ||
-      stride < (size_t)width * 4) {
-    set_message(message, message_size, "image size or stride out of range");
+struct inkling_png_writer {
+  png_structp png;
+  png_infop info;
+  // The callbacks reach these through pointers libpng keeps, so they live here, on the heap,
+  // at one address (invariant 2); `errors` is pointed at each call's message buffer.
+  growable_buffer buffer;
+  bridge_errors errors;
+  uint32_t width;
+  uint32_t height;
+  uint32_t written;
+  int failed;
+};
+
+void inkling_png_writer_discard(inkling_png_writer *writer) {
+  if (writer == NULL) return;
+  png_destroy_write_struct(&writer->png, &writer->info);
+  free(writer->buffer.data);
+  free(writer);
+}
+
+int inkling_png_writer_begin(uint32_t width, uint32_t height, int opaque,
+                             const char *const *text_keys, const char *const *text_values,
+                             size_t text_count, int compression_level, int options,
+                             inkling_png_writer **out_writer, char *message, size_t message_size) {
+  if (out_writer) *out_writer = NULL;
+  if (out_writer == NULL || width == 0 || height == 0 || width > INKLING_PNG_MAX_DIMENSION ||
+      height > INKLING_PNG_MAX_DIMENSION) {
+    set_message(message, message_size, "image size out of range");
     return INKLING_PNG_INVALID_ARGUMENT;
   }
   for (size_t i = 0; i < text_count; i++) {
@@ -113,28 +134,16 @@ int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, siz
   }
   if (compression_level < 0) compression_level = 0;
   if (compression_level > 9) compression_level = 9;
-  // An opaque image is written as RGB: a quarter less to filter, compress and store.
-  int opaque = 1;
-  for (uint32_t y = 0; y < height && opaque; y++) {
-    const uint8_t *row = rgba + (size_t)y * stride;
-    for (uint32_t x = 0; x < width; x++) {
-      if (row[4 * x + 3] != 0xFF) {
-        opaque = 0;
-        break;
-      }
-    }
-  }
 
   // Allocated before setjmp and never reassigned after it (invariant 2).
-  png_bytep *rows = malloc(sizeof(png_bytep) * height);
   png_text *texts = text_count ? calloc(text_count, sizeof(png_text)) : NULL;
-  if (rows == NULL || (text_count && texts == NULL)) {
-    free(rows);
+  inkling_png_writer *writer = calloc(1, sizeof(inkling_png_writer));
+  if (writer == NULL || (text_count && texts == NULL)) {
     free(texts);
+    free(writer);
     set_message(message, message_size, "out of memory");
     return INKLING_PNG_OUT_OF_MEMORY;
   }
-  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)(rgba + (size_t)y * stride);
   for (size_t i = 0; i < text_count; i++) {
     texts[i].key = (png_charp)text_keys[i];
     if (is_ascii(text_values[i])) {
@@ -149,51 +158,126 @@ int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, siz
       texts[i].lang_key = "";
     }
   }
-
-  // On the heap: the callbacks change it between setjmp and a longjmp (invariant 2).
-  growable_buffer *buffer = calloc(1, sizeof(growable_buffer));
-  bridge_errors errors = {message, message_size};
-  png_structp png = buffer ? png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors,
-                                                     bridge_error, bridge_warning)
-                           : NULL;
-  png_infop info = png ? png_create_info_struct(png) : NULL;
-  if (png == NULL || info == NULL) {
-    png_destroy_write_struct(&png, &info);
-    free(buffer);
-    free(rows);
+  writer->errors = (bridge_errors){message, message_size};
+  writer->width = width;
+  writer->height = height;
+  writer->png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, &writer->errors, bridge_error, bridge_warning);
+  writer->info = writer->png ? png_create_info_struct(writer->png) : NULL;
+  if (writer->png == NULL || writer->info == NULL) {
+    inkling_png_writer_discard(writer);
     free(texts);
     set_message(message, message_size, "out of memory creating the PNG writer");
     return INKLING_PNG_OUT_OF_MEMORY;
   }
-  if (setjmp(png_jmpbuf(png))) {
-    int code = buffer->failed ? INKLING_PNG_OUT_OF_MEMORY : INKLING_PNG_LIBPNG_ERROR;
-    png_destroy_write_struct(&png, &info);
-    free(buffer->data);
-    free(buffer);
-    free(rows);
+  if (setjmp(png_jmpbuf(writer->png))) {
+    int code = writer->buffer.failed ? INKLING_PNG_OUT_OF_MEMORY : INKLING_PNG_LIBPNG_ERROR;
+    inkling_png_writer_discard(writer);
     free(texts);
     return code;
   }
-  png_set_write_fn(png, buffer, buffer_write, buffer_flush);
-  png_set_compression_level(png, compression_level);
+  png_set_write_fn(writer->png, &writer->buffer, buffer_write, buffer_flush);
+  png_set_compression_level(writer->png, compression_level);
   // libpng's adaptive filtering tries all five filters on every row; for drawings on a flat
   // background no filter compresses as well at a third of the time (docs/thumbnails.md).
-  if (options & INKLING_PNG_NO_FILTER) png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-  png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
-               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  if (text_count) png_set_text(png, info, texts, (int)text_count);
-  png_write_info(png, info);
+  if (options & INKLING_PNG_NO_FILTER)
+    png_set_filter(writer->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+  png_set_IHDR(writer->png, writer->info, width, height, 8,
+               opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  // png_set_text copies the keys and values, so `texts` is not needed past it.
+  if (text_count) png_set_text(writer->png, writer->info, texts, (int)text_count);
+  png_write_info(writer->png, writer->info);
   // The rows stay RGBA; for an RGB image libpng drops the fourth byte of each pixel.
-  if (opaque) png_set_filler(png, 0, PNG_FILLER_AFTER);
-  png_write_image(png, rows);
-  png_write_end(png, info);
-  png_destroy_write_struct(&png, &info);
-  free(rows);
+  if (opaque) png_set_filler(writer->png, 0, PNG_FILLER_AFTER);
   free(texts);
-  *out_data = buffer->data;
-  *out_size = buffer->size;
-  free(buffer);
+  *out_writer = writer;
   return INKLING_PNG_OK;
+}
+
+int inkling_png_writer_rows(inkling_png_writer *writer, const uint8_t *rgba, uint32_t rows,
+                            size_t stride, char *message, size_t message_size) {
+  if (writer == NULL || writer->failed) {
+    set_message(message, message_size, "the PNG writer failed before");
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  if ((rgba == NULL && rows > 0) || stride < (size_t)writer->width * 4 ||
+      rows > writer->height - writer->written) {
+    set_message(message, message_size, "rows out of range");
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  writer->errors = (bridge_errors){message, message_size};
+  if (setjmp(png_jmpbuf(writer->png))) {
+    writer->failed = 1;
+    return writer->buffer.failed ? INKLING_PNG_OUT_OF_MEMORY : INKLING_PNG_LIBPNG_ERROR;
+  }
+  for (uint32_t y = 0; y < rows; y++) {
+    png_write_row(writer->png, (png_const_bytep)(rgba + (size_t)y * stride));
+    writer->written++;
+  }
+  return INKLING_PNG_OK;
+}
+
+int inkling_png_writer_end(inkling_png_writer *writer, uint8_t **out_data, size_t *out_size,
+                           char *message, size_t message_size) {
+  if (out_data) *out_data = NULL;
+  if (out_size) *out_size = 0;
+  if (writer == NULL || out_data == NULL || out_size == NULL || writer->failed ||
+      writer->written != writer->height) {
+    set_message(message, message_size,
+                writer && writer->failed ? "the PNG writer failed before"
+                                         : "the image ends before its last row");
+    inkling_png_writer_discard(writer);
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  writer->errors = (bridge_errors){message, message_size};
+  if (setjmp(png_jmpbuf(writer->png))) {
+    int code = writer->buffer.failed ? INKLING_PNG_OUT_OF_MEMORY : INKLING_PNG_LIBPNG_ERROR;
+    inkling_png_writer_discard(writer);
+    return code;
+  }
+  png_write_end(writer->png, writer->info);
+  png_destroy_write_struct(&writer->png, &writer->info);
+  *out_data = writer->buffer.data;
+  *out_size = writer->buffer.size;
+  free(writer);
+  return INKLING_PNG_OK;
+}
+
+int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, size_t stride,
+                       const char *const *text_keys, const char *const *text_values,
+                       size_t text_count, int compression_level, int options,
+                       uint8_t **out_data, size_t *out_size, char *message,
+                       size_t message_size) {
+  if (out_data) *out_data = NULL;
+  if (out_size) *out_size = 0;
+  if (rgba == NULL || out_data == NULL || out_size == NULL || width == 0 || height == 0 ||
+      width > INKLING_PNG_MAX_DIMENSION || height > INKLING_PNG_MAX_DIMENSION ||
+      stride < (size_t)width * 4) {
+    set_message(message, message_size, "image size or stride out of range");
+    return INKLING_PNG_INVALID_ARGUMENT;
+  }
+  // An opaque image is written as RGB: a quarter less to filter, compress and store.
+  int opaque = 1;
+  for (uint32_t y = 0; y < height && opaque; y++) {
+    const uint8_t *row = rgba + (size_t)y * stride;
+    for (uint32_t x = 0; x < width; x++) {
+      if (row[4 * x + 3] != 0xFF) {
+        opaque = 0;
+        break;
+      }
+    }
+  }
+  inkling_png_writer *writer = NULL;
+  int code = inkling_png_writer_begin(width, height, opaque, text_keys, text_values, text_count,
+                                      compression_level, options, &writer, message, message_size);
+  if (code != INKLING_PNG_OK) return code;
+  code = inkling_png_writer_rows(writer, rgba, height, stride, message, message_size);
+  if (code != INKLING_PNG_OK) {
+    inkling_png_writer_discard(writer);
+    return code;
+  }
+  return inkling_png_writer_end(writer, out_data, out_size, message, message_size);
 }
 
 // MARK: - Decoding

@@ -15,11 +15,12 @@
 //
 // Thumbnails come from the cache; the missing ones are rendered on two threads and stored.
 //
-// Memory: a sheet's pixels are held whole while it is drawn, so a sheet holds at most
-// `ContactSheetLayout.maximumPerSheet` thumbnails (a 24 × 24 grid of 128 px, 12 × 12 of
-// 256 px: 13.4 M pixels, 54 MB); a larger selection is written as numbered sheets, one after
-// another, each with only its own thumbnails read, so the whole archive costs what one sheet
-// costs.
+// Memory: a sheet is drawn one row of cells at a time on a strip as wide as the sheet, each
+// thumbnail read, decoded, drawn and dropped as its row is drawn, and the strip handed to
+// libpng before the next row is begun (`PNGRowWriter`), so only the sheet's compressed bytes
+// grow. A sheet holds at most `ContactSheetLayout.maximumPerSheet` thumbnails (a 24 × 24 grid
+// of 128 px, 12 × 12 of 256 px: 13.4 M pixels, which viewers open at once); a larger
+// selection is written as numbered sheets, one after another.
 
 import FoundationEssentials
 import InklingFormats
@@ -139,21 +140,24 @@ extension Archive {
     drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil, to path: String,
     overwrite: Bool = false
   ) throws(ArchiveError) -> (sheets: [ContactSheetFile], placeholders: [String]) {
-    let versions = try contactSheetVersions(names, size: size, columns: columns)
+    // Every name is checked before any sheet is written; then each sheet's versions are
+    // looked up as it is begun, so that only one sheet's are held.
+    try checkSheetArguments(size: size, columns: columns)
     let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
-    let count = (versions.count + perSheet - 1) / perSheet
-    let paths = count == 1 ? [path] : (1...count).map { Self.numberedSheet(path, $0) }
+    let parts = Self.parts(of: names.count, by: perSheet)
+    for part in parts { _ = try newestVersions(ofEvery: Array(names[part])) }
+    let paths = parts.count == 1 ? [path] : (1...parts.count).map { Self.numberedSheet(path, $0) }
     for sheetPath in paths { try FileOutput.checkWritable(sheetPath, overwrite: overwrite) }
     let text = try captionRenderer()
     let local = LocalTime(timeZone)
     var sheets: [ContactSheetFile] = []
     var placeholders: [String] = []
-    for (index, sheetPath) in paths.enumerated() {
-      let part = versions[(index * perSheet)..<min(versions.count, (index + 1) * perSheet)]
-      let (png, missing) = try sheet(part, size: size, columns: columns, text: text, local: local)
+    for (part, sheetPath) in zip(parts, paths) {
+      let versions = try newestVersions(ofEvery: Array(names[part]))
+      let (png, missing) = try sheet(versions[...], size: size, columns: columns, text: text, local: local)
       try ImageFile.write(png, to: sheetPath, overwrite: overwrite)
       let (width, height) = PNG.size(of: png) ?? (0, 0)
-      sheets.append(ContactSheetFile(path: sheetPath, drafts: part.count, width: width, height: height))
+      sheets.append(ContactSheetFile(path: sheetPath, drafts: versions.count, width: width, height: height))
       placeholders += missing
     }
     return (sheets, placeholders)
@@ -171,11 +175,22 @@ extension Archive {
   private func contactSheetVersions(_ names: [String], size: Int, columns: Int?) throws(ArchiveError)
     -> [NewestVersion]
   {
+    try checkSheetArguments(size: size, columns: columns)
+    return try newestVersions(ofEvery: names)
+  }
+
+  private func checkSheetArguments(size: Int, columns: Int?) throws(ArchiveError) {
     guard size == 128 || size == 256 else {
       throw .invalidArgument(.contactSheetSize(size))
     }
     if let columns, columns < 1 { throw .invalidArgument(.columns(columns)) }
-    return try newestVersions(ofEvery: names)
+  }
+
+  /// `0..<count` cut into ranges of `size` (the last shorter); one empty range when `count`
+  /// is 0, so that an empty selection is refused as one sheet would be.
+  static func parts(of count: Int, by size: Int) -> [Range<Int>] {
+    guard count > 0 else { return [0..<0] }
+    return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
   }
 
   /// The newest version of each draft in `names`, in order; a sheet or a portfolio of
@@ -214,8 +229,56 @@ extension Archive {
         perSheet: ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns))
     }
 
-    // The thumbnails: cached ones read, missing ones rendered in parallel and stored.
-    let jobs = try versions.map { v throws(ArchiveError) in try thumbnailJob(v, size: size) }
+    let newest = versions.map(\.savedMilliseconds).max() ?? 0
+    let chunks = [
+      PictureRenderer.software, ("Title", "Contact sheet of \(versions.count) draft\(versions.count == 1 ? "" : "s")"),
+      ("Description", versions.map(\.name).joined(separator: "\n")),
+      ("Creation Time", Self.iso8601(milliseconds: newest)),
+    ]
+    let writer = try Self.encoding { () throws(PNGError) in
+      try PNGRowWriter(width: layout.width, height: layout.height, text: chunks)
+    }
+    // One row of cells at a time on a strip of the sheet: a cell's height, the row's own
+    // pixels, and below it the next row's top margin, which a caption's descent may reach
+    // and which is carried up to the top of the next strip. Each thumbnail is decoded as its
+    // cell is drawn, so the sheet costs one strip, whatever its size.
+    let carried = layout.margin
+    var strip = RenderedImage(
+      width: layout.width, height: layout.cellHeight + carried,
+      rgba: Self.paper(pixels: layout.width * (layout.cellHeight + carried)))
+    var placeholders: [String] = []
+    for row in 0..<layout.rows {
+      let first = versions.startIndex + row * layout.columns
+      let cells = versions[first..<min(versions.endIndex, first + layout.columns)]
+      let jobs = try cells.map { v throws(ArchiveError) in try thumbnailJob(v, size: size) }
+      let pngs = try thumbnailPNGs(jobs)
+      for (column, (version, png)) in zip(cells, pngs).enumerated() {
+        let (x, y) = layout.origin(row * layout.columns + column)
+        try drawCell(
+          version, png: png, x: x, y: y - row * layout.cellHeight, layout: layout, text: text, local: local,
+          into: &strip)
+      }
+      placeholders += zip(cells, jobs).filter { $0.1.contentHash == nil }.map(\.0.name)
+      try Self.encoding { () throws(PNGError) in try writer.write(strip, rows: layout.cellHeight) }
+      Self.carry(rows: carried, in: &strip)
+    }
+    // The bottom margin.
+    try Self.encoding { () throws(PNGError) in try writer.write(strip, rows: layout.height - writer.rowsWritten) }
+    return (try Self.encoding { () throws(PNGError) in try writer.finish() }, placeholders)
+  }
+
+  /// `body`'s result, with a failure of the PNG encoder as `ArchiveError.imageEncoding`.
+  private static func encoding<T>(_ body: () throws(PNGError) -> T) throws(ArchiveError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .imageEncoding(detail: "\(error)")
+    }
+  }
+
+  /// The PNGs of `jobs`' thumbnails, in order: cached ones read, the missing ones rendered on
+  /// two threads and stored.
+  private func thumbnailPNGs(_ jobs: [ThumbnailJob]) throws(ArchiveError) -> [[UInt8]] {
     var pngs: [[UInt8]: [UInt8]] = [:]
     var missing: [ThumbnailJob] = []
     for job in jobs where pngs[job.key] == nil {
@@ -228,61 +291,74 @@ extension Archive {
     let rendered = try renderThumbnails(missing, workers: 2)
     for (job, png) in zip(missing, rendered) { pngs[job.key] = png }
     storeThumbnails(Array(zip(missing, rendered)))
+    return jobs.map { pngs[$0.key] ?? [] }
+  }
 
-    // The sheet.
-    var sheet = RenderedImage(
-      width: layout.width, height: layout.height, rgba: Self.paper(pixels: layout.width * layout.height))
-    for (index, (version, job)) in zip(versions, jobs).enumerated() {
-      let (x, y) = layout.origin(index)
-      let image: RenderedImage
-      do {
-        image = try PNG.decode(pngs[job.key] ?? [])
-      } catch {
-        throw .unusableArchive(
-          path: path,
-          reason: .damaged(detail: "the cached thumbnail of \(Quoted.name(version.name)) does not decode (\(error))")
-        )
-      }
-      guard image.width == size, image.height == size else {
-        throw .unusableArchive(
-          path: path,
-          reason: .damaged(
-            detail:
-              "the thumbnail of \"\(version.name)\" is \(image.width) × \(image.height) pixels, not \(size) × \(size)"))
-      }
-      Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &sheet.rgba, width: layout.width)
-      Self.blit(image, x: x, y: y, into: &sheet.rgba, width: layout.width)
-      let baselines = layout.baselines(y: y)
-      let name = text.line(version.name, pixelSize: layout.nameSize, maxWidth: Double(size))
-      text.draw(
-        name, x: Double(x) + (name.isRightToLeft ? Double(size) - name.width : 0), baseline: Double(baselines.name),
-        color: Self.nameInk, into: &sheet)
-      let date = local.civil(milliseconds: version.savedMilliseconds).text()
-      text.draw(
-        text.line(date, pixelSize: layout.dateSize, maxWidth: Double(size)), x: Double(x),
-        baseline: Double(baselines.date), color: Self.dateInk, into: &sheet)
-    }
-    let newest = versions.map(\.savedMilliseconds).max() ?? 0
-    let chunks = [
-      PictureRenderer.software, ("Title", "Contact sheet of \(versions.count) draft\(versions.count == 1 ? "" : "s")"),
-      ("Description", versions.map(\.name).joined(separator: "\n")),
-      ("Creation Time", Self.iso8601(milliseconds: newest)),
-    ]
+  /// Draws `version`'s cell, its thumbnail `png` with its top-left corner at `x`, `y` of
+  /// `strip`, framed, and its caption.
+  private func drawCell(
+    _ version: NewestVersion, png: [UInt8], x: Int, y: Int, layout: ContactSheetLayout, text: TextRenderer,
+    local: LocalTime, into strip: inout RenderedImage
+  ) throws(ArchiveError) {
+    let size = layout.thumbnailSize
+    let image: RenderedImage
     do {
-      let placeholders = zip(versions, jobs).filter { $0.1.contentHash == nil }.map(\.0.name)
-      return (try PNG.encode(sheet, text: chunks), placeholders)
+      image = try PNG.decode(png)
     } catch {
-      throw .imageEncoding(detail: "\(error)")
+      throw .unusableArchive(
+        path: path,
+        reason: .damaged(detail: "the cached thumbnail of \(Quoted.name(version.name)) does not decode (\(error))")
+      )
     }
+    guard image.width == size, image.height == size else {
+      throw .unusableArchive(
+        path: path,
+        reason: .damaged(
+          detail:
+            "the thumbnail of \"\(version.name)\" is \(image.width) × \(image.height) pixels, not \(size) × \(size)"))
+    }
+    Self.frame(x: x - 1, y: y - 1, side: size + 2, in: &strip.rgba, width: strip.width)
+    Self.blit(image, x: x, y: y, into: &strip.rgba, width: strip.width)
+    let baselines = layout.baselines(y: y)
+    let name = text.line(version.name, pixelSize: layout.nameSize, maxWidth: Double(size))
+    text.draw(
+      name, x: Double(x) + (name.isRightToLeft ? Double(size) - name.width : 0), baseline: Double(baselines.name),
+      color: Self.nameInk, into: &strip)
+    let date = local.civil(milliseconds: version.savedMilliseconds).text()
+    text.draw(
+      text.line(date, pixelSize: layout.dateSize, maxWidth: Double(size)), x: Double(x),
+      baseline: Double(baselines.date), color: Self.dateInk, into: &strip)
+  }
+
+  /// Moves the last `rows` rows of `strip` to its top and paints the rest paper, for the
+  /// strip of the next row of cells.
+  private static func carry(rows: Int, in strip: inout RenderedImage) {
+    let rowBytes = strip.width * 4
+    let kept = rows * rowBytes
+    let count = strip.rgba.count
+    strip.rgba.withUnsafeMutableBufferPointer { pixels in
+      guard let base = pixels.baseAddress, kept <= count else { return }
+      base.update(from: base + (count - kept), count: kept)
+    }
+    let fresh = paper(pixels: (count - kept) / 4)
+    strip.rgba.replaceSubrange(kept..<count, with: fresh)
   }
 
   /// The newest version of each draft in `names` (every live draft when nil), in the order
   /// of `names` (else newest first); names that are not drafts are left out.
+  /// Each name is looked up through the name's index, so a few drafts of a large archive
+  /// cost what they would alone, and memory holds only the versions asked for.
   func newestVersions(of names: [String]?) throws(ArchiveError) -> [NewestVersion] {
-    let all = try storeCall { try VersionRecords.newestVersions(includingTrash: names != nil, in: database) }
-    guard let names else { return all }
-    let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    return names.compactMap { byName[DraftFileName.canonicalName($0)] }
+    guard let names else {
+      return try storeCall { try VersionRecords.newestVersions(includingTrash: false, in: database) }
+    }
+    return try storeCall {
+      try database.readTransaction {
+        try names.compactMap { name in
+          try VersionRecords.newestVersion(ofDraftNamed: DraftFileName.canonicalName(name), in: database)
+        }
+      }
+    }
   }
 
   private static let nameInk = RGBA(red: 0x20 / 255, green: 0x20 / 255, blue: 0x20 / 255, alpha: 1)

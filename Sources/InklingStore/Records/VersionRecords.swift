@@ -374,22 +374,36 @@ package enum VersionRecords {
   /// - Throws: `StoreError`.
   package static func newestVersions(includingTrash: Bool, in db: Database) throws -> [NewestVersion] {
     try db.fetchAll(
-      """
-      SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
-        v.background_b, v.background_a, d.status, d.content_hash
-      FROM draft
-      JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
-      LEFT JOIN drawing d ON d.blob_id = v.blob_id
-      WHERE draft.version_count > 0\(includingTrash ? "" : " AND draft.deleted_ms IS NULL")
-      ORDER BY v.saved_ms DESC, draft.name
-      """
-    ) { row in
-      NewestVersion(
-        name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
-        background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
-        // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
-        status: row.isNull(8) ? nil : DrawingFacts.Status(rawValue: row.int(8)) ?? .damaged,
-        contentHash: row.isNull(9) ? nil : row.bytes(9))
-    }
+      newestVersionSQL + """
+        WHERE draft.version_count > 0\(includingTrash ? "" : " AND draft.deleted_ms IS NULL")
+        ORDER BY v.saved_ms DESC, draft.name
+        """, [], newestVersion)
+  }
+
+  /// The newest version of the draft called exactly `name` (NFC), in the trash or not, as
+  /// `newestVersions` gives it; nil when there is no such draft or it has no versions. One
+  /// lookup through the name's index, whatever the archive's size.
+  ///
+  /// - Throws: `StoreError`.
+  package static func newestVersion(ofDraftNamed name: String, in db: Database) throws -> NewestVersion? {
+    try db.fetchOne(newestVersionSQL + "WHERE draft.name = ? AND draft.version_count > 0", [name], newestVersion)
+  }
+
+  private static let newestVersionSQL = """
+    SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
+      v.background_b, v.background_a, d.status, d.content_hash
+    FROM draft
+    JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
+    LEFT JOIN drawing d ON d.blob_id = v.blob_id
+
+    """
+
+  private static func newestVersion(_ row: Row) -> NewestVersion {
+    NewestVersion(
+      name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
+      background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
+      // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
+      status: row.isNull(8) ? nil : DrawingFacts.Status(rawValue: row.int(8)) ?? .damaged,
+      contentHash: row.isNull(9) ? nil : row.bytes(9))
   }
 }

@@ -50,6 +50,37 @@ int inkling_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, siz
                        uint8_t **out_data, size_t *out_size, char *message,
                        size_t message_size);
 
+/// A PNG being written a strip of rows at a time (inkling_png_writer_begin), so that an image
+/// is never held whole: only its compressed bytes grow.
+typedef struct inkling_png_writer inkling_png_writer;
+
+/// Starts a PNG of `height` rows of `width` pixels, RGB when `opaque` (the rows given are
+/// still RGBA; their alpha is dropped) else RGBA, with its text chunks, compression level and
+/// options as inkling_png_encode takes them; the header and text chunks are written at once.
+///
+/// On success returns INKLING_PNG_OK and stores the writer in `*out_writer`, which
+/// inkling_png_writer_end or inkling_png_writer_discard must release; otherwise writes a
+/// message and leaves `*out_writer` NULL.
+int inkling_png_writer_begin(uint32_t width, uint32_t height, int opaque,
+                             const char *const *text_keys, const char *const *text_values,
+                             size_t text_count, int compression_level, int options,
+                             inkling_png_writer **out_writer, char *message, size_t message_size);
+
+/// Writes the next `rows` rows (RGBA8, `stride` bytes apart). More rows than the image has
+/// left, or a writer that has failed before, is an error; after any error the writer can
+/// only be discarded.
+int inkling_png_writer_rows(inkling_png_writer *writer, const uint8_t *rgba, uint32_t rows,
+                            size_t stride, char *message, size_t message_size);
+
+/// Ends the image (every row must have been written) and releases the writer, whatever the
+/// outcome. On success stores the PNG's malloc'ed bytes in `*out_data` and their count in
+/// `*out_size`.
+int inkling_png_writer_end(inkling_png_writer *writer, uint8_t **out_data, size_t *out_size,
+                           char *message, size_t message_size);
+
+/// Releases a writer that will not be ended, and what it has written. NULL is allowed.
+void inkling_png_writer_discard(inkling_png_writer *writer);
+
 /// Decodes any PNG (palette, grey, 16-bit, interlaced, with or without alpha) to 8-bit
 /// non-premultiplied RGBA, rows packed (`width × 4` bytes apart).
 ///
