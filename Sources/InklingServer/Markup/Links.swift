@@ -72,6 +72,13 @@ enum Links {
 
   static func draft(_ id: DraftID) -> URLReference { url("/draft", [("id", String(id.rawValue))]) }
 
+  /// A draft's timeline from version `upto` down (a page of it), at version `anchor` when given.
+  static func draft(_ id: DraftID, upto: Int, anchor: Int? = nil) -> URLReference {
+    var reference = url("/draft", [("id", String(id.rawValue)), ("upto", String(upto))])
+    if let anchor { reference.text += "#v\(anchor)" }
+    return reference
+  }
+
   /// A draft by the name a person typed (the drafts an error page suggests).
   static func draft(named name: String) -> URLReference { url("/draft", [("name", name)]) }
 

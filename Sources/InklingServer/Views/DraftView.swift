@@ -2,6 +2,8 @@
 // (Fossil's timeline.c): newest first, each version's thumbnail, save date, strokes added and
 // removed against the version before, background swatch, "same drawing as #K", and a
 // download of its original file. `&version=K` shows one version instead (VersionView).
+// A draft saved thousands of times is shown a page of versions at a time (`&upto=N`: version N
+// and the older ones below it), so that the page's size does not grow with its history.
 
 import InklingArchive
 import InklingFormats
@@ -11,6 +13,8 @@ enum DraftView {
   static let thumbnailSize = 256
   /// How many of the newest versions' thumbnails a first screen of the timeline can show.
   static let eagerThumbnails = 6
+  /// How many versions one page of the timeline lists.
+  static let versionsPerPage = 200
 
   /// The draft the URL names: by `id` (the pages' links), else by `name` (an address typed).
   static func reference(_ target: RequestTarget) throws(RequestError) -> DraftReference {
@@ -35,6 +39,15 @@ enum DraftView {
     return number
   }
 
+  /// The newest version a page of the timeline lists (`upto`), held to the draft's versions.
+  static func newestShown(_ target: RequestTarget, versionCount: Int) throws(RequestError) -> Int {
+    guard let text = target.parameter("upto") else { return versionCount }
+    guard let number = Int(text), number >= 1 else {
+      throw RequestError(400, "upto is a version's number from 1, not \"\(text)\"")
+    }
+    return min(number, versionCount)
+  }
+
   static func page(_ context: RequestContext) throws -> HTTPResponse {
     let (target, pool, archive) = (context.target, context.pool, context.server.commandArchive)
     let reference = try reference(target)
@@ -50,10 +63,12 @@ enum DraftView {
       error.jsonMessage = "\u{201C}\(draftName)\u{201D} has no versions"
       throw error
     }
-    // The newest versions' thumbnails load at once; those further down (a draft can have
+    let upto = try newestShown(target, versionCount: timeline.count)
+    let shown = max(1, upto - versionsPerPage + 1)...upto
+    // The newest versions' thumbnails load at once; those further down (a page holds
     // hundreds of saves) as the reader scrolls near them.
-    let entries = timeline.reversed().enumerated().map { index, version in
-      entry(draft.id, version, trash: draft.deleted != nil, lazy: index >= eagerThumbnails)
+    let entries = timeline[(shown.lowerBound - 1)..<shown.upperBound].reversed().enumerated().map { index, version in
+      entry(draft.id, version, trash: draft.deleted != nil, lazy: index >= eagerThumbnails, shown: shown)
     }
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
@@ -64,20 +79,45 @@ enum DraftView {
       <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
       \(notes(draft.notes, heading: "Notes"))
       <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>
-      <ol class="timeline" id="timeline" reversed>
+      \(pages(draft.id, shown: shown, versionCount: timeline.count, where: "top"))
+      <ol class="timeline" id="timeline" reversed start="\(upto)">
       \(entries)
       </ol>
+      \(pages(draft.id, shown: shown, versionCount: timeline.count, where: "bottom"))
       <p class="twin"><a href="\(Links.apiDraft(draft.id))">This page as JSON</a></p>
       """
     return HTTPResponse(
       contentType: HTTPResponse.html, body: Layout.page(title: Escape.isolated(draftName), main: main).bytes)
   }
 
-  static func entry(_ draft: DraftID, _ entry: TimelineEntry, trash: Bool, lazy: Bool = false) -> HTML {
+  /// The links to the newer and older pages of a timeline that does not fit on one; nothing
+  /// when it does.
+  static func pages(_ draft: DraftID, shown: ClosedRange<Int>, versionCount: Int, where place: String) -> HTML {
+    guard versionCount > versionsPerPage else { return "" }
+    let newer: HTML =
+      shown.upperBound < versionCount
+      ? "<a rel=\"prev\" href=\"\(Links.draft(draft, upto: min(versionCount, shown.upperBound + versionsPerPage)))\">Newer versions</a>"
+      : ""
+    let older: HTML =
+      shown.lowerBound > 1
+      ? "<a rel=\"next\" href=\"\(Links.draft(draft, upto: shown.lowerBound - 1))\">Older versions</a>" : ""
+    return """
+      <nav class="pages" aria-label="Versions, \(place)"><p>Versions \(shown.upperBound) to \(shown.lowerBound) of \(versionCount)</p>\(newer) \(older)</nav>
+      """
+  }
+
+  static func entry(
+    _ draft: DraftID, _ entry: TimelineEntry, trash: Bool, lazy: Bool = false, shown: ClosedRange<Int>? = nil
+  ) -> HTML {
     let version = entry.version
     let number = version.number
     let same: HTML =
-      version.sameDrawingAs.map { "<p class=\"same\">Same drawing as <a href=\"#v\($0)\">#\($0)</a></p>" } ?? ""
+      version.sameDrawingAs.map { same -> HTML in
+        // The version it repeats may be on an older page of the timeline.
+        let link: HTML =
+          shown.map { $0.contains(same) } ?? true ? "#v\(same)" : "\(Links.draft(draft, upto: same, anchor: same))"
+        return "<p class=\"same\">Same drawing as <a href=\"\(link)\">#\(same)</a></p>"
+      } ?? ""
     let compare: HTML =
       number > 1
       ? "<p class=\"compare\"><a href=\"\(Links.compare(draft, from: number - 1, to: number))\">Compare with version \(number - 1)</a></p>"
