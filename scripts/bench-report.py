@@ -250,7 +250,7 @@ def report(results, work, results_md):
         w(text("startup"))
     if text("devices"):
         w("")
-        w("Watch and merge (scripts/bench-devices):")
+        w("Watch (scripts/bench-devices):")
         w("")
         w(text("devices"))
     text = "\n".join(lines) + "\n"

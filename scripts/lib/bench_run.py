@@ -10,10 +10,9 @@ tables (scripts/lib/bench.sh times single commands: wall, CPU and peak RSS).
                                                    restores of one version, a new process each
   bench_run.py serve-warm URL WORK                 every thumbnail of a `serve` once, as files for nginx
   bench_run.py slow-clients PORT SECONDS COUNT     slow connections held open against `serve`
-  bench_run.py devices TOOL WORK SAMPLES IDLE      scripts/bench-devices: the watch
+  bench_run.py devices TOOL WORK SAMPLES IDLE RESULTS   scripts/bench-devices: the watch
 """
 
-import hashlib
 import json
 import os
 import random
@@ -183,10 +182,8 @@ def slow_clients(port, seconds, count):
 
 
 def devices(bin, work, samples, idle, results):
-    """scripts/bench-devices: watch latency, bursts and idle wake-ups, and merging three
-    archives against importing the folder afresh, compared version by version. Runs the tool
-    BIN in WORK (which holds Drafts/ and manifest.tsv); its figures are rows of RESULTS, its
-    table WORK/devices.md."""
+    """scripts/bench-devices: watch latency, bursts and idle wake-ups. Runs the tool BIN in
+    WORK (which holds Drafts/); its figures are rows of RESULTS, its table WORK/devices.md."""
     row = lambda measurement, value, unit: bench_results.append(results, "devices", measurement, value, unit)
 
     samples, idle = int(samples), int(idle)
@@ -210,60 +207,6 @@ def devices(bin, work, samples, idle, results):
         if result.returncode != 0:
             sys.exit(f"{' '.join(args)} failed: {result.stderr.decode()[-2000:]}")
         return wall, cpu
-
-    def fresh(path):
-        for suffix in ("", "-wal", "-shm"):
-            if os.path.exists(path + suffix):
-                os.unlink(path + suffix)
-
-    # MARK: - Split the corpus into three devices, by draft.
-    files = [line.rstrip("\n").split("\t") for line in open(os.path.join(work, "manifest.tsv"), encoding="utf-8")]
-    parts = [os.path.join(work, f"device-{i}") for i in range(3)]
-    for part in parts:
-        os.makedirs(part)
-    for draft, name, *_ in files:
-        index = int(hashlib.sha256(draft.encode()).hexdigest(), 16) % 3
-        os.link(os.path.join(drafts, name), os.path.join(parts[index], name))
-    archives = [os.path.join(work, f"device-{i}.sqlite") for i in range(3)]
-    for part, archive in zip(parts, archives):
-        timed("--archive", archive, "--quiet", "import", part)
-
-    # MARK: - Merge against a fresh import, twice each, alternating.
-    merged, single = os.path.join(work, "merged.sqlite"), os.path.join(work, "single.sqlite")
-    merge_runs, import_runs = [], []
-    for round in range(2):
-        fresh(single)
-        l = load()
-        import_runs.append((*timed("--archive", single, "--quiet", "import", drafts), l))
-        fresh(merged)
-        l = load()
-        merge_runs.append((*timed("--archive", merged, "--quiet", "import", *archives), l))
-    for (iw, ic, il), (mw, mc, ml) in zip(import_runs, merge_runs):
-        rows.append(f"| merge of 3 archives ({len(files):,} files) vs import of the folder | "
-                    f"{mw:.2f} s wall, {mc:.2f} s CPU (load {ml}) | {iw:.2f} s wall, {ic:.2f} s CPU (load {il}) | "
-                    f"{mw / iw:.2f}× wall, {mc / ic:.2f}× CPU |")
-
-    # Version by version: the merged archive against the single import.
-    query = """SELECT d.name, v.saved_ms, v.saved_source, v.file_name, hex(v.file_sha256), v.file_size, v.file_mtime_ns,
-      hex(b.sha256), v.background_r, v.background_g, v.background_b, v.background_a,
-      dr.status, dr.stroke_count, dr.hidden_count, dr.point_count, hex(dr.content_hash), dr.bounds_x, dr.bounds_y,
-      dr.bounds_width, dr.bounds_height
-      FROM version v JOIN draft d ON d.id = v.draft_id JOIN blob b ON b.id = v.blob_id
-      LEFT JOIN drawing dr ON dr.blob_id = b.id ORDER BY 1, 2, 5"""
-    def versions(path):
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            return db.execute(query).fetchall()
-        finally:
-            db.close()
-    a, b = versions(merged), versions(single)
-    same = sum(1 for x, y in zip(a, b) if x == y)
-    check = run("--archive", merged, "check", "--full")
-    def size(path):
-        return sum(os.path.getsize(path + s) for s in ("", "-wal") if os.path.exists(path + s))
-    rows.append(f"| merged vs single import, version by version | {same:,} of {len(a):,} versions equal "
-                f"({len(b):,} in the single import); `check --full` {'passes' if check.returncode == 0 else 'FAILS'} | "
-                f"{size(merged) / 1e6:.1f} MB merged, {size(single) / 1e6:.1f} MB single | |")
 
     # MARK: - Watch.
     watched = os.path.join(work, "Watched")
