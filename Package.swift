@@ -4,13 +4,13 @@
 //
 // The modules are layered, each depending only on those above it:
 //
-//   InklingFormats       bytes <-> values: .inkling envelopes, file names, PencilKit drawings (no I/O)
+//   InklingFormats       bytes <-> values: .inkling envelopes, file names, PencilKit drawings, JSON (no I/O)
 //   InklingRendering     drawings -> pixels -> PNG; text in any script (FreeType, HarfBuzz)
 //   InklingStore         the SQLite archive: schema, typed statements, content-addressed blobs
 //   InklingArchive       operations: import, merge, watch, query, restore, thumbnails, check, backup, gc
 //   InklingCommandLine   a declarative argument parser: help, man page, completions (knows nothing of drafts)
-//   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes and
-//                        the JSON writer, text tables, the terminal's progress line
+//   InklingPresentation  how archive values are shown: dates, sizes, quoted names, JSON shapes,
+//                        text tables, the terminal's progress line
 //   InklingServer        `serve`: the archive's web pages and JSON API over libmicrohttpd
 //   InklingArchiveTool   the `inkling-archive` command line: parses arguments, calls one operation, prints
 //
@@ -96,7 +96,7 @@ let package = Package(
     // How many terminal columns text takes: for the argument parser's help and the tables alike,
     // so the parser needs nothing of the drawing formats.
     .target(name: "InklingTextWidth"),
-    // Pure values: the .inkling envelope, file names, the PencilKit drawing format.
+    // Pure values: the .inkling envelope, file names, the PencilKit drawing format, JSON text.
     .target(name: "InklingFormats", dependencies: ["CZlib", "CUtf8proc"]),
     // Drawings to RGBA pixels over a background, PNG encoding, and text in every script.
     .target(
@@ -120,8 +120,8 @@ let package = Package(
       name: "InklingCommandLine", dependencies: ["InklingTextWidth"], path: "Sources/InklingCommandLine",
       // The completion scripts' fixed text, embedded so the tool writes them from any directory.
       exclude: ["README.md"], resources: [.embedInCode("Completions")]),
-    // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes and their
-    // writer, text tables, the terminal and its progress line; for the CLI and the web pages alike.
+    // How archive values are shown: dates, sizes, safely quoted names, the JSON shapes, text
+    // tables, the terminal and its progress line; for the CLI and the web pages alike.
     .target(name: "InklingPresentation", dependencies: ["InklingArchive", "InklingFormats", "InklingTextWidth"]),
     // The web pages and JSON API of `serve`: HTTP over libmicrohttpd, routing, escaping, views.
     .target(

@@ -4,6 +4,7 @@
 import FoundationEssentials
 import InklingArchive
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 struct CommandContext {

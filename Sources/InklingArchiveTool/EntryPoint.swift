@@ -1,6 +1,7 @@
 // inkling-archive: parse the command line, run one command, exit with its status.
 
 import InklingCommandLine
+import InklingFormats
 import InklingPresentation
 
 #if canImport(Glibc)

@@ -267,7 +267,7 @@ extension Archive {
     // What was said about each draft written (ExportedMarks), made when the selection, which
     // goes draft by draft, moves past it: only the drafts with something said are kept, never
     // a row per version exported.
-    var marks: [String] = []
+    var marks: [JSONValue] = []
     var current: (id: Int64, name: String, versions: [Int64: ExportedMarks.Version])?
     func finishDraft() throws {
       guard let draft = current else { return }

@@ -32,21 +32,20 @@ extension Archive {
       }
       let names = try Self.portableNames(of: versions.map(\.row))
       var zip = ZipWriter()
-      var manifest = ExportManifest.opening
+      var text = ExportManifest.Text()
+      var manifest = text.opening()
       do {
-        for (index, (row, info)) in versions.enumerated() {
+        for (row, info) in versions {
           let name = names[row.id]!
           try zip.add(
             name: name, contents: try verifiedFile(of: row, number: info.number).file,
             modified: row.fileModificationNanoseconds / 1_000_000_000)
-          manifest +=
-            (index == 0 ? "\n" : ",\n")
-            + ExportManifest.entry(
-              draft: row.draftName, version: info.number, savedMilliseconds: row.savedMilliseconds, file: name,
-              kind: ExportWriter.File.Kind.inkling.rawValue, size: row.fileSize, sha256: row.fileSHA256,
-              renamedFrom: name == row.fileName ? nil : row.fileName)
+          manifest += text.file(
+            draft: row.draftName, version: info.number, savedMilliseconds: row.savedMilliseconds, file: name,
+            kind: ExportWriter.File.Kind.inkling.rawValue, size: row.fileSize, sha256: row.fileSHA256,
+            renamedFrom: name == row.fileName ? nil : row.fileName)
         }
-        manifest += ExportManifest.closing
+        manifest += text.closing(drafts: [])
         // Dated as the newest file, so the same versions make the same zip.
         let newest = versions.map(\.row.fileModificationNanoseconds).max() ?? 0
         try zip.add(name: ExportManifest.fileName, contents: Array(manifest.utf8), modified: newest / 1_000_000_000)

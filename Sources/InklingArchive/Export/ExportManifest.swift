@@ -10,7 +10,8 @@
 //   ],"drafts":[…]}
 //
 // `drafts`, present when a draft exported has stars, tags, notes or labels, keeps them
-// (ExportedMarks.swift).
+// (ExportedMarks.swift). Every entry is a `JSONValue` written by the JSON writer, the object
+// around them by `JSONObjectStream` (one entry a line), as the command line writes its JSON.
 //
 // Invariants:
 //   1. It lists every file of the export that is in the folder with the bytes it lists:
@@ -39,7 +40,7 @@ final class ExportManifest {
   private let temporary: String
   private var descriptor: Int32
   private var buffer: [UInt8] = []
-  private var entries = 0
+  private var text = Text()
 
   /// Starts a manifest for `folder`.
   ///
@@ -49,28 +50,42 @@ final class ExportManifest {
     temporary = OutputPath.joining(folder, Leftovers.temporaryName(for: Self.fileName, .file))
     descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .fileSystem(path: folder, operation: .create, code: errno) }
-    append(Self.opening)
+    append(text.opening())
   }
 
-  /// What a manifest starts with, before its first entry, and ends with, after its last.
-  static let opening = #"{"manifest":"inkling-archive export","version":1,"files":["#
-  static let closing = "\n]}\n"
+  /// A manifest's text, piece by piece, the same in a folder and in a zip.
+  struct Text {
+    private var stream = JSONObjectStream(elementsOnLines: true)
 
-  /// The end of a manifest whose drafts have the organising entries `drafts`
-  /// (ExportedMarks.swift), or `closing` when none has any.
-  static func closing(drafts: [String]) -> String {
-    guard !drafts.isEmpty else { return closing }
-    return "\n],\"drafts\":[\n" + drafts.joined(separator: ",\n") + closing
-  }
+    /// What a manifest starts with, before its first file.
+    mutating func opening() -> String {
+      stream.member("manifest", "inkling-archive export") + stream.member("version", 1) + stream.beginArray("files")
+    }
 
-  /// One file's line (without its separator), the same in a folder and in a zip.
-  static func entry(
-    draft: String, version: Int, savedMilliseconds: Int64, file: String, kind: String, size: Int64, sha256: [UInt8],
-    renamedFrom: String?
-  ) -> String {
-    "{\"draft\":\(JSONString.quoted(draft)),\"version\":\(version),\"saved\":\"\(date(savedMilliseconds))\","
-      + "\"file\":\(JSONString.quoted(file)),\"kind\":\"\(kind)\",\"size\":\(size),\"sha256\":\"\(hexString(sha256))\","
-      + "\"renamedFrom\":\(renamedFrom.map { JSONString.quoted($0) } ?? "null")}"
+    /// One file's line, after the separator from the line before.
+    mutating func file(
+      draft: String, version: Int, savedMilliseconds: Int64, file: String, kind: String, size: Int64, sha256: [UInt8],
+      renamedFrom: String?
+    ) -> String {
+      stream.element(
+        [
+          "draft": .string(draft), "version": .int(version), "saved": .string(ExportManifest.date(savedMilliseconds)),
+          "file": .string(file), "kind": .string(kind), "size": .int(Int(size)), "sha256": .string(hexString(sha256)),
+          "renamedFrom": .optional(renamedFrom.map { .string($0) }),
+        ])
+    }
+
+    /// What a manifest ends with, after its last file: the organising entries of its drafts
+    /// (ExportedMarks.swift), one a line, when any has some.
+    mutating func closing(drafts: [JSONValue]) -> String {
+      var end = stream.endArray()
+      if !drafts.isEmpty {
+        end += stream.beginArray("drafts")
+        for draft in drafts { end += stream.element(draft) }
+        end += stream.endArray()
+      }
+      return end + stream.end() + "\n"
+    }
   }
 
   deinit {
@@ -85,10 +100,8 @@ final class ExportManifest {
     draft: String, version: Int, savedMilliseconds: Int64, file: String, kind: String, size: Int64, sha256: [UInt8],
     renamedFrom: String?
   ) throws(ArchiveError) {
-    append(entries == 0 ? "\n" : ",\n")
-    entries += 1
     append(
-      Self.entry(
+      text.file(
         draft: draft, version: version, savedMilliseconds: savedMilliseconds, file: file, kind: kind, size: size,
         sha256: sha256, renamedFrom: renamedFrom))
     if buffer.count >= 1 << 16 { try flush() }
@@ -98,8 +111,8 @@ final class ExportManifest {
   ///
   /// - Returns: whether it was written (false: the one there is identical).
   /// - Throws: `ArchiveError.fileSystem`.
-  func finish(drafts: [String] = []) throws(ArchiveError) -> Bool {
-    append(Self.closing(drafts: drafts))
+  func finish(drafts: [JSONValue] = []) throws(ArchiveError) -> Bool {
+    append(text.closing(drafts: drafts))
     try flush()
     defer {
       close(descriptor)

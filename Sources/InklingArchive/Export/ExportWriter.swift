@@ -14,6 +14,7 @@
 // the export's order.
 
 import Dispatch
+import InklingFormats
 
 final class ExportWriter {
   /// One file of the export, as the manifest lists it.
@@ -134,7 +135,7 @@ final class ExportWriter {
 
   /// Commits the last batch and puts the manifest in place.
   /// `drafts` are the manifest's entries of what was said about the drafts (ExportedMarks).
-  func finish(drafts: [String] = []) throws(ArchiveError) -> ExportReport {
+  func finish(drafts: [JSONValue] = []) throws(ArchiveError) -> ExportReport {
     try takeInFlight()
     try apply(try batch.commit(), to: pending)
     pending = []

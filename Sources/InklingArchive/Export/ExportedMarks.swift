@@ -33,33 +33,35 @@ enum ExportedMarks {
 
   /// The manifest entry of the draft `draftID` called `name`, whose exported versions are
   /// `versions` (by row id); nil when nobody said anything about it.
-  static func entry(draftID: Int64, name: String, versions: [Int64: Version], in db: Database) throws -> String? {
+  static func entry(draftID: Int64, name: String, versions: [Int64: Version], in db: Database) throws -> JSONValue? {
     let stars = try OrganisingRows.stars(ofDraft: draftID, in: db)
     let tags = try TagRecords.tags(ofDraft: draftID, in: db)
     let notes = try OrganisingRows.notes(ofDraft: draftID, in: db)
     let labels = try OrganisingRows.labels(ofDraft: draftID, in: db)
     guard stars != nil || !tags.isEmpty || !notes.isEmpty || !labels.isEmpty else { return nil }
-    func note(_ note: (versionID: Int64?, text: String, writtenMilliseconds: Int64)) -> String {
-      "{\"text\":\(JSONString.quoted(note.text)),\"written\":\"\(ExportManifest.date(note.writtenMilliseconds))\"}"
+    func note(_ note: (versionID: Int64?, text: String, writtenMilliseconds: Int64)) -> JSONValue {
+      ["text": .string(note.text), "written": .string(ExportManifest.date(note.writtenMilliseconds))]
     }
-    func list(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
-    var versionEntries: [(number: Int, text: String)] = []
+    var versionEntries: [(number: Int, value: JSONValue)] = []
     let versionIDs = Set(notes.compactMap(\.versionID)).union(labels.map(\.versionID))
     for id in versionIDs {
       guard let version = versions[id] else { continue }
       versionEntries.append(
         (
           version.number,
-          "{\"version\":\(version.number),\"saved\":\"\(ExportManifest.date(version.savedMilliseconds))\","
-            + "\"sha256\":\"\(hexString(version.fileSHA256))\","
-            + "\"labels\":\(list(labels.filter { $0.versionID == id }.map { JSONString.quoted($0.name) })),"
-            + "\"notes\":\(list(notes.filter { $0.versionID == id }.map(note)))}"
+          [
+            "version": .int(version.number), "saved": .string(ExportManifest.date(version.savedMilliseconds)),
+            "sha256": .string(hexString(version.fileSHA256)),
+            "labels": .array(labels.filter { $0.versionID == id }.map { .string($0.name) }),
+            "notes": .array(notes.filter { $0.versionID == id }.map(note)),
+          ]
         ))
     }
-    return "{\"draft\":\(JSONString.quoted(name)),\"stars\":\(stars.map(String.init) ?? "null"),"
-      + "\"tags\":\(list(tags.map { JSONString.quoted($0) })),"
-      + "\"notes\":\(list(notes.filter { $0.versionID == nil }.map(note))),"
-      + "\"versions\":\(list(versionEntries.sorted { $0.number < $1.number }.map(\.text)))}"
+    return [
+      "draft": .string(name), "stars": .optional(stars.map { .int($0) }), "tags": .array(tags.map { .string($0) }),
+      "notes": .array(notes.filter { $0.versionID == nil }.map(note)),
+      "versions": .array(versionEntries.sorted { $0.number < $1.number }.map(\.value)),
+    ]
   }
 }
 

@@ -120,14 +120,15 @@ struct DraftListing {
         }
       }
     case .json:
-      // Written as the drafts are found, element by element, as JSONWriter writes the whole
-      // object: a list of every draft is never held.
-      StandardStreams.writeOutput("{\"drafts\":[")
+      // Written as the drafts are found, element by element, the text JSONWriter writes for
+      // the whole object: a list of every draft is never held.
+      var stream = JSONObjectStream()
+      StandardStreams.writeOutput(stream.beginArray("drafts"))
       try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
-        StandardStreams.writeOutput((matched > 0 ? "," : "") + JSONWriter().string(draft.json))
+        StandardStreams.writeOutput(stream.element(draft.json))
         matched += 1
       }
-      StandardStreams.writeOutput("]}\n")
+      StandardStreams.writeOutput(stream.endArray() + stream.end() + "\n")
     case .table:
       var columns: [TextTable.Column] = [
         .init("NAME", maxWidth: 48), .init("VERSIONS", alignment: .right), .init("LAST SAVED"),

@@ -2,6 +2,7 @@
 // What each archive error means for a request is in ErrorSentences.swift.
 
 import InklingArchive
+import InklingFormats
 import InklingPresentation
 
 /// A request that cannot be answered as asked: its status, a sentence for the person, and

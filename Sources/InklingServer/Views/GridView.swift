@@ -7,6 +7,7 @@
 // one types (fetching `/` with the new query and swapping the grid).
 
 import InklingArchive
+import InklingFormats
 import InklingPresentation
 
 enum GridView {

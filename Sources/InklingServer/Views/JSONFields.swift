@@ -3,6 +3,7 @@
 // so a script written against `--json` reads the API unchanged.
 
 import InklingArchive
+import InklingFormats
 import InklingPresentation
 
 enum JSONFields {

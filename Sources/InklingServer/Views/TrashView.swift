@@ -3,6 +3,7 @@
 // which says it is in the trash (`banner`) and how to bring it back.
 
 import InklingArchive
+import InklingFormats
 import InklingPresentation
 
 enum TrashView {

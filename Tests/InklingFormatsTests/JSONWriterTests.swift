@@ -1,6 +1,5 @@
 import Foundation
 import InklingFormats
-import InklingPresentation
 import Testing
 
 @Suite struct JSONWriterTests {

@@ -1,7 +1,9 @@
 // JSONValue: a JSON document with ordered object keys, for stable `--json` output.
 //
 // Objects keep keys in the order written, so output is byte-for-byte stable and diffable;
-// there is no `Any` and no dictionary reordering. Literals make building values short:
+// there is no `Any` and no dictionary reordering. It sits in the lowest module so that every
+// layer writes JSON through the same writer: the export manifest as much as `--json` and the
+// web pages' API. Literals make building values short:
 //
 //     let value: JSONValue = [
 //       "name": .string(draft.name),

@@ -9,7 +9,6 @@
 // express, as null. Dates: ISO 8601 UTC, with milliseconds when they are not 0 (always with `fractionalSeconds`).
 
 import FoundationEssentials
-import InklingFormats
 
 package struct JSONWriter: Sendable {
   /// Newlines and two-space indentation; `"key": value`.
