@@ -172,7 +172,7 @@ let package = Package(
       name: "InklingArchiveTests",
       dependencies: [
         "InklingArchive", "InklingCorpus", "InklingStore", "InklingFormats", "InklingRendering",
-        "InklingTestSupport",
+        "InklingTestSupport", "CSQLite",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -90,19 +90,22 @@ package enum ThumbnailRecords {
   /// against one set of the (content, background) pairs the versions show, built once for the
   /// statement (migration 0010: drawings have no index by content); NULL hashes stay out of
   /// the set (`x NOT IN` a set holding NULL is NULL). A placeholder row (NULL content) is
-  /// needed while an undecodable drawing has that background.
+  /// needed while an undecodable drawing has that background. A CASE, not AND and OR: outside
+  /// a WHERE clause (the count `check` reports) SQLite computes both sides of an AND, so the
+  /// placeholder's correlated scan of every version would run for every row.
   static let unneeded = """
-    (thumbnail.renderer_version <> ?1
-      OR (thumbnail.content_hash IS NOT NULL
-        AND (thumbnail.content_hash, thumbnail.background_r, thumbnail.background_g, thumbnail.background_b,
-          thumbnail.background_a) NOT IN (
+    CASE
+      WHEN thumbnail.renderer_version <> ?1 THEN 1
+      WHEN thumbnail.content_hash IS NOT NULL THEN (thumbnail.content_hash, thumbnail.background_r,
+        thumbnail.background_g, thumbnail.background_b, thumbnail.background_a) NOT IN (
           SELECT d.content_hash, v.background_r, v.background_g, v.background_b, v.background_a
-          FROM drawing d JOIN version v ON v.blob_id = d.blob_id WHERE d.content_hash IS NOT NULL))
-      OR (thumbnail.content_hash IS NULL AND NOT EXISTS (
+          FROM drawing d JOIN version v ON v.blob_id = d.blob_id WHERE d.content_hash IS NOT NULL)
+      ELSE NOT EXISTS (
         SELECT 1 FROM drawing d JOIN version v ON v.blob_id = d.blob_id
         WHERE d.status <> \(DrawingFacts.Status.decoded.rawValue) AND v.background_r = thumbnail.background_r
           AND v.background_g = thumbnail.background_g AND v.background_b = thumbnail.background_b
-          AND v.background_a = thumbnail.background_a)))
+          AND v.background_a = thumbnail.background_a)
+    END
     """
 
   /// Deletes the rows no version needs (`unneeded`); returns how many.
