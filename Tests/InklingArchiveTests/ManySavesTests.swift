@@ -37,34 +37,9 @@ import Testing
     let saves = 40
     let folder = try TemporaryFolder("many-saves-timelapse")
     let (archive, draft) = try archive(folder, saves: saves)
-    var options = TimelapseOptions()
-    options.pace = .duration(6)
-    options.hold = 1
-    options.fps = 4
-    options.size = .fit(width: 96, height: 96)
-    let (plan, summary) = try archive.timelapsePlan(of: ManySavesDraft.name, options: options)
+    let summary = try expectPlanOfEveryDrawing(archive, draft, (1...saves).map { Array(0..<$0) })
     #expect(summary.drawingsRead == 1)
-    #expect(summary.marks.map(\.version) == Array(1...saves))
     #expect(summary.strokes == saves)
-
-    var planner = TimelapsePlanner()
-    for number in 1...saves {
-      let file = try DraftEnvelope.parse(try draft.file(save: number))
-      let saved = try #require(DraftFileName(ManySavesDraft.fileName(save: number))?.savedMilliseconds)
-      planner.add(
-        try Drawing(bytes: file.drawing), background: file.background, saved: Double(saved) / 1000 - 978_307_200)
-    }
-    let whole = planner.plan(pace: options.pace, fps: options.fps, hold: options.hold, size: options.size)
-    #expect(whole.saveFrames == plan.saveFrames)
-    #expect(whole.frameCount == plan.frameCount)
-    var a = TimelapseFrames(plan)
-    var b = TimelapseFrames(whole)
-    var frames = 0
-    while let frame = a.next() {
-      #expect(frame == b.next())
-      frames += 1
-    }
-    #expect(frames == plan.frameCount)
   }
 
   /// The planner looks at the strokes each save adds and at every stroke of the newest save:
