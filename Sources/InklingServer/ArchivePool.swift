@@ -135,7 +135,7 @@ final class ThumbnailWriter: @unchecked Sendable {
   private var file: FileIdentity?
   private let queue = DispatchQueue(label: "inkling-archive.thumbnail-writer")
   private struct Pending {
-    var thumbnails: [RenderedThumbnail] = []
+    var thumbnails: [(thumbnail: Thumbnail, png: [UInt8])] = []
     var scheduled = false
     /// Set once the archive has grown by the quota: nothing more is stored.
     var full = false
@@ -167,10 +167,10 @@ final class ThumbnailWriter: @unchecked Sendable {
 
   /// Queues a thumbnail to store and returns at once; false once the archive has grown by the
   /// quota (it is then not stored).
-  func store(_ thumbnail: RenderedThumbnail) -> Bool {
+  func store(_ thumbnail: Thumbnail, png: [UInt8]) -> Bool {
     let schedule = pending.withLock { pending -> Bool? in
       guard !pending.full else { return nil }
-      pending.thumbnails.append(thumbnail)
+      pending.thumbnails.append((thumbnail, png))
       let unscheduled = !pending.scheduled
       pending.scheduled = true
       return unscheduled

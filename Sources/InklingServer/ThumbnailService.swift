@@ -4,10 +4,10 @@
 //      written: no SQLite at all;
 //   2. one connection for the rest of a cached thumbnail's answer: the version's trash state
 //      and the file its id names (Archive.versionNow), its key (ThumbnailKeys, remembered for
-//      that file, else Archive.thumbnailRequest); 304 from the key alone; else the PNG from
+//      that file, else Archive.lookUpThumbnail); 304 from the key alone; else the PNG from
 //      the memory of pictures the archive does not keep (PictureMemory) or from the archive's
-//      cache (Archive.cachedThumbnailPNG);
-//   3. a miss is rendered on the work queue (Archive.thumbnailPNG) and kept: in the archive's
+//      cache (Archive.readThumbnail);
+//   3. a miss is rendered on the work queue (Archive.renderThumbnails) and kept: in the archive's
 //      cache through the one writer (ThumbnailWriter, ArchivePool.swift) for the sizes the
 //      pages show while its quota lasts, else in memory.
 
@@ -39,18 +39,18 @@ struct ThumbnailService: Sendable {
           tag: answer.tag))
     }
     // One connection for the whole answer of a cached thumbnail, the most frequent request.
-    let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (ThumbnailRequest, Bool, [UInt8]?) in
+    let (thumbnail, inTrash, found) = try pool.withArchive { archive throws -> (Thumbnail, Bool, [UInt8]?) in
       let now = try archive.versionNow(id)
       let inTrash = now.draftInTrash
       try VersionFiles.requireTrashAsked(inTrash, target)
       let thumbnail = try keys.request(id, size: size, file: now.fileSHA256) {
-        try archive.thumbnailRequest(version: id, size: size)
+        try archive.lookUpThumbnail(of: .version(id), size: size)
       }
       if let condition = request.header("If-None-Match"), ResponseEncoding.matches(condition, tags: [thumbnail.tag]) {
         // Not modified: ResponseEncoding answers 304 from the tag, the PNG need not be read.
         return (thumbnail, inTrash, [])
       }
-      return (thumbnail, inTrash, try memory.picture(thumbnail.tag) ?? archive.cachedThumbnailPNG(thumbnail))
+      return (thumbnail, inTrash, try memory.picture(thumbnail.tag) ?? archive.readThumbnail(thumbnail))
     }
     let policy = VersionFiles.policy(target, content: thumbnail.tag)
     if let found {
@@ -62,18 +62,20 @@ struct ThumbnailService: Sendable {
       return .now(HTTPResponse(contentType: HTTPResponse.png, body: found, cache: policy, tag: thumbnail.tag))
     }
     return .later {
-      let (png, rendered) = try pool.withArchive { try $0.thumbnailPNG(thumbnail) }
-      if let rendered {
-        keep(rendered, png: png, size: size, tag: thumbnail.tag, draftInTrash: inTrash)
+      // Another request may have stored it since: read before drawing.
+      let (png, drawn) = try pool.withArchive { archive throws -> ([UInt8], Bool) in
+        if let png = try archive.readThumbnail(thumbnail) { return (png, false) }
+        return (try archive.renderThumbnails([thumbnail])[0], true)
       }
+      if drawn { keep(thumbnail, png: png, draftInTrash: inTrash) }
       return HTTPResponse(contentType: HTTPResponse.png, body: png, cache: policy, tag: thumbnail.tag)
     }
   }
 
   /// Keeps a rendered thumbnail: in the archive's cache for the sizes the pages show, while the
   /// writer's quota lasts; in memory for the rest.
-  private func keep(_ rendered: RenderedThumbnail, png: [UInt8], size: Int, tag: String, draftInTrash: Bool) {
-    if !draftInTrash, Self.archivedSizes.contains(size), writer?.store(rendered) == true { return }
-    memory.keep(png, as: tag)
+  private func keep(_ thumbnail: Thumbnail, png: [UInt8], draftInTrash: Bool) {
+    if !draftInTrash, Self.archivedSizes.contains(thumbnail.size), writer?.store(thumbnail, png: png) == true { return }
+    memory.keep(png, as: thumbnail.tag)
   }
 }
