@@ -1,4 +1,4 @@
-// Read-only connections for requests, and the one writer that stores rendered thumbnails.
+// Read-only connections for requests.
 //
 // An `Archive` holds one SQLite connection and is used by one thread at a time, so each
 // request borrows a read-only one from the pool and gives it back: at most one per handler
@@ -6,21 +6,16 @@
 // without waiting for an import's writer (SQLite's "Write-Ahead Logging"), so pages show new
 // drafts on reload while an import runs.
 //
-// A thumbnail rendered on a miss is stored in the archive's cache, which takes the write
-// lock: not on the request's thread (it may wait for an import's transaction), but by
-// `ThumbnailWriter`, one read-write connection on a queue of its own that stores whatever
-// accumulated in one transaction. When the archive cannot be opened for writing (a read-only
-// file or folder), there is no writer and misses are rendered each time without being stored.
+// The server's one write, of thumbnails rendered on a miss, is not the pool's: it goes
+// through ThumbnailService's writer, a connection of its own.
 //
 // The archive deleted or replaced while serving: an open connection keeps reading a deleted
 // file, and one opened later reads the new file at the path, so connections would answer from
 // two archives. Each request compares the path's device and inode with the file the pool's
 // connections have open: a missing file answers 503; another file is opened afresh (its
-// connections replace the old ones, and what was remembered of the old file, the thumbnail
-// keys, is forgotten); the writer checks the same before each batch, so thumbnails are never
-// written into a deleted file.
+// connections replace the old ones; `withArchiveAndFile` tells which file a connection reads,
+// so that what is remembered of one file is never used for another).
 
-import Dispatch
 import FoundationEssentials
 import Glibc
 import InklingArchive
@@ -53,8 +48,6 @@ final class ArchivePool: Sendable {
   }
   private let idle: Mutex<Idle>
   let path: String
-  /// What each version's thumbnail is keyed by, for the file open now.
-  let keys = Mutex(ThumbnailKeys())
 
   /// Opens the first connection, so that an archive that cannot be read fails here.
   init(path: String) throws(ArchiveError) {
@@ -68,13 +61,15 @@ final class ArchivePool: Sendable {
   /// - Throws: `RequestError` (503) when there is no archive at the path, `ArchiveError` when
   ///   no connection can be opened, or what `body` throws.
   func withArchive<T>(_ body: (Archive) throws -> T) throws -> T {
-    let (archive, file) = try take()
-    defer { giveBack(archive, file) }
-    return try body(archive)
+    try withArchiveAndFile { archive, _ in try body(archive) }
   }
 
-  /// The thumbnail keys of the file open now.
-  var thumbnailKeys: ThumbnailKeys { keys.withLock { $0 } }
+  /// `withArchive`, also telling `body` which file the connection reads.
+  func withArchiveAndFile<T>(_ body: (Archive, FileIdentity) throws -> T) throws -> T {
+    let (archive, file) = try take()
+    defer { giveBack(archive, file) }
+    return try body(archive, file)
+  }
 
   /// Closes the idle connections; those in use close when given back.
   func close() {
@@ -102,13 +97,11 @@ final class ArchivePool: Sendable {
       throw RequestError(
         503, "The file at the archive's path cannot be read as an archive now: \(RequestError.why(reason)).")
     }
-    let replaced = idle.withLock { idle -> Bool in
-      guard idle.file != now else { return false }
+    idle.withLock { idle in
+      guard idle.file != now else { return }
       idle.file = now
       idle.archives.removeAll()
-      return true
     }
-    if replaced { keys.withLock { $0 = ThumbnailKeys() } }
     return (archive, now)
   }
 
@@ -124,87 +117,5 @@ final class ArchivePool: Sendable {
     idle.withLock { idle in
       if !idle.closed, idle.file == file { idle.archives.append(connection) }
     }
-  }
-}
-
-/// The one read-write connection that stores thumbnails rendered by readers, up to a quota:
-/// the server is a reader of the archive, and what it adds to it is bounded.
-final class ThumbnailWriter: @unchecked Sendable {
-  // @unchecked: `archive` and `file` are only used on `queue`.
-  private var archive: Archive
-  private var file: FileIdentity?
-  private let queue = DispatchQueue(label: "inkling-archive.thumbnail-writer")
-  private struct Pending {
-    var thumbnails: [RenderedThumbnail] = []
-    var scheduled = false
-    /// Set once the archive has grown by the quota: nothing more is stored.
-    var full = false
-  }
-  private let pending = Mutex(Pending())
-  /// Bytes this writer may add to the archive file and its write-ahead log while the server
-  /// runs (a batch may pass it by its own size, once).
-  let quota: Int
-  private let path: String
-  private let initialBytes: Int
-
-  /// A writer, or nil when the archive cannot be opened for writing.
-  init?(path: String, quota: Int) {
-    guard let archive = try? Archive(path: path, mode: .readWrite) else { return nil }
-    self.archive = archive
-    file = FileIdentity.of(path)
-    self.quota = quota
-    self.path = path
-    initialBytes = Self.bytes(path)
-  }
-
-  /// The sizes of the archive file and its write-ahead log.
-  private static func bytes(_ path: String) -> Int {
-    [path, path + "-wal"].reduce(0) { total, file in
-      var status = stat()
-      return total + (stat(file, &status) == 0 ? Int(status.st_size) : 0)
-    }
-  }
-
-  /// Queues a thumbnail to store and returns at once; false once the archive has grown by the
-  /// quota (it is then not stored).
-  func store(_ thumbnail: RenderedThumbnail) -> Bool {
-    let schedule = pending.withLock { pending -> Bool? in
-      guard !pending.full else { return nil }
-      pending.thumbnails.append(thumbnail)
-      let unscheduled = !pending.scheduled
-      pending.scheduled = true
-      return unscheduled
-    }
-    guard let schedule else { return false }
-    if schedule { queue.async { self.drain() } }
-    return true
-  }
-
-  /// Stores what is queued and waits until it is written (for a clean stop and for tests).
-  func flush() {
-    queue.sync { self.drain() }
-  }
-
-  private func drain() {
-    let batch = pending.withLock { pending in
-      defer {
-        pending.thumbnails = []
-        pending.scheduled = false
-      }
-      return pending.thumbnails
-    }
-    guard !batch.isEmpty else { return }
-    // Never into a deleted file; into a new one at the path through a connection of its own.
-    guard let now = FileIdentity.of(path) else { return }
-    if now != file {
-      guard let reopened = try? Archive(path: path, mode: .readWrite) else { return }
-      archive = reopened
-      file = now
-    }
-    guard Self.bytes(path) - initialBytes < quota else {
-      pending.withLock { $0.full = true }
-      return
-    }
-    archive.storeThumbnails(batch)
   }
 }

@@ -1,5 +1,5 @@
 // `serve`: the archive's web pages and JSON API on an HTTP port, read-only (the only write is
-// the thumbnail cache, ArchivePool.swift), until stopped.
+// the thumbnail cache, ThumbnailService.swift), until stopped.
 //
 // States: running (from init) → stopped (stop(): no new connections, requests in flight
 // answered within the grace period, connections and archive closed). Invariants:
@@ -89,7 +89,7 @@ struct ServerLimits: Sendable {
   var fileBytes: Int64 = ImportOptions.defaultMaximumFileSize
   /// Bytes of thumbnails kept in memory.
   var thumbnailMemory = 32 << 20
-  /// Bytes of cached thumbnails' answers kept in memory (HotThumbnails.swift).
+  /// Bytes of cached thumbnails' answers kept in memory (ThumbnailService.swift).
   var hotThumbnailMemory = 32 << 20
   /// Bytes of the draft pages' time-lapse videos kept in memory.
   var videoMemory = 64 << 20
@@ -122,7 +122,7 @@ public final class ArchiveServer: @unchecked Sendable {
   // calls once (HTTPDaemon and the pool guard their own state).
   private let daemon: HTTPDaemon
   private let pool: ArchivePool
-  private let writer: ThumbnailWriter?
+  private let thumbnails: ThumbnailService
   /// What every request passes (RequestChain.swift): the daemon's handler.
   private let chain: RequestChain
   public let configuration: ServerConfiguration
@@ -143,13 +143,9 @@ public final class ArchiveServer: @unchecked Sendable {
     } catch {
       throw .archive(error)
     }
-    writer = ThumbnailWriter(path: configuration.archivePath, quota: configuration.limits.thumbnailQuota)
+    let thumbnails = ThumbnailService(archivePath: configuration.archivePath, limits: configuration.limits)
+    self.thumbnails = thumbnails
     let loopback = ServerConfiguration.isLoopback(configuration.host)
-    let thumbnails = ThumbnailService(
-      writer: writer, memory: PictureMemory(limit: configuration.limits.thumbnailMemory),
-      hot: ArchiveWrites(archivePath: configuration.archivePath).map {
-        (HotThumbnails(limit: configuration.limits.hotThumbnailMemory), $0)
-      })
     let chain = RequestChain(
       access: AccessControl(token: token, listenHost: configuration.host),
       server: ServerResources(
@@ -182,7 +178,7 @@ public final class ArchiveServer: @unchecked Sendable {
 
   /// Whether thumbnails rendered on a miss are stored in the archive's cache (false when the
   /// archive cannot be written: they are then rendered each time).
-  public var storesThumbnails: Bool { writer != nil }
+  public var storesThumbnails: Bool { thumbnails.storesInArchive }
 
   /// The address to open: `http://HOST:PORT/`, with `?token=…` when a token is needed.
   public var url: String { ServerConfiguration.url(host: configuration.host, port: port, token: token) }
@@ -191,7 +187,7 @@ public final class ArchiveServer: @unchecked Sendable {
   /// stores the thumbnails still queued and closes the archive.
   public func stop(grace: Double = 5) {
     daemon.stop(grace: grace)
-    writer?.flush()
+    thumbnails.flush()
     pool.close()
   }
 
@@ -203,5 +199,5 @@ public final class ArchiveServer: @unchecked Sendable {
   var waitingJobs: Int { daemon.waitingJobs }
 
   /// Stores the thumbnails rendered so far and waits until they are written (tests).
-  func flushThumbnails() { writer?.flush() }
+  func flushThumbnails() { thumbnails.flush() }
 }

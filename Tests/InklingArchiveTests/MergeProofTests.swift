@@ -207,7 +207,7 @@ import Testing
     options.source = "anna"
     _ = try other.importFiles(at: [folder.path("more")], options: options)
     let draft = try ours.drafts()[0].name
-    _ = try other.thumbnail(draft: draft, size: 128)
+    try other.renderThumbnails([other.lookUpThumbnail(of: .draft(draft, .latest), size: 128)])
     try other.database.execute("UPDATE thumbnail SET png = zeroblob(100)")
     try other.database.execute("UPDATE drawing SET stroke_count = 10000000, point_count = 10000000")
     let before = try ours.database.fetchAll("SELECT blob_id, stroke_count, point_count FROM drawing ORDER BY 1") {

@@ -190,7 +190,7 @@ import Testing
     ) { $0.int(0) }
     #expect((reverse ?? 0) > 0, "the repack made no reverse deltas to test with")
     let draft = try other.drafts()[0].name
-    _ = try other.thumbnail(draft: draft, size: 128)
+    try other.renderThumbnails([other.lookUpThumbnail(of: .draft(draft, .latest), size: 128)])
 
     let merged = try Archive(path: folder.path("merged.sqlite"))
     let summary = try merged.merge(archiveAt: folder.path("other.sqlite"))

@@ -37,17 +37,30 @@ import Testing
 
   func rows() throws -> Int { try archive.database.fetchOne("SELECT count(*) FROM thumbnail") { $0.int(0) } ?? -1 }
 
+  /// Version `selector` of `draft`'s thumbnail through the library's door, as the `thumbnail`
+  /// command asks for it (on `reader`, this test's archive unless given): looked up, read from
+  /// the cache, else rendered (and stored, when `reader` can write); and whether it was cached.
+  func thumbnail(
+    _ draft: String, _ selector: VersionSelector = .latest, size: Int = ThumbnailCache.defaultSize,
+    on reader: Archive? = nil
+  ) throws -> (png: [UInt8], cached: Bool) {
+    let reader = reader ?? archive
+    let thumbnail = try reader.lookUpThumbnail(of: .draft(draft, selector), size: size)
+    if let png = try reader.readThumbnail(thumbnail) { return (png, true) }
+    return (try reader.renderThumbnails([thumbnail])[0], false)
+  }
+
   @Test func aMissRendersAndStoresTheSecondReadIsAHit() throws {
-    let first = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256)
+    let first = try thumbnail("Notes", .number(1), size: 256)
     #expect(!first.cached)
     #expect(try rows() == 1)
-    let second = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256)
+    let second = try thumbnail("Notes", .number(1), size: 256)
     #expect(second.cached)
-    #expect(second.picture.bytes == first.picture.bytes)
+    #expect(second.png == first.png)
     #expect(try rows() == 1)
 
     // The pixels: the requested size, the background in the corner, ink somewhere.
-    let image = try PNG.decode(first.picture.bytes)
+    let image = try PNG.decode(first.png)
     #expect(image.width == 256 && image.height == 256)
     let corner = image.pixel(x: 0, y: 0)
     #expect(corner.r == 255 && corner.g == 242 && corner.b == 204 && corner.a == 255)
@@ -57,20 +70,43 @@ import Testing
 
   @Test func aCachedThumbnailIsReadFromAnArchiveOpenedReadOnly() throws {
     let readOnly = try Archive(path: folder.path("archive.sqlite"), mode: .readOnly)
-    #expect(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2)) == nil, "nothing cached yet")
+    let notes = try readOnly.lookUpThumbnail(of: .draft("Notes", .number(2)))
+    #expect(try readOnly.readThumbnail(notes) == nil, "nothing cached yet")
     #expect(try rows() == 0)
-    let rendered = try archive.thumbnailPicture(draft: "Notes", version: .number(2))
-    let cached = try #require(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2)))
-    #expect(cached == rendered)
-    #expect(try readOnly.cachedThumbnailPicture(draft: "Notes", version: .number(2), size: 512) == nil)
-    #expect(throws: ArchiveError.self) { try readOnly.cachedThumbnailPicture(draft: "Nobody") }
+    // Looked up on one connection, rendered and stored through another.
+    let rendered = try archive.renderThumbnails([notes])[0]
+    #expect(try rows() == 1)
+    #expect(try readOnly.readThumbnail(notes) == rendered)
+    #expect(try readOnly.readThumbnail(readOnly.lookUpThumbnail(of: .draft("Notes", .number(2)), size: 512)) == nil)
+    #expect(throws: ArchiveError.self) { try readOnly.lookUpThumbnail(of: .draft("Nobody", .latest)) }
+    let picture = try #require(Picture(notes, png: rendered))
+    #expect(picture.width == 256 && picture.version.number == 2 && picture.unreadable == nil)
     // A drawing that does not decode has its placeholder cached like any picture, and says so.
-    _ = try archive.thumbnailPicture(draft: "Opaque")
-    #expect(try readOnly.cachedThumbnailPicture(draft: "Opaque")?.unreadable != nil)
+    let opaque = try readOnly.lookUpThumbnail(of: .draft("Opaque", .latest))
+    #expect(opaque.unreadable != nil)
+    try archive.renderThumbnails([opaque])
+    let cached = try #require(try readOnly.readThumbnail(opaque))
+    #expect(Picture(opaque, png: cached)?.unreadable == opaque.unreadable)
+  }
+
+  @Test func aThumbnailByIdIsTheCachedPNGWithoutTheVersionsText() throws {
+    let id = try archive.timeline(of: .name("Notes")).versions[1].id
+    let byID = try archive.lookUpThumbnail(of: .version(id))
+    let byName = try archive.lookUpThumbnail(of: .draft("Notes", .number(2)))
+    #expect(byID.tag == byName.tag && byID.version == nil && byName.version?.number == 2)
+    let png = try archive.renderThumbnails([byID])[0]
+    #expect(PNGText.texts(of: png).map(\.0) == ["Software"])
+    #expect(try archive.readThumbnail(byID) == png)
+    #expect(Picture(byID, png: png) == nil)
+    let named = try #require(try archive.readThumbnail(byName))
+    #expect(Dictionary(PNGText.texts(of: named), uniquingKeysWith: { a, _ in a })["Inkling Version"] == "2")
+    #expect(throws: ArchiveError.noVersionWithID(VersionID(rawValue: 999_999))) {
+      try archive.lookUpThumbnail(of: .version(VersionID(rawValue: 999_999)))
+    }
   }
 
   @Test func textChunksNameTheSoftwareDraftVersionAndSavedDate() throws {
-    let png = try archive.thumbnail(draft: "Notes", version: .number(2))
+    let png = try thumbnail("Notes", .number(2)).png
     let text = Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })
     #expect(text["Software"] == "inkling-archive")
     #expect(text["Title"] == "Notes")
@@ -78,23 +114,23 @@ import Testing
     #expect(text["Creation Time"] == "2025-10-02T10:00:00Z")
     #expect(text["Inkling File"] == "Notes-2025-10-02T10:00:00Z.inkling")
     // A cache hit for another draft carries that draft's own text.
-    _ = try archive.thumbnail(draft: "Strokes")
-    let copy = Dictionary(PNGText.texts(of: try archive.thumbnail(draft: "Copy")), uniquingKeysWith: { a, _ in a })
+    _ = try thumbnail("Strokes").png
+    let copy = Dictionary(PNGText.texts(of: try thumbnail("Copy").png), uniquingKeysWith: { a, _ in a })
     #expect(copy["Title"] == "Copy")
     #expect(try PNG.decode(png).width == 256)
   }
 
   @Test func keysFollowContentBackgroundSizeAndRendererVersion() throws {
     // The same drawing and colour in another draft: one row, a hit.
-    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 256).cached)
+    #expect(try !thumbnail("Strokes", .latest, size: 256).cached)
+    #expect(try thumbnail("Copy", .latest, size: 256).cached)
     // The same drawing on another background: a miss, and white in the corner.
-    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(1), size: 256).cached)
-    let white = try archive.cachedOrRenderedThumbnail(draft: "Notes", version: .number(2), size: 256)
+    #expect(try !thumbnail("Notes", .number(1), size: 256).cached)
+    let white = try thumbnail("Notes", .number(2), size: 256)
     #expect(!white.cached)
-    #expect(try PNG.decode(white.picture.bytes).pixel(x: 255, y: 255) == (255, 255, 255, 255))
+    #expect(try PNG.decode(white.png).pixel(x: 255, y: 255) == (255, 255, 255, 255))
     // Another size: a miss.
-    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 128).cached)
+    #expect(try !thumbnail("Copy", .latest, size: 128).cached)
     #expect(try rows() == 4)
 
     let hash = [UInt8](repeating: 7, count: 16)
@@ -117,20 +153,20 @@ import Testing
 
   @Test func aNewRendererVersionMissesAndGCDropsTheOldRows() throws {
     archive.pictureRenderer.version = 1
-    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try !thumbnail("Strokes", .latest, size: 256).cached)
+    #expect(try thumbnail("Strokes", .latest, size: 256).cached)
     archive.pictureRenderer.version = 2
-    #expect(try !archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try !thumbnail("Strokes", .latest, size: 256).cached)
+    #expect(try thumbnail("Strokes", .latest, size: 256).cached)
     #expect(try rows() == 2)
     #expect(try ThumbnailCache.removeUnneeded(in: archive) == 1)
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try thumbnail("Strokes", .latest, size: 256).cached)
     #expect(try archive.database.fetchOne("SELECT renderer_version FROM thumbnail") { $0.int(0) } == 2)
   }
 
   @Test func gcKeepsWhatVersionsNeedAndStatsCountsIt() throws {
-    for draft in ["Notes", "Strokes", "Empty", "Opaque"] { _ = try archive.thumbnail(draft: draft) }
-    _ = try archive.thumbnail(draft: "Notes", version: .number(1), size: 1024)
+    for draft in ["Notes", "Strokes", "Empty", "Opaque"] { _ = try thumbnail(draft).png }
+    _ = try thumbnail("Notes", .number(1), size: 1024).png
     let size = try ThumbnailCache.size(in: archive)
     #expect(size.count == 5)
     let bytes = try archive.database.fetchOne("SELECT sum(length(png)) FROM thumbnail") { $0.int64(0) }
@@ -174,25 +210,25 @@ import Testing
 
   @Test func sizesAreTheFreedesktopOnes() throws {
     for size in [128, 256, 512, 1024] {
-      let image = try PNG.decode(try archive.thumbnail(draft: "Strokes", size: size))
+      let image = try PNG.decode(try thumbnail("Strokes", size: size).png)
       #expect(image.width == size && image.height == size)
       #expect(image.pixel(x: 0, y: 0) == (51, 76, 230, 255))
     }
     for size in [0, 64, 100, 257, 2048] {
       #expect {
-        _ = try archive.thumbnail(draft: "Strokes", size: size)
+        _ = try thumbnail("Strokes", size: size).png
       } throws: { ($0 as? ArchiveError) == .invalidArgument(.thumbnailSize(size)) }
     }
   }
 
   @Test func anUndecodableDrawingGivesItsBackgroundWithAMarker() throws {
-    let first = try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128)
+    let first = try thumbnail("Opaque", .latest, size: 128)
     #expect(!first.cached)
-    let image = try PNG.decode(first.picture.bytes)
+    let image = try PNG.decode(first.png)
     #expect(image.pixel(x: 0, y: 0) == (0, 128, 0, 255))
     #expect(image.pixel(x: 64, y: 64) != (0, 128, 0, 255), "the marker is in the middle")
     #expect(try archive.database.fetchOne("SELECT content_hash IS NULL FROM thumbnail") { $0.int(0) } == 1)
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Opaque", version: .latest, size: 128).cached)
+    #expect(try thumbnail("Opaque", .latest, size: 128).cached)
     // Its share image is the placeholder too, saying why.
     let shared = try archive.renderPicture(draft: "Opaque", scale: 1)
     #expect(shared.unreadable != nil)
@@ -200,28 +236,28 @@ import Testing
   }
 
   @Test func aDrawingThatIsNotIndexedYetGetsTheSameKey() throws {
-    _ = try archive.thumbnail(draft: "Strokes")
+    _ = try thumbnail("Strokes").png
     try archive.database.execute("DELETE FROM drawing")
-    #expect(try archive.cachedOrRenderedThumbnail(draft: "Copy", version: .latest, size: 256).cached)
+    #expect(try thumbnail("Copy", .latest, size: 256).cached)
   }
 
   @Test func aReadOnlyArchiveRendersWithoutStoring() throws {
     let readOnly = try Archive(path: folder.path("archive.sqlite"), mode: .readOnly)
-    #expect(try !readOnly.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
-    #expect(try !readOnly.cachedOrRenderedThumbnail(draft: "Strokes", version: .latest, size: 256).cached)
+    #expect(try !thumbnail("Strokes", .latest, size: 256, on: readOnly).cached)
+    #expect(try !thumbnail("Strokes", .latest, size: 256, on: readOnly).cached)
     #expect(try rows() == 0)
   }
 
-  @Test func warmingRendersEachNewestVersionOnce() throws {
-    let summary = try archive.warmThumbnails(workers: 2)
-    // Five drafts; Copy shares the row of Strokes.
-    #expect(summary.rendered == 4 && summary.alreadyCached == 1)
+  @Test func renderingManyDrawsEachTagOnceOnSeveralThreads() throws {
+    let names = try archive.drafts().map(\.name)
+    let thumbnails = try names.map { try archive.lookUpThumbnail(of: .draft($0, .latest)) }
+    let pngs = try archive.renderThumbnails(thumbnails, workers: 2)
+    // Five drafts; Copy shares the row of Strokes, and each has its own text.
+    #expect(Set(thumbnails.map(\.tag)).count == 4)
     #expect(try rows() == 4)
-    let again = try archive.warmThumbnails(drafts: ["Notes", "Nobody"])
-    #expect(again.rendered == 0 && again.alreadyCached == 1)
-    for draft in ["Notes", "Strokes", "Copy", "Empty", "Opaque"] {
-      #expect(
-        try archive.cachedOrRenderedThumbnail(draft: draft, version: .latest, size: 256).cached, "\(draft)")
+    for (name, (thumbnail, png)) in zip(names, zip(thumbnails, pngs)) {
+      #expect(try archive.readThumbnail(thumbnail) == png, "\(name)")
+      #expect(Dictionary(PNGText.texts(of: png), uniquingKeysWith: { a, _ in a })["Title"] == name)
     }
   }
 
@@ -262,7 +298,7 @@ import Testing
 
   @Test func textChunksSurvivePNGCheckAndDecoding() throws {
     let png = PNGText.inserting(
-      [("Title", "Ünï\u{1}code"), ("Comment", "plain")], into: try archive.thumbnail(draft: "Empty", size: 128))!
+      [("Title", "Ünï\u{1}code"), ("Comment", "plain")], into: try thumbnail("Empty", size: 128).png)!
     #expect(try PNG.decode(png).width == 128)
     let texts = PNGText.texts(of: png)
     #expect(texts.first! == ("Title", "Ünï?code"))

@@ -125,16 +125,16 @@ import Testing
     let served = try ServedArchive()
     let archive = try Archive(path: served.archivePath)
     let entry = try #require(try archive.draftPage(limit: 1).drafts.first)
-    let request = try archive.thumbnailRequest(version: entry.latestVersion, size: 128)
-    let (png, rendered) = try archive.thumbnailPNG(request)
+    let thumbnail = try archive.lookUpThumbnail(of: .version(entry.latestVersion), size: 128)
+    #expect(thumbnail.version == nil)
+    #expect(try archive.readThumbnail(thumbnail) == nil, "a fresh archive has no thumbnails cached")
+    let png = try archive.renderThumbnails([thumbnail])[0]
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-    let stored = try #require(rendered, "a fresh archive has no thumbnails cached")
-    archive.storeThumbnails([stored])
-    let again = try archive.thumbnailPNG(try archive.thumbnailRequest(version: entry.latestVersion, size: 128))
-    #expect(again.rendered == nil)
-    #expect(again.png == png)
+    let again = try archive.lookUpThumbnail(of: .version(entry.latestVersion), size: 128)
+    #expect(again.tag == thumbnail.tag)
+    #expect(try archive.readThumbnail(again) == png)
     #expect(try ThumbnailCache.size(in: archive).count == 1)
-    #expect(throws: ArchiveError.self) { try archive.thumbnailRequest(version: entry.latestVersion, size: 100) }
+    #expect(throws: ArchiveError.self) { try archive.lookUpThumbnail(of: .version(entry.latestVersion), size: 100) }
     #expect(try archive.render(version: entry.latestVersion, scale: 1).starts(with: [0x89, 0x50]))
     #expect(throws: ArchiveError.self) { try archive.render(version: entry.latestVersion, scale: 0) }
   }

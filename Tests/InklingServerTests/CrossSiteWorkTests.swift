@@ -46,7 +46,7 @@ import Testing
     served.server.flushThumbnails()
     let archive = try served.archive()
     let id = try archive.timeline(of: .name(try archive.drafts()[0].name)).versions[0].id
-    #expect(try archive.cachedThumbnailPNG(archive.thumbnailRequest(version: id, size: GridView.thumbnailSize)) == nil)
+    #expect(try archive.readThumbnail(archive.lookUpThumbnail(of: .version(id), size: GridView.thumbnailSize)) == nil)
     // The pages stay reachable from a link on another site, as any web page is.
     #expect(try served.get("/", headers: [("Sec-Fetch-Site", "cross-site")]).status == 200)
   }

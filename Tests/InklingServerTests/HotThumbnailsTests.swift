@@ -1,4 +1,4 @@
-// Cached thumbnails answered from memory (HotThumbnails.swift) only while they are certainly
+// Cached thumbnails answered from memory (HotThumbnails, ThumbnailService.swift) only while they are certainly
 // still the archive's: through the server, a draft put in the trash or back is answered as such
 // at once; alone, each of the memory's conditions.
 

@@ -73,7 +73,8 @@ import Testing
     let newPNG = try served.get(thumbnail)
     #expect(newPNG.status == 200)
     #expect(newPNG.body != oldPNG.body)
-    #expect(newPNG.header("ETag") == "\"\(try served.archive().thumbnailRequest(version: version, size: 256).tag)\"")
+    #expect(
+      newPNG.header("ETag") == "\"\(try served.archive().lookUpThumbnail(of: .version(version), size: 256).tag)\"")
     let newVideo = try served.get(video)
     #expect(newVideo.status == 200)
     #expect(newVideo.header("ETag") != oldVideo.header("ETag"))

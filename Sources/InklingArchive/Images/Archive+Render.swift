@@ -1,6 +1,6 @@
 // `render`: a version as the app's share image; and the drawing of thumbnails, one job on this
 // connection or many on several threads, each with its own read-only connection
-// (`warmThumbnails`, Archive+Thumbnail.swift). Every picture is drawn by the archive's
+// (`renderThumbnails`, Archive+Thumbnails.swift). Every picture is drawn by the archive's
 // PictureRenderer.
 
 import FoundationEssentials
@@ -19,7 +19,8 @@ public enum PictureFormat: String, Sendable, CaseIterable {
   case pdf
 }
 
-/// A picture of one version, as `thumbnail` and `render` make it.
+/// A picture of one version, as `render` makes it, or a thumbnail looked up by a draft's name
+/// (`init(_:png:)`).
 public struct Picture: Sendable, Equatable {
   /// The file's bytes, in `format`.
   public var bytes: [UInt8]
@@ -39,7 +40,7 @@ public struct Picture: Sendable, Equatable {
 
 extension Archive {
   /// A version as the app's share image: the drawing's bounds grown by 8 pt at `scale`
-  /// pixels per point over its background, as PNG with the same text chunks as `thumbnail`.
+  /// pixels per point over its background, as PNG with the same text chunks as a thumbnail looked up by a draft's name.
   /// Not cached: exports are large and asked for rarely.
   ///
   /// A drawing that does not decode gives the placeholder thumbnails show (its background
@@ -109,9 +110,9 @@ extension Archive {
     return ISO8601UTC.string(Date(timeIntervalSince1970: Double((milliseconds - fraction) / 1000)))
   }
 
-  /// Renders `jobs` (in order) on up to `workers` threads, each with its own read-only
-  /// connection; one job, or one worker, renders on this connection.
-  func renderThumbnails(_ jobs: [ThumbnailJob], workers: Int) throws(ArchiveError) -> [[UInt8]] {
+  /// Draws `jobs` (in order) on up to `workers` threads, each with its own read-only
+  /// connection; one job, or one worker, draws on this connection.
+  func drawThumbnails(_ jobs: [ThumbnailJob], workers: Int) throws(ArchiveError) -> [[UInt8]] {
     let renderer = pictureRenderer
     let workerCount = min(max(1, workers), jobs.count)
     if workerCount <= 1 {

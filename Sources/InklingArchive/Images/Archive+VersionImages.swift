@@ -1,37 +1,15 @@
-// A version's thumbnail, share image and original file by its permanent id (VersionID), for
-// URLs that stay right for as long as the version is archived, so that a browser may cache
-// what they return for good.
+// A version's share image and original file by its permanent id (VersionID), for URLs that
+// stay right for as long as the version is archived, so that a browser may cache what they
+// return for good (its thumbnail is `lookUpThumbnail(of: .version(id))`, Archive+Thumbnails.swift).
 //
 // What these return depends only on the version's saved file (drawing, background, name) and
-// the renderer, never on its number, which an older save imported later shifts: thumbnails are
-// the cached PNGs as stored (no per-version text chunks), share images carry the draft's name,
-// save time and file name but not the number.
-//
-// Thumbnails come in two steps, so that a server can answer "not modified" from the cache key
-// alone (`thumbnailRequest`, one look-up of the version and its drawing) before it reads the
-// PNG (`thumbnailPNG`). On a miss the PNG is rendered on this connection and returned with a
-// `RenderedThumbnail`, which `storeThumbnails` stores through a writable connection: a
-// connection that serves readers need never take the write lock.
+// the renderer, never on its number, which an older save imported later shifts: share images
+// carry the draft's name, save time and file name but not the number.
 
 import FoundationEssentials
 import InklingFormats
 import InklingRendering
 import InklingStore
-
-/// A thumbnail to read or render: one version's drawing over its background at one size.
-public struct ThumbnailRequest: Sendable {
-  let job: ThumbnailJob
-
-  /// The hex SHA-256 of everything the pixels depend on (ThumbnailCache.swift): equal for
-  /// equal PNGs, whatever the version or draft, so a fit HTTP entity tag.
-  public var tag: String { hexString(job.key) }
-}
-
-/// A thumbnail rendered on one connection, to be stored in the cache through another.
-public struct RenderedThumbnail: Sendable {
-  let job: ThumbnailJob
-  let png: [UInt8]
-}
 
 /// What `Archive.versionNow` tells of a version.
 public struct VersionNow: Sendable, Equatable {
@@ -59,43 +37,6 @@ public struct OriginalFile: Sendable {
 }
 
 extension Archive {
-  /// What the thumbnail of version `id` at `size` pixels is keyed by.
-  ///
-  /// - Throws: `ArchiveError.invalidArgument(.thumbnailSize)` when `size` is not one of
-  ///   `ThumbnailCache.standardSizes`, `.noVersionWithID` when there is no such version.
-  public func thumbnailRequest(version id: VersionID, size: Int) throws(ArchiveError) -> ThumbnailRequest {
-    try PictureSpec.thumbnail(size: size).check()
-    let row = try VersionLookup(self).row(id: id)
-    return ThumbnailRequest(job: try thumbnailJob(blobID: row.blobID, background: row.background, size: size))
-  }
-
-  /// The thumbnail's PNG when the cache has it (nil: `thumbnailPNG` renders it), so that a
-  /// server can answer a hit at once and queue the render of a miss.
-  ///
-  /// - Throws: `ArchiveError` when the archive cannot be read.
-  public func cachedThumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> [UInt8]? {
-    try cachedThumbnail(request.job)
-  }
-
-  /// The thumbnail's PNG: from the cache, or rendered on this connection, when `rendered` is
-  /// what to hand to `storeThumbnails` (nil on a hit).
-  ///
-  /// - Throws: `ArchiveError` when the archive cannot be read.
-  public func thumbnailPNG(_ request: ThumbnailRequest) throws(ArchiveError) -> (
-    png: [UInt8], rendered: RenderedThumbnail?
-  ) {
-    if let png = try cachedThumbnail(request.job) { return (png, nil) }
-    let png = try storeCall { try pictureRenderer.png(of: request.job, blobs: BlobStore(database)) }
-    return (png, RenderedThumbnail(job: request.job, png: png))
-  }
-
-  /// Stores thumbnails rendered on other connections, in one transaction. As for every cache
-  /// store, a failure (the archive is read-only, an import holds the write lock) is not an
-  /// error: they are rendered again next time.
-  public func storeThumbnails(_ thumbnails: [RenderedThumbnail]) {
-    storeThumbnails(thumbnails.map { ($0.job, $0.png) })
-  }
-
   /// Version `id` as the app's share image at `scale` pixels per point (see `render(draft:)`),
   /// with the text chunks Software, Title, Creation Time and Inkling File.
   ///
@@ -232,7 +173,7 @@ extension Archive {
   /// What may have changed of version `id` since a caller last looked: whether its draft is
   /// in the trash (it can go there and come back), and which file the id names. A purged
   /// version's id is given to the next version imported, so what a caller remembers of an id
-  /// (a thumbnail's request) holds only while the file is the same.
+  /// (a thumbnail it looked up) holds only while the file is the same.
   ///
   /// - Throws: `ArchiveError.noVersionWithID` when there is no such version.
   public func versionNow(_ id: VersionID) throws(ArchiveError) -> VersionNow {

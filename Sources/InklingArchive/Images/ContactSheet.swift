@@ -250,15 +250,15 @@ extension Archive {
     for row in 0..<layout.rows {
       let first = versions.startIndex + row * layout.columns
       let cells = versions[first..<min(versions.endIndex, first + layout.columns)]
-      let jobs = try cells.map { v throws(ArchiveError) in try thumbnailJob(v, size: size) }
-      let pngs = try thumbnailPNGs(jobs)
+      let thumbnails = try cells.map { v throws(ArchiveError) in try thumbnail(of: v, size: size) }
+      let pngs = try thumbnailPNGs(thumbnails)
       for (column, (version, png)) in zip(cells, pngs).enumerated() {
         let (x, y) = layout.origin(row * layout.columns + column)
         try drawCell(
           version, png: png, x: x, y: y - row * layout.cellHeight, layout: layout, text: text, local: local,
           into: &strip)
       }
-      placeholders += zip(cells, jobs).filter { $0.1.contentHash == nil }.map(\.0.name)
+      placeholders += zip(cells, thumbnails).filter { $0.1.unreadable != nil }.map(\.0.name)
       try Self.encoding { () throws(PNGError) in try writer.write(strip, rows: layout.cellHeight) }
       Self.carry(rows: carried, in: &strip)
     }
@@ -276,22 +276,20 @@ extension Archive {
     }
   }
 
-  /// The PNGs of `jobs`' thumbnails, in order: cached ones read, the missing ones rendered on
-  /// two threads and stored.
-  private func thumbnailPNGs(_ jobs: [ThumbnailJob]) throws(ArchiveError) -> [[UInt8]] {
-    var pngs: [[UInt8]: [UInt8]] = [:]
-    var missing: [ThumbnailJob] = []
-    for job in jobs where pngs[job.key] == nil {
-      if let png = try cachedThumbnail(job) {
-        pngs[job.key] = png
-      } else if !missing.contains(where: { $0.key == job.key }) {
-        missing.append(job)
+  /// The PNGs of `thumbnails`, in order: cached ones read, the missing ones rendered on two
+  /// threads and stored.
+  private func thumbnailPNGs(_ thumbnails: [Thumbnail]) throws(ArchiveError) -> [[UInt8]] {
+    var pngs: [String: [UInt8]] = [:]
+    var missing: [Thumbnail] = []
+    for thumbnail in thumbnails where pngs[thumbnail.tag] == nil {
+      if let png = try readThumbnail(thumbnail) {
+        pngs[thumbnail.tag] = png
+      } else {
+        missing.append(thumbnail)
       }
     }
-    let rendered = try renderThumbnails(missing, workers: 2)
-    for (job, png) in zip(missing, rendered) { pngs[job.key] = png }
-    storeThumbnails(Array(zip(missing, rendered)))
-    return jobs.map { pngs[$0.key] ?? [] }
+    for (thumbnail, png) in zip(missing, try renderThumbnails(missing, workers: 2)) { pngs[thumbnail.tag] = png }
+    return thumbnails.map { pngs[$0.tag] ?? [] }
   }
 
   /// Draws `version`'s cell, its thumbnail `png` with its top-left corner at `x`, `y` of

@@ -31,7 +31,7 @@ extension VersionFile {
   /// The HTTP entity tag of this file's version drawn as `spec` by this build's renderer: equal
   /// for equal pictures, as it names the file's content, the picture and the renderer.
   ///
-  /// A thumbnail's is its `ThumbnailRequest.tag`, the cache key, which versions that look the
+  /// A thumbnail's is its `Thumbnail.tag`, the cache key, which versions that look the
   /// same share; this one names the file, so it serves for a share image.
   public func tag(of spec: PictureSpec) -> String {
     PictureRenderer().tag(fileSHA256: sha256, spec)

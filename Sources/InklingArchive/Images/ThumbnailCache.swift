@@ -1,6 +1,7 @@
 // The thumbnail cache: what a thumbnail's key is made of, and the cache-wide operations that
 // `stats` and `gc` call. The table and its invariants are in migrations/0004_thumbnails.sql;
-// the SQL is in InklingStore's ThumbnailRecords.
+// the SQL is in InklingStore's ThumbnailRecords; a thumbnail is looked up, read and rendered
+// through Archive+Thumbnails.swift.
 //
 // A thumbnail is determined by four things, and its key is the SHA-256 of exactly those:
 //  1. the drawing's visible content: drawing.content_hash (the reader's content fingerprint),
@@ -26,10 +27,10 @@ import InklingStore
 /// let removed = try ThumbnailCache.removeUnneeded(in: archive) // for `gc`
 /// ```
 public enum ThumbnailCache {
-  /// The sizes `thumbnail` accepts, as the freedesktop thumbnail sizes (normal, large,
+  /// The sizes `Archive.lookUpThumbnail` accepts, as the freedesktop thumbnail sizes (normal, large,
   /// x-large, xx-large).
   public static let standardSizes = [128, 256, 512, 1024]
-  /// The size `thumbnail` uses when none is given.
+  /// The size `Archive.lookUpThumbnail` uses when none is given.
   public static let defaultSize = 256
 
   /// The number of cached thumbnails and the bytes of their PNGs.
@@ -71,37 +72,5 @@ public enum ThumbnailCache {
     word(UInt64(bitPattern: Int64(pixelSize)))
     word(UInt64(bitPattern: Int64(rendererVersion)))
     return SHA256.hash(bytes)
-  }
-}
-
-extension Archive {
-  /// The cached PNG of `job`, if any, and only if it is the square `job.size` pixels wide
-  /// that the job draws: a row is data like any other (an archive from elsewhere can hold a
-  /// PNG of any size under any key), so any other is a miss, drawn again and stored over it.
-  func cachedThumbnail(_ job: ThumbnailJob) throws(ArchiveError) -> [UInt8]? {
-    guard let png = try storeCall({ try ThumbnailRecords.png(key: job.key, in: database) }),
-      let size = PNG.size(of: png), size.width == job.size, size.height == job.size
-    else { return nil }
-    return png
-  }
-
-  /// Stores rendered thumbnails in one transaction when the archive is writable. A failure
-  /// (the file turned read-only, another process holds the write lock for more than a
-  /// quarter of a second) only means they are rendered again next time, so it is not reported.
-  func storeThumbnails(_ items: [(ThumbnailJob, [UInt8])]) {
-    guard mode == .readWrite, !items.isEmpty else { return }
-    let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    // Waiting out an import's write lock for the usual 5 s is not worth it for a cache row.
-    try? database.setBusyTimeout(milliseconds: 250)
-    defer { try? database.setBusyTimeout(milliseconds: ArchiveDatabase.busyTimeout) }
-    _ = try? database.transaction {
-      for (job, png) in items {
-        try ThumbnailRecords.insert(
-          NewThumbnail(
-            key: job.key, contentHash: job.contentHash, background: job.background, pixelSize: job.size,
-            rendererVersion: job.rendererVersion, png: png, createdMilliseconds: now),
-          in: database)
-      }
-    }
   }
 }

@@ -1,8 +1,8 @@
 // Whether an archive's files were written since a moment: a count that moves with every write
 // to the archive file, its write-ahead log or rollback journal, and with their creation,
 // removal or renaming (inotify(7) on their folder). What a reader keeps in memory about the
-// archive is good as long as the count has not moved (the server's thumbnails,
-// InklingServer/HotThumbnails.swift).
+// archive is good as long as the count has not moved (the server's thumbnails, InklingServer's
+// ThumbnailService).
 //
 // Read on the caller's thread, never by a thread of its own: the kernel queues a write's event
 // before the write returns, so a read of the count after a write completed (by any process)

@@ -34,10 +34,19 @@ struct ThumbnailCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     // A hit needs no writer: opening read-only skips the writer's set-up, and closing it
-    // the checkpoint and removal of the WAL files.
-    let picture =
-      try context.open(.readOnly).cachedThumbnailPicture(draft: request.draft, version: request.selector, size: size)
-      ?? context.openCaching().thumbnailPicture(draft: request.draft, version: request.selector, size: size)
+    // the checkpoint and removal of the WAL files. The reader is closed before a writer
+    // opens, so that the writer's close is the last one and tidies up.
+    let thumbnail: Thumbnail
+    let cached: [UInt8]?
+    do {
+      let archive = try context.open(.readOnly)
+      thumbnail = try archive.lookUpThumbnail(of: .draft(request.draft, request.selector), size: size)
+      cached = try archive.readThumbnail(thumbnail)
+    }
+    let png = try cached ?? context.openCaching().renderThumbnails([thumbnail])[0]
+    guard let picture = Picture(thumbnail, png: png) else {
+      preconditionFailure("a thumbnail looked up by a draft's name has its version")
+    }
     try request.write(picture)
     return context.report(picture, to: request.output)
   }
