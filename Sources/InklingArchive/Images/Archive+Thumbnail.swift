@@ -124,31 +124,48 @@ extension Archive {
   /// ready when it ends (see docs/thumbnails.md): call it after `importFiles` with the names
   /// of the drafts imported.
   ///
+  /// The drafts are read, rendered and stored a page at a time (`warmPageSize`), so memory
+  /// holds one page's thumbnails, whatever the archive's size.
   /// - Throws: `ArchiveError` when the archive is read-only or cannot be read; names that
   ///   are not drafts are skipped.
   @discardableResult
   public func warmThumbnails(
     drafts names: [String]? = nil, size: Int = ThumbnailCache.defaultSize, workers: Int = 2
   ) throws(ArchiveError) -> ThumbnailWarmSummary {
+    try warmThumbnails(drafts: names, size: size, workers: workers, pageSize: Self.warmPageSize)
+  }
+
+  /// The drafts `warmThumbnails` reads, renders and stores at a time: enough to keep its
+  /// threads busy and its transactions few, few enough that their PNGs are small beside the
+  /// process.
+  static let warmPageSize = 256
+
+  /// `warmThumbnails` with pages of `pageSize` drafts.
+  func warmThumbnails(drafts names: [String]?, size: Int, workers: Int, pageSize: Int) throws(ArchiveError)
+    -> ThumbnailWarmSummary
+  {
     guard mode == .readWrite else { throw .openedReadOnly(path: path) }
     try PictureSpec.thumbnail(size: size).check()
     let started = Date()
     var summary = ThumbnailWarmSummary()
-    let newest = try newestVersions(of: names)
-    var seen = Set<[UInt8]>()
-    var missing: [ThumbnailJob] = []
-    for version in newest {
-      let job = try thumbnailJob(version, size: size)
-      let cached = try storeCall { try ThumbnailRecords.contains(key: job.key, in: database) }
-      if !seen.insert(job.key).inserted || cached {
-        summary.alreadyCached += 1
-      } else {
-        missing.append(job)
+    var pages = WarmPages(names: names, size: pageSize)
+    while let page = try pages.next(self) {
+      // A key met earlier in the pass was stored with its page, and is found cached here.
+      var seen = Set<[UInt8]>()
+      var missing: [ThumbnailJob] = []
+      for version in page {
+        let job = try thumbnailJob(version, size: size)
+        let cached = try storeCall { try ThumbnailRecords.contains(key: job.key, in: database) }
+        if !seen.insert(job.key).inserted || cached {
+          summary.alreadyCached += 1
+        } else {
+          missing.append(job)
+        }
       }
+      let pngs = try renderThumbnails(missing, workers: workers)
+      storeThumbnails(Array(zip(missing, pngs)))
+      summary.rendered += missing.count
     }
-    let pngs = try renderThumbnails(missing, workers: workers)
-    storeThumbnails(Array(zip(missing, pngs)))
-    summary.rendered = missing.count
     summary.seconds = Date().timeIntervalSince(started)
     return summary
   }
@@ -193,5 +210,45 @@ extension Archive {
       key: ThumbnailCache.key(
         contentHash: contentHash, background: background, pixelSize: size, rendererVersion: rendererVersion),
       contentHash: contentHash, background: background, size: size, rendererVersion: rendererVersion, blobID: blobID)
+  }
+}
+
+/// The drafts `warmThumbnails` warms, a page at a time: the names given, in order, each
+/// looked up through the name's index; or every live draft, by id, each page continuing after
+/// the last draft of the one before.
+private struct WarmPages {
+  let names: [String]?
+  let size: Int
+  private var nextName = 0
+  /// Where the next page of every draft begins; nil after a page shorter than `size`, the last.
+  private var afterDraftID: Int64? = 0
+
+  init(names: [String]?, size: Int) {
+    self.names = names
+    self.size = max(1, size)
+  }
+
+  /// The newest versions of the next page's drafts (names that are not drafts left out); nil
+  /// after the last page.
+  mutating func next(_ archive: Archive) throws(ArchiveError) -> [NewestVersion]? {
+    let database = archive.database
+    guard let names else {
+      guard let after = afterDraftID else { return nil }
+      let page = try archive.storeCall {
+        try VersionRecords.newestVersions(afterDraftID: after, limit: size, in: database)
+      }
+      afterDraftID = page.count < size ? nil : page.last?.draftID
+      return page.isEmpty ? nil : page
+    }
+    guard nextName < names.count else { return nil }
+    let chosen = names[nextName..<min(names.count, nextName + size)]
+    nextName = chosen.endIndex
+    return try archive.storeCall {
+      try database.readTransaction {
+        try chosen.compactMap { name in
+          try VersionRecords.newestVersion(ofDraftNamed: DraftFileName.canonicalName(name), in: database)
+        }
+      }
+    }
   }
 }
