@@ -35,7 +35,7 @@ import Testing
 
   @Test func everyNameAndDateIsDrawnUnderItsThumbnail() throws {
     let utc = TimeZone(identifier: "UTC")!
-    let png = try archive.contactSheet(drafts: Self.names, size: 128, timeZone: utc)
+    let png = try archive.contactSheet(drafts: .named(Self.names), size: 128, timeZone: utc)
     let sheet = try PNG.decode(png)
     let layout = ContactSheetLayout(count: Self.names.count, thumbnailSize: 128)
     #expect(layout.columns == 3 && sheet.width == layout.width && sheet.height == layout.height)
@@ -72,12 +72,12 @@ import Testing
   }
 
   @Test func captionsAtTwiceTheSizeForLargeThumbnails() throws {
-    let sheet = try PNG.decode(try archive.contactSheet(drafts: ["Кошка"], size: 256))
+    let sheet = try PNG.decode(try archive.contactSheet(drafts: .named(["Кошка"]), size: 256))
     let layout = ContactSheetLayout(count: 1, thumbnailSize: 256)
     #expect(sheet.height == 16 + 256 + 8 + 60 + 16)
     let (x, y) = layout.origin(0)
     let baseline = layout.baselines(y: y).name
-    let small = try PNG.decode(try archive.contactSheet(drafts: ["Кошка"], size: 128))
+    let small = try PNG.decode(try archive.contactSheet(drafts: .named(["Кошка"]), size: 128))
     let smallLayout = ContactSheetLayout(count: 1, thumbnailSize: 128)
     let smallBaseline = smallLayout.baselines(y: smallLayout.origin(0).y).name
     let large = inkColumns(sheet, columns: x..<(x + 256), rows: (baseline - 24)..<(baseline + 8))

@@ -277,7 +277,7 @@ import Testing
     let names = try archive.drafts().map(\.name)
     #expect(names == ["Opaque", "Empty", "Copy", "Strokes", "Notes"])
     let utc = TimeZone(identifier: "UTC")!
-    let sheet = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, timeZone: utc))
+    let sheet = try PNG.decode(try archive.contactSheet(drafts: .named(names), size: 128, timeZone: utc))
     // 5 drafts: 3 columns, 2 rows of 128 px thumbnails, 8 px margins, 4 + 30 px of captions.
     #expect(sheet.width == 8 + 3 * (128 + 8))
     #expect(sheet.height == 8 + 2 * (128 + 4 + 30 + 8))
@@ -288,12 +288,12 @@ import Testing
     let captionRow = 8 + 128 + 4 + 13 - 3
     #expect((8..<(8 + 128)).contains { sheet.pixel(x: $0, y: captionRow).r < 0x80 })
 
-    let one = try PNG.decode(try archive.contactSheet(drafts: ["Notes"], size: 256, timeZone: utc))
+    let one = try PNG.decode(try archive.contactSheet(drafts: .named(["Notes"]), size: 256, timeZone: utc))
     #expect(one.width == 16 + 256 + 16 && one.height == 16 + 256 + 8 + 60 + 16)
-    let wide = try PNG.decode(try archive.contactSheet(drafts: names, size: 128, columns: 5, timeZone: utc))
+    let wide = try PNG.decode(try archive.contactSheet(drafts: .named(names), size: 128, columns: 5, timeZone: utc))
     #expect(wide.width == 8 + 5 * 136 && wide.height == 8 + 170)
-    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: ["Nobody"]) }
-    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: []) }
+    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: .named(["Nobody"])) }
+    #expect(throws: ArchiveError.self) { _ = try archive.contactSheet(drafts: .named([])) }
   }
 
   @Test func textChunksSurvivePNGCheckAndDecoding() throws {

@@ -93,59 +93,64 @@ public struct ContactSheetLayout: Equatable, Sendable {
 }
 
 extension Archive {
-  /// One PNG with the thumbnail of the newest version of each of `drafts`, in that order,
-  /// in a grid, each captioned with its name and save time (in `timeZone`; nil: the
+  /// One PNG with the thumbnail of the newest version of each draft of `selection`, in its
+  /// order, in a grid, each captioned with its name and save time (in `timeZone`; nil: the
   /// system's local time, from $TZ or /etc/localtime).
   ///
   /// ```swift
-  /// let png = try archive.contactSheet(drafts: archive.drafts().map(\.name))
+  /// let png = try archive.contactSheet(drafts: .matching(DraftQuery(since: "7d")))
   /// ```
   /// Names are drawn in every script with the Noto fonts of `FontFallback.system`
   /// (Debian: fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji), cut with "…" where
   /// they are wider than a thumbnail. A character whose font is not installed is drawn from
   /// another font that has it, else as a box.
   /// - Throws: `ArchiveError.invalidArgument` when `size` is not 128 or 256 or `columns` is
-  ///   below 1; `.noMatchingDrafts` when `drafts` is empty; `.noSuchDraft` for a name that is
-  ///   no draft; `.tooManyDrafts` when they take more than one sheet (`contactSheets` writes
-  ///   those); `.textRendering` when no font at all is installed to draw the captions with.
+  ///   below 1; `.noMatchingDrafts` when the selection is empty; `.noSuchDraft` for a name that
+  ///   is no draft; `.tooManyDrafts` when they take more than one sheet (`contactSheets` writes
+  ///   those); `.textRendering` when no font at all is installed to draw the captions with;
+  ///   `.searchSyntax` for a query's unknown ink.
   public func contactSheet(
-    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
+    drafts selection: DraftSelection, size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> [UInt8] {
-    try contactSheetPicture(drafts: names, size: size, columns: columns, timeZone: timeZone).png
+    try contactSheetPicture(drafts: selection, size: size, columns: columns, timeZone: timeZone).png
   }
 
-  /// The contact sheet (`contactSheet`) and the drafts whose newest drawing does not decode,
-  /// shown by the placeholder thumbnails show, in the sheet's order.
+  /// The contact sheet (`contactSheet`), how many drafts it shows, and the drafts whose
+  /// newest drawing does not decode, shown by the placeholder thumbnails show, in the sheet's
+  /// order.
   public func contactSheetPicture(
-    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
-  ) throws(ArchiveError) -> (png: [UInt8], placeholders: [String]) {
-    let versions = try contactSheetVersions(names, size: size, columns: columns)
+    drafts selection: DraftSelection, size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil
+  ) throws(ArchiveError) -> (png: [UInt8], drafts: Int, placeholders: [String]) {
+    try checkSheetArguments(size: size, columns: columns)
+    let selected = try selectedDrafts(selection, label: "sheet")
+    let count = try storeCall { try selected.count() }
     let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
-    guard versions.count <= perSheet else {
-      throw .tooManyDrafts(count: versions.count, thumbnailSize: size, perSheet: perSheet)
+    guard count <= perSheet else {
+      throw .tooManyDrafts(count: count, thumbnailSize: size, perSheet: perSheet)
     }
-    return try sheet(
-      versions[...], size: size, columns: columns, text: try captionRenderer(), local: LocalTime(timeZone))
+    let versions = try sheetVersions(selected, 0..<count)
+    let (png, placeholders) = try sheet(
+      versions, size: size, columns: columns, text: try captionRenderer(), local: LocalTime(timeZone))
+    return (png, versions.count, placeholders)
   }
 
-  /// Writes the contact sheet of `drafts` (`contactSheet`) at `path`; when they take more than
-  /// one sheet (`ContactSheetLayout.maximumPerSheet`), as numbered sheets beside it, in order:
-  /// `sheet.png` becomes `sheet-1.png`, `sheet-2.png`, … Each sheet is drawn and written before
-  /// the next is begun, so memory does not grow with the selection.
+  /// Writes the contact sheet of `selection` (`contactSheet`) at `path`; when its drafts take
+  /// more than one sheet (`ContactSheetLayout.maximumPerSheet`), as numbered sheets beside it,
+  /// in order: `sheet.png` becomes `sheet-1.png`, `sheet-2.png`, … The drafts are chosen
+  /// first, into a temporary table; then each sheet's are read, drawn and written before the
+  /// next is begun, so memory does not grow with the selection.
   ///
   /// - Throws: as `contactSheet`, less `.tooManyDrafts`; `.destinationExists` (before any sheet
   ///   is written) when a sheet's file exists and `overwrite` is false; `.destinationIsFolder`,
   ///   `.fileSystem`.
   public func contactSheets(
-    drafts names: [String], size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil, to path: String,
-    overwrite: Bool = false
+    drafts selection: DraftSelection, size: Int = 128, columns: Int? = nil, timeZone: TimeZone? = nil,
+    to path: String, overwrite: Bool = false
   ) throws(ArchiveError) -> (sheets: [ContactSheetFile], placeholders: [String]) {
-    // Every name is checked before any sheet is written; then each sheet's versions are
-    // looked up as it is begun, so that only one sheet's are held.
     try checkSheetArguments(size: size, columns: columns)
+    let selected = try selectedDrafts(selection, label: "sheets")
     let perSheet = ContactSheetLayout.maximumPerSheet(thumbnailSize: size, columns: columns)
-    let parts = Self.parts(of: names.count, by: perSheet)
-    for part in parts { _ = try newestVersions(ofEvery: Array(names[part])) }
+    let parts = Self.parts(of: try storeCall { try selected.count() }, by: perSheet)
     let paths = parts.count == 1 ? [path] : (1...parts.count).map { Self.numberedSheet(path, $0) }
     for sheetPath in paths { try FileOutput.checkWritable(sheetPath, overwrite: overwrite) }
     let text = try captionRenderer()
@@ -153,8 +158,8 @@ extension Archive {
     var sheets: [ContactSheetFile] = []
     var placeholders: [String] = []
     for (part, sheetPath) in zip(parts, paths) {
-      let versions = try newestVersions(ofEvery: Array(names[part]))
-      let (png, missing) = try sheet(versions[...], size: size, columns: columns, text: text, local: local)
+      let versions = try sheetVersions(selected, part)
+      let (png, missing) = try sheet(versions, size: size, columns: columns, text: text, local: local)
       try ImageFile.write(png, to: sheetPath, overwrite: overwrite)
       let (width, height) = PNG.size(of: png) ?? (0, 0)
       sheets.append(ContactSheetFile(path: sheetPath, drafts: versions.count, width: width, height: height))
@@ -163,20 +168,22 @@ extension Archive {
     return (sheets, placeholders)
   }
 
+  /// The newest versions of the selected drafts at `positions`, in order. A sheet of none
+  /// (its drafts purged since they were chosen) is refused as an empty selection is.
+  private func sheetVersions(_ selected: SelectedDrafts, _ positions: Range<Int>) throws(ArchiveError)
+    -> ArraySlice<NewestVersion>
+  {
+    let versions = try storeCall { try selected.newestVersions(positions) }
+    guard !versions.isEmpty else { throw .noMatchingDrafts }
+    return versions[...]
+  }
+
   /// `path` with `-number` before its extension: `a/sheet.png` is `a/sheet-2.png`.
   static func numberedSheet(_ path: String, _ number: Int) -> String {
     let name = path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     let folder = path.dropLast(name.count)
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path + "-\(number)" }
     return folder + name[..<dot] + "-\(number)" + name[dot...]
-  }
-
-  /// The newest versions of `names`, in order, with the arguments checked.
-  private func contactSheetVersions(_ names: [String], size: Int, columns: Int?) throws(ArchiveError)
-    -> [NewestVersion]
-  {
-    try checkSheetArguments(size: size, columns: columns)
-    return try newestVersions(ofEvery: names)
   }
 
   private func checkSheetArguments(size: Int, columns: Int?) throws(ArchiveError) {
@@ -191,20 +198,6 @@ extension Archive {
   static func parts(of count: Int, by size: Int) -> [Range<Int>] {
     guard count > 0 else { return [0..<0] }
     return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
-  }
-
-  /// The newest version of each draft in `names`, in order; a sheet or a portfolio of
-  /// nothing, or of a name that is no draft, is refused.
-  func newestVersions(ofEvery names: [String]) throws(ArchiveError) -> [NewestVersion] {
-    guard !names.isEmpty else { throw .noMatchingDrafts }
-    let versions = try newestVersions(of: names)
-    if versions.count < names.count {
-      let found = Set(versions.map(\.name))
-      if let missing = names.first(where: { !found.contains(DraftFileName.canonicalName($0)) }) {
-        throw noSuchDraft(missing)
-      }
-    }
-    return versions
   }
 
   /// The captions' fonts, for a PNG sheet and a PDF portfolio alike.
@@ -340,23 +333,6 @@ extension Archive {
     }
     let fresh = paper(pixels: (count - kept) / 4)
     strip.rgba.replaceSubrange(kept..<count, with: fresh)
-  }
-
-  /// The newest version of each draft in `names` (every live draft when nil), in the order
-  /// of `names` (else newest first); names that are not drafts are left out.
-  /// Each name is looked up through the name's index, so a few drafts of a large archive
-  /// cost what they would alone, and memory holds only the versions asked for.
-  func newestVersions(of names: [String]?) throws(ArchiveError) -> [NewestVersion] {
-    guard let names else {
-      return try storeCall { try VersionRecords.newestVersions(includingTrash: false, in: database) }
-    }
-    return try storeCall {
-      try database.readTransaction {
-        try names.compactMap { name in
-          try VersionRecords.newestVersion(ofDraftNamed: DraftFileName.canonicalName(name), in: database)
-        }
-      }
-    }
   }
 
   private static let nameInk = RGBA(red: 0x20 / 255, green: 0x20 / 255, blue: 0x20 / 255, alpha: 1)

@@ -20,8 +20,9 @@
 // of sixteen drawings outlined at their own size would be most of its time spent writing and
 // compressing points no printer can place.
 //
-// Memory: one drawing is decoded and outlined at a time, and cairo writes each page into
-// the file as it ends, so a portfolio of a whole archive costs what one page costs.
+// Memory: the drafts are chosen into a temporary table (DraftSelection.swift), each page's
+// read as it is begun, one drawing decoded and outlined at a time, and cairo writes each page
+// into the file as it ends, so a portfolio of a whole archive costs what one page costs.
 
 import FoundationEssentials
 import InklingFormats
@@ -107,28 +108,30 @@ public struct PortfolioSummary: Sendable, Equatable {
 }
 
 extension Archive {
-  /// Writes a PDF at `path` with the newest version of each of `drafts`, in that order, as
-  /// vectors in a grid on pages of `paper` (`PortfolioLayout`), each captioned with its name
-  /// and save time (in `timeZone`; nil: the system's local time), each page numbered.
+  /// Writes a PDF at `path` with the newest version of each draft of `selection`, in its
+  /// order, as vectors in a grid on pages of `paper` (`PortfolioLayout`), each captioned with
+  /// its name and save time (in `timeZone`; nil: the system's local time), each page numbered.
   ///
   /// ```swift
-  /// let summary = try archive.portfolio(drafts: archive.drafts().map(\.name), to: "all.pdf")
+  /// let summary = try archive.portfolio(drafts: .matching(.all), to: "all.pdf")
   /// ```
+  /// The drafts are chosen first, into a temporary table; then each page's are read and
+  /// drawn as the page is, so memory does not grow with the selection.
   /// A drawing that does not decode is drawn as the placeholder thumbnails show and listed in
   /// `PortfolioSummary.placeholders`.
   /// - Throws: `ArchiveError.invalidArgument(.portfolioColumns)` when `columns` is below 1 or above
-  ///   `PortfolioLayout.maximumColumns`; `.noMatchingDrafts` when `drafts` is empty;
-  ///   `.noSuchDraft`; `.destinationExists` unless `overwrite`; `.destinationIsFolder`;
-  ///   `.textRendering` when no font is installed; `.imageEncoding` when cairo fails;
-  ///   `.fileSystem`.
+  ///   `PortfolioLayout.maximumColumns`; `.noMatchingDrafts` when the selection is empty;
+  ///   `.noSuchDraft`; `.searchSyntax` for a query's unknown ink; `.destinationExists` unless
+  ///   `overwrite`; `.destinationIsFolder`; `.textRendering` when no font is installed;
+  ///   `.imageEncoding` when cairo fails; `.fileSystem`.
   public func portfolio(
-    drafts names: [String], paper: Paper = .a4, columns: Int? = nil, timeZone: TimeZone? = nil, to path: String,
-    overwrite: Bool = false
+    drafts selection: DraftSelection, paper: Paper = .a4, columns: Int? = nil, timeZone: TimeZone? = nil,
+    to path: String, overwrite: Bool = false
   ) throws(ArchiveError) -> PortfolioSummary {
-    let (versions, layout, text) = try portfolioPlan(names, paper: paper, columns: columns)
+    let (selected, layout, text) = try portfolioPlan(selection, paper: paper, columns: columns)
     let temporary = try FileOutput.temporaryFile(for: path, overwrite: overwrite)
     defer { unlink(temporary) }
-    let summary = try writePortfolio(versions, layout: layout, text: text, timeZone: timeZone, to: temporary)
+    let summary = try writePortfolio(selected, layout: layout, text: text, timeZone: timeZone, to: temporary)
     try FileOutput.place(temporary, at: path, overwrite: overwrite)
     return summary
   }
@@ -138,48 +141,58 @@ extension Archive {
   ///
   /// - Throws: as `portfolio(drafts:…to:)`, less the destination's errors.
   public func portfolioPDF(
-    drafts names: [String], paper: Paper = .a4, columns: Int? = nil, timeZone: TimeZone? = nil
+    drafts selection: DraftSelection, paper: Paper = .a4, columns: Int? = nil, timeZone: TimeZone? = nil
   ) throws(ArchiveError) -> (pdf: [UInt8], summary: PortfolioSummary) {
-    let (versions, layout, text) = try portfolioPlan(names, paper: paper, columns: columns)
+    let (selected, layout, text) = try portfolioPlan(selection, paper: paper, columns: columns)
     let temporary = try FileOutput.temporaryFile(for: nil, overwrite: true)
     defer { unlink(temporary) }
-    let summary = try writePortfolio(versions, layout: layout, text: text, timeZone: timeZone, to: temporary)
+    let summary = try writePortfolio(selected, layout: layout, text: text, timeZone: timeZone, to: temporary)
     return (try FileOutput.contents(of: temporary), summary)
   }
 
-  /// The checked arguments: the versions to draw, the layout and the captions' fonts.
-  private func portfolioPlan(_ names: [String], paper: Paper, columns: Int?) throws(ArchiveError) -> (
-    [NewestVersion], PortfolioLayout, TextRenderer
+  /// The checked arguments: the drafts to draw, the layout and the captions' fonts.
+  private func portfolioPlan(_ selection: DraftSelection, paper: Paper, columns: Int?) throws(ArchiveError) -> (
+    SelectedDrafts, PortfolioLayout, TextRenderer
   ) {
     if let columns, columns < 1 || columns > PortfolioLayout.maximumColumns {
       throw .invalidArgument(.portfolioColumns(columns))
     }
-    return (try newestVersions(ofEvery: names), PortfolioLayout(paper: paper, columns: columns), try captionRenderer())
+    return (
+      try selectedDrafts(selection, label: "portfolio"), PortfolioLayout(paper: paper, columns: columns),
+      try captionRenderer()
+    )
   }
 
-  /// Draws the pages into a PDF at `path`, one drawing decoded at a time.
+  /// Draws the pages into a PDF at `path`, each page's drafts read as it is begun, one
+  /// drawing decoded at a time.
   private func writePortfolio(
-    _ versions: [NewestVersion], layout: PortfolioLayout, text: TextRenderer, timeZone: TimeZone?, to path: String
+    _ selected: SelectedDrafts, layout: PortfolioLayout, text: TextRenderer, timeZone: TimeZone?, to path: String
   ) throws(ArchiveError) -> PortfolioSummary {
+    let (count, latest) = try storeCall { (try selected.count(), try selected.latestSave()) }
     let pdf: PagedPDF
     do {
       // Dated by its newest drawing's save, as a version's PDF is by its own: the same selection
       // gives the same bytes, so a portfolio made again is seen to be unchanged.
       pdf = try PagedPDF(
-        path: path, title: "Portfolio of \(versions.count) draft\(versions.count == 1 ? "" : "s")",
-        created: versions.map(\.savedMilliseconds).max().map { Archive.iso8601(milliseconds: $0) })
+        path: path, title: "Portfolio of \(count) draft\(count == 1 ? "" : "s")",
+        created: latest.map { Archive.iso8601(milliseconds: $0) })
     } catch {
       throw .imageEncoding(detail: error.detail)
     }
     let local = LocalTime(timeZone)
-    let pages = layout.pages(for: versions.count)
+    let pages = layout.pages(for: count)
+    var drawn = 0
     let size = layout.paper.points
     var placeholders: [String] = []
     let blobs = BlobStore(database)
     for page in 0..<pages {
       pdf.beginPage(width: size.width, height: size.height)
       let first = page * layout.drawingsPerPage
-      for (index, version) in versions[first..<min(versions.count, first + layout.drawingsPerPage)].enumerated() {
+      let versions = try storeCall {
+        try selected.newestVersions(first..<min(count, first + layout.drawingsPerPage))
+      }
+      drawn += versions.count
+      for (index, version) in versions.enumerated() {
         let bytes = try storeCall { try blobs.bytes(ofBlob: version.blobID, limit: DrawingLimits.default.maxBytes) }
         let picture: VectorPicture
         switch PictureRenderer.decode(bytes) {
@@ -216,7 +229,7 @@ extension Archive {
     } catch {
       throw .imageEncoding(detail: error.detail)
     }
-    return PortfolioSummary(drafts: versions.count, pages: pages, paper: layout.paper, placeholders: placeholders)
+    return PortfolioSummary(drafts: drawn, pages: pages, paper: layout.paper, placeholders: placeholders)
   }
 
   private static let portfolioNameInk = RGBA(red: 0x20 / 255, green: 0x20 / 255, blue: 0x20 / 255, alpha: 1)

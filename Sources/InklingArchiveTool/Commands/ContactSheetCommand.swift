@@ -86,27 +86,26 @@ struct ContactSheetCommand: Command {
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openCaching()
-    // The same filters as `list`, answered by the library (a draft matches as it would there).
-    let drafts = try archive.drafts(matching: try filters.query(and: query, in: archive))
-    guard !drafts.isEmpty else { throw ArchiveError.noMatchingDrafts }
-    if let paper { return try portfolio(of: drafts.map(\.name), paper: paper, archive: archive, context) }
-    let names = drafts.map(\.name)
+    // The same filters as `list`, answered by the library (a draft matches as it would there),
+    // which reads the drafts a sheet or a page at a time.
+    let drafts = DraftSelection.matching(try filters.query(and: query, in: archive))
+    if let paper { return try portfolio(of: drafts, paper: paper, archive: archive, context) }
     guard case .file(let path) = output, !output.isStandardOutput else {
       // Standard output holds one sheet.
-      let (png, placeholders) = try archive.contactSheetPicture(drafts: names, size: size, columns: columns)
+      let (png, shown, placeholders) = try archive.contactSheetPicture(drafts: drafts, size: size, columns: columns)
       try output.write(png) { path throws(ArchiveError) in try ImageFile.write(png, to: path, overwrite: force) }
       let (width, height) = PNG.size(of: png) ?? (0, 0)
-      report(ContactSheetFile(path: output.path, drafts: names.count, width: width, height: height), context)
+      report(ContactSheetFile(path: output.path, drafts: shown, width: width, height: height), context)
       return Self.note(placeholders, context)
     }
     let (sheets, placeholders) = try archive.contactSheets(
-      drafts: names, size: size, columns: columns, to: path, overwrite: force)
+      drafts: drafts, size: size, columns: columns, to: path, overwrite: force)
     if sheets.count == 1 {
       report(sheets[0], context)
     } else {
       context.report(
         [
-          "path": .string(path), "drafts": .int(names.count),
+          "path": .string(path), "drafts": .int(sheets.reduce(0) { $0 + $1.drafts }),
           "sheets": .array(sheets.map { sheet in Self.json(sheet) }),
         ], sheets.map(Self.line).joined(separator: "\n"), dataTo: output)
     }
@@ -129,16 +128,16 @@ struct ContactSheetCommand: Command {
   }
 
   /// Writes the PDF portfolio and reports it.
-  private func portfolio(of names: [String], paper: Paper, archive: Archive, _ context: CommandContext) throws
-    -> Int32
+  private func portfolio(of drafts: DraftSelection, paper: Paper, archive: Archive, _ context: CommandContext)
+    throws -> Int32
   {
     let summary: PortfolioSummary
     if case .standardOutput = output {
-      let made = try archive.portfolioPDF(drafts: names, paper: paper, columns: columns)
+      let made = try archive.portfolioPDF(drafts: drafts, paper: paper, columns: columns)
       try OutputTarget.writeToStandardOutput(made.pdf)
       summary = made.summary
     } else {
-      summary = try archive.portfolio(drafts: names, paper: paper, columns: columns, to: output.path, overwrite: force)
+      summary = try archive.portfolio(drafts: drafts, paper: paper, columns: columns, to: output.path, overwrite: force)
     }
     context.report(
       [

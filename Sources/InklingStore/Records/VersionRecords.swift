@@ -54,6 +54,7 @@ package struct NewestVersion: Sendable {
   /// What the drawing index says of its drawing; nil when the drawing is not indexed.
   package var status: DrawingFacts.Status?
   package var contentHash: [UInt8]?
+  package var draftID: Int64
 }
 
 /// A new version to insert.
@@ -367,17 +368,19 @@ package enum VersionRecords {
     }
   }
 
-  /// The newest version of every draft with versions (live drafts only unless `includingTrash`),
-  /// newest save first, then by name. Ties on the save time go to the later row, as
-  /// `latest_version_id` does.
+  /// The newest version of at most `limit` live drafts with versions whose id is above
+  /// `draftID`, by id: every live draft a page at a time, each page one range of the primary
+  /// key, continuing after the last draft of the page before. Ties on the save time go to the
+  /// later row, as `latest_version_id` does.
   ///
   /// - Throws: `StoreError`.
-  package static func newestVersions(includingTrash: Bool, in db: Database) throws -> [NewestVersion] {
+  package static func newestVersions(afterDraftID draftID: Int64, limit: Int, in db: Database) throws
+    -> [NewestVersion]
+  {
     try db.fetchAll(
       newestVersionSQL + """
-        WHERE draft.version_count > 0\(includingTrash ? "" : " AND draft.deleted_ms IS NULL")
-        ORDER BY v.saved_ms DESC, draft.name
-        """, [], newestVersion)
+        WHERE draft.id > ? AND draft.version_count > 0 AND draft.deleted_ms IS NULL ORDER BY draft.id LIMIT ?
+        """, [draftID, limit], newestVersion)
   }
 
   /// The newest version of the draft called exactly `name` (NFC), in the trash or not, as
@@ -389,21 +392,26 @@ package enum VersionRecords {
     try db.fetchOne(newestVersionSQL + "WHERE draft.name = ? AND draft.version_count > 0", [name], newestVersion)
   }
 
-  private static let newestVersionSQL = """
+  private static let newestVersionSQL = newestVersionSQL(from: "draft")
+
+  /// The columns `newestVersion` reads, of the drafts of `tables` (which name `draft`).
+  static func newestVersionSQL(from tables: String) -> String {
+    """
     SELECT draft.name, draft.version_count, v.saved_ms, v.blob_id, v.background_r, v.background_g,
-      v.background_b, v.background_a, d.status, d.content_hash
-    FROM draft
+      v.background_b, v.background_a, d.status, d.content_hash, draft.id
+    FROM \(tables)
     JOIN version v ON v.id = (SELECT id FROM version WHERE draft_id = draft.id ORDER BY saved_ms DESC, id DESC LIMIT 1)
     LEFT JOIN drawing d ON d.blob_id = v.blob_id
 
     """
+  }
 
-  private static func newestVersion(_ row: Row) -> NewestVersion {
+  static func newestVersion(_ row: Row) -> NewestVersion {
     NewestVersion(
       name: row.string(0), number: row.int(1), savedMilliseconds: row.int64(2), blobID: row.int64(3),
       background: RGBA(red: row.double(4), green: row.double(5), blue: row.double(6), alpha: row.double(7)),
       // An unknown status (a damaged row) reads as damaged, as DrawingIndexRecords reads it.
       status: row.isNull(8) ? nil : DrawingFacts.Status(rawValue: row.int(8)) ?? .damaged,
-      contentHash: row.isNull(9) ? nil : row.bytes(9))
+      contentHash: row.isNull(9) ? nil : row.bytes(9), draftID: row.int64(10))
   }
 }
