@@ -93,6 +93,9 @@ struct ServerLimits: Sendable {
   var hotThumbnailMemory = 32 << 20
   /// Bytes of the draft pages' time-lapse videos kept in memory.
   var videoMemory = 64 << 20
+  /// Bytes of time-lapse plans' summaries (each save's place in a video not made yet) kept in
+  /// memory: about 32 bytes a save, so a few hundred long histories.
+  var planMemory = 4 << 20
 }
 
 /// Why a server could not start.
@@ -150,6 +153,7 @@ public final class ArchiveServer: @unchecked Sendable {
       access: AccessControl(token: token, listenHost: configuration.host),
       server: ServerResources(
         pool: pool, thumbnails: thumbnails, videos: PictureMemory(limit: configuration.limits.videoMemory),
+        plans: PictureMemory(limit: configuration.limits.planMemory),
         pageSize: configuration.pageSize, strokesPerPage: configuration.limits.strokesPerPage,
         zipBytes: configuration.limits.zipBytes, fileBytes: configuration.limits.fileBytes,
         commandArchive: loopback ? ArchiveLocation.absolute(configuration.archivePath) : nil, fullPaths: loopback))

@@ -27,6 +27,9 @@ struct ServerResources: Sendable {
   let thumbnails: ThumbnailService
   /// The draft pages' time-lapse videos.
   let videos: PictureMemory<TimelapseVideo>
+  /// The summaries of the time-lapses planned for the draft pages' JSON and marks, until
+  /// their videos are made.
+  let plans: PictureMemory<TimelapsePlanned>
   /// Drafts per page of the grid.
   let pageSize: Int
   /// Strokes per page of a drawing's stroke list.

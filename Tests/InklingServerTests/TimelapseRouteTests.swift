@@ -99,6 +99,35 @@ import Testing
     #expect(draftPage.header("Content-Security-Policy")?.contains("media-src 'self'") == true)
   }
 
+  /// The JSON's marks are planned once for each state of the draft, before the video is made:
+  /// the same answer again, and a label or a save added since is in the next one.
+  @Test func theMarksFollowLabelsAndSavesAddedSince() throws {
+    let draft = try firstDraft()
+    func marks() throws -> [[String: Any]] {
+      let api = try #require(try served.get("/api/draft?id=\(draft.id)").json() as? [String: Any])
+      let timelapse = try #require(api["timelapse"] as? [String: Any])
+      return try #require(timelapse["marks"] as? [[String: Any]])
+    }
+    let first = try marks()
+    #expect(first.compactMap { $0["version"] as? Int } == Array(1...draft.versions))
+    #expect(try marks().compactMap { $0["seconds"] as? Double } == first.compactMap { $0["seconds"] as? Double })
+
+    let archive = try Archive(path: served.archivePath)
+    try archive.label(draft: draft.name, version: .number(2), as: "halfway")
+    let labelled = try marks()
+    #expect(labelled[1]["labels"] as? [String] == ["halfway"])
+
+    // The newest file saved again, a year after every save of the corpus.
+    let newest = try #require(try archive.timeline(of: .name(draft.name)).versions.last)
+    let bytes = try archive.originalFile(of: newest.id).bytes
+    let stem = try #require(newest.version.fileName.components(separatedBy: "-20").first)
+    let later = served.folder + "/later/" + stem + "-2099-01-01T00:00:00Z.inkling"
+    try FileManager.default.createDirectory(atPath: served.folder + "/later", withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: later))
+    _ = try archive.importFiles(at: [later])
+    #expect(try marks().compactMap { $0["version"] as? Int } == Array(1...draft.versions + 1))
+  }
+
   @Test func aDraftWithoutReadableDrawingsOrInTheTrashHasASentence() throws {
     let noise = try draftID("Noise")
     let video = try served.get("/draft/timelapse.mp4?id=\(noise)")

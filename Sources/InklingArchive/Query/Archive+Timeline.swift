@@ -104,47 +104,75 @@ extension Archive {
     // One read transaction: the draft, its versions and their stroke rows are of one state of
     // the archive.
     typealias Read = (
-      draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], lists: [Int64: StrokeRunList],
-      keys: [Int64: StrokeKeyRow], notes: [NoteRow]
+      draft: DraftRow, versions: [(row: VersionRow, info: VersionInfo)], strokes: ComparedStrokes, notes: [NoteRow]
     )
+    let counted: (Int) -> Bool = { number in numbers?.contains(number) ?? true }
     let read: Read = try storeCall {
       try database.readTransaction { () throws -> Read in
-        let draft: DraftRow
-        switch reference {
-        case .name(let name):
-          guard let row = try DraftRecords.draft(named: DraftFileName.canonicalName(name), in: database) else {
-            throw self.noSuchDraft(name)
-          }
-          draft = row
-        case .id(let id):
-          guard let row = try DraftRecords.draft(id: id.rawValue, in: database) else {
-            throw ArchiveError.noDraftWithID(id)
-          }
-          draft = row
-        }
+        let draft = try self.draftRow(reference)
         let versions = try HistoryRead(ofDraft: draft.id, in: database).entries()
-        // Each count compares a version with the one before it: both lists are needed.
-        let counted = versions.indices.filter { index in
-          numbers.map { $0.contains(index + 1) || $0.contains(index + 2) } ?? true
-        }
-        let lists = try TimelineRecords.strokeLists(blobIDs: counted.map { versions[$0].row.blobID }, in: database)
-        // Only the strokes after the part a version shares with the one before are compared.
-        var ids = Set<Int64>()
-        var before: StrokeRunList? = .empty
-        for (row, _) in versions {
-          let after = lists[row.blobID]
-          if let after {
-            let shared = before.map { after.commonPrefixCount(with: $0) } ?? 0
-            ids.formUnion(after.ids(from: shared))
-            if let before { ids.formUnion(before.ids(from: shared)) }
-          }
-          before = after
-        }
-        let notes = try NoteRecords.notes(ofDraft: draft.id, in: database).filter { $0.versionID == nil }
-        return (draft, versions, lists, try TimelineRecords.strokeKeys(ids: ids, in: database), notes)
+        let strokes = try Self.comparedStrokes(versions, counted: counted, in: database)
+        let notes = try NoteRecords.notes(onDraft: draft.id, in: database)
+        return (draft, versions, strokes, notes)
       }
     }
-    let (draft, versions, lists, keys, notes) = read
+    let (draft, versions, strokes, notes) = read
+    let (entries, compared) = timelineEntries(versions, strokes, counted: counted)
+    return DraftTimeline(
+      id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
+      versions: entries, notes: notes.map { DraftNote($0, version: nil) }, strokesCompared: compared)
+  }
+
+  /// The draft `reference` names, live or in the trash, read in the caller's transaction.
+  ///
+  /// - Throws: `ArchiveError.noSuchDraft`, `.noDraftWithID`; `StoreError`.
+  func draftRow(_ reference: DraftReference) throws -> DraftRow {
+    switch reference {
+    case .name(let name):
+      guard let row = try DraftRecords.draft(named: DraftFileName.canonicalName(name), in: database) else {
+        throw self.noSuchDraft(name)
+      }
+      return row
+    case .id(let id):
+      guard let row = try DraftRecords.draft(id: id.rawValue, in: database) else {
+        throw ArchiveError.noDraftWithID(id)
+      }
+      return row
+    }
+  }
+
+  /// The stroke lists and rows that counting the changes of the versions `counted` says
+  /// needs: each such version's list and the one before it, and only the strokes after the
+  /// part the two share at their start. `versions` are consecutive versions, oldest first; the
+  /// first is compared with no strokes (version 1), or is not counted (the one before a page).
+  ///
+  /// - Throws: `StoreError`.
+  static func comparedStrokes(
+    _ versions: [(row: VersionRow, info: VersionInfo)], counted: (Int) -> Bool, in database: Database
+  ) throws -> ComparedStrokes {
+    // Each count compares a version with the one before it: both lists are needed.
+    let needed = versions.filter { counted($0.info.number) || counted($0.info.number + 1) }
+    let lists = try TimelineRecords.strokeLists(blobIDs: needed.map(\.row.blobID), in: database)
+    var ids = Set<Int64>()
+    var before: StrokeRunList? = .empty
+    for (row, info) in versions {
+      let after = lists[row.blobID]
+      if let after, counted(info.number) {
+        let shared = before.map { after.commonPrefixCount(with: $0) } ?? 0
+        ids.formUnion(after.ids(from: shared))
+        if let before { ids.formUnion(before.ids(from: shared)) }
+      }
+      before = after
+    }
+    return ComparedStrokes(lists: lists, keys: try TimelineRecords.strokeKeys(ids: ids, in: database))
+  }
+
+  /// The timeline entries of `versions` (as `comparedStrokes` takes them), with the changes of
+  /// those `counted` says against the version before; and how many strokes were compared.
+  func timelineEntries(
+    _ versions: [(row: VersionRow, info: VersionInfo)], _ strokes: ComparedStrokes, counted: (Int) -> Bool
+  ) -> (entries: [TimelineEntry], compared: Int) {
+    let (lists, keys) = (strokes.lists, strokes.keys)
     var entries: [TimelineEntry] = []
     var compared = 0
     var before: StrokeRunList? = .empty
@@ -155,7 +183,7 @@ extension Archive {
     for (row, info) in versions {
       let after = lists[row.blobID]
       var changes: StrokeChanges?
-      if let before, let after, numbers?.contains(info.number) ?? true {
+      if let before, let after, counted(info.number) {
         // The strokes both share at their start are the same rows: they change nothing.
         let shared = after.commonPrefixCount(with: before)
         let was = before.ids(from: shared).map { StrokeKey(id: $0, row: keys[$0]) }
@@ -190,9 +218,7 @@ extension Archive {
         entries[pair.entry].changes?.partlyErased = pair.moved.count { was, now in b[now] != nil && a[was] != b[now] }
       }
     }
-    return DraftTimeline(
-      id: DraftID(rawValue: draft.id), name: draft.name, deleted: draft.deletedMilliseconds.map(Self.date),
-      versions: entries, notes: notes.map { DraftNote($0, version: nil) }, strokesCompared: compared)
+    return (entries, compared)
   }
 
   /// `diff`'s rules (Archive+Diff.swift), counted.
@@ -231,6 +257,13 @@ extension Archive {
     }
     return found
   }
+}
+
+/// What counting a timeline's changes reads of the drawing index: stroke lists by blob, and
+/// the rows of the strokes the lists do not share.
+struct ComparedStrokes {
+  var lists: [Int64: StrokeRunList]
+  var keys: [Int64: StrokeKeyRow]
 }
 
 /// A stroke as a timeline compares them.

@@ -139,12 +139,20 @@ struct VersionLookup {
   /// - Throws: `StoreError`.
   func entry(_ row: VersionRow) throws -> VersionInfo {
     let blob = try VersionLookupRecords.blobSummary(row.blobID, in: database)
-    let number = try number(of: row)
-    var info = VersionInfo(
-      row, number: number, blob: blob,
+    return try entry(
+      row, number: try number(of: row), blob: blob,
       sameDrawingAs: try blob?.contentHash.flatMap {
         try VersionLookupRecords.firstNumber(withContent: $0, before: row, in: database)
-      },
+      })
+  }
+
+  /// The history entry of the version of `row`, given what a page of versions read together
+  /// knows of it: its number, its blob's summary and the earlier version with its drawing.
+  ///
+  /// - Throws: `StoreError`.
+  func entry(_ row: VersionRow, number: Int, blob: BlobSummary?, sameDrawingAs: Int?) throws -> VersionInfo {
+    var info = VersionInfo(
+      row, number: number, blob: blob, sameDrawingAs: sameDrawingAs,
       revertsTo: try row.revertsVersionID.flatMap {
         try VersionLookupRecords.number(ofVersion: $0, inDraft: row.draftID, in: database)
       },

@@ -5,6 +5,7 @@
 // name), so there the archive is the reader's default one. Each word is quoted by
 // Escape.shellWord: a draft's name is the file name someone else chose.
 
+import FoundationEssentials
 import InklingArchive
 
 enum CommandsView {
@@ -14,14 +15,16 @@ enum CommandsView {
     "inkling-archive" + (archive.map { " --archive " + Escape.shellWord($0) } ?? "")
   }
 
-  static func section(_ draft: DraftTimeline, number: Int, archive: String?) -> HTML {
+  static func section(name draftName: String, deleted: Date?, versionCount: Int, number: Int, archive: String?)
+    -> HTML
+  {
     let program = program(archive: archive)
     // After `--`, a name that starts with `-` is not read as an option.
-    let name = "-- " + Escape.shellWord(draft.name)
+    let name = "-- " + Escape.shellWord(draftName)
     var lines: [String] = []
-    if draft.deleted != nil { lines.append("\(program) undelete \(name)") }
+    if deleted != nil { lines.append("\(program) undelete \(name)") }
     lines.append("\(program) restore --version \(number) \(name)")
-    let newest = number == draft.versions.count
+    let newest = number == versionCount
     if !newest { lines.append("\(program) revert --version \(number) \(name)") }
     let what: HTML =
       newest

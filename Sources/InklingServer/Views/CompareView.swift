@@ -63,14 +63,14 @@ enum CompareView {
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(from) and version \(number)</span></h1>
-      \(TrashView.banner(draft, archive: archive))
+      \(TrashView.banner(name: draft.name, deleted: draft.deleted, archive: archive))
       <p class="summary">\(summary)</p>
       <div class="compare">
       \(side(draft, before, drawings[0], trash: trash))
       \(changes)
       \(side(draft, after, drawings[1], trash: trash))
       </div>
-      \(CommandsView.section(draft, number: number, archive: archive))
+      \(CommandsView.section(name: draft.name, deleted: draft.deleted, versionCount: draft.versions.count, number: number, archive: archive))
       """
     return HTTPResponse(
       contentType: HTTPResponse.html,

@@ -39,13 +39,14 @@ enum DraftView {
     return number
   }
 
-  /// The newest version a page of the timeline lists (`upto`), held to the draft's versions.
-  static func newestShown(_ target: RequestTarget, versionCount: Int) throws(RequestError) -> Int {
-    guard let text = target.parameter("upto") else { return versionCount }
+  /// The newest version a page of the timeline lists (`upto`), when the address asks for one
+  /// (the archive holds it to the draft's versions).
+  static func newestShown(_ target: RequestTarget) throws(RequestError) -> Int? {
+    guard let text = target.parameter("upto") else { return nil }
     guard let number = Int(text), number >= 1 else {
       throw RequestError(400, "upto is a version's number from 1, not \"\(text)\"")
     }
-    return min(number, versionCount)
+    return number
   }
 
   static func page(_ context: RequestContext) throws -> HTTPResponse {
@@ -54,36 +55,38 @@ enum DraftView {
     if let number = try versionNumber(target) {
       return try VersionView.page(reference, number: number, pool: pool, commands: archive)
     }
-    let draft = try pool.withArchive { try $0.timeline(of: reference) }
+    let upto = try newestShown(target)
+    // Only the page's versions are read: a draft saved thousands of times costs what one
+    // page of it does.
+    let draft = try pool.withArchive { try $0.timelinePage(of: reference, newest: upto, count: versionsPerPage) }
     let marks = try pool.withArchive { try $0.annotations(ofDraft: draft.name) }
-    let timeline = draft.versions
     let draftName = draft.name
-    guard let newest = timeline.last else {
+    guard let newest = draft.versions.last, let firstSaved = draft.firstSaved, let lastSaved = draft.lastSaved else {
       var error = RequestError(404, "\u{201C}\(Escape.isolated(draftName))\u{201D} has no versions")
       error.jsonMessage = "\u{201C}\(draftName)\u{201D} has no versions"
       throw error
     }
-    let upto = try newestShown(target, versionCount: timeline.count)
-    let shown = max(1, upto - versionsPerPage + 1)...upto
+    let versionCount = draft.versionCount
+    let shown = (draft.versions.first?.version.number ?? 1)...newest.version.number
     // The newest versions' thumbnails load at once; those further down (a page holds
     // hundreds of saves) as the reader scrolls near them.
-    let entries = timeline[(shown.lowerBound - 1)..<shown.upperBound].reversed().enumerated().map { index, version in
+    let entries = draft.versions.reversed().enumerated().map { index, version in
       entry(draft.id, version, trash: draft.deleted != nil, lazy: index >= eagerThumbnails, shown: shown)
     }
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a></nav>
       <h1>\(name: draftName)</h1>
       \(MarksView.line(stars: marks.stars, tags: marks.tags))
-      \(TrashView.banner(draft, archive: archive))
+      \(TrashView.banner(name: draftName, deleted: draft.deleted, archive: archive))
       \(TimelapseView.section(draft))
-      <p class="summary">\(Plural.count(timeline.count, "version")), first saved \(Formatting.time(timeline[0].version.saved)), last saved \(Formatting.time(newest.version.saved))</p>
+      <p class="summary">\(Plural.count(versionCount, "version")), first saved \(Formatting.time(firstSaved)), last saved \(Formatting.time(lastSaved))</p>
       \(notes(draft.notes, heading: "Notes"))
-      <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(timeline.count, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>
-      \(pages(draft.id, shown: shown, versionCount: timeline.count, where: "top"))
-      <ol class="timeline" id="timeline" reversed start="\(upto)">
+      <p class="file"><a class="download" href="\(Links.zip(draft.id))" download>Download all \(Plural.count(versionCount, "version")) as a zip</a> (\(Format.bytes(draft.filesSize)) of files)</p>
+      \(pages(draft.id, shown: shown, versionCount: versionCount, where: "top"))
+      <ol class="timeline" id="timeline" reversed start="\(shown.upperBound)">
       \(entries)
       </ol>
-      \(pages(draft.id, shown: shown, versionCount: timeline.count, where: "bottom"))
+      \(pages(draft.id, shown: shown, versionCount: versionCount, where: "bottom"))
       <p class="twin"><a href="\(Links.apiDraft(draft.id))">This page as JSON</a></p>
       """
     return HTTPResponse(
@@ -205,7 +208,7 @@ enum DraftView {
 
   static func api(_ context: RequestContext) throws -> Answer<ViewWork> {
     let (target, pool, server) = (context.target, context.pool, context.server)
-    let (videos, strokesPerPage, fullPaths) = (server.videos, server.strokesPerPage, server.fullPaths)
+    let (strokesPerPage, fullPaths) = (server.strokesPerPage, server.fullPaths)
     let reference = try reference(target)
     if let number = try versionNumber(target) {
       guard target.parameter("strokes") == "1" else {
@@ -229,7 +232,7 @@ enum DraftView {
             JSONFields.version($0, draft: draft.id, trash: draft.deleted != nil, fullPaths: fullPaths)
           }),
         "draftID": .int(Int(draft.id.rawValue)),
-        "timelapse": TimelapseView.json(draft, pool: pool, videos: videos),
+        "timelapse": TimelapseView.json(draft, server: server),
       ]
       if !draft.notes.isEmpty { value = JSONFields.adding([("notes", .array(draft.notes.map(\.json)))], to: value) }
       if let deleted = draft.deleted { value = JSONFields.adding([("deleted", .date(deleted))], to: value) }

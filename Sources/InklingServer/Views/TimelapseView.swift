@@ -21,6 +21,15 @@ struct TimelapseVideo: MemorySized {
   var byteCount: Int { mp4.count + summary.marks.count * 32 }
 }
 
+/// A time-lapse's plan as the draft's JSON and marks show it, before its video is made.
+struct TimelapsePlanned: MemorySized {
+  var summary: TimelapseSummary
+  var byteCount: Int {
+    summary.marks.reduce(256) { $0 + 48 + $1.labels.reduce(0) { $0 + 16 + $1.utf8.count } }
+      + summary.skipped.reduce(0) { $0 + 32 + $1.reason.utf8.count }
+  }
+}
+
 enum TimelapseView {
   /// The page's video: the command's 30 seconds at 30 fps with a 2 s hold, 720 px on the long
   /// side (sharp in the page's column, and a few megabytes at most).
@@ -33,9 +42,9 @@ enum TimelapseView {
   /// The section of the draft page that plays the time-lapse (nothing for a draft in the
   /// trash, whose drawings the server does not draw; a sentence, and no link to a video that
   /// cannot be made, when none of its drawings decodes).
-  static func section(_ draft: DraftTimeline) -> HTML {
+  static func section(_ draft: DraftTimelinePage) -> HTML {
     guard draft.deleted == nil else { return "" }
-    guard draft.versions.contains(where: { $0.version.strokeCount != nil }) else {
+    guard draft.anyDrawingDecodes else {
       return """
         <section class="timelapse" id="timelapse">
         <h2 class="visually-hidden">Time-lapse</h2>
@@ -77,10 +86,10 @@ enum TimelapseView {
 
   /// `/draft/marks?id=D`: each save's place in the video, as links to its version.
   static func marksPage(_ context: RequestContext) throws -> Answer<ViewWork> {
-    let (target, pool, videos) = (context.target, context.pool, context.server.videos)
-    let draft = try live(target, pool: pool)
+    let (target, server) = (context.target, context.server)
+    let draft = try live(target, pool: server.pool)
     return .later {
-      let summary = try summary(draft, pool: pool, videos: videos)
+      let summary = try summary(draft, server: server)
       // The video may be of a newer state than the timeline read before it (a save imported
       // meanwhile): such a version is on the next page load.
       let marks = summary.marks.filter { draft.versions.indices.contains($0.version - 1) }.map { mark -> HTML in
@@ -114,10 +123,10 @@ enum TimelapseView {
 
   /// The time-lapse in the draft's JSON twin: the video's address and each save's place, or
   /// why there is no time-lapse.
-  static func json(_ draft: DraftTimeline, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) -> JSONValue {
+  static func json(_ draft: DraftTimeline, server: ServerResources) -> JSONValue {
     guard draft.deleted == nil else { return ["error": .string("The draft is in the trash.")] }
     do {
-      let summary = try summary(draft, pool: pool, videos: videos)
+      let summary = try summary(draft, server: server)
       return summary.json(named: .init("video", .string(Links.timelapse(draft.id).text)))
     } catch let error as ArchiveError {
       return ["error": .string(RequestError(error).apiMessage)]
@@ -150,12 +159,29 @@ enum TimelapseView {
     return draft
   }
 
-  /// The kept video's summary, or the plan's when the video is not made yet.
-  private static func summary(_ draft: DraftTimeline, pool: ArchivePool, videos: PictureMemory<TimelapseVideo>) throws
-    -> TimelapseSummary
-  {
-    if let kept = videos.picture(tag(draft)) { return kept.summary }
-    return try pool.withArchive { try $0.timelapsePlan(of: draft.name, options: options).1 }
+  /// The kept video's summary, or the plan's when the video is not made yet: planned once for
+  /// each state of the draft, as the video is made once, and kept beside the videos (a plan
+  /// reads the newest drawing whole, which every request of the JSON or the marks would).
+  private static func summary(_ draft: DraftTimeline, server: ServerResources) throws -> TimelapseSummary {
+    let tag = tag(draft)
+    if let kept = server.videos.picture(tag) { return kept.summary }
+    // The marks carry the versions' labels, which a label added since changes.
+    let planTag = labelled(tag, draft)
+    if let planned = server.plans.picture(planTag) { return planned.summary }
+    let summary = try server.pool.withArchive { try $0.timelapsePlan(of: draft.name, options: options).1 }
+    server.plans.keep(TimelapsePlanned(summary: summary), as: planTag)
+    return summary
+  }
+
+  /// `tag` followed by what names the labels of the draft's versions (FNV-1a of them).
+  private static func labelled(_ tag: String, _ draft: DraftTimeline) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for entry in draft.versions where !entry.version.labels.isEmpty {
+      for byte in "\(entry.version.number):\(entry.version.labels.joined(separator: "\u{0}"))\u{1}".utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+      }
+    }
+    return tag + "-l" + String(hash, radix: 16)
   }
 
   /// What names the draft's video: what it is made of, each version's file and save time

@@ -2,6 +2,7 @@
 // them (newest save first), with when each went there. A trashed draft keeps its page (by id),
 // which says it is in the trash (`banner`) and how to bring it back.
 
+import FoundationEssentials
 import InklingArchive
 import InklingFormats
 import InklingPresentation
@@ -68,9 +69,9 @@ enum TrashView {
 
   /// What a trashed draft's pages say first: since when it is in the trash, and the command
   /// that brings it back (naming the archive as the pages' other commands do).
-  static func banner(_ draft: DraftTimeline, archive: String?) -> HTML {
-    guard let deleted = draft.deleted else { return "" }
-    let command = CommandsView.program(archive: archive) + " undelete -- " + Escape.shellWord(draft.name)
+  static func banner(name: String, deleted: Date?, archive: String?) -> HTML {
+    guard let deleted else { return "" }
+    let command = CommandsView.program(archive: archive) + " undelete -- " + Escape.shellWord(name)
     return """
       <div class="trashed" id="trashed" role="note">
       <p><strong>In the trash</strong> since \(Formatting.time(deleted)): left out of the grid and of searches, kept whole until it is purged. <a href="\(Links.trash)">The trash</a></p>

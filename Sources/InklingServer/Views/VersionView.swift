@@ -45,7 +45,7 @@ enum VersionView {
     -> HTTPResponse
   {
     let (draft, entry, drawing) = try read(reference, number: number, pool: pool)
-    let count = draft.versions.count
+    let count = draft.versionCount
     let version = entry.version
     let draftName = draft.name
     let previous: HTML =
@@ -72,7 +72,7 @@ enum VersionView {
     let main: HTML = """
       <nav class="crumbs" aria-label="Breadcrumb"><a href="\(Links.grid(GridState()))">Drafts</a> › <a href="\(Links.draft(draft.id))">\(name: draftName)</a></nav>
       <h1>\(name: draftName) <span class="of">version \(number) of \(count)</span>\(DraftView.labels(version.labels))</h1>
-      \(TrashView.banner(draft, archive: archive))
+      \(TrashView.banner(name: draft.name, deleted: draft.deleted, archive: archive))
       <nav class="steps" aria-label="Versions">\(previous) \(next) \(compare)</nav>
       <figure class="large">\(image)</figure>
       \(facts(draft.id, entry, drawing))
@@ -80,7 +80,7 @@ enum VersionView {
       \(DraftView.notes(draft.notes, heading: "Notes on the draft"))
       <p class="file">\(DraftView.download(entry.id, version))</p>
       \(drawing.status == .decoded ? pictureLinks(entry.id, version, trash: draft.deleted != nil) : "")
-      \(CommandsView.section(draft, number: number, archive: archive))
+      \(CommandsView.section(name: draft.name, deleted: draft.deleted, versionCount: count, number: number, archive: archive))
       <p class="twin"><a href="\(Links.apiVersion(draft.id, number: number))">This page as JSON</a></p>
       """
     return HTTPResponse(
@@ -88,16 +88,16 @@ enum VersionView {
       body: Layout.page(title: "\(Escape.isolated(draftName)), version \(number)", main: main).bytes)
   }
 
-  /// The draft with its timeline, version `number` on it, and what the version's drawing holds.
+  /// The draft with version `number` as its timeline gives it (a page of that version alone:
+  /// not the rest of a long history), and what the version's drawing holds.
   static func read(_ reference: DraftReference, number: Int, pool: ArchivePool) throws -> (
-    DraftTimeline, TimelineEntry, DrawingSummary
+    DraftTimelinePage, TimelineEntry, DrawingSummary
   ) {
     try pool.withArchive { archive in
-      let draft = try archive.timeline(of: reference, changesFor: [number])
-      guard number <= draft.versions.count else {
-        throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: draft.versions.count)
+      let draft = try archive.timelinePage(of: reference, newest: number, count: 1)
+      guard number <= draft.versionCount, let entry = draft.versions.last else {
+        throw ArchiveError.noSuchVersion(draft: draft.name, number: number, versionCount: draft.versionCount)
       }
-      let entry = draft.versions[number - 1]
       return (draft, entry, try archive.drawing(of: entry.id))
     }
   }

@@ -44,6 +44,16 @@ package enum NoteRecords {
       row)
   }
 
+  /// The notes on draft `draftID` itself, not on its versions, oldest written first
+  /// (note_by_draft).
+  package static func notes(onDraft draftID: Int64, in db: Database) throws -> [NoteRow] {
+    try db.fetchAll(
+      """
+      SELECT \(columns) FROM note INDEXED BY note_by_draft WHERE draft_id = ? AND version_id IS NULL
+      ORDER BY written_ms, id
+      """, [draftID], row)
+  }
+
   /// The notes of version `versionID`, oldest written first (note_by_version).
   package static func notes(ofVersion versionID: Int64, in db: Database) throws -> [NoteRow] {
     try db.fetchAll(
