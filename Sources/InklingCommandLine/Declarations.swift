@@ -1,19 +1,17 @@
 // Declarations: each option, flag and argument declared once, with its type, its default and
 // its help, as swift-argument-parser's property wrappers do, without reflection.
 //
-//     static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
-//     static let level = Option("level", valueName: "N", .integer(in: 1...19), default: 19, help: "…")
-//     static let force = Flag("force", short: "f", help: "Replace files that already exist.")
-//     static let draft = Argument("DRAFT", .text, help: "The draft's name.", completion: .drafts)
+//     @Parsed(Option("limit", valueName: "N", .count, help: "At most N drafts.")) var limit: Int?
+//     @Parsed(Option("level", valueName: "N", .integer(in: 1...19), default: 19, help: "…")) var level: Int
+//     @Parsed(Flag("force", short: "f", help: "Replace files that already exist.")) var force: Bool
+//     @Parsed(Argument("DRAFT", .text, help: "The draft's name.", completion: .drafts)) var draft: String
 //
-//     let limit = try parsed.value(Self.limit)     // Int?   (no default)
-//     let level = try parsed.value(Self.level)     // Int    (the default when absent)
-//     let force = parsed.value(Self.force)         // Bool
-//     let draft = try parsed.value(Self.draft)     // String (required, so present)
-//
-// The spec each one makes (`.spec`) is what the command's CommandSpec lists, so parsing,
-// help, usage lines, the man page and completions all come from these declarations; the
-// default printed in help is the typed default, formatted by its kind.
+// A declaration is a plain value; `@Parsed` (Parsed.swift) makes it a command's property, whose
+// type is the declaration's: `T?` without a default, `T` with one (or when required), `[T]`
+// when it repeats. One that several commands take is a `static let`, given to each command's
+// `@Parsed`. The spec each one makes (`.spec`) is what the command's CommandSpec lists, so
+// parsing, help, usage lines, the man page and completions all come from these declarations;
+// the default printed in help is the typed default, formatted by its kind.
 
 /// How a value is read from its text, described and completed.
 package struct ValueKind<Value: Sendable>: Sendable {

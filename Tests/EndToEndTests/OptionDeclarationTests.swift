@@ -1,23 +1,14 @@
-// An option is declared once (`static let x = Option(…)`) and then named twice: in its command's
-// spec (`x.spec`, so that the parser knows it, help shows it and completions offer it) and
-// where the command reads it (`parsed.value(Self.x)`, or handed to a helper that does). The
-// parser stops on reading an option its spec lacks, but an option left out of the spec and
-// never read in a test, or listed and never read, would go unnoticed: this test reads the
-// command sources and finds both.
+// An option is declared once, as a command's `@Parsed` property: the property is in the spec
+// (so the parser knows it, help shows it and completions offer it) because it is the spec. What
+// the compiler does not see is a property declared and never read: an option accepted and
+// ignored. This test reads the command sources and finds those, and any declaration kept as a
+// `static let` (shared by several commands) that no `@Parsed` or spec names.
 
 import Foundation
 import InklingTestSupport
 import Testing
 
 @Suite struct OptionDeclarationTests {
-  /// One `static let NAME = Option(…)`, `Flag(…)`, `Argument(…)` or `Common.…(…)`.
-  struct Declaration: CustomStringConvertible {
-    var type: String
-    var name: String
-    var file: String
-    var description: String { "\(type).\(name) (\(file))" }
-  }
-
   static let folder = PackageFolder.path + "/Sources/InklingArchiveTool"
 
   /// Every Swift file of the executable, by name, with its text.
@@ -30,21 +21,14 @@ import Testing
     return sources
   }
 
-  /// The declarations of `text`, each with the type it is declared in.
-  static func declarations(in text: String, file: String) throws -> [Declaration] {
-    let type = try Regex(#"^(?:struct|enum|extension|final class) (\w+)"#).anchorsMatchLineEndings()
-    let declaration = try Regex(#"^  static let (\w+) = (?:Option|Flag|Argument|Common\.\w+)\("#)
-      .anchorsMatchLineEndings()
-    var found: [Declaration] = []
-    var current = ""
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      if let match = try type.firstMatch(in: String(line)) {
-        current = String(match.output[1].substring ?? "")
-      } else if let match = try declaration.firstMatch(in: String(line)) {
-        found.append(Declaration(type: current, name: String(match.output[1].substring ?? ""), file: file))
-      }
+  /// `text` without its string literals (help texts name options too) and comments.
+  static func code(_ text: String) throws -> String {
+    var code = text
+    for pattern in [#"\"\"\".*?\"\"\""#, #""(?:[^"\\\n]|\\.)*""#, #"//[^\n]*"#] {
+      code = try NSRegularExpression(pattern: pattern, options: .dotMatchesLineSeparators)
+        .stringByReplacingMatches(in: code, range: NSRange(code.startIndex..., in: code), withTemplate: "\"\"")
     }
-    return found
+    return code
   }
 
   /// How often `pattern` (an ICU regular expression: Swift's Regex has no lookbehind) occurs in `text`.
@@ -52,33 +36,52 @@ import Testing
     try NSRegularExpression(pattern: pattern).numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
   }
 
-  /// `text` without its lists of mutually exclusive options (`[[a.spec, b.spec]].names`),
-  /// which name options without declaring them to the parser.
-  static func withoutExclusiveLists(_ text: String) throws -> String {
-    try NSRegularExpression(pattern: #"\[\s*\[.*?\]\s*,?\s*\]\.names"#, options: .dotMatchesLineSeparators)
-      .stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "")
+  /// The names of the `@Parsed` properties of `code`.
+  static func parsedProperties(in code: String) throws -> [String] {
+    // `@Parsed(…)` up to the `var` that follows it, on one line or several.
+    let property = try NSRegularExpression(pattern: #"@Parsed\(.*?\)\s*var (\w+):"#, options: .dotMatchesLineSeparators)
+    return property.matches(in: code, range: NSRange(code.startIndex..., in: code)).compactMap { match in
+      Range(match.range(at: 1), in: code).map { String(code[$0]) }
+    }
   }
 
-  @Test func everyDeclaredOptionIsInASpecAndIsRead() throws {
-    let sources = try Self.sources().mapValues(Self.withoutExclusiveLists)
-    var declarations: [Declaration] = []
-    for (file, text) in sources { declarations += try Self.declarations(in: text, file: file) }
-    #expect(declarations.count > 60, "the scan finds the declarations")
-    let everything = sources.values.joined(separator: "\n")
-    for declaration in declarations {
-      let own = sources[declaration.file] ?? ""
-      let name = NSRegularExpression.escapedPattern(for: declaration.name)
-      let type = NSRegularExpression.escapedPattern(for: declaration.type)
-      // In its own file by its bare name or `Self.`; elsewhere by its type's name.
-      let listed =
-        try Self.count(#"(?<![\w.])(Self\.)?\#(name)\.spec\b"#, in: own)
-        + Self.count(#"\b\#(type)\.\#(name)\.spec\b"#, in: everything)
-      let read =
-        try Self.count(#"\bSelf\.\#(name)\b(?!\.spec)"#, in: own)
-        + Self.count(#"\bvalue\(\#(name)\)"#, in: own)
-        + Self.count(#"\b\#(type)\.\#(name)\b(?!\.spec)"#, in: everything)
-      #expect(listed > 0, "\(declaration) is in no command's spec: the parser would refuse it")
-      #expect(read > 0, "\(declaration) is in a spec but never read: it would be accepted and ignored")
+  @Test func everyParsedPropertyIsRead() throws {
+    var found = 0
+    for (file, text) in try Self.sources() {
+      let code = try Self.code(text)
+      for name in try Self.parsedProperties(in: code) {
+        found += 1
+        let escaped = NSRegularExpression.escapedPattern(for: name)
+        // Not the declaration (`var name:`) nor a label (`name: x`); `$name.isGiven` is a read.
+        let uses = try Self.count(#"(?<![\w.])\$?\#(escaped)\b(?!:)|\.\#(escaped)\b"#, in: code)
+        #expect(uses > 0, "\(name) (\(file)) is declared but never read: it would be accepted and ignored")
+      }
     }
+    #expect(found > 90, "the scan finds the declarations")
+  }
+
+  @Test func everySharedDeclarationIsUsed() throws {
+    let sources = try Self.sources().mapValues(Self.code)
+    let everything = sources.values.joined(separator: "\n")
+    let declaration = try Regex(#"^(?:struct|enum) (\w+)|^  static let (\w+) = (?:Option|Flag|Argument)\("#)
+      .anchorsMatchLineEndings()
+    var shared = 0
+    for (file, code) in sources {
+      var type = ""
+      for line in code.split(separator: "\n") {
+        guard let match = try declaration.firstMatch(in: String(line)) else { continue }
+        if let name = match.output[1].substring {
+          type = String(name)
+          continue
+        }
+        guard let name = match.output[2].substring.map(String.init) else { continue }
+        shared += 1
+        let uses =
+          try Self.count(#"\b(Self|\#(type))\.\#(name)\b"#, in: everything)
+          + Self.count(#"(?<![\w.])\#(name)\.spec\b"#, in: code)
+        #expect(uses > 0, "\(type).\(name) (\(file)) is declared and in no command")
+      }
+    }
+    #expect(shared > 3, "the scan finds the shared declarations")
   }
 }

@@ -7,10 +7,6 @@ import InklingFormats
 import InklingPresentation
 
 struct BackupCommand: Command {
-  static let destination = Argument(
-    "DEST", .file, help: "The file (or folder) to write the copy to; - for standard output.")
-  static let full = Flag("full", help: "Check the copy with check --full (reads all of it).")
-
   static let name = "backup"
   static let folderAdvice = "give the backup a file name"
 
@@ -32,18 +28,15 @@ struct BackupCommand: Command {
         inkling-archive backup /Volumes/Backup/drafts.sqlite
         inkling-archive backup - | zstd > drafts.sqlite.zst
         inkling-archive --archive /Volumes/Backup/drafts.sqlite list
-      """,
-    arguments: [destination.spec], options: [Common.force.spec, full.spec])
+      """
+  ).declaring { Self() }
 
-  let destination: String
-  let force: Bool
-  let full: Bool
-
-  init(_ parsed: ParsedArguments) throws {
-    destination = try parsed.value(Self.destination)
-    force = parsed.value(Common.force)
-    full = parsed.value(Self.full)
-  }
+  @Parsed(
+    Argument(
+      "DEST", .file, help: "The file (or folder) to write the copy to; - for standard output."))
+  var destination: String
+  @Parsed(Common.force) var force: Bool
+  @Parsed(Flag("full", help: "Check the copy with check --full (reads all of it).")) var full: Bool
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)

@@ -6,9 +6,6 @@ import InklingFormats
 import InklingPresentation
 
 struct CheckCommand: Command {
-  static let full = Flag("full", help: "Also decode every version and re-hash every blob (slow).")
-  static let limit = Option("limit", valueName: "N", .positive, default: 100, help: "Print at most N problems.")
-
   static let name = "check"
 
   static let spec = CommandSpec(
@@ -29,16 +26,11 @@ struct CheckCommand: Command {
       Examples:
         inkling-archive check
         inkling-archive check --full --json
-      """,
-    options: [full.spec, limit.spec])
+      """
+  ).declaring { Self() }
 
-  let full: Bool
-  let limit: Int
-
-  init(_ parsed: ParsedArguments) throws {
-    full = parsed.value(Self.full)
-    limit = try parsed.value(Self.limit)
-  }
+  @Parsed(Flag("full", help: "Also decode every version and re-hash every blob (slow).")) var full: Bool
+  @Parsed(Option("limit", valueName: "N", .positive, default: 100, help: "Print at most N problems.")) var limit: Int
 
   func run(_ context: CommandContext) throws -> Int32 {
     let progress = context.progressLine()

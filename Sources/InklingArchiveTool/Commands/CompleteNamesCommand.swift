@@ -6,15 +6,6 @@ import InklingArchive
 import InklingCommandLine
 
 struct CompleteNamesCommand: Command {
-  static let prefix = Argument("PREFIX", .text, optional: (), help: "The start of the name typed so far.")
-  static let trash = Flag("trash", help: "Names of drafts in the trash instead of the others.")
-  static let saved = Flag(
-    "saved",
-    help: "With a PREFIX that starts with @, the names of saved searches instead, each after an @; nothing for others.")
-  static let limit = Option(
-    "limit", valueName: "N", .positive, default: Archive.completionLimit,
-    help: "Print at most N names.")
-
   static let name = "complete-names"
   static let hidden = true
   static let spec = CommandSpec(
@@ -23,20 +14,24 @@ struct CompleteNamesCommand: Command {
       Case and accents aside, as search compares names, from the archive's index of names: \
       a shell's Tab costs the same however many drafts the archive holds.
       """,
-    arguments: [prefix.spec], options: [trash.spec, saved.spec, limit.spec],
-    exclusive: [[trash.spec, saved.spec]].names)
+    exclusive: [["trash", "saved"]]
+  ).declaring { Self() }
 
-  let prefix: String
-  let inTrash: Bool
-  let savedSearches: Bool
-  let limit: Int
+  @Parsed(Argument("PREFIX", .text, optional: (), help: "The start of the name typed so far.")) var typed: String?
+  @Parsed(Flag("trash", help: "Names of drafts in the trash instead of the others.")) var inTrash: Bool
+  @Parsed(
+    Flag(
+      "saved",
+      help:
+        "With a PREFIX that starts with @, the names of saved searches instead, each after an @; nothing for others."))
+  var savedSearches: Bool
+  @Parsed(
+    Option(
+      "limit", valueName: "N", .positive, default: Archive.completionLimit,
+      help: "Print at most N names."))
+  var limit: Int
 
-  init(_ parsed: ParsedArguments) throws {
-    prefix = try parsed.value(Self.prefix) ?? ""
-    inTrash = parsed.value(Self.trash)
-    savedSearches = parsed.value(Self.saved)
-    limit = try parsed.value(Self.limit)
-  }
+  var prefix: String { typed ?? "" }
 
   func run(_ context: CommandContext) throws -> Int32 {
     guard !savedSearches else {

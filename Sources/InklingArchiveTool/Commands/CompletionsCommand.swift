@@ -1,9 +1,6 @@
 import InklingCommandLine
 
 struct CompletionsCommand: Command {
-  static let shell = Argument(
-    "SHELL", .choice(CompletionScript.Shell.allCases), help: "bash, zsh or fish.")
-
   static let name = "completions"
 
   static let spec = CommandSpec(
@@ -25,14 +22,14 @@ struct CompletionsCommand: Command {
         inkling-archive completions zsh > ~/.zfunc/_inkling-archive
         inkling-archive completions fish \\
           > ~/.config/fish/completions/inkling-archive.fish
-      """,
-    arguments: [shell.spec])
+      """
+  ).declaring { Self() }
 
-  let shell: CompletionScript.Shell
+  @Parsed(Argument("SHELL", .choice(CompletionScript.Shell.allCases), help: "bash, zsh or fish."))
+  var shell: CompletionScript.Shell
 
-  init(_ parsed: ParsedArguments) throws {
+  func validate(_ parsed: ParsedArguments) throws {
     try Common.refuseJSON(parsed, prints: "a shell script")
-    shell = try parsed.value(Self.shell)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

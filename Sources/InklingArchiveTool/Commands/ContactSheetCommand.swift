@@ -6,18 +6,6 @@ import InklingPresentation
 import InklingRendering
 
 struct ContactSheetCommand: Command {
-  static let size = Option(
-    "size", valueName: "PX", .oneOf([128, 256]), default: 128, help: "The side of each thumbnail: 128 or 256 (PNG).")
-  static let columns = Option(
-    "columns", valueName: "N", .positive,
-    help: "Drawings per row (default: a square grid in a PNG, \(PortfolioLayout.defaultColumns) on a PDF's page).")
-  static let paper = Option(
-    "paper", valueName: "PAPER", .choice(Paper.allCases),
-    help: "A PDF's page: a4 (the default), letter or a3; with `-o -` it asks for a PDF.")
-  static let output = Common.output(
-    "FILE", "The file to write: FILE.pdf (a printable portfolio of vectors), else a PNG.")
-  static let query = Common.query("Only drafts that QUERY finds, in the language of `search`.")
-
   static let name = "contact-sheet"
 
   static let spec = CommandSpec(
@@ -52,36 +40,46 @@ struct ContactSheetCommand: Command {
         inkling-archive contact-sheet --query @portfolio -o portfolio.png
         inkling-archive contact-sheet --since 2025-09 --paper a3 -o term.pdf
       """,
-    options: DraftFilters.options + [query.spec, size.spec, columns.spec, paper.spec, output.spec, Common.force.spec],
-    exclusive: DraftFilters.exclusive)
+    exclusive: DraftFilters.exclusive
+  ).declaring { Self() }
 
-  let filters: DraftFilters
-  let query: String?
-  let size: Int
-  let columns: Int?
+  let filters = DraftFilters()
+  @Parsed(Common.query("Only drafts that QUERY finds, in the language of `search`.")) var query: String?
+  @Parsed(
+    Option(
+      "size", valueName: "PX", .oneOf([128, 256]), default: 128,
+      help: "The side of each thumbnail: 128 or 256 (PNG)."))
+  var size: Int
+  @Parsed(
+    Option(
+      "columns", valueName: "N", .positive,
+      help: "Drawings per row (default: a square grid in a PNG, \(PortfolioLayout.defaultColumns) on a PDF's page)."))
+  var columns: Int?
+  @Parsed(
+    Option(
+      "paper", valueName: "PAPER", .choice(Paper.allCases),
+      help: "A PDF's page: a4 (the default), letter or a3; with `-o -` it asks for a PDF."))
+  var askedPaper: Paper?
+  @Parsed(Common.output("FILE", "The file to write: FILE.pdf (a printable portfolio of vectors), else a PNG."))
+  var outputArgument: String
+  @Parsed(Common.force) var force: Bool
+
   /// The paper of a PDF portfolio; nil for a PNG sheet.
-  let paper: Paper?
-  let output: OutputTarget
-  let force: Bool
+  private(set) var paper: Paper?
+  private(set) var output = OutputTarget.file("")
 
-  init(_ parsed: ParsedArguments) throws {
-    filters = try DraftFilters(parsed)
-    query = try parsed.value(Self.query)
-    size = try parsed.value(Self.size)
-    columns = try parsed.value(Self.columns)
-    let argument = try parsed.value(Self.output)
-    let asked = try parsed.value(Self.paper)
-    if PictureRequest.format(named: argument) == .pdf || (argument == "-" && asked != nil) {
-      paper = asked ?? .a4
-      output = OutputTarget(argument: argument)
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    try filters.validate()
+    if PictureRequest.format(named: outputArgument) == .pdf || (outputArgument == "-" && askedPaper != nil) {
+      paper = askedPaper ?? .a4
+      output = OutputTarget(argument: outputArgument)
     } else {
-      if asked != nil {
+      if askedPaper != nil {
         throw parsed.usageError("--paper is for a PDF: name the file .pdf")
       }
       paper = nil
-      output = try PictureRequest.pngTarget(parsed, Self.output)
+      output = try PictureRequest.pngTarget(outputArgument, parsed)
     }
-    force = parsed.value(Common.force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

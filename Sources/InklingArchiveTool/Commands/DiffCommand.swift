@@ -4,12 +4,6 @@ import InklingFormats
 import InklingPresentation
 
 struct DiffCommand: Command {
-  static let from = Argument(
-    "A", .version, optional: (),
-    help: "The earlier version's number, as `history` shows it, or its label; alone, the version whose changes to show."
-  )
-  static let to = Argument("B", .version, optional: (), help: "The later version's number or label.")
-
   static let name = "diff"
 
   static let spec = CommandSpec(
@@ -20,18 +14,18 @@ struct DiffCommand: Command {
       parent: `diff DRAFT` shows what the newest version changed (against the one before it), \
       `diff DRAFT N` what version N changed (N - 1 against N), and `diff DRAFT A B` compares \
       any two. A version may be named by its label (`label`) as well as its number.
-      """,
-    arguments: [Common.draft.spec, from.spec, to.spec])
+      """
+  ).declaring { Self() }
 
-  let draft: String
-  let from: VersionSelector?
-  let to: VersionSelector?
-
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    from = try parsed.value(Self.from)
-    to = try parsed.value(Self.to)
-  }
+  @Parsed(Common.draft) var draft: String
+  @Parsed(
+    Argument(
+      "A", .version, optional: (),
+      help:
+        "The earlier version's number, as `history` shows it, or its label; alone, the version whose changes to show."
+    ))
+  var from: VersionSelector?
+  @Parsed(Argument("B", .version, optional: (), help: "The later version's number or label.")) var to: VersionSelector?
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)

@@ -8,87 +8,95 @@ import InklingPresentation
 
 /// `--name`, `--exact`, `--glob`, `--since`, `--until`, `--on`, `--source`, `--starred`, `--trash`.
 struct DraftFilters {
-  static let name = Option(
-    "name", valueName: "TEXT", .text, help: "Only drafts whose name contains TEXT (any case and accents).")
-  static let exact = Option("exact", valueName: "NAME", .text, help: "Only the draft called exactly NAME.")
-  static let glob = Option(
-    "glob", valueName: "PATTERN", .text,
-    help: "Only drafts whose whole name matches PATTERN (*, ?, [...]; any case and accents).")
-  static let since = Option(
-    "since", valueName: "DATE", .text, help: "Only drafts with a version saved on or after DATE.")
-  static let until = Option(
-    "until", valueName: "DATE", .text, help: "Only drafts with a version saved on or before DATE.")
-  static let on = Option("on", valueName: "DATE", .text, help: "Only drafts with a version saved within DATE.")
+  @Parsed(
+    Option("name", valueName: "TEXT", .text, help: "Only drafts whose name contains TEXT (any case and accents)."))
+  var name: String?
+  @Parsed(Option("exact", valueName: "NAME", .text, help: "Only the draft called exactly NAME.")) var exact: String?
+  @Parsed(
+    Option(
+      "glob", valueName: "PATTERN", .text,
+      help: "Only drafts whose whole name matches PATTERN (*, ?, [...]; any case and accents)."))
+  var glob: String?
+  @Parsed(Option("since", valueName: "DATE", .text, help: "Only drafts with a version saved on or after DATE."))
+  var since: String?
+  @Parsed(Option("until", valueName: "DATE", .text, help: "Only drafts with a version saved on or before DATE."))
+  var until: String?
+  @Parsed(Option("on", valueName: "DATE", .text, help: "Only drafts with a version saved within DATE.")) var on: String?
+  @Parsed(
+    Option(
+      "source", valueName: "TEXT", .text,
+      help: "Only drafts with a version from a source whose label contains TEXT (any case and accents)."))
+  var source: String?
+  @Parsed(Flag("starred", help: "Only drafts with stars (`star` gives them).")) var starred: Bool
+  @Parsed(Self.trash) var trash: Bool
+
+  /// Also `search`'s, which takes no other filter.
   static let trash = Flag("trash", help: "Drafts in the trash (`delete` puts them there) instead of the others.")
-  static let source = Option(
-    "source", valueName: "TEXT", .text,
-    help: "Only drafts with a version from a source whose label contains TEXT (any case and accents).")
 
-  static let starred = Flag("starred", help: "Only drafts with stars (`star` gives them).")
-
-  static let options = [
-    name.spec, exact.spec, glob.spec, since.spec, until.spec, on.spec, source.spec, starred.spec, trash.spec,
-  ]
-  static let exclusive = [[name.spec, exact.spec], [on.spec, since.spec], [on.spec, until.spec]].names
+  static let exclusive = [["name", "exact"], ["on", "since"], ["on", "until"]]
 
   static let dateHelp = """
     DATE is \(DateExpression.forms). A date is the whole period it names (a day, a month, a \
     minute) in local time unless it has Z or an offset; an age is the moment that long ago.
     """
 
-  var query: DraftQuery
-
-  /// - Throws: `UsageError`, or `ArchiveError.invalidDate` / `.invalidPattern`.
-  init(_ parsed: ParsedArguments) throws {
-    query = try DraftQuery(
-      name: parsed.value(Self.name), exact: parsed.value(Self.exact), glob: parsed.value(Self.glob),
-      since: parsed.value(Self.since), until: parsed.value(Self.until), on: parsed.value(Self.on),
-      source: parsed.value(Self.source), starred: parsed.value(Self.starred))
-    query.inTrash = parsed.value(Self.trash)
+  /// The drafts the filters find.
+  ///
+  /// - Throws: `ArchiveError.invalidDate` / `.invalidPattern`, usage errors: the commands
+  ///   check it in their `validate`.
+  func query() throws -> DraftQuery {
+    var query = try DraftQuery(
+      name: name, exact: exact, glob: glob, since: since, until: until, on: on, source: source, starred: starred)
+    query.inTrash = trash
+    return query
   }
+
+  /// Reads the dates and the pattern, so that a mistake in them is told before the archive
+  /// is opened.
+  func validate() throws { _ = try query() }
 
   /// The drafts these filters and `text` (a `--query`: the search language or `@NAME`) both
   /// find; the filters alone when `text` is nil.
   func query(and text: String?, in archive: Archive) throws -> DraftQuery {
-    guard let text else { return query }
-    return query.narrowed(to: try archive.query(text))
+    guard let text else { return try query() }
+    return try query().narrowed(to: try archive.query(text))
   }
 }
 
 /// How `list` and `search` print drafts: a table, `--json`, `--ndjson`, `--paths` or
 /// `--paths --null`.
 struct DraftListing {
-  static let sort = Option(
-    "sort", valueName: "ORDER", .choice(DraftSort.allCases), default: .newest,
-    help: "The order: newest (as in the app), oldest, name, versions or stars (most first).")
-  static let limit = Option("limit", valueName: "N", .count, help: "At most N drafts.")
-  static let ndjson = Flag(
-    "ndjson", help: "One JSON object per line, as the drafts are found (the same with --json; errors as JSON too).")
-  static let paths = Flag(
-    "paths",
-    help: "Only the names, one per line; names with control or invisible characters are quoted as git quotes paths.")
-  static let null = Flag(
-    "null", short: "0", help: "With --paths: end each name with a NUL byte, unquoted (for xargs -0).")
+  @Parsed(
+    Option(
+      "sort", valueName: "ORDER", .choice(DraftSort.allCases), default: .newest,
+      help: "The order: newest (as in the app), oldest, name, versions or stars (most first)."))
+  var sort: DraftSort
+  @Parsed(Option("limit", valueName: "N", .count, help: "At most N drafts.")) var limit: Int?
+  @Parsed(
+    Flag(
+      "ndjson", help: "One JSON object per line, as the drafts are found (the same with --json; errors as JSON too)."))
+  var ndjson: Bool
+  @Parsed(
+    Flag(
+      "paths",
+      help: "Only the names, one per line; names with control or invisible characters are quoted as git quotes paths."
+    ))
+  var paths: Bool
+  @Parsed(Flag("null", short: "0", help: "With --paths: end each name with a NUL byte, unquoted (for xargs -0)."))
+  var null: Bool
 
-  static let options = [sort.spec, limit.spec, ndjson.spec, paths.spec, null.spec]
-  static let exclusive = [[ndjson.spec, paths.spec], [paths.spec, RootCommand.json.spec], [ndjson.spec, null.spec]]
-    .names
+  static let names = ["sort", "limit", "ndjson", "paths", "null"]
+  static let exclusive = [["ndjson", "paths"], ["paths", RootCommand.json.spec.long], ["ndjson", "null"]]
 
   enum Form { case table, json, ndjson, lines, nulls }
 
-  let sort: DraftSort
-  let limit: Int?
-  let form: Form
+  func validate(_ parsed: ParsedArguments) throws(UsageError) {
+    if null && !paths { throw parsed.usageError("--null goes with --paths") }
+  }
 
-  init(_ parsed: ParsedArguments) throws(UsageError) {
-    sort = try parsed.value(Self.sort)
-    limit = try parsed.value(Self.limit)
-    let paths = parsed.value(Self.paths)
-    if parsed.value(Self.null) && !paths { throw parsed.usageError("--null goes with --paths") }
-    form =
-      if parsed.value(Self.ndjson) { .ndjson } else if paths {
-        parsed.value(Self.null) ? .nulls : .lines
-      } else if parsed.value(RootCommand.json) { .json } else { .table }
+  /// The form asked for; `json` is the global --json.
+  func form(json: Bool) -> Form {
+    if ndjson { .ndjson } else if paths { null ? .nulls : .lines } else if json { .json } else { .table }
   }
 
   /// How many drafts matching `query` there are, for people: `12 drafts`, or when the limit
@@ -108,6 +116,7 @@ struct DraftListing {
 
   /// Prints the drafts of `archive` that `query` matches; returns how many there were.
   @discardableResult func run(_ query: DraftQuery, in archive: Archive, _ context: CommandContext) throws -> Int {
+    let form = form(json: context.json)
     var matched = 0
     switch form {
     case .ndjson, .lines, .nulls:

@@ -4,20 +4,6 @@ import InklingFormats
 import InklingPresentation
 
 struct ExportCommand: Command {
-  static let query = Common.query("Only drafts that QUERY finds, in the language of `search`.")
-  static let to = Option("to", valueName: "DIR", .folder, required: (), help: "The folder to write into (created).")
-  static let allVersions = Flag("all-versions", help: "Every version of each draft, not only the newest.")
-  static let png = Flag(
-    "png",
-    help: "Also write each version's share image beside its file, as NAME.png. " + PicturePlaceholder.help)
-  static let svg = Flag(
-    "svg",
-    help: "Also write it as vectors, NAME.svg: the page of `render -o FILE.svg` (named and listed as the PNG is).")
-  static let pdf = Flag(
-    "pdf",
-    help: "Also write it as a one-page PDF, NAME.pdf: the page of `render -o FILE.pdf` (named and listed as the "
-      + "PNG is).")
-
   static let name = "export"
 
   static let spec = CommandSpec(
@@ -50,24 +36,38 @@ struct ExportCommand: Command {
         inkling-archive export --since 2025-09 --svg --pdf --to print
         inkling-archive export --query @portfolio --to out
       """,
-    options: DraftFilters.options + [
-      query.spec, to.spec, allVersions.spec, png.spec, svg.spec, pdf.spec, Common.force.spec,
-    ],
-    exclusive: DraftFilters.exclusive)
+    exclusive: DraftFilters.exclusive
+  ).declaring { Self() }
 
-  let filters: DraftFilters
-  let query: String?
-  let folder: String
-  let options: ExportOptions
+  let filters = DraftFilters()
+  @Parsed(Common.query("Only drafts that QUERY finds, in the language of `search`.")) var query: String?
+  @Parsed(Option("to", valueName: "DIR", .folder, required: (), help: "The folder to write into (created)."))
+  var folder: String
+  @Parsed(Flag("all-versions", help: "Every version of each draft, not only the newest.")) var allVersions: Bool
+  @Parsed(
+    Flag(
+      "png",
+      help: "Also write each version's share image beside its file, as NAME.png. " + PicturePlaceholder.help))
+  var png: Bool
+  @Parsed(
+    Flag(
+      "svg",
+      help: "Also write it as vectors, NAME.svg: the page of `render -o FILE.svg` (named and listed as the PNG is)."))
+  var svg: Bool
+  @Parsed(
+    Flag(
+      "pdf",
+      help: "Also write it as a one-page PDF, NAME.pdf: the page of `render -o FILE.pdf` (named and listed as the "
+        + "PNG is)."))
+  var pdf: Bool
+  @Parsed(Common.force) var force: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    filters = try DraftFilters(parsed)
-    query = try parsed.value(Self.query)
-    folder = try parsed.value(Self.to)
-    let pictures: [(Flag, PictureFormat)] = [(Self.png, .png), (Self.svg, .svg), (Self.pdf, .pdf)]
-    options = ExportOptions(
-      allVersions: parsed.value(Self.allVersions),
-      pictures: Set(pictures.filter { parsed.value($0.0) }.map(\.1)), overwrite: parsed.value(Common.force))
+  func validate(_ parsed: ParsedArguments) throws { try filters.validate() }
+
+  var options: ExportOptions {
+    let pictures: [(Bool, PictureFormat)] = [(png, .png), (svg, .svg), (pdf, .pdf)]
+    return ExportOptions(
+      allVersions: allVersions, pictures: Set(pictures.filter(\.0).map(\.1)), overwrite: force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

@@ -3,14 +3,6 @@ import InklingCommandLine
 import InklingPresentation
 
 struct GCCommand: Command {
-  static let repack = Flag(
-    "repack",
-    help: "Store every history again as reverse deltas: each draft's newest drawing whole, each older one as a "
-      + "delta of the one saved after it.")
-  static let level = Option(
-    "level", valueName: "N", .integer(in: 1...19), default: Int(Archive.repackLevel),
-    help: "zstd level for --repack: 1 (fast) to 19 (smallest).")
-
   static let name = "gc"
 
   static let spec = CommandSpec(
@@ -21,16 +13,23 @@ struct GCCommand: Command {
       is stored again as reverse deltas at a high compression level: the newest drawing \
       whole, each older one as a delta of the one saved after it, so reading the newest is \
       quickest and history costs little. Restores give the same bytes before and after.
-      """,
-    options: [repack.spec, level.spec])
+      """
+  ).declaring { Self() }
 
-  let repack: Bool
-  let level: Int
+  @Parsed(
+    Flag(
+      "repack",
+      help: "Store every history again as reverse deltas: each draft's newest drawing whole, each older one as a "
+        + "delta of the one saved after it."))
+  var repack: Bool
+  @Parsed(
+    Option(
+      "level", valueName: "N", .integer(in: 1...19), default: Int(Archive.repackLevel),
+      help: "zstd level for --repack: 1 (fast) to 19 (smallest)."))
+  var level: Int
 
-  init(_ parsed: ParsedArguments) throws {
-    repack = parsed.value(Self.repack)
-    level = try parsed.value(Self.level)
-    if parsed.isGiven(Self.level) && !repack { throw parsed.usageError("--level applies to --repack; add --repack") }
+  func validate(_ parsed: ParsedArguments) throws {
+    if $level.isGiven && !repack { throw parsed.usageError("--level applies to --repack; add --repack") }
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

@@ -13,14 +13,10 @@ struct HistoryCommand: Command {
       sources delivered the same file, all shown by `show --version`); a LABELS column when \
       a version has a label (`label`). The draft's stars and tags follow the table, then \
       the notes on it and on its versions, oldest first (`note`).
-      """,
-    arguments: [Common.draft.spec])
+      """
+  ).declaring { Self() }
 
-  let draft: String
-
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-  }
+  @Parsed(Common.draft) var draft: String
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)

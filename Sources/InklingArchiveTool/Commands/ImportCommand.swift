@@ -5,26 +5,9 @@ import InklingFormats
 import InklingPresentation
 
 struct ImportCommand: Command {
-  static let paths = Argument(
-    "PATH", .file, repeating: (), help: "A .inkling file, a folder of them, or another archive to merge.")
   static let maximumFileSize = Option(
     "max-file-size", valueName: "SIZE", .size, default: ImportOptions.defaultMaximumFileSize,
     help: "Refuse draft files larger than SIZE (bytes, or with K, M, G).")
-  static let verbose = Flag(
-    "verbose", short: "v", help: "Also name every file imported, already archived or ignored, with the reason.")
-  static let ndjson = Flag(
-    "ndjson",
-    help:
-      "One JSON object per file as it is done, then one with the summary (the same with --json; errors as JSON too).")
-  static let source = Common.source(
-    "Record LABEL as where the versions came from (default: the folder given; for an archive, its own "
-      + "sources, and LABEL for versions it has none for).")
-  static let salvage = Flag(
-    "salvage", help: "Merge a damaged archive as far as it verifies, naming each version left out.")
-  static let verify = Flag(
-    "verify",
-    help: "Read and hash every file, even one whose path, size and modification time match what the archive "
-      + "recorded (such a file is otherwise known unread: one rewritten with the same size and time is missed).")
 
   static let name = "import"
 
@@ -62,26 +45,42 @@ struct ImportCommand: Command {
         inkling-archive import ~/Drafts
         inkling-archive import --source "Anna's iPad" /media/anna/Drafts
         inkling-archive import other.sqlite
-      """,
-    arguments: [paths.spec],
-    options: [maximumFileSize.spec, verbose.spec, ndjson.spec, source.spec, salvage.spec, verify.spec])
+      """
+  ).declaring { Self() }
 
-  let paths: [String]
-  let maximumFileSize: Int64
-  let verbose: Bool
-  let ndjson: Bool
-  let source: String?
-  let salvage: Bool
-  let verify: Bool
+  @Parsed(
+    Argument(
+      "PATH", .file, repeating: (), help: "A .inkling file, a folder of them, or another archive to merge."))
+  var paths: [String]
+  @Parsed(Self.maximumFileSize) var maximumFileSize: Int64
+  @Parsed(
+    Flag(
+      "verbose", short: "v", help: "Also name every file imported, already archived or ignored, with the reason."))
+  var verbose: Bool
+  @Parsed(
+    Flag(
+      "ndjson",
+      help:
+        "One JSON object per file as it is done, then one with the summary (the same with --json; errors as JSON too).")
+  )
+  var ndjson: Bool
+  @Parsed(
+    Common.source(
+      "Record LABEL as where the versions came from (default: the folder given; for an archive, its own "
+        + "sources, and LABEL for versions it has none for)."))
+  var source: String?
+  @Parsed(
+    Flag(
+      "salvage", help: "Merge a damaged archive as far as it verifies, naming each version left out."))
+  var salvage: Bool
+  @Parsed(
+    Flag(
+      "verify",
+      help: "Read and hash every file, even one whose path, size and modification time match what the archive "
+        + "recorded (such a file is otherwise known unread: one rewritten with the same size and time is missed)."))
+  var verify: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    paths = try parsed.value(Self.paths)
-    maximumFileSize = try parsed.value(Self.maximumFileSize)
-    verbose = parsed.value(Self.verbose)
-    ndjson = parsed.value(Self.ndjson)
-    source = try parsed.value(Self.source)
-    salvage = parsed.value(Self.salvage)
-    verify = parsed.value(Self.verify)
+  func validate(_ parsed: ParsedArguments) throws {
     if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
     }

@@ -6,12 +6,6 @@ import InklingFormats
 import InklingPresentation
 
 struct LabelCommand: Command {
-  static let label = Argument(
-    "NAME", .text, repeating: (), allowsNone: true,
-    help: "The label, e.g. final or \"sent to printer\"; several words are joined by spaces. Not a whole number.")
-  static let version = Common.version("The version to label (default: the newest).")
-  static let remove = Flag("remove", help: "Take the label NAME away from the version that has it.")
-
   static let name = "label"
   static let spec = CommandSpec(
     name, abstract: "Name a version of a draft, as git tags a commit; list or remove names.",
@@ -28,8 +22,17 @@ struct LabelCommand: Command {
         inkling-archive restore "Plan-B" --version final -o plan.inkling
         inkling-archive label "Plan-B" --remove final
         inkling-archive label "Plan-B"
-      """,
-    arguments: [Common.draft.spec, label.spec], options: [version.spec, remove.spec])
+      """
+  ).declaring { Self() }
+
+  @Parsed(Common.draft) var draft: String
+  @Parsed(
+    Argument(
+      "NAME", .text, repeating: (), allowsNone: true,
+      help: "The label, e.g. final or \"sent to printer\"; several words are joined by spaces. Not a whole number."))
+  var words: [String]
+  @Parsed(Common.version("The version to label (default: the newest).")) var version: VersionSelector?
+  @Parsed(Flag("remove", help: "Take the label NAME away from the version that has it.")) var remove: Bool
 
   enum Action {
     case add(String, VersionSelector)
@@ -37,15 +40,11 @@ struct LabelCommand: Command {
     case list
   }
 
-  let draft: String
-  let action: Action
+  private(set) var action = Action.list
 
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    let words = try parsed.value(Self.label)
-    let version = try parsed.value(Self.version)
+  mutating func validate(_ parsed: ParsedArguments) throws {
     let name = words.joined(separator: " ")
-    if parsed.value(Self.remove) {
+    if remove {
       guard !words.isEmpty else { throw parsed.usageError("give the label to remove after the draft's name") }
       guard version == nil else { throw parsed.usageError("--remove takes no --version: a label names one version") }
       action = .remove(name)

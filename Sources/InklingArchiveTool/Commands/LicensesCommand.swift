@@ -13,7 +13,7 @@ struct LicensesCommand: Command {
       inkling-archive --version --verbose.
       """)
 
-  init(_ parsed: ParsedArguments) throws {
+  func validate(_ parsed: ParsedArguments) throws {
     try Common.refuseJSON(parsed, prints: "the licences as text")
   }
 

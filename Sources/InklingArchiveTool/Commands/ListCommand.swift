@@ -2,10 +2,6 @@ import InklingArchive
 import InklingCommandLine
 
 struct ListCommand: Command {
-  static let saved = Argument(
-    "@NAME", .query, optional: (),
-    help: "Only the drafts that the search saved as NAME finds (`search --save`), with the options' filters too.")
-
   static let name = "list"
   static let spec = CommandSpec(
     name, abstract: "List drafts, newest first, like the app.",
@@ -18,21 +14,23 @@ struct ListCommand: Command {
         inkling-archive list @weekly --starred
         inkling-archive list --paths -0 | xargs -0 -n 1 inkling-archive history
       """,
-    arguments: [saved.spec],
-    options: DraftFilters.options + DraftListing.options,
-    exclusive: DraftFilters.exclusive + DraftListing.exclusive)
+    exclusive: DraftFilters.exclusive + DraftListing.exclusive
+  ).declaring { Self() }
 
-  let filters: DraftFilters
-  let savedSearch: String?
-  let listing: DraftListing
+  let filters = DraftFilters()
+  @Parsed(
+    Argument(
+      "@NAME", .query, optional: (),
+      help: "Only the drafts that the search saved as NAME finds (`search --save`), with the options' filters too."))
+  var savedSearch: String?
+  let listing = DraftListing()
 
-  init(_ parsed: ParsedArguments) throws {
-    filters = try DraftFilters(parsed)
-    savedSearch = try parsed.value(Self.saved)
+  func validate(_ parsed: ParsedArguments) throws {
+    try filters.validate()
     if let savedSearch, Archive.savedSearchName(in: savedSearch) == nil {
       throw parsed.usageError("list takes a saved search as @NAME; `search` takes a query")
     }
-    listing = try DraftListing(parsed)
+    try listing.validate(parsed)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

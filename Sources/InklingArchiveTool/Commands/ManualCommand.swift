@@ -11,7 +11,7 @@ struct ManualCommand: Command {
         inkling-archive manual | man -l -
       """)
 
-  init(_ parsed: ParsedArguments) throws {
+  func validate(_ parsed: ParsedArguments) throws {
     try Common.refuseJSON(parsed, prints: "a manual page")
   }
 

@@ -6,16 +6,6 @@ import InklingFormats
 import InklingPresentation
 
 struct NoteCommand: Command {
-  static let text = Argument(
-    "TEXT", .text, repeating: (), allowsNone: true,
-    help: "The note; several words are joined by spaces (quote the note to keep its own spacing).")
-  static let version = Common.version("Write the note on version N instead of on the draft.")
-  static let list = Flag("list", help: "List the notes of the draft and of its versions, with their ids.")
-  static let remove = Option(
-    "remove", valueName: "ID", .positive, help: "Remove the note with this id (as --list, show and history give it).")
-  static let edit = Flag(
-    "edit", help: "Write the note in $VISUAL or $EDITOR (else vi) instead of giving TEXT; an empty file writes none.")
-
   static let name = "note"
   static let spec = CommandSpec(
     name, abstract: "Write a note on a draft or on one of its versions; list or remove notes.",
@@ -30,8 +20,27 @@ struct NoteCommand: Command {
         inkling-archive note "Plan-B" --edit
         inkling-archive note "Plan-B" --list
         inkling-archive note "Plan-B" --remove 7
-      """,
-    arguments: [Common.draft.spec, text.spec], options: [version.spec, edit.spec, list.spec, remove.spec])
+      """
+  ).declaring { Self() }
+
+  @Parsed(Common.draft) var draft: String
+  @Parsed(
+    Argument(
+      "TEXT", .text, repeating: (), allowsNone: true,
+      help: "The note; several words are joined by spaces (quote the note to keep its own spacing)."))
+  var words: [String]
+  @Parsed(Common.version("Write the note on version N instead of on the draft.")) var version: VersionSelector?
+  @Parsed(
+    Flag(
+      "edit", help: "Write the note in $VISUAL or $EDITOR (else vi) instead of giving TEXT; an empty file writes none.")
+  )
+  var edit: Bool
+  @Parsed(Flag("list", help: "List the notes of the draft and of its versions, with their ids.")) var list: Bool
+  @Parsed(
+    Option(
+      "remove", valueName: "ID", .positive, help: "Remove the note with this id (as --list, show and history give it).")
+  )
+  var remove: Int?
 
   enum Action {
     case add(String, VersionSelector?)
@@ -40,17 +49,12 @@ struct NoteCommand: Command {
     case remove(Int64)
   }
 
-  let draft: String
-  let action: Action
+  private(set) var action = Action.list
 
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    let words = try parsed.value(Self.text)
-    let version = try parsed.value(Self.version)
-    let listing = parsed.value(Self.list)
-    let removing = try parsed.value(Self.remove)
-    let editing = parsed.value(Self.edit)
-    if editing {
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    let listing = list
+    let removing = remove
+    if edit {
       guard words.isEmpty else { throw parsed.usageError("--edit takes no TEXT: the note is written in the editor") }
       guard !listing && removing == nil else {
         throw parsed.usageError("--edit writes a note; leave out --list and --remove")

@@ -27,20 +27,6 @@ struct PictureRequest {
 
   /// `at`, when given, is `--at DATE` (the version newest then); `format` is what the
   /// command writes: a PNG's name must not say another image format.
-  init(
-    _ parsed: ParsedArguments, version: Option<VersionSelector?>, at: Option<String?>? = nil, output: Option<String>,
-    format: PictureFormat = .png
-  ) throws {
-    draft = try parsed.value(Common.draft)
-    if let at, let date = try parsed.value(at) {
-      selector = .at(try DateExpression.parse(date))
-    } else {
-      selector = try parsed.value(version) ?? .latest
-    }
-    self.output = format == .png ? try Self.pngTarget(parsed, output) : OutputTarget(argument: try parsed.value(output))
-    force = parsed.value(Common.force)
-  }
-
   /// The picture format `argument`'s extension names, if it names one this tool writes.
   static func format(named argument: String) -> PictureFormat? {
     let fileName = argument.split(separator: "/").last.map(String.init) ?? argument
@@ -55,8 +41,7 @@ struct PictureRequest {
   ]
 
   /// The `-o` of a command that writes PNG: refused when its name says another format.
-  static func pngTarget(_ parsed: ParsedArguments, _ option: Option<String>) throws -> OutputTarget {
-    let argument = try parsed.value(option)
+  static func pngTarget(_ argument: String, _ parsed: ParsedArguments) throws -> OutputTarget {
     let fileName = argument.split(separator: "/").last.map(String.init) ?? argument
     if let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex {
       let suffix = fileName[fileName.index(after: dot)...].lowercased()

@@ -3,8 +3,6 @@ import InklingCommandLine
 import InklingPresentation
 
 struct ReindexCommand: Command {
-  static let all = Flag("all", help: "Index every drawing again, not only those missing.")
-
   static let name = "reindex"
 
   static let spec = CommandSpec(
@@ -13,14 +11,10 @@ struct ReindexCommand: Command {
       Archives made before the drawing index existed have versions that `show`, `diff` and \
       stroke or ink searches cannot see into; this decodes them once. With --all, every \
       drawing is indexed again (after an upgrade that reads more of the format).
-      """,
-    options: [all.spec])
+      """
+  ).declaring { Self() }
 
-  let all: Bool
-
-  init(_ parsed: ParsedArguments) {
-    all = parsed.value(Self.all)
-  }
+  @Parsed(Flag("all", help: "Index every drawing again, not only those missing.")) var all: Bool
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openExisting()

@@ -4,13 +4,6 @@ import InklingFormats
 import InklingPresentation
 
 struct RenameCommand: Command {
-  static let old = Argument(
-    "OLD", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .prefixed(["complete-names"]))
-  static let new = Argument(
-    "NEW", .draftName, help: "Its new name (a name as `list` prints one, in quotes, is read back); a `/` becomes `-`.")
-  static let merge = Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")
-
   static let name = "rename"
 
   static let spec = CommandSpec(
@@ -27,18 +20,20 @@ struct RenameCommand: Command {
       Examples:
         inkling-archive rename "Plan-B" "Plan C"
         inkling-archive rename "cat" "Cat" --merge
-      """,
-    arguments: [old.spec, new.spec], options: [merge.spec])
+      """
+  ).declaring { Self() }
 
-  let old: String
-  let new: String
-  let merge: Bool
-
-  init(_ parsed: ParsedArguments) throws {
-    old = try parsed.value(Self.old)
-    new = try parsed.value(Self.new)
-    merge = parsed.value(Self.merge)
-  }
+  @Parsed(
+    Argument(
+      "OLD", .draftName, help: "The draft's name, exactly (as `list` shows it, in its quotes if it has them).",
+      completion: .prefixed(["complete-names"])))
+  var old: String
+  @Parsed(
+    Argument(
+      "NEW", .draftName, help: "Its new name (a name as `list` prints one, in quotes, is read back); a `/` becomes `-`."
+    ))
+  var new: String
+  @Parsed(Flag("merge", help: "If a draft is called NEW already, join the two histories into it.")) var merge: Bool
 
   func run(_ context: CommandContext) throws -> Int32 {
     let result = try context.openExisting().rename(draft: old, to: new, merge: merge)

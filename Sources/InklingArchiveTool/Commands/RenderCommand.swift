@@ -5,18 +5,6 @@ import InklingPresentation
 import InklingRendering
 
 struct RenderCommand: Command {
-  static let version = Common.version("Render version N instead of the newest.")
-  static let at = Option("at", valueName: "DATE", .text, help: "Render the version that was newest at DATE.")
-  static let format = Option(
-    "format", valueName: "FORMAT", .choice(PictureFormat.allCases),
-    help: "png, svg or pdf, when FILE's extension does not say it (standard output is PNG without it).")
-  static let scale = Option(
-    "scale", valueName: "S", .number(above: 0, atMost: 16), default: 2,
-    help: "Pixels per point (a Retina screen is 2), at most 16; an image is at most "
-      + "\(RenderGeometry.maxDimension) pixels a side, so a large drawing is drawn at the scale that fits.")
-  static let output = Common.output(
-    "FILE", "The file to write: FILE.png (pixels), FILE.svg or FILE.pdf (vectors); other names are PNG.")
-
   static let name = "render"
 
   static let spec = CommandSpec(
@@ -38,25 +26,42 @@ struct RenderCommand: Command {
         inkling-archive render Cat --at 2025-10-01 -o cat.pdf
         inkling-archive render Cat -o - --format svg > cat.svg
       """,
-    arguments: [Common.draft.spec],
-    options: [version.spec, at.spec, scale.spec, output.spec, format.spec, Common.force.spec],
-    exclusive: [[version.spec, at.spec]].names)
+    exclusive: [["version", "at"]]
+  ).declaring { Self() }
 
-  let request: PictureRequest
-  let scale: Double
-  let format: PictureFormat
+  @Parsed(Common.draft) var draft: String
+  @Parsed(Common.version("Render version N instead of the newest.")) var version: VersionSelector?
+  @Parsed(Option("at", valueName: "DATE", .text, help: "Render the version that was newest at DATE.")) var at: String?
+  @Parsed(
+    Option(
+      "scale", valueName: "S", .number(above: 0, atMost: 16), default: 2,
+      help: "Pixels per point (a Retina screen is 2), at most 16; an image is at most "
+        + "\(RenderGeometry.maxDimension) pixels a side, so a large drawing is drawn at the scale that fits."))
+  var scale: Double
+  @Parsed(
+    Common.output(
+      "FILE", "The file to write: FILE.png (pixels), FILE.svg or FILE.pdf (vectors); other names are PNG."))
+  var output: String
+  @Parsed(
+    Option(
+      "format", valueName: "FORMAT", .choice(PictureFormat.allCases),
+      help: "png, svg or pdf, when FILE's extension does not say it (standard output is PNG without it)."))
+  var askedFormat: PictureFormat?
+  @Parsed(Common.force) var force: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    let argument = try parsed.value(Self.output)
-    let named = PictureRequest.format(named: argument)
-    let format = try parsed.value(Self.format) ?? named ?? .png
+  private(set) var request = PictureRequest(draft: "", selector: .latest, output: .standardOutput, force: false)
+  private(set) var format = PictureFormat.png
+
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    let named = PictureRequest.format(named: output)
+    format = askedFormat ?? named ?? .png
     if let named, named != format {
       throw parsed.usageError(
-        "\(Quoted.text(argument)) names a .\(named.rawValue) file, but --format asks for \(format.rawValue)")
+        "\(Quoted.text(output)) names a .\(named.rawValue) file, but --format asks for \(format.rawValue)")
     }
-    self.format = format
-    request = try PictureRequest(parsed, version: Self.version, at: Self.at, output: Self.output, format: format)
-    scale = try parsed.value(Self.scale)
+    let selector = try at.map { .at(try DateExpression.parse($0)) } ?? version ?? .latest
+    let target = format == .png ? try PictureRequest.pngTarget(output, parsed) : OutputTarget(argument: output)
+    request = PictureRequest(draft: draft, selector: selector, output: target, force: force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

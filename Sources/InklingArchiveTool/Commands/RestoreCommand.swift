@@ -4,14 +4,6 @@ import InklingFormats
 import InklingPresentation
 
 struct RestoreCommand: Command {
-  static let version = Common.version("Restore version N.")
-  static let at = Option("at", valueName: "DATE", .text, help: "Restore the version that was newest at DATE.")
-  static let to = Option("to", valueName: "DIR", .folder, help: "Write into DIR under the original file name.")
-  static let output = Option(
-    "output", short: "o", valueName: "FILE", .file, help: "Write to FILE; `-` writes to standard output.")
-  static let allVersions = Flag(
-    "all-versions", help: "Restore every version into the folder (--to, else the current folder).")
-
   static let name = "restore"
   static let folderAdvice = "give a file name with -o, or write into the folder with --to"
 
@@ -33,34 +25,36 @@ struct RestoreCommand: Command {
         inkling-archive restore Cat --at yesterday --to ~/Desktop
         inkling-archive restore Cat -o - | jq .color
       """,
-    arguments: [Common.draft.spec],
-    options: [version.spec, at.spec, to.spec, output.spec, allVersions.spec, Common.force.spec],
-    exclusive: [
-      [version.spec, at.spec, allVersions.spec], [to.spec, output.spec], [allVersions.spec, output.spec],
-    ].names)
+    exclusive: [["version", "at", "all-versions"], ["to", "output"], ["all-versions", "output"]]
+  ).declaring { Self() }
 
-  let draft: String
-  let selector: VersionSelector
+  @Parsed(Common.draft) var draft: String
+  @Parsed(Common.version("Restore version N.")) var version: VersionSelector?
+  @Parsed(Option("at", valueName: "DATE", .text, help: "Restore the version that was newest at DATE.")) var at: String?
+  @Parsed(Option("to", valueName: "DIR", .folder, help: "Write into DIR under the original file name.")) var to: String?
+  @Parsed(
+    Option(
+      "output", short: "o", valueName: "FILE", .file, help: "Write to FILE; `-` writes to standard output."))
+  var output: String?
+  @Parsed(
+    Flag(
+      "all-versions", help: "Restore every version into the folder (--to, else the current folder)."))
+  var allVersions: Bool
+  @Parsed(Common.force) var force: Bool
+
+  private(set) var selector = VersionSelector.latest
+
   /// Where the file goes; nil for standard output (`-o -`).
-  let destination: RestoreDestination?
-  let allVersions: Bool
-  let force: Bool
-
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    if let at = try parsed.value(Self.at) {
-      selector = .at(try DateExpression.parse(at))
-    } else {
-      selector = try parsed.value(Self.version) ?? .latest
+  var destination: RestoreDestination? {
+    switch output.map(OutputTarget.init(argument:)) {
+    case .standardOutput: nil
+    case .file(let path): .file(path)
+    case nil: .folder(to ?? ".")
     }
-    allVersions = parsed.value(Self.allVersions)
-    force = parsed.value(Common.force)
-    destination =
-      switch try parsed.value(Self.output).map(OutputTarget.init(argument:)) {
-      case .standardOutput: nil
-      case .file(let path): .file(path)
-      case nil: .folder(try parsed.value(Self.to) ?? ".")
-      }
+  }
+
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    selector = try at.map { .at(try DateExpression.parse($0)) } ?? version ?? .latest
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

@@ -4,10 +4,6 @@ import InklingFormats
 import InklingPresentation
 
 struct RevertCommand: Command {
-  static let version = Option(
-    "version", valueName: "N", .version, required: (),
-    help: "The version to go back to, as `history` numbers it, or its label (`label`).")
-
   static let name = "revert"
 
   static let spec = CommandSpec(
@@ -22,16 +18,15 @@ struct RevertCommand: Command {
 
       Example:
         inkling-archive revert "Plan-B" --version 2
-      """,
-    arguments: [Common.draft.spec], options: [version.spec])
+      """
+  ).declaring { Self() }
 
-  let draft: String
-  let selector: VersionSelector
-
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version)
-  }
+  @Parsed(Common.draft) var draft: String
+  @Parsed(
+    Option(
+      "version", valueName: "N", .version, required: (),
+      help: "The version to go back to, as `history` numbers it, or its label (`label`)."))
+  var selector: VersionSelector
 
   func run(_ context: CommandContext) throws -> Int32 {
     let result = try context.openExisting().revert(draft: draft, to: selector)

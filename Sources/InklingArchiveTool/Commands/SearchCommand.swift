@@ -5,16 +5,6 @@ import InklingFormats
 import InklingPresentation
 
 struct SearchCommand: Command {
-  static let query = Argument(
-    "QUERY", .query, repeating: (), allowsNone: true,
-    help: "The query; several arguments are joined with spaces. " + Common.savedSearchHelp)
-  static let save = Option(
-    "save", valueName: "NAME", .text,
-    help: "Also keep the query as NAME, replacing a search saved so before; `search @NAME` runs it again.")
-  static let saved = Flag("saved", help: "List the saved searches instead of searching.")
-  static let forget = Option(
-    "forget", valueName: "NAME", .text, help: "Forget the search saved as NAME instead of searching.")
-
   static let name = "search"
 
   static let spec = CommandSpec(
@@ -54,24 +44,35 @@ struct SearchCommand: Command {
       Exit status: 0 when a draft matched, 1 when none did (as grep) or there is no saved \
       search of that name, 2 for a query that does not read, 3 when the archive cannot be used.
       """,
-    arguments: [query.spec],
-    options: DraftListing.options + [DraftFilters.trash.spec, save.spec, saved.spec, forget.spec],
-    exclusive: DraftListing.exclusive + exclusive)
+    exclusive: DraftListing.exclusive + exclusive
+  ).declaring { Self() }
 
   /// --save, --saved and --forget one at a time; the last two print no drafts, so take none
   /// of the options that say how drafts are listed or chosen.
   static var exclusive: [[String]] {
-    let listing: [OptionSpec] = [
-      DraftListing.sort.spec, DraftListing.limit.spec, DraftListing.ndjson.spec, DraftListing.paths.spec,
-      DraftListing.null.spec, DraftFilters.trash.spec,
-    ]
-    var groups: [[OptionSpec]] = [[save.spec, saved.spec, forget.spec]]
-    for option in listing {
-      groups.append([saved.spec, option])
-      groups.append([forget.spec, option])
+    var groups = [["save", "saved", "forget"]]
+    for option in DraftListing.names + [DraftFilters.trash.spec.long] {
+      groups.append(["saved", option])
+      groups.append(["forget", option])
     }
-    return groups.names
+    return groups
   }
+
+  @Parsed(
+    Argument(
+      "QUERY", .query, repeating: (), allowsNone: true,
+      help: "The query; several arguments are joined with spaces. " + Common.savedSearchHelp))
+  var words: [String]
+  let listing = DraftListing()
+  @Parsed(DraftFilters.trash) var inTrash: Bool
+  @Parsed(
+    Option(
+      "save", valueName: "NAME", .text,
+      help: "Also keep the query as NAME, replacing a search saved so before; `search @NAME` runs it again."))
+  var save: String?
+  @Parsed(Flag("saved", help: "List the saved searches instead of searching.")) var saved: Bool
+  @Parsed(Option("forget", valueName: "NAME", .text, help: "Forget the search saved as NAME instead of searching."))
+  var forget: String?
 
   enum Action {
     /// Run the query (and keep it first under the name given).
@@ -80,23 +81,21 @@ struct SearchCommand: Command {
     case forget(String)
   }
 
-  let action: Action
-  let listing: DraftListing
+  /// What the options ask for, once they are checked.
+  private(set) var action = Action.listSaved
 
-  init(_ parsed: ParsedArguments) throws {
-    let words = try parsed.value(Self.query)
-    if parsed.value(Self.saved) {
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    if saved {
       guard words.isEmpty else { throw parsed.usageError("--saved lists the saved searches: leave out the QUERY") }
       action = .listSaved
-    } else if let name = try parsed.value(Self.forget) {
+    } else if let name = forget {
       guard words.isEmpty else { throw parsed.usageError("--forget takes the NAME alone: leave out the QUERY") }
       action = .forget(name)
     } else {
       guard !words.isEmpty else { throw parsed.usageError("give a QUERY (or --saved to list the saved searches)") }
-      action = .search(
-        words.joined(separator: " "), saveAs: try parsed.value(Self.save), inTrash: parsed.value(DraftFilters.trash))
+      action = .search(words.joined(separator: " "), saveAs: save, inTrash: inTrash)
     }
-    listing = try DraftListing(parsed)
+    try listing.validate(parsed)
   }
 
   /// Exit status 1 when nothing matches, as grep and ripgrep: `search … && …` in a script

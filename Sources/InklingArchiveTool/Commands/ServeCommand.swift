@@ -6,17 +6,6 @@ import InklingPresentation
 import InklingServer
 
 struct ServeCommand: Command {
-  static let port = Option(
-    "port", valueName: "N", .integer(in: 0...65535), default: 8377, help: "The port to listen on; 0 for any free one.")
-  static let host = Option(
-    "host", valueName: "ADDR", .text, help: "The address to listen on (default 127.0.0.1).")
-  static let token = Option(
-    "token", valueName: "TOKEN", .text,
-    help: "The token every request must carry (8-128 letters, digits, - or _), instead of the kept one.")
-  static let open = Flag("open", help: "Open the address in the default browser (with xdg-open).")
-  static let printURL = Flag(
-    "print-url", help: "Print the address with its token that serve with these options opens, and exit.")
-
   static let name = "serve"
 
   static let spec = CommandSpec(
@@ -40,24 +29,36 @@ struct ServeCommand: Command {
         inkling-archive serve --port 0 --open
         inkling-archive serve --host 0.0.0.0 --port 8080
         inkling-archive serve --print-url    # the user unit's address, to open
-      """,
-    options: [port.spec, host.spec, token.spec, open.spec, printURL.spec])
+      """
+  ).declaring { Self() }
 
-  let host: String
-  let port: UInt16
-  let token: String?
-  let opens: Bool
-  let printsURL: Bool
+  @Parsed(
+    Option(
+      "port", valueName: "N", .integer(in: 0...65535), default: 8377, help: "The port to listen on; 0 for any free one."
+    ))
+  var portNumber: Int
+  @Parsed(
+    Option(
+      "host", valueName: "ADDR", .text, help: "The address to listen on (default 127.0.0.1)."))
+  var givenHost: String?
+  @Parsed(
+    Option(
+      "token", valueName: "TOKEN", .text,
+      help: "The token every request must carry (8-128 letters, digits, - or _), instead of the kept one."))
+  var token: String?
+  @Parsed(Flag("open", help: "Open the address in the default browser (with xdg-open).")) var opens: Bool
+  @Parsed(
+    Flag(
+      "print-url", help: "Print the address with its token that serve with these options opens, and exit."))
+  var printsURL: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    token = try parsed.value(Self.token)
+  var host: String { givenHost ?? "127.0.0.1" }
+  var port: UInt16 { UInt16(portNumber) }
+
+  func validate(_ parsed: ParsedArguments) throws {
     if let token, !ServerConfiguration.isValidToken(token) {
       throw parsed.usageError("--token takes 8 to 128 letters, digits, '-' or '_'")
     }
-    host = try parsed.value(Self.host) ?? "127.0.0.1"
-    port = UInt16(try parsed.value(Self.port))
-    opens = parsed.value(Self.open)
-    printsURL = parsed.value(Self.printURL)
     if printsURL && port == 0 {
       throw parsed.usageError("--print-url needs the port the server listens on, not 0")
     }

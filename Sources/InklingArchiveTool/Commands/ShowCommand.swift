@@ -4,24 +4,17 @@ import InklingFormats
 import InklingPresentation
 
 struct ShowCommand: Command {
-  static let version = Common.version("Show version N instead of the newest.")
-  static let strokes = Flag("strokes", help: "List every stroke: ink, colour, bounds, points.")
-
   static let name = "show"
 
   static let spec = CommandSpec(
-    name, abstract: "Describe one version of a draft.",
-    arguments: [Common.draft.spec], options: [version.spec, strokes.spec])
+    name, abstract: "Describe one version of a draft."
+  ).declaring { Self() }
 
-  let draft: String
-  let selector: VersionSelector
-  let strokes: Bool
+  @Parsed(Common.draft) var draft: String
+  @Parsed(Common.version("Show version N instead of the newest.")) var version: VersionSelector?
+  @Parsed(Flag("strokes", help: "List every stroke: ink, colour, bounds, points.")) var strokes: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
-    selector = try parsed.value(Self.version) ?? .latest
-    strokes = parsed.value(Self.strokes)
-  }
+  var selector: VersionSelector { version ?? .latest }
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.open(.readOnly)

@@ -7,22 +7,21 @@ import InklingPresentation
 
 /// The drafts `star` and `unstar` change: `DRAFT...`, or those `--query` finds.
 struct StarredDrafts {
-  static let drafts = Argument(
-    "DRAFT", .draftName, repeating: (), allowsNone: true,
-    help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .prefixed(["complete-names"]))
-  static let query = Common.query("Every draft that QUERY finds, in the language of `search`.")
+  @Parsed(
+    Argument(
+      "DRAFT", .draftName, repeating: (), allowsNone: true,
+      help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
+      completion: .prefixed(["complete-names"])))
+  var names: [String]
+  @Parsed(Common.query("Every draft that QUERY finds, in the language of `search`.")) var query: String?
 
-  let choices: [DraftChoice]
+  var choices: [DraftChoice] { query.map { [.search($0)] } ?? names.map(DraftChoice.named) }
 
-  init(_ parsed: ParsedArguments) throws {
-    let names = try parsed.value(Self.drafts)
-    if let text = try parsed.value(Self.query) {
+  func validate(_ parsed: ParsedArguments) throws(UsageError) {
+    if query != nil {
       guard names.isEmpty else { throw parsed.usageError("give either DRAFT names or --query, not both") }
-      choices = [.search(text)]
     } else {
       guard !names.isEmpty else { throw parsed.usageError("give a DRAFT or --query") }
-      choices = names.map(DraftChoice.named)
     }
   }
 
@@ -41,9 +40,6 @@ struct StarredDrafts {
 }
 
 struct StarCommand: Command {
-  static let stars = Option(
-    "stars", valueName: "N", .positive, default: 1, help: "How many stars, 1 to 5.")
-
   static let name = "star"
   static let spec = CommandSpec(
     name, abstract: "Give drafts stars, 1 to 5.",
@@ -56,16 +52,14 @@ struct StarCommand: Command {
         inkling-archive star "Plan-B" --stars 5
         inkling-archive star --query 'tag:portfolio' --stars 3
         inkling-archive list --starred --sort stars
-      """,
-    arguments: [StarredDrafts.drafts.spec], options: [stars.spec, StarredDrafts.query.spec])
+      """
+  ).declaring { Self() }
 
-  let drafts: StarredDrafts
-  let stars: Int
+  // Before the drafts: help lists --stars first.
+  @Parsed(Option("stars", valueName: "N", .positive, default: 1, help: "How many stars, 1 to 5.")) var stars: Int
+  let drafts = StarredDrafts()
 
-  init(_ parsed: ParsedArguments) throws {
-    drafts = try StarredDrafts(parsed)
-    stars = try parsed.value(Self.stars)
-  }
+  func validate(_ parsed: ParsedArguments) throws { try drafts.validate(parsed) }
 
   func run(_ context: CommandContext) throws -> Int32 {
     StarredDrafts.report(try context.openExisting().star(drafts.choices, stars: stars), context)
@@ -81,14 +75,12 @@ struct UnstarCommand: Command {
       Examples:
         inkling-archive unstar "Plan-B"
         inkling-archive unstar --query 'stars:<3'
-      """,
-    arguments: [StarredDrafts.drafts.spec], options: [StarredDrafts.query.spec])
+      """
+  ).declaring { Self() }
 
-  let drafts: StarredDrafts
+  let drafts = StarredDrafts()
 
-  init(_ parsed: ParsedArguments) throws {
-    drafts = try StarredDrafts(parsed)
-  }
+  func validate(_ parsed: ParsedArguments) throws { try drafts.validate(parsed) }
 
   func run(_ context: CommandContext) throws -> Int32 {
     StarredDrafts.report(try context.openExisting().star(drafts.choices, stars: nil), context)

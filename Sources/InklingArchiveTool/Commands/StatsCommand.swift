@@ -12,8 +12,6 @@ struct StatsCommand: Command {
       The ratio is the archive's size without the thumbnail cache over the bytes imported.
       """)
 
-  init(_ parsed: ParsedArguments) {}
-
   func run(_ context: CommandContext) throws -> Int32 {
     let stats = try context.open(.readOnly).statistics()
     if context.json {

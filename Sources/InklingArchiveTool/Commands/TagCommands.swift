@@ -7,28 +7,25 @@ import InklingPresentation
 
 /// What `tag` and `untag` share: `DRAFT TAG...`, or with `--query`, every word a tag.
 struct TagArguments {
-  static let draft = Argument(
-    "DRAFT", .draftName,
-    help: "The draft's name, exactly (as `list` shows it); with --query, the first tag instead.",
-    completion: .prefixed(["complete-names"]))
-  static let tags = Argument(
-    "TAG", .text, repeating: (), allowsNone: true, help: "A tag: any one line of text, e.g. portfolio or client:anna.")
-  static let query = Common.query("Every draft that QUERY finds, in the language of `search`, instead of one draft.")
+  @Parsed(
+    Argument(
+      "DRAFT", .draftName,
+      help: "The draft's name, exactly (as `list` shows it); with --query, the first tag instead.",
+      completion: .prefixed(["complete-names"])))
+  var first: String
+  @Parsed(
+    Argument(
+      "TAG", .text, repeating: (), allowsNone: true,
+      help: "A tag: any one line of text, e.g. portfolio or client:anna."))
+  var rest: [String]
+  @Parsed(Common.query("Every draft that QUERY finds, in the language of `search`, instead of one draft."))
+  var query: String?
 
-  let choice: DraftChoice
-  let tags: [String]
+  var choice: DraftChoice { query.map { .search($0) } ?? .named(first) }
+  var tags: [String] { query == nil ? rest : [first] + rest }
 
-  init(_ parsed: ParsedArguments) throws {
-    let first = try parsed.value(Self.draft)
-    let rest = try parsed.value(Self.tags)
-    if let text = try parsed.value(Self.query) {
-      choice = .search(text)
-      tags = [first] + rest
-    } else {
-      guard !rest.isEmpty else { throw parsed.usageError("give at least one TAG after the draft's name") }
-      choice = .named(first)
-      tags = rest
-    }
+  func validate(_ parsed: ParsedArguments) throws(UsageError) {
+    if query == nil && rest.isEmpty { throw parsed.usageError("give at least one TAG after the draft's name") }
   }
 
   /// `"a", "b"`, each quoted as names are. A loop, not `joined(separator:)`, whose first use
@@ -60,14 +57,12 @@ struct TagCommand: Command {
         inkling-archive tag "Plan-B" portfolio client:anna
         inkling-archive tag --query 'name:study saved:2025-10' october-studies
         inkling-archive search 'tag:client:'
-      """,
-    arguments: [TagArguments.draft.spec, TagArguments.tags.spec], options: [TagArguments.query.spec])
+      """
+  ).declaring { Self() }
 
-  let arguments: TagArguments
+  let arguments = TagArguments()
 
-  init(_ parsed: ParsedArguments) throws {
-    arguments = try TagArguments(parsed)
-  }
+  func validate(_ parsed: ParsedArguments) throws { try arguments.validate(parsed) }
 
   func run(_ context: CommandContext) throws -> Int32 {
     let change = try context.openExisting().tag(arguments.choice, with: arguments.tags)
@@ -92,14 +87,12 @@ struct UntagCommand: Command {
       Examples:
         inkling-archive untag "Plan-B" portfolio
         inkling-archive untag --query 'tag:draft' draft
-      """,
-    arguments: [TagArguments.draft.spec, TagArguments.tags.spec], options: [TagArguments.query.spec])
+      """
+  ).declaring { Self() }
 
-  let arguments: TagArguments
+  let arguments = TagArguments()
 
-  init(_ parsed: ParsedArguments) throws {
-    arguments = try TagArguments(parsed)
-  }
+  func validate(_ parsed: ParsedArguments) throws { try arguments.validate(parsed) }
 
   func run(_ context: CommandContext) throws -> Int32 {
     let change = try context.openExisting().untag(arguments.choice, arguments.tags)
@@ -113,9 +106,6 @@ struct UntagCommand: Command {
 }
 
 struct TagsCommand: Command {
-  static let prefix = Argument(
-    "PREFIX", .text, optional: (), help: "Only the tags that start with PREFIX (any case and accents), e.g. client:.")
-
   static let name = "tags"
   static let spec = CommandSpec(
     name, abstract: "List the tags of live drafts, with how many drafts have each.",
@@ -123,14 +113,14 @@ struct TagsCommand: Command {
       Examples:
         inkling-archive tags
         inkling-archive tags client: --json
-      """,
-    arguments: [prefix.spec])
+      """
+  ).declaring { Self() }
 
-  let prefix: String?
-
-  init(_ parsed: ParsedArguments) throws {
-    prefix = try parsed.value(Self.prefix)
-  }
+  @Parsed(
+    Argument(
+      "PREFIX", .text, optional: (),
+      help: "Only the tags that start with PREFIX (any case and accents), e.g. client:."))
+  var prefix: String?
 
   func run(_ context: CommandContext) throws -> Int32 {
     let tags = try context.open(.readOnly).tags(prefix: prefix)

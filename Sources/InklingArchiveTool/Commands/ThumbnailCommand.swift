@@ -3,12 +3,6 @@ import InklingCommandLine
 import InklingPresentation
 
 struct ThumbnailCommand: Command {
-  static let version = Common.version("Picture version N instead of the newest.")
-  static let size = Option(
-    "size", valueName: "PX", .oneOf(ThumbnailCache.standardSizes), default: ThumbnailCache.defaultSize,
-    help: "The side of the square: 128, 256, 512 or 1024 (the freedesktop thumbnail sizes).")
-  static let output = Common.output("FILE.png", "The PNG file to write.")
-
   static let name = "thumbnail"
 
   static let spec = CommandSpec(
@@ -21,15 +15,23 @@ struct ThumbnailCommand: Command {
       Examples:
         inkling-archive thumbnail Cat -o cat.png
         inkling-archive thumbnail Cat --version 2 --size 1024 -o cat-v2.png
-      """,
-    arguments: [Common.draft.spec], options: [version.spec, size.spec, output.spec, Common.force.spec])
+      """
+  ).declaring { Self() }
 
-  let request: PictureRequest
-  let size: Int
+  @Parsed(Common.draft) var draft: String
+  @Parsed(Common.version("Picture version N instead of the newest.")) var version: VersionSelector?
+  @Parsed(
+    Option(
+      "size", valueName: "PX", .oneOf(ThumbnailCache.standardSizes), default: ThumbnailCache.defaultSize,
+      help: "The side of the square: 128, 256, 512 or 1024 (the freedesktop thumbnail sizes)."))
+  var size: Int
+  @Parsed(Common.output("FILE.png", "The PNG file to write.")) var output: String
+  @Parsed(Common.force) var force: Bool
+  private(set) var request = PictureRequest(draft: "", selector: .latest, output: .standardOutput, force: false)
 
-  init(_ parsed: ParsedArguments) throws {
-    request = try PictureRequest(parsed, version: Self.version, output: Self.output)
-    size = try parsed.value(Self.size)
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    request = PictureRequest(
+      draft: draft, selector: version ?? .latest, output: try PictureRequest.pngTarget(output, parsed), force: force)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

@@ -5,48 +5,6 @@ import InklingPresentation
 import InklingRendering
 
 struct TimelapseCommand: Command {
-  static let output = Option(
-    "output", short: "o", valueName: "FILE", .file,
-    help: "Write the video to FILE: FILE.mp4 is H.264 MP4, FILE.webp an animated WebP that loops. "
-      + "`-` writes to standard output (with --format).")
-  static let format = Option(
-    "format", valueName: "FORMAT", .choice(TimelapseFormat.allCases),
-    help: "mp4 or webp: the video format when FILE's extension does not say it (needed for `-o -`).")
-  static let frames = Option(
-    "frames", valueName: "DIR", .folder,
-    help:
-      "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing; "
-      + "--json's marks give each save's frame by the same number.")
-  static let duration = Option(
-    "duration", valueName: "TIME", ValueKind.time.where("a time above 0, " + ValueKind.timeForms) { $0 > 0 },
-    help: "How long the video lasts, the hold included (default 30s, at most "
-      + "\(Format.number(TimelapseOptions.maximumSeconds / 3600))h): the drawing time is fitted to it.")
-  static let speed = Option(
-    "speed", valueName: "FACTOR", factor,
-    help: "Play the drawing time (long pauses shortened) this many times faster, like 20x, instead of fitting it.")
-  static let realTime = Flag(
-    "real-time", help: "Play the drawing as fast as it was drawn (long pauses still shortened to a second).")
-  static let fps = Option(
-    "fps", valueName: "N", .integer(in: TimelapseOptions.fpsRange), default: 30, help: "Frames per second.")
-  static let size = Option(
-    "size", valueName: "WxH", dimensions,
-    help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even, "
-      + "\(RenderGeometry.maxDimension) at most (\(TimelapseOptions.maximumWebPSide) for WebP) and "
-      + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all; an MP4's frames hold at most "
-      + "\(Format.count(TimelapseOptions.maximumMP4Macroblocks)) blocks of 16×16 pixels (H.264's largest level, "
-      + "6.2: 8192×4352, or 16384×2176), and a larger one is refused.")
-  static let scale = Option(
-    "scale", valueName: "S", .number(above: 0, atMost: 16),
-    help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does.")
-  static let from = Option(
-    "from", valueName: "N", .version, help: "Start the replay at version N (1 is the oldest, or a label: `label`).")
-  static let to = Option(
-    "to", valueName: "N", .version, help: "End the replay at version N (default: the newest; or a label).")
-  static let hold = Option(
-    "hold", valueName: "TIME", ValueKind.time.where("a time of 0 or more, " + ValueKind.timeForms) { $0 >= 0 },
-    default: 2,
-    help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min).")
-
   static let name = "timelapse"
   static let folderAdvice = "give the video a file name with -o, or write numbered PNG frames into it with --frames"
 
@@ -79,20 +37,76 @@ struct TimelapseCommand: Command {
         inkling-archive timelapse Cat --frames cat-frames
         inkling-archive timelapse Cat -o final.mp4 --to final
       """,
-    arguments: [Common.draft.spec],
-    options: [
-      output.spec, format.spec, frames.spec, duration.spec, speed.spec, realTime.spec, fps.spec, size.spec, scale.spec,
-      from.spec, to.spec,
-      hold.spec, Common.force.spec,
-    ],
-    exclusive: [
-      [output.spec, frames.spec], [format.spec, frames.spec], [duration.spec, speed.spec, realTime.spec],
-      [size.spec, scale.spec],
-    ].names)
+    exclusive: [["output", "frames"], ["format", "frames"], ["duration", "speed", "real-time"], ["size", "scale"]]
+  ).declaring { Self() }
 
-  let draft: String
-  let options: TimelapseOptions
-  let destination: Destination
+  @Parsed(Common.draft) var draft: String
+  @Parsed(
+    Option(
+      "output", short: "o", valueName: "FILE", .file,
+      help: "Write the video to FILE: FILE.mp4 is H.264 MP4, FILE.webp an animated WebP that loops. "
+        + "`-` writes to standard output (with --format)."))
+  var output: String?
+  @Parsed(
+    Option(
+      "format", valueName: "FORMAT", .choice(TimelapseFormat.allCases),
+      help: "mp4 or webp: the video format when FILE's extension does not say it (needed for `-o -`)."))
+  var format: TimelapseFormat?
+  @Parsed(
+    Option(
+      "frames", valueName: "DIR", .folder,
+      help:
+        "Write each frame as a numbered PNG (00001.png, …) into DIR, created when missing; "
+        + "--json's marks give each save's frame by the same number."))
+  var frames: String?
+  @Parsed(
+    Option(
+      "duration", valueName: "TIME", ValueKind.time.where("a time above 0, " + ValueKind.timeForms) { $0 > 0 },
+      help: "How long the video lasts, the hold included (default 30s, at most "
+        + "\(Format.number(TimelapseOptions.maximumSeconds / 3600))h): the drawing time is fitted to it."))
+  var duration: Double?
+  @Parsed(
+    Option(
+      "speed", valueName: "FACTOR", Self.factor,
+      help: "Play the drawing time (long pauses shortened) this many times faster, like 20x, instead of fitting it."))
+  var speed: Double?
+  @Parsed(
+    Flag(
+      "real-time", help: "Play the drawing as fast as it was drawn (long pauses still shortened to a second)."))
+  var realTime: Bool
+  @Parsed(
+    Option(
+      "fps", valueName: "N", .integer(in: TimelapseOptions.fpsRange), default: 30, help: "Frames per second."))
+  var fps: Int
+  @Parsed(
+    Option(
+      "size", valueName: "WxH", Self.dimensions,
+      help: "Fit the frames into W×H pixels, or N pixels on the long side (default 1080); sides are even, "
+        + "\(RenderGeometry.maxDimension) at most (\(TimelapseOptions.maximumWebPSide) for WebP) and "
+        + "\(RenderGeometry.maxPixels / (1024 * 1024)) megapixels in all; an MP4's frames hold at most "
+        + "\(Format.count(TimelapseOptions.maximumMP4Macroblocks)) blocks of 16×16 pixels (H.264's largest level, "
+        + "6.2: 8192×4352, or 16384×2176), and a larger one is refused."))
+  var size: (Int, Int)?
+  @Parsed(
+    Option(
+      "scale", valueName: "S", .number(above: 0, atMost: 16),
+      help: "Draw at S pixels per point instead of fitting a size, as `render --scale` does."))
+  var scale: Double?
+  @Parsed(
+    Option(
+      "from", valueName: "N", .version, help: "Start the replay at version N (1 is the oldest, or a label: `label`)."))
+  var from: VersionSelector?
+  @Parsed(
+    Option(
+      "to", valueName: "N", .version, help: "End the replay at version N (default: the newest; or a label)."))
+  var to: VersionSelector?
+  @Parsed(
+    Option(
+      "hold", valueName: "TIME", ValueKind.time.where("a time of 0 or more, " + ValueKind.timeForms) { $0 >= 0 },
+      default: 2,
+      help: "Hold the last frame this long (at most \(Format.number(TimelapseOptions.maximumHold / 60))min)."))
+  var hold: Double
+  @Parsed(Common.force) var force: Bool
 
   /// Where the time-lapse goes: where the library writes it, or standard output (`-o -`),
   /// where the command writes the video the library gives.
@@ -100,35 +114,38 @@ struct TimelapseCommand: Command {
     case written(TimelapseDestination)
     case standardOutput(TimelapseFormat)
   }
-  let force: Bool
 
-  init(_ parsed: ParsedArguments) throws {
-    draft = try parsed.value(Common.draft)
+  var options: TimelapseOptions {
     var options = TimelapseOptions()
-    options.hold = try parsed.value(Self.hold)
-    if let seconds = try parsed.value(Self.duration) {
-      options.pace = .duration(seconds)
-    } else if let factor = try parsed.value(Self.speed) {
-      options.pace = .speed(factor)
-    } else if parsed.value(Self.realTime) {
+    options.hold = hold
+    if let duration {
+      options.pace = .duration(duration)
+    } else if let speed {
+      options.pace = .speed(speed)
+    } else if realTime {
       options.pace = .realTime
     }
-    options.fps = try parsed.value(Self.fps)
-    if let scale = try parsed.value(Self.scale) {
+    options.fps = fps
+    if let scale {
       options.size = .scale(scale)
-    } else if let (width, height) = try parsed.value(Self.size) {
+    } else if let (width, height) = size {
       options.size = .fit(width: width, height: height)
     }
-    options.from = try parsed.value(Self.from)
-    options.to = try parsed.value(Self.to)
-    self.options = options
-    force = parsed.value(Common.force)
-    if let folder = try parsed.value(Self.frames) {
+    options.from = from
+    options.to = to
+    return options
+  }
+
+  private(set) var destination = Destination.standardOutput(.mp4)
+
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    if let folder = frames {
       destination = .written(.frames(folder: folder))
-    } else if let path = try parsed.value(Self.output) {
+    } else if let path = output {
       let target = OutputTarget(argument: path)
       let named = TimelapseFormat.allCases.first { path.lowercased().hasSuffix("." + $0.rawValue) }
-      guard let format = try parsed.value(Self.format) ?? named else {
+      guard let format = format ?? named else {
+
         throw UsageError(
           target == .standardOutput
             ? "Say which video goes to standard output: --format \(Self.formatNames)."

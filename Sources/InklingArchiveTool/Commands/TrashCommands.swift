@@ -24,11 +24,6 @@ private func json(_ key: String, _ drafts: [JSONValue], _ change: TrashChange) -
 }
 
 struct DeleteCommand: Command {
-  static let drafts = Argument(
-    "DRAFT", .draftName, repeating: (),
-    help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
-    completion: .prefixed(["complete-names"]))
-
   static let name = "delete"
 
   static let spec = CommandSpec(
@@ -40,14 +35,15 @@ struct DeleteCommand: Command {
 
       Example:
         inkling-archive delete "Scratch" "Untitled"
-      """,
-    arguments: [drafts.spec])
+      """
+  ).declaring { Self() }
 
-  let names: [String]
-
-  init(_ parsed: ParsedArguments) throws {
-    names = try parsed.value(Self.drafts)
-  }
+  @Parsed(
+    Argument(
+      "DRAFT", .draftName, repeating: (),
+      help: "A draft's name, exactly (as `list` shows it, in its quotes if it has them).",
+      completion: .prefixed(["complete-names"])))
+  var names: [String]
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openExisting()
@@ -76,20 +72,16 @@ struct UndeleteCommand: Command {
       All the drafts named come back in one transaction: interrupted, none has; run again, \
       it brings back what is still in the trash and says which drafts were back already. \
       `inkling-archive list --trash` shows what the trash holds.
-      """,
-    arguments: [drafts.spec])
+      """
+  ).declaring { Self() }
 
   /// Completed from the trash: what undelete can bring back.
-  static let drafts = Argument(
-    "DRAFT", .draftName, repeating: (),
-    help: "A draft's name in the trash, exactly (as `list --trash` shows it, in its quotes if it has them).",
-    completion: .prefixed(["complete-names", "--trash"]))
-
-  let names: [String]
-
-  init(_ parsed: ParsedArguments) throws {
-    names = try parsed.value(Self.drafts)
-  }
+  @Parsed(
+    Argument(
+      "DRAFT", .draftName, repeating: (),
+      help: "A draft's name in the trash, exactly (as `list --trash` shows it, in its quotes if it has them).",
+      completion: .prefixed(["complete-names", "--trash"])))
+  var names: [String]
 
   func run(_ context: CommandContext) throws -> Int32 {
     let archive = try context.openExisting()
@@ -111,14 +103,6 @@ struct UndeleteCommand: Command {
 }
 
 struct PurgeCommand: Command {
-  static let drafts = Argument(
-    "DRAFT", .draftName, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
-    completion: .prefixed(["complete-names", "--trash"]))
-  static let olderThan = Option(
-    "older-than", valueName: "DATE", .text,
-    help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago).")
-  static let dryRun = Flag("dry-run", help: "Only say what would be removed.")
-
   static let name = "purge"
 
   static let spec = CommandSpec(
@@ -132,19 +116,27 @@ struct PurgeCommand: Command {
       Examples:
         inkling-archive purge --older-than 30d --dry-run
         inkling-archive purge "Scratch"
-      """,
-    arguments: [drafts.spec], options: [olderThan.spec, dryRun.spec])
+      """
+  ).declaring { Self() }
 
-  let names: [String]
-  let before: Date?
-  let dryRun: Bool
+  @Parsed(
+    Argument(
+      "DRAFT", .draftName, repeating: (), allowsNone: true, help: "A draft in the trash (default: every draft in it).",
+      completion: .prefixed(["complete-names", "--trash"])))
+  var names: [String]
+  @Parsed(
+    Option(
+      "older-than", valueName: "DATE", .text,
+      help: "Only drafts that went to the trash before DATE (30d: more than 30 days ago)."))
+  var olderThan: String?
+  @Parsed(Flag("dry-run", help: "Only say what would be removed.")) var dryRun: Bool
+  /// The moment --older-than names.
+  private(set) var before: Date?
 
-  init(_ parsed: ParsedArguments) throws {
-    names = try parsed.value(Self.drafts)
-    before = try parsed.value(Self.olderThan).map { try DateExpression.parse($0).start }.map {
+  mutating func validate(_ parsed: ParsedArguments) throws {
+    before = try olderThan.map { try DateExpression.parse($0).start }.map {
       Date(timeIntervalSince1970: Double($0) / 1000)
     }
-    dryRun = parsed.value(Self.dryRun)
   }
 
   func run(_ context: CommandContext) throws -> Int32 {

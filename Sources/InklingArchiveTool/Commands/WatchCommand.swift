@@ -9,12 +9,6 @@ import InklingPresentation
 #endif
 
 struct WatchCommand: Command {
-  static let folders = Argument("DIR", .folder, repeating: (), help: "A folder of drafts to watch, recursively.")
-  static let source = Common.source("Record LABEL as where the versions came from (default: the folder watched).")
-  static let settle = Option(
-    "settle", valueName: "TIME", .time(atMost: 3600), default: WatchOptions.defaultSettle,
-    help: "Import a file written in place once its size and time have been still for TIME.")
-
   static let name = "watch"
 
   static let spec = CommandSpec(
@@ -33,19 +27,23 @@ struct WatchCommand: Command {
       Examples:
         inkling-archive watch ~/Sync/Inkling/Drafts
         inkling-archive watch --source "Anna's iPad" --settle 5s /media/Drafts
-      """,
-    arguments: [folders.spec], options: [source.spec, settle.spec, ImportCommand.maximumFileSize.spec])
+      """
+  ).declaring { Self() }
 
-  let folders: [String]
-  let source: String?
-  let settle: Double
-  let maximumFileSize: Int64
+  @Parsed(
+    Argument("DIR", .folder, repeating: (), help: "A folder of drafts to watch, recursively."))
+  var folders: [String]
+  @Parsed(
+    Common.source("Record LABEL as where the versions came from (default: the folder watched)."))
+  var source: String?
+  @Parsed(
+    Option(
+      "settle", valueName: "TIME", .time(atMost: 3600), default: WatchOptions.defaultSettle,
+      help: "Import a file written in place once its size and time have been still for TIME."))
+  var settle: Double
+  @Parsed(ImportCommand.maximumFileSize) var maximumFileSize: Int64
 
-  init(_ parsed: ParsedArguments) throws {
-    folders = try parsed.value(Self.folders)
-    source = try parsed.value(Self.source)
-    settle = try parsed.value(Self.settle)
-    maximumFileSize = try parsed.value(ImportCommand.maximumFileSize)
+  func validate(_ parsed: ParsedArguments) throws {
     if let source, source.trimmingSpaces().isEmpty {
       throw parsed.usageError("--source needs a label that is not empty")
     }
