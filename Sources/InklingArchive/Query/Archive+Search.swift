@@ -100,14 +100,19 @@ extension Archive {
         ? SearchCompiler.trashPlan(query.expression, sort: sort, limit: limit)
         : try compiler.compile(query.expression, sort: sort, limit: limit)
       guard compiled.plan == .boundedWalk, let limit else { return try run(compiled, body) }
-      // Its rows are the answer only if there are `limit` of them.
-      var rows: [DraftSummary] = []
-      try run(compiled) { rows.append($0) }
-      guard rows.count < limit else { return rows.forEach(body) }
-      let fallback = try compiler.fallback(
-        after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
-      if fallback.continues { rows.forEach(body) }
-      try run(fallback, body)
+      // Its rows are the answer only if there are `limit` of them. The fallback reads where
+      // the walk stopped, which only the walk's snapshot tells (SearchCompiler.fallback).
+      func walkThenFallback() throws {
+        var rows: [DraftSummary] = []
+        try run(compiled) { rows.append($0) }
+        guard rows.count < limit,
+          let fallback = try compiler.fallback(
+            after: compiled, query.expression, sort: sort, limit: limit, found: rows.count)
+        else { return rows.forEach(body) }
+        if fallback.continues { rows.forEach(body) }
+        try run(fallback, body)
+      }
+      try database.isAutocommit ? database.readTransaction(walkThenFallback) : walkThenFallback()
     }
   }
 
@@ -149,15 +154,18 @@ extension Archive {
     -> (sql: String, plan: [String])
   {
     try storeCall {
-      // A bounded walk's plan, then that of its fallback when it finds nothing.
+      // A bounded walk's plan, then that of its fallback when it finds nothing (none when the
+      // walk reads every draft).
       let compiler = compiler ?? SearchCompiler(database: database)
       let compiled =
         query.inTrash
         ? SearchCompiler.trashPlan(query.expression, sort: sort, limit: limit)
         : try compiler.compile(query.expression, sort: sort, limit: limit)
       var parts = [compiled]
-      if compiled.plan == .boundedWalk, let limit {
-        parts.append(try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: 0))
+      if compiled.plan == .boundedWalk, let limit,
+        let fallback = try compiler.fallback(after: compiled, query.expression, sort: sort, limit: limit, found: 0)
+      {
+        parts.append(fallback)
       }
       let plan = try parts.flatMap { try DraftSearchSQL.plan(of: $0.query, in: database) }
       return (parts.map(\.sql).joined(separator: "\n-- fallback:\n"), plan)

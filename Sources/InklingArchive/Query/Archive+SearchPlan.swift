@@ -21,7 +21,9 @@ extension Archive {
         if found < limit {
           let fallback = try compiler.fallback(
             after: compiled, query.expression, sort: sort, limit: limit, found: found)
-          text += " found \(found), then \(fallback.continues ? "the rest of the walk" : "\(fallback.plan)")"
+          let then =
+            fallback.map { $0.continues ? "the rest of the walk" : "\($0.plan)" } ?? "nothing (every draft read)"
+          text += " found \(found), then \(then)"
         }
       }
       if let driver = try compiler.driver(SearchCompiler.mergingPeriods(query.expression)) {

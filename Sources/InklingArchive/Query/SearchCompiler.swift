@@ -31,10 +31,12 @@
 //             (draft_by_latest for newest first) and stop after `limit` matches. A large
 //             driver usually means dense matches, which the walk meets quickly; but a large
 //             estimate can hide few matches (common grams, rare term), so for newest/oldest
-//             the walk is *bounded* to the first `walkLength` drafts of the index; when it
-//             finds fewer than `limit` there, the walk goes on from where it stopped, or the
-//             driver runs instead, whichever the density it saw and larger estimates say is
-//             cheaper (`fallback`).
+//             the walk is *bounded* to the first `walkLength` drafts of the index, counted as
+//             it reads them (DraftSearchSQL.boundedWalk); when it finds fewer than `limit`
+//             there, the walk goes on from where it stopped, or the driver runs instead,
+//             whichever the density it saw and larger estimates say is cheaper (`fallback`).
+//             Where it stopped, the key of the `walkLength`-th draft, is read only then: a
+//             walk that finds its matches reads no more of the index than the drafts it passed.
 // EXPLAIN QUERY PLAN checks of each live in SearchTests.
 //
 // Why the walk is cheap: draft_by_latest holds (latest_saved_ms, first_saved_ms, id,
@@ -57,8 +59,6 @@ struct CompiledSearch {
   enum Plan: Equatable { case driver, walk, boundedWalk, period }
   var query: DraftSearchQuery
   var plan: Plan
-  /// For a bounded walk: the key (latest, first, id) of the last draft it reads.
-  var bound: DraftWalkKey?
   /// For a fallback: its rows follow the bounded walk's (the walk goes on past its bound),
   /// rather than replace them.
   var continues = false
@@ -67,8 +67,9 @@ struct CompiledSearch {
   var arguments: [(any DatabaseValueConvertible)?] { query.arguments }
 }
 
-/// The last walk bound a connection read, and what it was read for. A bound is only where a
-/// bounded walk stops and its fallback goes on, so even a stale one would give right results.
+/// The last walk bound a connection read, and what it was read for. A bound is where a bounded
+/// walk stopped, counted in drafts, and where its fallback goes on: one kept after a write
+/// would make the fallback list a draft again or skip one, hence the key.
 final class WalkBounds {
   struct Key: Equatable {
     /// `PRAGMA data_version` and the connection's total changes: equal while nothing wrote.
@@ -94,7 +95,7 @@ struct SearchCompiler {
   var walkLength = 10_000
   /// The most index entries read to size the drivers again when a bounded walk gave up.
   var fallbackEstimateCap = 50_000
-  /// Where `walkBound` keeps its answer between searches on one connection (the archive's).
+  /// Where `walkBound` keeps its answer between fallbacks on one connection (the archive's).
   var bounds: WalkBounds?
 
   /// The query listing the drafts of `expression` in `sort` order, and its plan.
@@ -127,25 +128,32 @@ struct SearchCompiler {
     {
       return Self.periodPlan(upper: upper, predicate, limit: limit, importedBefore: true)
     }
-    guard driver != nil, sort == .newest || sort == .oldest, let bound = try walkBound(sort) else {
+    guard driver != nil, sort == .newest || sort == .oldest else {
       return Self.walkPlan(predicate, sort: sort, limit: limit)
     }
-    return Self.walkPlan(predicate, sort: sort, limit: limit, bound: bound)
+    return CompiledSearch(
+      query: DraftSearchSQL.boundedWalk(where: predicate, order: Self.order(sort), limit: limit, length: walkLength),
+      plan: .boundedWalk)
   }
 
   /// The plan to run when `walk`, a bounded walk from `compile`, found only `found` < `limit`
   /// matches in the `walkLength` drafts it read: the rest of the walk (`continues`: its rows
-  /// follow the walk's), or the smallest driver, whichever should read less. At the density
-  /// the walk saw, the missing matches lie within walkLength · (limit − found) / found more
-  /// drafts; a walk's draft costs about a fifth of a driver's row.
+  /// follow the walk's), or the smallest driver, whichever should read less; nil when the
+  /// walk read every draft (there are no more than `walkLength`), its rows the whole answer.
+  /// At the density the walk saw, the missing matches lie within walkLength · (limit − found)
+  /// / found more drafts; a walk's draft costs about a fifth of a driver's row.
   ///
-  /// - Throws: `StoreError` from the size estimates.
+  /// Reads where the walk stopped (`walkBound`): in the walk's own snapshot, or a draft saved
+  /// or trashed meanwhile would move the bound, and the rest would list a draft again or skip one.
+  ///
+  /// - Throws: `StoreError` from the bound and the size estimates.
   func fallback(
     after walk: CompiledSearch, _ expression: SearchExpression, sort: DraftSort, limit: Int, found: Int
-  ) throws -> CompiledSearch {
-    precondition(walk.plan == .boundedWalk && walk.bound != nil, "only a bounded walk has a fallback")
+  ) throws -> CompiledSearch? {
+    precondition(walk.plan == .boundedWalk, "only a bounded walk has a fallback")
+    guard let bound = try walkBound(sort) else { return nil }
     let expression = Self.mergingPeriods(expression)
-    var rest = Self.walkPlan(Self.predicate(expression), sort: sort, limit: limit - found, after: walk.bound)
+    var rest = Self.walkPlan(Self.predicate(expression), sort: sort, limit: limit - found, after: bound)
     rest.continues = true
     let walkDrafts = Double(walkLength) * Double(limit - found) / max(Double(found), 0.5)
     // Drivers are sized only up to the estimate that would lose to the walk: when the walk
@@ -180,14 +188,12 @@ struct SearchCompiler {
       plan: .driver)
   }
 
-  /// Drafts in the order of `sort`'s index; with `bound`, only up to that key (inclusive);
-  /// `after`, only past that key.
-  static func walkPlan(
-    _ predicate: DraftPredicate, sort: DraftSort, limit: Int?, bound: DraftWalkKey? = nil, after: DraftWalkKey? = nil
-  ) -> CompiledSearch {
-    let query = DraftSearchSQL.walk(where: predicate, order: order(sort), limit: limit, through: bound, after: after)
-    guard bound != nil, after == nil else { return CompiledSearch(query: query, plan: .walk) }
-    return CompiledSearch(query: query, plan: .boundedWalk, bound: bound)
+  /// Drafts in the order of `sort`'s index; with `after`, only past that key.
+  static func walkPlan(_ predicate: DraftPredicate, sort: DraftSort, limit: Int?, after: DraftWalkKey? = nil)
+    -> CompiledSearch
+  {
+    CompiledSearch(
+      query: DraftSearchSQL.walk(where: predicate, order: order(sort), limit: limit, after: after), plan: .walk)
   }
 
   /// Drafts in the trash (`DraftQuery.inTrash`), read from their own index and sorted.
@@ -208,9 +214,10 @@ struct SearchCompiler {
   }
 
   /// The key (latest, first, id) of the `walkLength`-th draft with versions in `sort`'s
-  /// order; nil when there are fewer drafts (a walk then reads them all anyway). Kept in
-  /// `bounds` until the archive changes: finding it reads `walkLength` index entries, about
-  /// a millisecond at a million drafts, and a connection that searches mostly searches again.
+  /// order, where a bounded walk stops; nil when there are fewer drafts (the walk read them
+  /// all). Kept in `bounds` until the archive changes: finding it reads `walkLength` index
+  /// entries, about a millisecond at a million drafts, and a connection that searches mostly
+  /// searches again.
   func walkBound(_ sort: DraftSort) throws -> DraftWalkKey? {
     guard let bounds else { return try readWalkBound(sort) }
     let key = WalkBounds.Key(

@@ -4,8 +4,11 @@
 //
 //   driven  — candidates (DraftCandidates) as the outer loop, `CROSS JOIN draft` (CROSS JOIN fixes
 //             the order, SQLite's query optimizer overview), then sort.
-//   walk    — drafts in the sort's own index, stopping after `limit`; optionally only up to a
-//             bound, or only past one (the rest of a bounded walk).
+//   walk    — drafts in the sort's own index, stopping after `limit`; optionally only past a
+//             key (the rest of a bounded walk).
+//   bounded walk — the same, but only among the first N drafts of the index, counted as they
+//             are read (a subquery with LIMIT N, which SQLite runs as a co-routine), so that
+//             nothing is read before the walk: where it stopped is read only if it is needed.
 //   periods — newest first for a query that needs a version before U: one part per span class
 //             of draft_by_span (migration 0006 says why each range is short) and one of
 //             draft_by_latest below U, the newest `limit` of each merged.
@@ -90,22 +93,12 @@ package enum DraftSearchSQL {
       arguments: candidates.arguments + predicate.arguments)
   }
 
-  /// Drafts in the order of `order`'s index; with `through`, only up to that key (inclusive);
-  /// with `after`, only past it. Keys are of draft_by_latest: only for newest and oldest.
+  /// Drafts in the order of `order`'s index; with `after`, only past that key (keys are of
+  /// draft_by_latest: newest and oldest only).
   package static func walk(
-    where predicate: DraftPredicate, order: DraftOrder, limit: Int?, through bound: DraftWalkKey? = nil,
-    after: DraftWalkKey? = nil
+    where predicate: DraftPredicate, order: DraftOrder, limit: Int?, after: DraftWalkKey? = nil
   ) -> DraftSearchQuery {
-    if let after {
-      return DraftSearchQuery(
-        sql: """
-          SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
-          WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? "<" : ">") (?, ?, ?)
-          AND \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
-          """,
-        arguments: [after.latest, after.first, after.id] + predicate.arguments)
-    }
-    guard let bound else {
+    guard let after else {
       return DraftSearchQuery(
         sql: """
           SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
@@ -113,15 +106,39 @@ package enum DraftSearchSQL {
           """,
         arguments: predicate.arguments)
     }
-    // The bound comes first: of two ranges on latest_saved_ms (a `saved:>=` term is one),
-    // SQLite walks the first and tests the other.
     return DraftSearchQuery(
       sql: """
         SELECT \(columns) FROM draft AS d INDEXED BY \(order.index)
-        WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? ">=" : "<=") (?, ?, ?)
+        WHERE (d.latest_saved_ms, d.first_saved_ms, d.id) \(order == .newest ? "<" : ">") (?, ?, ?)
         AND \(predicate.sql) AND d.version_count > 0 AND \(live) ORDER BY \(order.orderBy)\(limitClause(limit))
         """,
-      arguments: [bound.latest, bound.first, bound.id] + predicate.arguments)
+      arguments: [after.latest, after.first, after.id] + predicate.arguments)
+  }
+
+  /// The drafts for which `predicate` holds among the first `length` drafts with versions of
+  /// `order`'s index (newest or oldest), in that order, at most `limit`; the rest of the walk
+  /// is `walk(…, after: walkKey(at: length, …))`.
+  ///
+  /// The inner SELECT reads the index in order and stops after `length` entries; with a LIMIT,
+  /// SQLite neither flattens it into the outer query nor pushes the outer WHERE into it, and
+  /// runs it as a co-routine, which yields each row as the outer loop asks for the next (SQLite's
+  /// query optimizer overview), so the outer LIMIT stops the walk at the `limit`-th match. The
+  /// predicate is a CASE in the inner SELECT, tested in order like a WHERE clause's terms and
+  /// from the index entry alone (OP_DeferredSeek); a match's row is then read by its id. The
+  /// outer query has no ORDER BY: rows come in the co-routine's order, its outer loop, and a
+  /// sort there would read all `length` entries before the first row (SearchTests compares
+  /// every plan's order with a reference).
+  package static func boundedWalk(
+    where predicate: DraftPredicate, order: DraftOrder, limit: Int?, length: Int
+  ) -> DraftSearchQuery {
+    DraftSearchQuery(
+      sql: """
+        SELECT \(columns) FROM (SELECT d.id AS id, CASE WHEN \(predicate.sql) THEN 1 END AS hit
+        FROM draft AS d INDEXED BY \(order.index) WHERE d.version_count > 0 AND \(live)
+        ORDER BY \(order.orderBy) LIMIT \(max(0, length))) AS w
+        CROSS JOIN draft AS d ON d.id = w.id WHERE w.hit\(limitClause(limit))
+        """,
+      arguments: predicate.arguments)
   }
 
   /// Newest first, for a predicate that requires a version saved before `upper`: one part per
