@@ -57,23 +57,28 @@ extension Archive {
   }
 
   /// Calls `body` with each draft `query` matches, in order, as rows arrive (for `--ndjson`).
+  /// With `marks` false the summaries carry no stars or tags, which are then not read: a list
+  /// of names only (`--paths`) need not look up each draft's tags.
   ///
   /// - Throws: `ArchiveError` when the archive cannot be read.
   public func forEachDraft(
-    matching query: DraftQuery = .all, sort: DraftSort = .newest, limit: Int? = nil, _ body: (DraftSummary) -> Void
+    matching query: DraftQuery = .all, sort: DraftSort = .newest, limit: Int? = nil, marks: Bool = true,
+    _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
-    try forEachDraft(matching: query, sort: sort, limit: limit, compiler: nil, body)
+    try forEachDraft(matching: query, sort: sort, limit: limit, marks: marks, compiler: nil, body)
   }
 
   /// `forEachDraft` with a compiler of other thresholds (tests: every plan on a small archive).
   func forEachDraft(
-    matching query: DraftQuery, sort: DraftSort, limit: Int?, compiler: SearchCompiler?, _ body: (DraftSummary) -> Void
+    matching query: DraftQuery, sort: DraftSort, limit: Int?, marks wanted: Bool = true, compiler: SearchCompiler?,
+    _ body: (DraftSummary) -> Void
   ) throws(ArchiveError) {
     try storeCall {
       try checkInks(of: query)
       try DraftSearchSQL.prepareForSearching(database, scattered: query.expression != .all)
       let marked =
-        try query.inTrash ? DraftMarks.anyMarksInTrash(in: database) : DraftMarks.anyMarks(in: database)
+        try wanted
+        && (query.inTrash ? DraftMarks.anyMarksInTrash(in: database) : DraftMarks.anyMarks(in: database))
       let marks = marked ? try DraftMarks(database) : nil
       func run(_ compiled: CompiledSearch, _ body: (DraftSummary) -> Void) throws {
         var failure: (any Error)?

@@ -120,7 +120,7 @@ struct DraftListing {
     var matched = 0
     switch form {
     case .ndjson, .lines, .nulls:
-      try archive.forEachDraft(matching: query, sort: sort, limit: limit) { draft in
+      try archive.forEachDraft(matching: query, sort: sort, limit: limit, marks: form == .ndjson) { draft in
         matched += 1
         switch form {
         case .ndjson: StandardStreams.writeOutput(JSONWriter().line(draft.json))
