@@ -13,9 +13,10 @@ struct CommandContext {
   let quiet: Bool
 
   init(_ parsed: ParsedArguments) throws(UsageError) {
-    archivePath = try parsed.value(RootCommand.archive) ?? ArchiveLocation.defaultPath()
-    json = parsed.value(RootCommand.json)
-    quiet = parsed.value(RootCommand.quiet)
+    let global = try CommandReading.read(parsed) { RootCommand.GlobalOptions() }
+    archivePath = global.archive ?? ArchiveLocation.defaultPath()
+    json = global.json
+    quiet = global.quiet
   }
 
   /// Opens the archive; read-only commands never create or change it.

@@ -14,6 +14,14 @@ enum RootCommand {
   static let json = Flag("json", help: "Print JSON: one object, or one object per line for streams.")
   static let quiet = Flag("quiet", short: "q", help: "Print only errors.")
 
+  /// The global options as the root's spec lists them and every command's context reads them
+  /// (`--json` is also read before parsing, and named in exclusive groups, hence its `static let`).
+  struct GlobalOptions {
+    @Parsed(RootCommand.archive) var archive: String?
+    @Parsed(RootCommand.json) var json: Bool
+    @Parsed(RootCommand.quiet) var quiet: Bool
+  }
+
   static let spec = CommandSpec(
     "inkling-archive",
     abstract: "Every saved version of every Inkling draft in one SQLite file.",
@@ -31,11 +39,11 @@ enum RootCommand {
       device with such a name is left as it is and reported.
       """,
     sections: sections,
-    options: [archive.spec, json.spec, quiet.spec],
     lazySubcommands: Commands.all.map { command in
       CommandSpec.Subcommand(command.name, hidden: command.hidden) { command.spec }
     },
-    version: version, versionDetails: { libraryLines(libraries) })
+    version: version, versionDetails: { libraryLines(libraries) }
+  ).declaring { GlobalOptions() }
 
   /// Every library linked in, with the version it reports (`--version --verbose`).
   static var libraries: [LinkedLibrary] { About.libraries + LinkedLibrary.server }
