@@ -87,11 +87,7 @@ import Testing
     saves.append(Array(0..<13))  // brought back
     saves.append(Array(0..<6))  // a revert to an early save
     saves.append(Array(0..<6) + [20, 21])
-    try FileManager.default.createDirectory(atPath: folder.path("drafts"), withIntermediateDirectories: true)
-    for (place, strokes) in saves.enumerated() {
-      try Data(try draft.file(holding: strokes)).write(
-        to: URL(fileURLWithPath: folder.path("drafts/" + ManySavesDraft.fileName(save: place + 1))))
-    }
+    try draft.write(holding: saves, to: folder.path("drafts"))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("drafts")])
     return (archive, draft, saves)

@@ -11,11 +11,7 @@ import Testing
   /// An archive of one draft whose save k holds the strokes `saves[k - 1]` (`ManySavesDraft`).
   private func archive(_ folder: TemporaryFolder, saves: [[Int]]) throws -> Archive {
     let draft = try ManySavesDraft(strokes: (saves.flatMap { $0 }.max() ?? 0) + 1)
-    try FileManager.default.createDirectory(atPath: folder.path("drafts"), withIntermediateDirectories: true)
-    for (place, strokes) in saves.enumerated() {
-      try Data(try draft.file(holding: strokes)).write(
-        to: URL(fileURLWithPath: folder.path("drafts/" + ManySavesDraft.fileName(save: place + 1))))
-    }
+    try draft.write(holding: saves, to: folder.path("drafts"))
     let archive = try Archive(path: folder.path("archive.sqlite"))
     _ = try archive.importFiles(at: [folder.path("drafts")])
     return archive

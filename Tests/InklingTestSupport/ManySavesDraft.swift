@@ -80,4 +80,16 @@ package struct ManySavesDraft {
       return path
     }
   }
+
+  /// Writes one save a list of `saves` into `folder`, made if missing: save k holds the
+  /// strokes `saves[k - 1]` (`file(holding:)`).
+  ///
+  /// - Throws: when a file cannot be written.
+  package func write(holding saves: [[Int]], to folder: String) throws {
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for (place, strokes) in saves.enumerated() {
+      try Data(try file(holding: strokes)).write(
+        to: URL(fileURLWithPath: folder + "/" + Self.fileName(save: place + 1)))
+    }
+  }
 }
