@@ -16,6 +16,8 @@ import Testing
     let archive: Archive
     let live: [DraftModel]
     let trashed: [DraftModel]
+    let liveReference: SearchTests.Reference
+    let trashReference: SearchTests.Reference
 
     init() throws {
       folder = try TemporaryFolder("search-trash")
@@ -32,6 +34,8 @@ import Testing
       }
       trashed = inTrash
       live = models.filter { $0.id % 5 != 2 }
+      liveReference = SearchTests.Reference(live)
+      trashReference = SearchTests.Reference(inTrash)
     }
   }
   nonisolated(unsafe) static var sharedValue: Shared?
@@ -63,12 +67,12 @@ import Testing
         let limit: Int? = index % 3 == 0 ? nil : [1, 20, 50][index % 3]
         let live = try Self.drafts(shared.archive, compiler, DraftQuery(expression), sort: sort, limit: limit)
         #expect(
-          live == SearchTests.expected(expression, shared.live, sort: sort, limit: limit),
+          live == shared.liveReference.expected(expression, sort: sort, limit: limit),
           "\(label): \(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
         let trash = try Self.drafts(
           shared.archive, compiler, DraftQuery(expression, inTrash: true), sort: sort, limit: limit)
         #expect(
-          trash == SearchTests.expected(expression, shared.trashed, sort: sort, limit: limit),
+          trash == shared.trashReference.expected(expression, sort: sort, limit: limit),
           "\(label), trash: \(expression) sort \(sort) limit \(limit.map(String.init) ?? "none")")
         found += live.count + trash.count
         plans.insert(try compiler.compile(expression, sort: sort, limit: limit).plan)
