@@ -364,6 +364,7 @@ import Testing
       try db.fetchOne("SELECT count(*) FROM draft WHERE first_imported_ms < first_saved_ms") { $0.int(0) } ?? 0 >= 40)
     let compiler = SearchCompiler(database: db, estimateCap: 5, walkLength: 40, fallbackEstimateCap: 50)
     var maker = SearchTests.QueryMaker(random: SeededRandom(seed: 13), models: models)
+    let reference = SearchTests.Reference(models)
     var periods = 0
     for index in 0..<200 {
       var expression = SearchExpression.term(.imported(maker.period()))
@@ -371,7 +372,7 @@ import Testing
       let limit = [1, 5, 30][index % 3]
       let found = try SearchTests.drafts(archive, compiler, expression, sort: .newest, limit: limit)
       #expect(
-        found == SearchTests.expected(expression, models, sort: .newest, limit: limit), "\(expression) limit \(limit)")
+        found == reference.expected(expression, sort: .newest, limit: limit), "\(expression) limit \(limit)")
       let compiled = try compiler.compile(expression, sort: .newest, limit: limit)
       // A `saved` period ending in the past has the plan of its own (SearchTests).
       if compiled.plan == .period, SearchCompiler.savedPeriod(SearchCompiler.mergingPeriods(expression))?.upper == nil {

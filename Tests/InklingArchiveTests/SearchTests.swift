@@ -22,7 +22,7 @@ import Testing
     let reference: Reference
 
     init() throws {
-      folder = try TemporaryFolder("search")
+      folder = try TemporaryFolder.forTheProcess("search")
       archive = try Archive(path: folder.path("archive.sqlite"))
       models = try SearchFixture.build(
         in: archive.database, drafts: 3_000, versions: 1...6, blobs: 200, now: SearchTests.now, seed: 42

@@ -20,7 +20,7 @@ import Testing
     let trashReference: SearchTests.Reference
 
     init() throws {
-      folder = try TemporaryFolder("search-trash")
+      folder = try TemporaryFolder.forTheProcess("search-trash")
       let archive = try Archive(path: folder.path("archive.sqlite"))
       self.archive = archive
       let models = try SearchFixture.build(

@@ -3,6 +3,7 @@
 // the folder goes when the suite's instance does.
 
 import Foundation
+import Synchronization
 
 /// A fresh folder under the system's temporary folder, removed when the value is released.
 ///
@@ -23,6 +24,14 @@ package final class TemporaryFolder: Sendable {
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  /// A folder for a fixture a whole suite shares through a static property, which is never
+  /// released: removed when the test process exits instead.
+  package static func forTheProcess(_ label: String) throws -> TemporaryFolder {
+    let folder = try TemporaryFolder(label)
+    ProcessFolders.keep(folder)
+    return folder
+  }
 
   /// A path inside the folder.
   package func path(_ relative: String) -> String { path + "/" + relative }
@@ -57,5 +66,22 @@ package final class TemporaryFolder: Sendable {
   /// The bytes of a file inside the folder.
   package func read(_ relative: String) throws -> [UInt8] {
     Array(try Data(contentsOf: URL(fileURLWithPath: path(relative))))
+  }
+}
+
+/// The folders `TemporaryFolder.forTheProcess` made, removed at exit.
+private enum ProcessFolders {
+  static let folders = Mutex<[TemporaryFolder]?>(nil)
+
+  static func keep(_ folder: TemporaryFolder) {
+    folders.withLock { list in
+      if list == nil { atexit { ProcessFolders.removeAll() } }
+      list = (list ?? []) + [folder]
+    }
+  }
+
+  static func removeAll() {
+    let all = folders.withLock { list in list ?? [] }
+    for folder in all { try? FileManager.default.removeItem(atPath: folder.path) }
   }
 }
