@@ -179,11 +179,6 @@ import Testing
     }
   }
 
-  static func expected(_ expression: SearchExpression, _ models: [DraftModel], sort: DraftSort, limit: Int?) -> [String]
-  {
-    Reference(models).expected(expression, sort: sort, limit: limit)
-  }
-
   // MARK: - Random queries
 
   struct QueryMaker {

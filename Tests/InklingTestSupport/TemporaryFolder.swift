@@ -29,8 +29,15 @@ package final class TemporaryFolder: Sendable {
   /// released: removed when the test process exits instead.
   package static func forTheProcess(_ label: String) throws -> TemporaryFolder {
     let folder = try TemporaryFolder(label)
-    ProcessFolders.keep(folder)
+    removeAtExit(folder.path)
     return folder
+  }
+
+  /// Removes the folder at `path` when the test process exits: for a fixture kept in a static
+  /// property, whose folder no deinit removes.
+  package static func removeAtExit(_ path: String) {
+    _ = FoldersRemovedAtExit.handler
+    FoldersRemovedAtExit.paths.withLock { $0.append(path) }
   }
 
   /// A path inside the folder.
@@ -69,19 +76,14 @@ package final class TemporaryFolder: Sendable {
   }
 }
 
-/// The folders `TemporaryFolder.forTheProcess` made, removed at exit.
-private enum ProcessFolders {
-  static let folders = Mutex<[TemporaryFolder]?>(nil)
+/// The folders `TemporaryFolder.removeAtExit` was given.
+private enum FoldersRemovedAtExit {
+  static let paths = Mutex<[String]>([])
 
-  static func keep(_ folder: TemporaryFolder) {
-    folders.withLock { list in
-      if list == nil { atexit { ProcessFolders.removeAll() } }
-      list = (list ?? []) + [folder]
+  /// Registers the exit handler once: a static's initializer runs once, whichever thread asks.
+  static let handler: Void = {
+    atexit {
+      for path in FoldersRemovedAtExit.paths.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
     }
-  }
-
-  static func removeAll() {
-    let all = folders.withLock { list in list ?? [] }
-    for folder in all { try? FileManager.default.removeItem(atPath: folder.path) }
-  }
+  }()
 }

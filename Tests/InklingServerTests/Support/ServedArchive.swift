@@ -88,12 +88,8 @@ enum SharedArchive {
     if let made { return made }
     let archive = try ServedArchive()
     made = archive
-    atexit { SharedArchive.removeFolder() }
+    TemporaryFolder.removeAtExit(archive.folder)
     return archive
-  }
-
-  private static func removeFolder() {
-    if let made { try? FileManager.default.removeItem(atPath: made.folder) }
   }
 }
 
